@@ -1,0 +1,310 @@
+#include "device.h"
+
+#include "hw/gc_11_0_0_regs.h"
+#include "hw/gmc_v11.h"
+#include "hw/mqd_v11.h"
+#include "hw/pci_ids.h"
+#include "va_space.h"
+
+#include <bit>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace am {
+namespace {
+
+using namespace hw;
+using namespace hw::gc11;
+
+constexpr uint64_t kPage = 4096;
+constexpr uint64_t kHuge = 2ull << 20;
+// Top of VRAM holds the IP discovery table and firmware reservations on real cards.
+constexpr uint64_t kReservedTop = 1ull << 20;
+constexpr uint64_t kRingBytes = 256 * 1024;
+// Doorbell slots (64-bit units) amdgpu assigns on Navi1x and later:
+// AMDGPU_NAVI10_DOORBELL_MEC_RING0 and AMDGPU_NAVI10_DOORBELL_sDMA_ENGINE0
+// (Linux drivers/gpu/drm/amd/amdgpu/amdgpu_doorbell.h). Registers take dword indices.
+constexpr uint32_t kMecDoorbell = 0x003 * 2;
+constexpr uint32_t kSdmaDoorbell = 0x100 * 2;
+// Written to SCRATCH_REG7 once AM has booted the card (the fast re-init marker).
+constexpr uint32_t kAmBootedMagic = 0xA3C1B007;
+
+// Slots of the signal page (64-bit each).
+enum Slot : unsigned { kComputeSignal = 0, kSdmaSignal = 1, kComputeRptr = 2, kSdmaRptr = 3,
+                       kComputeWptrPoll = 4 };
+
+uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
+
+std::chrono::milliseconds hang_timeout_from_env() {
+  const char* v = std::getenv("AMCL_HANG_TIMEOUT_MS");
+  long ms = v ? std::atol(v) : 30000;
+  return std::chrono::milliseconds(ms > 0 ? ms : 30000);
+}
+
+} // namespace
+
+Device::Device(std::shared_ptr<Pci> pci)
+    : pci_(std::move(pci)), vram_(0, pci_->vram_size() - kReservedTop),
+      hang_timeout_(hang_timeout_from_env()) {
+  boot();
+}
+
+Device::~Device() {
+  // Stop the engines from fetching before their rings and page tables go away.
+  pci_->reg_write32(kGcSeg0 + regSDMA0_QUEUE0_RB_CNTL, 0);
+  pci_->reg_write32(kGcSeg0 + regGRBM_GFX_CNTL, grbm_gfx_cntl(1, 0, 0, 0));
+  pci_->reg_write32(kGcSeg0 + regCP_HQD_ACTIVE, 0);
+  pci_->reg_write32(kGcSeg0 + regGRBM_GFX_CNTL, 0);
+}
+
+void Device::boot() {
+  info_.vendor_id = pci_->vendor_id();
+  info_.device_id = pci_->device_id();
+  info_.revision = uint8_t(pci_->config_read32(8) & 0xff);
+  info_.pci_address = pci_->address();
+  info_.emulated = pci_->emulated();
+  info_.vram_size = pci_->vram_size();
+  if (info_.vendor_id != kVendorAmd)
+    throw DeviceError(info_.pci_address + ": not an AMD device (vendor " +
+                      std::to_string(info_.vendor_id) + ")");
+  for (const PciPart& p : kKnownParts)
+    if (p.device == info_.device_id) info_.gfx = p.gfx, info_.name = p.marketing;
+  if (info_.gfx.empty()) throw DeviceError(info_.pci_address + ": unknown RDNA device id");
+  if (info_.gfx != "gfx1100")
+    throw DeviceError(info_.pci_address + ": " + info_.gfx + " is not supported yet");
+  // Navi31 (RX 7900 XTX): 96 compute units (48 WGPs), 2500 MHz boost.
+  info_.compute_units = 96;
+  info_.max_clock_mhz = 2500;
+  if (info_.emulated) info_.name += " (amcl emulated)";
+
+  fast_boot_ = pci_->reg_read32(kGcSeg1 + regSCRATCH_REG7) == kAmBootedMagic;
+  init_gmc();
+  signals_ = alloc_vram(kPage);
+  std::memset(signals_.cpu, 0, kPage);
+  init_compute_queue();
+  init_sdma_queue();
+  pci_->reg_write32(kGcSeg1 + regSCRATCH_REG7, kAmBootedMagic);
+}
+
+void Device::init_gmc() {
+  uint8_t* vram = pci_->vram();
+  pt_ = std::make_unique<PageTable>(vram, [this, vram] {
+    auto off = vram_.allocate(kPage, kPage);
+    if (!off) throw DeviceError("out of VRAM for page tables");
+    std::memset(vram + *off, 0, kPage);
+    return *off;
+  });
+  const uint64_t base = pt_->root() | gmc::PTE_VALID;
+  const uint64_t last_page = (gmc::kVaSpan >> 12) - 1;
+  pci_->reg_write32(kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32, uint32_t(base));
+  pci_->reg_write32(kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32, uint32_t(base >> 32));
+  pci_->reg_write32(kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32, 0);
+  pci_->reg_write32(kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_HI32, 0);
+  pci_->reg_write32(kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32, uint32_t(last_page));
+  pci_->reg_write32(kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32, uint32_t(last_page >> 32));
+  pci_->reg_write32(kGcSeg0 + regGCVM_CONTEXT0_CNTL,
+                    VM_CONTEXT_CNTL_ENABLE | (gmc::kPageTableDepth << VM_CONTEXT_CNTL_DEPTH_SHIFT) |
+                        (0u << VM_CONTEXT_CNTL_BLOCK_SIZE_SHIFT));
+}
+
+void Device::init_compute_queue() {
+  compute_.ring_mem = alloc_vram(kRingBytes);
+  mqd_ = alloc_vram(kPage);
+  eop_ = alloc_vram(kPage);
+  std::memset(compute_.ring_mem.cpu, 0, kRingBytes);
+  auto* slot = reinterpret_cast<volatile uint64_t*>(signals_.cpu);
+  compute_.ring.init(compute_.ring_mem, slot + kComputeRptr);
+
+  // Fill the MQD the way the MEC firmware would load it, then program the HQD registers of
+  // ME 1 pipe 0 queue 0 directly from it (no MES, no KIQ).
+  auto* mqd = reinterpret_cast<uint32_t*>(mqd_.cpu);
+  std::memset(mqd, 0, kPage);
+  using namespace mqd11;
+  const uint32_t ring_dwords = uint32_t(kRingBytes / 4);
+  mqd[cp_mqd_base_addr_lo] = uint32_t(mqd_.va);
+  mqd[cp_mqd_base_addr_hi] = uint32_t(mqd_.va >> 32);
+  mqd[cp_hqd_vmid] = 0;
+  mqd[cp_hqd_pq_base_lo] = uint32_t(compute_.ring_mem.va >> 8);
+  mqd[cp_hqd_pq_base_hi] = uint32_t(compute_.ring_mem.va >> 40);
+  mqd[cp_hqd_pq_control] = (uint32_t(std::countr_zero(ring_dwords)) - 1) |
+                           (1u << 28) /* UNORD_DISPATCH */ | (1u << 30) /* PRIV_STATE */ |
+                           (1u << 31) /* KMD_QUEUE */;
+  const uint64_t rptr_va = signals_.va + 8 * kComputeRptr;
+  const uint64_t wptr_va = signals_.va + 8 * kComputeWptrPoll;
+  mqd[cp_hqd_pq_rptr_report_addr_lo] = uint32_t(rptr_va);
+  mqd[cp_hqd_pq_rptr_report_addr_hi] = uint32_t(rptr_va >> 32);
+  mqd[cp_hqd_pq_wptr_poll_addr_lo] = uint32_t(wptr_va);
+  mqd[cp_hqd_pq_wptr_poll_addr_hi] = uint32_t(wptr_va >> 32);
+  mqd[cp_hqd_pq_doorbell_control] = (kMecDoorbell << CP_HQD_DOORBELL_OFFSET_SHIFT) | CP_HQD_DOORBELL_EN;
+  mqd[cp_hqd_eop_base_addr_lo] = uint32_t(eop_.va >> 8);
+  mqd[cp_hqd_eop_base_addr_hi] = uint32_t(eop_.va >> 40);
+  mqd[cp_hqd_eop_control] = uint32_t(std::countr_zero(uint32_t(kPage / 4))) - 1;
+
+  pci_->reg_write32(kGcSeg0 + regGRBM_GFX_CNTL, grbm_gfx_cntl(1, 0, 0, 0));
+  pci_->reg_write32(kGcSeg0 + regCP_HQD_ACTIVE, 0);
+  // HQD registers mirror MQD dwords 128.. in order: program every one we filled.
+  for (uint32_t idx = kHqdFirst; idx <= cp_hqd_pq_wptr_hi; ++idx) {
+    if (idx == cp_hqd_active) continue;
+    pci_->reg_write32(kGcSeg0 + regCP_MQD_BASE_ADDR + (idx - kHqdFirst), mqd[idx]);
+  }
+  pci_->reg_write32(kGcSeg0 + regCP_HQD_ACTIVE, 1);
+  pci_->reg_write32(kGcSeg0 + regGRBM_GFX_CNTL, 0);
+}
+
+void Device::init_sdma_queue() {
+  sdma_.ring_mem = alloc_vram(kRingBytes);
+  std::memset(sdma_.ring_mem.cpu, 0, kRingBytes);
+  auto* slot = reinterpret_cast<volatile uint64_t*>(signals_.cpu);
+  sdma_.ring.init(sdma_.ring_mem, slot + kSdmaRptr);
+  const uint64_t rptr_va = signals_.va + 8 * kSdmaRptr;
+  const uint32_t log2_dwords = uint32_t(std::countr_zero(uint32_t(kRingBytes / 4)));
+  auto w = [&](uint32_t reg, uint32_t v) { pci_->reg_write32(kGcSeg0 + reg, v); };
+  w(regSDMA0_QUEUE0_RB_CNTL, 0);
+  w(regSDMA0_QUEUE0_RB_BASE, uint32_t(sdma_.ring_mem.va >> 8));
+  w(regSDMA0_QUEUE0_RB_BASE_HI, uint32_t(sdma_.ring_mem.va >> 40));
+  w(regSDMA0_QUEUE0_RB_RPTR, 0);
+  w(regSDMA0_QUEUE0_RB_RPTR_HI, 0);
+  w(regSDMA0_QUEUE0_RB_WPTR, 0);
+  w(regSDMA0_QUEUE0_RB_WPTR_HI, 0);
+  w(regSDMA0_QUEUE0_RB_RPTR_ADDR_LO, uint32_t(rptr_va));
+  w(regSDMA0_QUEUE0_RB_RPTR_ADDR_HI, uint32_t(rptr_va >> 32));
+  w(regSDMA0_QUEUE0_DOORBELL_OFFSET, kSdmaDoorbell << 2);
+  w(regSDMA0_QUEUE0_DOORBELL, SDMA_DOORBELL_ENABLE);
+  w(regSDMA0_QUEUE0_RB_CNTL, (log2_dwords << SDMA_RB_CNTL_RB_SIZE_SHIFT) |
+                                 SDMA_RB_CNTL_RPTR_WRITEBACK_ENABLE | SDMA_RB_CNTL_RB_ENABLE);
+}
+
+Allocation Device::alloc_vram(uint64_t size, uint64_t align, bool executable) {
+  size = round_up(size ? size : 1, kPage);
+  align = std::max<uint64_t>(align, size >= kHuge ? uint64_t(kHuge) : uint64_t(kPage));
+  auto phys = vram_.allocate(size, align);
+  if (!phys) throw DeviceError("out of VRAM: " + std::to_string(size) + " bytes requested, " +
+                               std::to_string(vram_.largest_free()) + " largest free block");
+  auto va = VaSpace::process().allocate(size, align);
+  if (!va) {
+    vram_.free(*phys, size);
+    throw DeviceError("out of GPU virtual address space");
+  }
+  uint32_t flags = PageTable::kRead | PageTable::kWrite | (executable ? uint32_t(PageTable::kExecute) : 0u);
+  pt_->map(*va, *phys, size, flags);
+  ++live_;
+  return Allocation{*va, size, pci_->vram() + *phys, MemoryKind::Vram, *phys};
+}
+
+Allocation Device::alloc_system(uint64_t size) {
+  size = round_up(size ? size : 1, kPage);
+  void* host = nullptr;
+  if (posix_memalign(&host, kPage, size) != 0) throw DeviceError("out of host memory");
+  std::memset(host, 0, size);
+  uint64_t bus;
+  try {
+    bus = pci_->dma_map(host, size);
+  } catch (const std::exception& e) {
+    std::free(host);
+    throw DeviceError(std::string("DMA map failed: ") + e.what());
+  }
+  auto va = VaSpace::process().allocate(size, kPage);
+  if (!va) {
+    pci_->dma_unmap(bus, size);
+    std::free(host);
+    throw DeviceError("out of GPU virtual address space");
+  }
+  pt_->map(*va, bus, size, PageTable::kRead | PageTable::kWrite | PageTable::kSystem |
+                               PageTable::kSnooped);
+  ++live_;
+  return Allocation{*va, size, static_cast<uint8_t*>(host), MemoryKind::System, bus};
+}
+
+void Device::free(const Allocation& a) {
+  if (!a) return;
+  pt_->unmap(a.va, a.size);
+  VaSpace::process().free(a.va, a.size);
+  if (a.kind == MemoryKind::Vram) {
+    vram_.free(a.phys, a.size);
+  } else {
+    pci_->dma_unmap(a.phys, a.size);
+    std::free(a.cpu);
+  }
+  --live_;
+}
+
+uint64_t Device::signal_va(Engine e) const {
+  return signals_.va + 8 * (e == Engine::Compute ? kComputeSignal : kSdmaSignal);
+}
+
+volatile uint64_t* Device::signal_cpu(Engine e) const {
+  return reinterpret_cast<volatile uint64_t*>(signals_.cpu) +
+         (e == Engine::Compute ? kComputeSignal : kSdmaSignal);
+}
+
+uint64_t Device::completed(Engine e) const {
+  return std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(signal_cpu(e)))
+      .load(std::memory_order_acquire);
+}
+
+template <class Write> uint64_t Device::submit(Queue& q, Engine e, Write&& write) {
+  std::lock_guard lock(q.mutex);
+  const uint64_t value = ++q.issued;
+  auto start = std::chrono::steady_clock::now();
+  while (!write(value)) {
+    // Ring full: wait for the engine to consume.
+    pci_->wait_interrupt(std::chrono::microseconds(200));
+    if (std::chrono::steady_clock::now() - start > hang_timeout_)
+      throw DeviceError(std::string(e == Engine::Compute ? "compute" : "SDMA") +
+                        " ring stays full: the queue is hung");
+  }
+  return value;
+}
+
+uint64_t Device::submit_compute(const Pm4Builder& packets) {
+  return submit(compute_, Engine::Compute, [&](uint64_t value) {
+    Pm4Builder tail;
+    tail.release_mem_signal(signal_va(Engine::Compute), value, true);
+    std::vector<uint32_t> all = packets.words();
+    all.insert(all.end(), tail.words().begin(), tail.words().end());
+    Ring& ring = compute_.ring;
+    auto read = [&] {
+      uint64_t report = *(reinterpret_cast<volatile uint64_t*>(signals_.cpu) + kComputeRptr) & 0xffffffff;
+      uint64_t w = ring.wptr(), size = ring.dwords();
+      return w - ((w % size - report + size) % size);
+    };
+    if (!ring.write(all, read)) return false;
+    pci_->doorbell_write64(kMecDoorbell, ring.wptr());
+    return true;
+  });
+}
+
+uint64_t Device::submit_sdma(const SdmaBuilder& packets) {
+  return submit(sdma_, Engine::Sdma, [&](uint64_t value) {
+    SdmaBuilder tail;
+    const uint64_t sig = signal_va(Engine::Sdma);
+    tail.fence(sig + 4, uint32_t(value >> 32));
+    tail.fence(sig, uint32_t(value));
+    tail.trap();
+    std::vector<uint32_t> all = packets.words();
+    all.insert(all.end(), tail.words().begin(), tail.words().end());
+    Ring& ring = sdma_.ring;
+    auto read = [&] {
+      uint64_t report = (*(reinterpret_cast<volatile uint64_t*>(signals_.cpu) + kSdmaRptr)) / 4;
+      uint64_t w = ring.wptr(), size = ring.dwords();
+      return w - ((w - report) % size);
+    };
+    if (!ring.write(all, read)) return false;
+    pci_->doorbell_write64(kSdmaDoorbell, ring.wptr() * 4); // SDMA pointers are in bytes
+    return true;
+  });
+}
+
+void Device::wait(Engine e, uint64_t value) {
+  auto start = std::chrono::steady_clock::now();
+  while (completed(e) < value) {
+    pci_->wait_interrupt(std::chrono::microseconds(500));
+    if (std::chrono::steady_clock::now() - start > hang_timeout_)
+      throw DeviceError(std::string(e == Engine::Compute ? "compute queue" : "SDMA queue") +
+                        " did not reach signal value " + std::to_string(value) + " within " +
+                        std::to_string(hang_timeout_.count()) + " ms (hung or faulted)");
+  }
+}
+
+} // namespace am

@@ -1,0 +1,97 @@
+// am::Device — the user-space driver for one RDNA3 card (emulated or real) reached through
+// am::Pci: boot, VMID 0 page tables, VRAM/system memory, the MEC compute queue (pipe 0
+// queue 0, MES bypassed) and SDMA engine 0 queue 0, with 64-bit timeline signals.
+#pragma once
+#include "memory.h"
+#include "page_table.h"
+#include "pci.h"
+#include "pm4_builder.h"
+#include "ring.h"
+#include "sdma_builder.h"
+#include "vram_allocator.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+namespace am {
+
+// A device-side failure (fault, hang, exhausted memory) the caller must report.
+struct DeviceError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct DeviceInfo {
+  std::string gfx;        // "gfx1100"
+  std::string name;       // marketing name
+  uint16_t vendor_id = 0, device_id = 0;
+  uint8_t revision = 0;
+  uint64_t vram_size = 0;
+  unsigned compute_units = 0;
+  unsigned max_clock_mhz = 0;
+  std::string pci_address;
+  bool emulated = false;
+};
+
+enum class Engine { Compute, Sdma };
+
+class Device {
+public:
+  explicit Device(std::shared_ptr<Pci> pci);
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  const DeviceInfo& info() const { return info_; }
+  bool booted_fast() const { return fast_boot_; }
+
+  // Memory. Sizes are rounded up to whole pages; failures throw DeviceError.
+  Allocation alloc_vram(uint64_t size, uint64_t align = 4096, bool executable = false);
+  Allocation alloc_system(uint64_t size);
+  void free(const Allocation& a);
+  uint64_t vram_free() const { return vram_.free_bytes(); }
+  uint64_t live_allocations() const { return live_; }
+
+  // Submits packets to an engine and returns the timeline value that marks their completion.
+  uint64_t submit_compute(const Pm4Builder& packets);
+  uint64_t submit_sdma(const SdmaBuilder& packets);
+  // The address of an engine's timeline signal (for GPU-side waits) and its current value.
+  uint64_t completed(Engine e) const;
+  // Blocks until the engine's timeline reaches `value`. Throws DeviceError on a hang.
+  void wait(Engine e, uint64_t value);
+  uint64_t gpu_clock_hz() const { return 100'000'000; }
+
+  Pci& pci() { return *pci_; }
+
+private:
+  struct Queue {
+    Ring ring;
+    Allocation ring_mem;
+    uint64_t issued = 0;  // timeline values handed out
+    std::mutex mutex;
+  };
+  void boot();
+  void init_gmc();
+  void init_compute_queue();
+  void init_sdma_queue();
+  uint64_t signal_va(Engine e) const;
+  volatile uint64_t* signal_cpu(Engine e) const;
+  template <class Write> uint64_t submit(Queue& q, Engine e, Write&& write);
+
+  std::shared_ptr<Pci> pci_;
+  DeviceInfo info_;
+  bool fast_boot_ = false;
+  VramAllocator vram_;
+  std::unique_ptr<PageTable> pt_;
+  Allocation signals_;   // one 64-bit timeline slot per engine + read-pointer write-backs
+  Allocation mqd_, eop_;
+  Queue compute_, sdma_;
+  std::atomic<uint64_t> live_ = 0;
+  std::chrono::milliseconds hang_timeout_;
+};
+
+} // namespace am

@@ -1,0 +1,92 @@
+// Register offsets of GC 11.0.0 (RDNA3, gfx1100) that amcl's driver and emulator use.
+//
+// Source: Linux drivers/gpu/drm/amd/include/asic_reg/gc/gc_11_0_0_offset.h (dword offsets,
+// relative to the IP's segment base given by IP discovery) and Mesa src/amd/common/sid.h for
+// the SH registers (byte address / 4). Absolute dword index = segment base + offset.
+// Values are pinned by tests/am/hw_facts_test.cpp.
+#pragma once
+#include <cstdint>
+
+namespace am::hw::gc11 {
+
+// Segment bases of the GC block on gfx1100 (IP discovery, GC 11.0.0 instance 0).
+inline constexpr uint32_t kGcSeg0 = 0x00001260;
+inline constexpr uint32_t kGcSeg1 = 0x0000A000;
+
+// base_idx 0 registers.
+inline constexpr uint32_t regGRBM_GFX_CNTL = 0x0900;
+// GRBM_GFX_CNTL fields: PIPEID[1:0] MEID[3:2] VMID[7:4] QUEUEID[10:8].
+inline constexpr uint32_t grbm_gfx_cntl(uint32_t me, uint32_t pipe, uint32_t queue,
+                                        uint32_t vmid) {
+  return (pipe & 3) | ((me & 3) << 2) | ((vmid & 0xf) << 4) | ((queue & 7) << 8);
+}
+
+// SDMA0 queue 0 ring registers (gc_sdma0_sdma0dec, base_idx 0).
+inline constexpr uint32_t regSDMA0_QUEUE0_RB_CNTL = 0x0080;
+inline constexpr uint32_t regSDMA0_QUEUE0_RB_BASE = 0x0081;
+inline constexpr uint32_t regSDMA0_QUEUE0_RB_BASE_HI = 0x0082;
+inline constexpr uint32_t regSDMA0_QUEUE0_RB_RPTR = 0x0083;
+inline constexpr uint32_t regSDMA0_QUEUE0_RB_RPTR_HI = 0x0084;
+inline constexpr uint32_t regSDMA0_QUEUE0_RB_WPTR = 0x0085;
+inline constexpr uint32_t regSDMA0_QUEUE0_RB_WPTR_HI = 0x0086;
+inline constexpr uint32_t regSDMA0_QUEUE0_RB_RPTR_ADDR_HI = 0x0088;
+inline constexpr uint32_t regSDMA0_QUEUE0_RB_RPTR_ADDR_LO = 0x0089;
+inline constexpr uint32_t regSDMA0_QUEUE0_IB_CNTL = 0x008a;
+inline constexpr uint32_t regSDMA0_QUEUE0_DOORBELL = 0x0092;
+inline constexpr uint32_t regSDMA0_QUEUE0_DOORBELL_OFFSET = 0x00ab;
+inline constexpr uint32_t regSDMA0_QUEUE0_RB_WPTR_POLL_ADDR_HI = 0x00b2;
+inline constexpr uint32_t regSDMA0_QUEUE0_RB_WPTR_POLL_ADDR_LO = 0x00b3;
+inline constexpr uint32_t regSDMA0_QUEUE0_MINOR_PTR_UPDATE = 0x00b5;
+// SDMA0_QUEUE0_RB_CNTL fields: RB_ENABLE[0] RB_SIZE[5:1] (log2 of ring dwords)
+// RPTR_WRITEBACK_ENABLE[12].
+inline constexpr uint32_t SDMA_RB_CNTL_RB_ENABLE = 1u << 0;
+inline constexpr uint32_t SDMA_RB_CNTL_RB_SIZE_SHIFT = 1;
+inline constexpr uint32_t SDMA_RB_CNTL_RPTR_WRITEBACK_ENABLE = 1u << 12;
+// SDMA0_QUEUE0_DOORBELL: ENABLE[28]. DOORBELL_OFFSET: OFFSET[27:2] (dword index in BAR2).
+inline constexpr uint32_t SDMA_DOORBELL_ENABLE = 1u << 28;
+
+// GCVM (gfxhub v3.0) context 0: the one VMID amcl uses.
+inline constexpr uint32_t regGCVM_CONTEXT0_CNTL = 0x1688;
+inline constexpr uint32_t regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32 = 0x16f3;
+inline constexpr uint32_t regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32 = 0x16f4;
+inline constexpr uint32_t regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32 = 0x1713;
+inline constexpr uint32_t regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_HI32 = 0x1714;
+inline constexpr uint32_t regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32 = 0x1733;
+inline constexpr uint32_t regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32 = 0x1734;
+// GCVM_CONTEXT0_CNTL: ENABLE_CONTEXT[0] PAGE_TABLE_DEPTH[2:1] PAGE_TABLE_BLOCK_SIZE[6:3].
+inline constexpr uint32_t VM_CONTEXT_CNTL_ENABLE = 1u << 0;
+inline constexpr uint32_t VM_CONTEXT_CNTL_DEPTH_SHIFT = 1;
+inline constexpr uint32_t VM_CONTEXT_CNTL_BLOCK_SIZE_SHIFT = 3;
+
+// Hardware queue descriptor registers of the queue selected by GRBM_GFX_CNTL; they mirror
+// the compute MQD from dword 128 on (see mqd_v11.h).
+inline constexpr uint32_t regCP_MQD_BASE_ADDR = 0x1fa9;
+inline constexpr uint32_t regCP_MQD_BASE_ADDR_HI = 0x1faa;
+inline constexpr uint32_t regCP_HQD_ACTIVE = 0x1fab;
+inline constexpr uint32_t regCP_HQD_VMID = 0x1fac;
+inline constexpr uint32_t regCP_HQD_PQ_BASE = 0x1fb1;
+inline constexpr uint32_t regCP_HQD_PQ_BASE_HI = 0x1fb2;
+inline constexpr uint32_t regCP_HQD_PQ_RPTR = 0x1fb3;
+inline constexpr uint32_t regCP_HQD_PQ_RPTR_REPORT_ADDR = 0x1fb4;
+inline constexpr uint32_t regCP_HQD_PQ_RPTR_REPORT_ADDR_HI = 0x1fb5;
+inline constexpr uint32_t regCP_HQD_PQ_WPTR_POLL_ADDR = 0x1fb6;
+inline constexpr uint32_t regCP_HQD_PQ_WPTR_POLL_ADDR_HI = 0x1fb7;
+inline constexpr uint32_t regCP_HQD_PQ_DOORBELL_CONTROL = 0x1fb8;
+inline constexpr uint32_t regCP_HQD_PQ_CONTROL = 0x1fba;
+inline constexpr uint32_t regCP_HQD_EOP_BASE_ADDR = 0x1fce;
+inline constexpr uint32_t regCP_HQD_EOP_BASE_ADDR_HI = 0x1fcf;
+inline constexpr uint32_t regCP_HQD_EOP_CONTROL = 0x1fd0;
+inline constexpr uint32_t regCP_HQD_PQ_WPTR_LO = 0x1fdf;
+inline constexpr uint32_t regCP_HQD_PQ_WPTR_HI = 0x1fe0;
+// CP_HQD_PQ_CONTROL: QUEUE_SIZE[5:0] = log2(ring dwords) - 1; RPTR_BLOCK_SIZE[13:8];
+// NO_UPDATE_RPTR[27]; UNORD_DISPATCH[28]; PRIV_STATE[30]; KMD_QUEUE[31].
+inline constexpr uint32_t CP_HQD_PQ_CONTROL_QUEUE_SIZE_MASK = 0x3f;
+// CP_HQD_PQ_DOORBELL_CONTROL: DOORBELL_OFFSET[27:2] (dword index in BAR2) DOORBELL_EN[30].
+inline constexpr uint32_t CP_HQD_DOORBELL_OFFSET_SHIFT = 2;
+inline constexpr uint32_t CP_HQD_DOORBELL_OFFSET_MASK = 0x03FFFFFCu;
+inline constexpr uint32_t CP_HQD_DOORBELL_EN = 1u << 30;
+
+// base_idx 1 registers.
+inline constexpr uint32_t regSCRATCH_REG7 = 0x2047;
+
+} // namespace am::hw::gc11

@@ -1,0 +1,26 @@
+// PCI identities of the RDNA3/RDNA4 parts amcl knows.
+// Source: Linux drivers/gpu/drm/amd/amdgpu/amdgpu_drv.c (pciidlist) and the PCI ID database.
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+namespace am::hw {
+
+inline constexpr uint16_t kVendorAmd = 0x1002;
+
+struct PciPart {
+  uint16_t device;
+  std::string_view gfx; // LLVM processor name
+  std::string_view marketing;
+};
+
+inline constexpr PciPart kKnownParts[] = {
+    {0x744c, "gfx1100", "AMD Radeon RX 7900 XTX"},
+    {0x7448, "gfx1100", "AMD Radeon PRO W7900"},
+    {0x747e, "gfx1101", "AMD Radeon RX 7800 XT"},
+    {0x7480, "gfx1102", "AMD Radeon RX 7600"},
+    {0x7550, "gfx1201", "AMD Radeon RX 9070 XT"},
+    {0x7590, "gfx1200", "AMD Radeon RX 9060 XT"},
+};
+
+} // namespace am::hw

@@ -1,0 +1,46 @@
+// Persistent-state (SH) compute registers written with PM4 SET_SH_REG.
+// Source: Mesa src/amd/common/sid.h (R_00B8xx_COMPUTE_* byte addresses; dword index = addr/4)
+// and Linux gc_11_0_0_offset.h (regCOMPUTE_*, base_idx 0 with the SH window at 0x2C00).
+#pragma once
+#include <cstdint>
+
+namespace am::hw::sh {
+
+inline constexpr uint32_t kShRegStart = 0x2C00; // PACKET3_SET_SH_REG_START
+inline constexpr uint32_t kShRegEnd = 0x3000;
+
+inline constexpr uint32_t regCOMPUTE_DISPATCH_INITIATOR = 0x2E00; // 0xB800
+inline constexpr uint32_t regCOMPUTE_DIM_X = 0x2E01;
+inline constexpr uint32_t regCOMPUTE_START_X = 0x2E04;            // 0xB810
+inline constexpr uint32_t regCOMPUTE_START_Y = 0x2E05;
+inline constexpr uint32_t regCOMPUTE_START_Z = 0x2E06;
+inline constexpr uint32_t regCOMPUTE_NUM_THREAD_X = 0x2E07;       // 0xB81C
+inline constexpr uint32_t regCOMPUTE_NUM_THREAD_Y = 0x2E08;
+inline constexpr uint32_t regCOMPUTE_NUM_THREAD_Z = 0x2E09;
+inline constexpr uint32_t regCOMPUTE_PGM_LO = 0x2E0C;             // 0xB830
+inline constexpr uint32_t regCOMPUTE_PGM_HI = 0x2E0D;
+inline constexpr uint32_t regCOMPUTE_PGM_RSRC1 = 0x2E12;          // 0xB848
+inline constexpr uint32_t regCOMPUTE_PGM_RSRC2 = 0x2E13;          // 0xB84C
+inline constexpr uint32_t regCOMPUTE_RESOURCE_LIMITS = 0x2E15;    // 0xB854
+inline constexpr uint32_t regCOMPUTE_TMPRING_SIZE = 0x2E18;       // 0xB860
+inline constexpr uint32_t regCOMPUTE_PGM_RSRC3 = 0x2E28;          // 0xB8A0
+inline constexpr uint32_t regCOMPUTE_USER_DATA_0 = 0x2E40;        // 0xB900
+inline constexpr uint32_t kNumComputeUserData = 16;
+
+// COMPUTE_DISPATCH_INITIATOR bits.
+inline constexpr uint32_t DISPATCH_COMPUTE_SHADER_EN = 1u << 0;
+inline constexpr uint32_t DISPATCH_PARTIAL_TG_EN = 1u << 1;
+inline constexpr uint32_t DISPATCH_FORCE_START_AT_000 = 1u << 2;
+inline constexpr uint32_t DISPATCH_USE_THREAD_DIMENSIONS = 1u << 5;
+inline constexpr uint32_t DISPATCH_CS_W32_EN = 1u << 15;
+
+// COMPUTE_PGM_RSRC2 fields (also the kernel descriptor's compute_pgm_rsrc2).
+inline constexpr uint32_t rsrc2_user_sgpr(uint32_t v) { return (v >> 1) & 0x1f; }
+inline constexpr bool rsrc2_tgid_x(uint32_t v) { return (v >> 7) & 1; }
+inline constexpr bool rsrc2_tgid_y(uint32_t v) { return (v >> 8) & 1; }
+inline constexpr bool rsrc2_tgid_z(uint32_t v) { return (v >> 9) & 1; }
+inline constexpr bool rsrc2_tg_size(uint32_t v) { return (v >> 10) & 1; }
+inline constexpr uint32_t rsrc2_tidig_comp_cnt(uint32_t v) { return (v >> 11) & 3; }
+inline constexpr bool rsrc2_scratch_en(uint32_t v) { return v & 1; }
+
+} // namespace am::hw::sh

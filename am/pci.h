@@ -1,0 +1,45 @@
+// am::Pci — everything a PCI function gives a driver, and nothing more (DESIGN.md, "The PCI
+// boundary"). The real backends (sysfs, vfio-pci) and the emulated GPU (sim::Gpu) implement
+// it; the AM driver reaches hardware only through it.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace am {
+
+class Pci {
+public:
+  virtual ~Pci() = default;
+
+  // Config space (vendor/device ids at 0x00, revision/class at 0x08).
+  virtual uint32_t config_read32(uint32_t offset) = 0;
+
+  // BAR5: MMIO registers, addressed by dword index.
+  virtual uint32_t reg_read32(uint32_t index) = 0;
+  virtual void reg_write32(uint32_t index, uint32_t value) = 0;
+
+  // BAR2: doorbells, addressed by dword index; rings use 64-bit doorbells.
+  virtual void doorbell_write64(uint32_t index, uint64_t value) = 0;
+
+  // BAR0: the VRAM aperture, plain memory the CPU maps.
+  virtual uint8_t* vram() = 0;
+  virtual uint64_t vram_size() const = 0;
+
+  // DMA: make host pages reachable by the device; returns the bus address to put in PTEs.
+  // `host` and `size` are page aligned. Throws std::runtime_error when the mapping fails.
+  virtual uint64_t dma_map(void* host, uint64_t size) = 0;
+  virtual void dma_unmap(uint64_t bus_address, uint64_t size) = 0;
+
+  // Blocks until the device raises an interrupt or the timeout passes; true on interrupt.
+  virtual bool wait_interrupt(std::chrono::microseconds timeout) = 0;
+
+  // "0000:03:00.0" for hardware, "sim:0" for an emulated device.
+  virtual std::string address() const = 0;
+  virtual bool emulated() const = 0;
+
+  uint16_t vendor_id() { return uint16_t(config_read32(0) & 0xffff); }
+  uint16_t device_id() { return uint16_t(config_read32(0) >> 16); }
+};
+
+} // namespace am

@@ -1,0 +1,37 @@
+// Encodes PM4 type-3 packets for the compute queue (layouts in hw/pm4.h).
+#pragma once
+#include "hw/pm4.h"
+#include "hw/sh_regs.h"
+
+#include <cstdint>
+#include <initializer_list>
+#include <vector>
+
+namespace am {
+
+class Pm4Builder {
+public:
+  std::vector<uint32_t>& words() { return words_; }
+  const std::vector<uint32_t>& words() const { return words_; }
+  void clear() { words_.clear(); }
+
+  void nop(uint32_t body_dwords);
+  // SET_SH_REG: consecutive registers starting at `reg` (a dword index in the SH window).
+  void set_sh_regs(uint32_t reg, std::initializer_list<uint32_t> values);
+  void set_sh_regs(uint32_t reg, const uint32_t* values, uint32_t count);
+  void dispatch_direct(uint32_t x, uint32_t y, uint32_t z, uint32_t initiator);
+  // ACQUIRE_MEM invalidating the shader caches before a dispatch reads new data.
+  void acquire_mem_all();
+  // RELEASE_MEM at end of pipe: flush caches, then write `value` (64-bit) to `address` and
+  // raise an interrupt once the write is confirmed.
+  void release_mem_signal(uint64_t address, uint64_t value, bool interrupt);
+  // RELEASE_MEM writing the 64-bit GPU clock to `address` at end of pipe.
+  void release_mem_timestamp(uint64_t address);
+  void write_data_mem(uint64_t address, std::initializer_list<uint32_t> values);
+
+private:
+  void emit(uint32_t w) { words_.push_back(w); }
+  std::vector<uint32_t> words_;
+};
+
+} // namespace am

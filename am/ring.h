@@ -1,0 +1,45 @@
+// A ring buffer the CPU writes and a GPU engine consumes: a power-of-two number of dwords in
+// GPU memory, a monotonically increasing write pointer, and the engine's read pointer seen
+// through a write-back slot.
+#pragma once
+#include "memory.h"
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <stdexcept>
+
+namespace am {
+
+class Ring {
+public:
+  void init(const Allocation& mem, const volatile uint64_t* rptr_dwords_wb) {
+    mem_ = mem;
+    dwords_ = uint32_t(mem.size / 4);
+    rptr_ = rptr_dwords_wb;
+  }
+  uint32_t dwords() const { return dwords_; }
+  uint64_t va() const { return mem_.va; }
+  uint64_t wptr() const { return wptr_; }
+
+  // Copies `words` into the ring; `read_dwords` reports how far the engine has read so a
+  // full ring waits instead of overwriting unread packets. Returns false if it cannot fit.
+  template <class ReadPtr> bool write(std::span<const uint32_t> words, ReadPtr read_dwords) {
+    if (words.size() >= dwords_) throw std::length_error("command larger than the ring");
+    if (wptr_ + words.size() - read_dwords() >= dwords_) return false;
+    auto* ring = reinterpret_cast<uint32_t*>(mem_.cpu);
+    for (size_t i = 0; i < words.size(); ++i) ring[(wptr_ + i) & (dwords_ - 1)] = words[i];
+    std::atomic_thread_fence(std::memory_order_release);
+    wptr_ += words.size();
+    return true;
+  }
+
+private:
+  Allocation mem_;
+  uint32_t dwords_ = 0;
+  uint64_t wptr_ = 0;
+  const volatile uint64_t* rptr_ = nullptr;
+};
+
+} // namespace am

@@ -1,0 +1,42 @@
+// Common machinery of the emulated command processors (MEC, SDMA): each runs on its own host
+// thread, woken by doorbell writes, and processes its ring from rptr to the doorbell's wptr.
+#pragma once
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace sim {
+
+class Engine {
+public:
+  explicit Engine(std::string name) : name_(std::move(name)) {}
+  virtual ~Engine();
+  void start();
+  void stop();
+  // A doorbell write: the new write pointer.
+  void ring(uint64_t wptr);
+  bool halted() const { return halted_; }
+  const std::string& name() const { return name_; }
+
+protected:
+  // Processes packets from rptr up to wptr; returns when caught up or halted.
+  virtual void process(uint64_t wptr) = 0;
+  // Stops the engine after a fault, loudly, as a hung queue would.
+  void halt(const std::string& why);
+
+private:
+  void loop();
+  std::string name_;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  uint64_t wptr_ = 0;
+  bool pending_ = false;
+  bool stopping_ = false;
+  std::atomic<bool> halted_ = false;
+};
+
+} // namespace sim

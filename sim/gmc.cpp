@@ -1,0 +1,90 @@
+#include "gmc.h"
+
+#include "am/hw/gc_11_0_0_regs.h"
+#include "am/hw/gmc_v11.h"
+
+#include <cstdio>
+#include <cstring>
+
+namespace sim {
+namespace {
+
+using namespace am::hw;
+
+std::string describe(const char* what, uint64_t va) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "VM fault (VMID 0): %s at 0x%llx", what,
+                static_cast<unsigned long long>(va));
+  return buf;
+}
+
+} // namespace
+
+uint64_t Gmc::read_entry(uint64_t table_pa, unsigned index, uint64_t va) const {
+  const uint8_t* p = vram_at(table_pa + 8ull * index, 8);
+  if (!p) throw shader::MemoryFault(va, false, describe("page table outside VRAM", va));
+  uint64_t e;
+  std::memcpy(&e, p, 8);
+  return e;
+}
+
+uint8_t* Gmc::translate(uint64_t va, size_t len, bool write, bool execute) {
+  using namespace gc11;
+  const uint32_t cntl = regs_.read(kGcSeg0 + regGCVM_CONTEXT0_CNTL);
+  if (!(cntl & VM_CONTEXT_CNTL_ENABLE))
+    throw shader::MemoryFault(va, write, describe("VMID 0 context disabled", va));
+  if (((cntl >> VM_CONTEXT_CNTL_DEPTH_SHIFT) & 3) != gmc::kPageTableDepth ||
+      ((cntl >> VM_CONTEXT_CNTL_BLOCK_SIZE_SHIFT) & 0xf) != 0)
+    throw shader::MemoryFault(va, write, describe("unsupported page-table depth/block size", va));
+  const uint64_t start = regs_.read64(kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32,
+                                      kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_HI32) << 12;
+  const uint64_t end = regs_.read64(kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32,
+                                    kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32) << 12;
+  if (va < start || va + len - 1 > end + 4095)
+    throw shader::MemoryFault(va, write, describe("address outside the VMID 0 range", va));
+  const uint64_t base = regs_.read64(kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32,
+                                     kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32);
+  if (!(base & gmc::PTE_VALID))
+    throw shader::MemoryFault(va, write, describe("page directory base not valid", va));
+
+  const uint64_t rel = va - start;
+  uint64_t table = base & gmc::kAddressMask;
+  uint64_t entry = 0;
+  uint64_t page_size = 0;
+  for (int level = int(gmc::kLevels) - 1; level >= 0; --level) {
+    unsigned index = unsigned(rel >> gmc::level_shift(unsigned(level))) & 511;
+    entry = read_entry(table, index, va);
+    if (!(entry & gmc::PTE_VALID))
+      throw shader::MemoryFault(va, write, describe("invalid page table entry", va));
+    if (level == 0) {
+      page_size = gmc::kPageSize;
+      break;
+    }
+    if (entry & gmc::PDE_PTE) {
+      if (level != 1)
+        throw shader::MemoryFault(va, write, describe("PDE-as-PTE above the PDB0 level", va));
+      page_size = 1ull << gmc::level_shift(1);
+      break;
+    }
+    if (entry & gmc::PTE_SYSTEM)
+      throw shader::MemoryFault(va, write, describe("page table in system memory", va));
+    table = entry & gmc::kAddressMask;
+  }
+  if (write && !(entry & gmc::PTE_WRITEABLE))
+    throw shader::MemoryFault(va, write, describe("write to a read-only page", va));
+  if (!write && !(entry & gmc::PTE_READABLE))
+    throw shader::MemoryFault(va, write, describe("read of an unreadable page", va));
+  if (execute && !(entry & gmc::PTE_EXECUTABLE))
+    throw shader::MemoryFault(va, write, describe("instruction fetch from a non-executable page", va));
+  const uint64_t pa = (entry & gmc::kAddressMask) + (rel & (page_size - 1));
+  if (entry & gmc::PTE_SYSTEM) {
+    uint8_t* p = iommu_.translate(pa, len);
+    if (!p) throw shader::MemoryFault(va, write, describe("IOMMU fault: bus address not mapped", va));
+    return p;
+  }
+  uint8_t* p = vram_at(pa, len);
+  if (!p) throw shader::MemoryFault(va, write, describe("physical address beyond VRAM", va));
+  return p;
+}
+
+} // namespace sim

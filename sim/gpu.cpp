@@ -1,0 +1,198 @@
+#include "gpu.h"
+
+#include "am/hw/gc_11_0_0_regs.h"
+
+#include <sys/mman.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <stdexcept>
+
+namespace sim {
+namespace {
+
+using namespace am::hw::gc11;
+
+int debug_level() {
+  const char* v = std::getenv("AM_DEBUG");
+  return v ? std::atoi(v) : 0;
+}
+
+// Registers the model knows (their writes are expected); writes elsewhere are logged.
+bool known_register(uint32_t index) {
+  const uint32_t off = index - kGcSeg0;
+  if (index >= kGcSeg0 && off >= regSDMA0_QUEUE0_RB_CNTL && off <= regSDMA0_QUEUE0_MINOR_PTR_UPDATE)
+    return true;
+  if (index >= kGcSeg0 && off >= regGCVM_CONTEXT0_CNTL && off <= regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32)
+    return true;
+  if (index >= kGcSeg0 && off >= regCP_MQD_BASE_ADDR && off <= regCP_HQD_PQ_WPTR_HI) return true;
+  return index == kGcSeg0 + regGRBM_GFX_CNTL || index == kGcSeg1 + regSCRATCH_REG7;
+}
+
+} // namespace
+
+Gpu::Gpu(const GpuConfig& config)
+    : config_(config), debug_(debug_level()),
+      vram_(static_cast<uint8_t*>(mmap(nullptr, config.vram_bytes, PROT_READ | PROT_WRITE,
+                                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0))),
+      gmc_(regs_, vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes, iommu_), mec_(*this),
+      sdma_(*this) {
+  if (vram_ == MAP_FAILED) {
+    vram_ = nullptr;
+    throw std::runtime_error("sim: cannot reserve " + std::to_string(config.vram_bytes >> 20) +
+                             " MiB of host address space for emulated VRAM");
+  }
+  mec_.start();
+  sdma_.start();
+}
+
+Gpu::~Gpu() {
+  mec_.stop();
+  sdma_.stop();
+  if (vram_) munmap(vram_, config_.vram_bytes);
+}
+
+uint32_t Gpu::config_read32(uint32_t offset) {
+  switch (offset & ~3u) {
+  case 0x00: return 0x1002u | (uint32_t(config_.device_id) << 16);
+  case 0x08: return 0x03000000u | config_.revision; // class: display controller, VGA
+  case 0x2c: return 0x1002u | (0x0e3bu << 16);      // subsystem
+  default: return 0;
+  }
+}
+
+bool Gpu::hqd_register(uint32_t index) const {
+  return index >= kGcSeg0 + regCP_MQD_BASE_ADDR && index <= kGcSeg0 + regCP_HQD_PQ_WPTR_HI;
+}
+
+uint32_t Gpu::reg_read32(uint32_t index) {
+  std::lock_guard lock(reg_mutex_);
+  if (hqd_register(index)) {
+    auto& bank = hqd_banks_[grbm_select_];
+    if (index == kGcSeg0 + regCP_HQD_PQ_RPTR && grbm_select_ == grbm_gfx_cntl(1, 0, 0, 0))
+      return uint32_t(mec_.rptr() % std::max<uint32_t>(1, mec_.hqd().ring_dwords));
+    auto it = bank.find(index);
+    return it == bank.end() ? 0 : it->second;
+  }
+  if (index == kGcSeg0 + regSDMA0_QUEUE0_RB_RPTR) return uint32_t(sdma_.rptr());
+  if (index == kGcSeg0 + regSDMA0_QUEUE0_RB_RPTR_HI) return uint32_t(sdma_.rptr() >> 32);
+  return regs_.read(index);
+}
+
+void Gpu::reg_write32(uint32_t index, uint32_t value) {
+  std::lock_guard lock(reg_mutex_);
+  if (debug_ >= 4) std::fprintf(stderr, "amcl sim: write reg 0x%05x = 0x%08x\n", index, value);
+  if (!known_register(index) && debug_ >= 2)
+    std::fprintf(stderr, "amcl sim: write to unmodelled register 0x%05x = 0x%08x\n", index, value);
+  if (index == kGcSeg0 + regGRBM_GFX_CNTL) {
+    grbm_select_ = value & 0x7ff;
+    regs_.store(index, value);
+    return;
+  }
+  if (hqd_register(index)) {
+    hqd_banks_[grbm_select_][index] = value;
+    if (index == kGcSeg0 + regCP_HQD_ACTIVE) on_hqd_active(value);
+    return;
+  }
+  regs_.store(index, value);
+  if (index == kGcSeg0 + regSDMA0_QUEUE0_RB_CNTL) on_sdma_rb_cntl(value);
+}
+
+void Gpu::on_hqd_active(uint32_t value) {
+  if (grbm_select_ != grbm_gfx_cntl(1, 0, 0, 0)) {
+    std::fprintf(stderr, "amcl sim: CP_HQD_ACTIVE for unmodelled queue (GRBM_GFX_CNTL 0x%x)\n",
+                 grbm_select_);
+    return;
+  }
+  if (!(value & 1)) {
+    mec_.deactivate();
+    return;
+  }
+  auto& bank = hqd_banks_[grbm_select_];
+  auto reg = [&](uint32_t r) { return bank[kGcSeg0 + r]; };
+  HqdState hqd;
+  hqd.ring_va = (uint64_t(reg(regCP_HQD_PQ_BASE)) | (uint64_t(reg(regCP_HQD_PQ_BASE_HI)) << 32)) << 8;
+  hqd.ring_dwords = 2u << (reg(regCP_HQD_PQ_CONTROL) & CP_HQD_PQ_CONTROL_QUEUE_SIZE_MASK);
+  hqd.rptr_report_va = uint64_t(reg(regCP_HQD_PQ_RPTR_REPORT_ADDR)) |
+                       (uint64_t(reg(regCP_HQD_PQ_RPTR_REPORT_ADDR_HI)) << 32);
+  const uint32_t db = reg(regCP_HQD_PQ_DOORBELL_CONTROL);
+  hqd.doorbell_index = (db & CP_HQD_DOORBELL_OFFSET_MASK) >> CP_HQD_DOORBELL_OFFSET_SHIFT;
+  hqd.doorbell_enabled = db & CP_HQD_DOORBELL_EN;
+  if (!hqd.ring_va || (hqd.ring_va & 0xff))
+    std::fprintf(stderr, "amcl sim: CP_HQD_ACTIVE with an invalid ring base\n");
+  mec_.activate(hqd);
+}
+
+void Gpu::on_sdma_rb_cntl(uint32_t value) {
+  if (!(value & SDMA_RB_CNTL_RB_ENABLE)) {
+    sdma_.disable();
+    return;
+  }
+  const uint64_t base = regs_.read64(kGcSeg0 + regSDMA0_QUEUE0_RB_BASE,
+                                     kGcSeg0 + regSDMA0_QUEUE0_RB_BASE_HI) << 8;
+  const uint32_t log2_dwords = (value >> SDMA_RB_CNTL_RB_SIZE_SHIFT) & 0x1f;
+  uint64_t rptr_wb = 0;
+  if (value & SDMA_RB_CNTL_RPTR_WRITEBACK_ENABLE)
+    rptr_wb = regs_.read64(kGcSeg0 + regSDMA0_QUEUE0_RB_RPTR_ADDR_LO,
+                           kGcSeg0 + regSDMA0_QUEUE0_RB_RPTR_ADDR_HI);
+  sdma_.enable(base, 4u << log2_dwords, rptr_wb);
+}
+
+void Gpu::doorbell_write64(uint32_t index, uint64_t value) {
+  if (debug_ >= 3) std::fprintf(stderr, "amcl sim: doorbell %u = %llu\n", index,
+                                static_cast<unsigned long long>(value));
+  const HqdState& hqd = mec_.hqd();
+  if (mec_.active() && hqd.doorbell_enabled && hqd.doorbell_index == index) {
+    mec_.ring(value);
+    return;
+  }
+  uint32_t sdma_db = regs_.read(kGcSeg0 + regSDMA0_QUEUE0_DOORBELL);
+  uint32_t sdma_off = (regs_.read(kGcSeg0 + regSDMA0_QUEUE0_DOORBELL_OFFSET) >> 2) & 0x3ffffff;
+  if (sdma_.enabled() && (sdma_db & SDMA_DOORBELL_ENABLE) && sdma_off == index) {
+    sdma_.ring(value);
+    return;
+  }
+  std::fprintf(stderr, "amcl sim: doorbell write to unassigned index %u ignored\n", index);
+}
+
+void Gpu::raise_interrupt() {
+  {
+    std::lock_guard lock(irq_mutex_);
+    ++irq_count_;
+  }
+  irq_cv_.notify_all();
+}
+
+bool Gpu::wait_interrupt(std::chrono::microseconds timeout) {
+  std::unique_lock lock(irq_mutex_);
+  bool got = irq_cv_.wait_for(lock, timeout, [&] { return irq_count_ != irq_seen_; });
+  irq_seen_ = irq_count_;
+  return got;
+}
+
+uint64_t Gpu::gpu_clock() {
+  // The 100 MHz reference clock behind RELEASE_MEM/SDMA timestamps.
+  auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                std::chrono::steady_clock::now().time_since_epoch()).count();
+  return uint64_t(ns) / 10;
+}
+
+std::shared_ptr<Gpu> open_emulated_gpu(const std::string& gfx, unsigned index) {
+  static std::mutex mutex;
+  static std::map<unsigned, std::shared_ptr<Gpu>> gpus;
+  std::lock_guard lock(mutex);
+  auto& slot = gpus[index];
+  if (!slot) {
+    if (gfx != "gfx1100")
+      throw std::runtime_error("sim: no emulated model for " + gfx + " (available: gfx1100)");
+    GpuConfig config;
+    config.index = index;
+    if (const char* mb = std::getenv("AMCL_SIM_VRAM_MB")) config.vram_bytes = std::stoull(mb) << 20;
+    slot = std::make_shared<Gpu>(config);
+  }
+  return slot;
+}
+
+} // namespace sim

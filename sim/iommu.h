@@ -1,0 +1,31 @@
+// The emulated IOMMU: the device reaches host memory only through ranges the driver mapped
+// with am::Pci::dma_map. Anything else is a fault and touches no host memory — the protection
+// vfio-pci gives on real hardware.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <mutex>
+
+namespace sim {
+
+class Iommu {
+public:
+  uint64_t map(void* host, uint64_t size);
+  void unmap(uint64_t bus, uint64_t size);
+  // Host pointer for [bus, bus+len) if that whole range lies in one mapping, else nullptr.
+  uint8_t* translate(uint64_t bus, uint64_t len) const;
+  size_t mapping_count() const;
+
+private:
+  struct Range {
+    uint8_t* host;
+    uint64_t size;
+  };
+  mutable std::mutex mutex_;
+  std::map<uint64_t, Range> ranges_; // by bus start
+  // Bus addresses handed out by the emulated root complex; never reused within a process so
+  // a stale address faults instead of reaching a newer mapping.
+  uint64_t next_bus_ = 1ull << 40;
+};
+
+} // namespace sim

@@ -1,0 +1,164 @@
+#include "mec.h"
+
+#include "am/hw/pm4.h"
+#include "am/hw/sh_regs.h"
+
+#include <cstdio>
+#include <stdexcept>
+
+namespace sim {
+namespace {
+
+using namespace am::hw;
+
+struct PacketError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string hex(uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+} // namespace
+
+void Mec::activate(const HqdState& hqd) {
+  hqd_ = hqd;
+  rptr_ = 0;
+  active_ = true;
+}
+
+void Mec::process(uint64_t wptr) {
+  if (!active_) return;
+  auto& gmc = dev_.gmc();
+  auto ring_dword = [&](uint64_t index) {
+    uint32_t v;
+    gmc.read(hqd_.ring_va + 4 * (index % hqd_.ring_dwords), &v, 4);
+    return v;
+  };
+  std::vector<uint32_t> body;
+  try {
+    while (rptr_ < wptr && !halted()) {
+      uint32_t header = ring_dword(rptr_);
+      uint32_t type = pm4::header_type(header);
+      if (type == 2) { // one-dword filler
+        ++rptr_;
+        continue;
+      }
+      if (type != 3) throw PacketError("PM4 type-" + std::to_string(type) + " packet " + hex(header));
+      uint32_t count = pm4::header_count(header);
+      if (rptr_ + 1 + count > wptr) throw PacketError("packet runs past the write pointer");
+      body.resize(count);
+      for (uint32_t i = 0; i < count; ++i) body[i] = ring_dword(rptr_ + 1 + i);
+      execute(header, body);
+      rptr_ += 1 + count;
+      if (hqd_.rptr_report_va) {
+        uint32_t r = uint32_t(rptr_ % hqd_.ring_dwords);
+        write_mem(hqd_.rptr_report_va, &r, 4);
+      }
+    }
+  } catch (const PacketError& e) {
+    halt(std::string(e.what()) + " at ring dword " + std::to_string(rptr_));
+  } catch (const shader::MemoryFault& e) {
+    halt(e.what());
+  }
+}
+
+void Mec::write_mem(uint64_t va, const void* data, size_t len) { dev_.gmc().write(va, data, len); }
+
+void Mec::execute(uint32_t header, std::span<const uint32_t> body) {
+  switch (pm4::header_opcode(header)) {
+  case pm4::NOP: return;
+  case pm4::SET_SH_REG: return set_sh_reg(body);
+  case pm4::DISPATCH_DIRECT: return dispatch_direct(body);
+  case pm4::RELEASE_MEM: return release_mem(body);
+  case pm4::WRITE_DATA: return write_data(body);
+  case pm4::ACQUIRE_MEM: // caches are coherent in the model: nothing to invalidate
+  case pm4::EVENT_WRITE:
+    return;
+  default:
+    throw PacketError("unknown PM4 opcode " + hex(pm4::header_opcode(header)) + " (header " +
+                      hex(header) + ")");
+  }
+}
+
+void Mec::set_sh_reg(std::span<const uint32_t> body) {
+  if (body.empty()) throw PacketError("SET_SH_REG without a register offset");
+  uint32_t first = body[0] & 0xffff;
+  for (size_t i = 1; i < body.size(); ++i) {
+    uint32_t reg = first + uint32_t(i - 1);
+    if (reg >= 0x400) throw PacketError("SET_SH_REG offset " + hex(reg) + " outside the SH window");
+    sh_regs_[reg] = body[i];
+  }
+}
+
+void Mec::dispatch_direct(std::span<const uint32_t> body) {
+  if (body.size() != 4) throw PacketError("DISPATCH_DIRECT needs 4 dwords");
+  auto sh = [&](uint32_t reg) { return sh_regs_[reg - sh::kShRegStart]; };
+  const uint32_t initiator = body[3];
+  if (!(initiator & sh::DISPATCH_COMPUTE_SHADER_EN))
+    throw PacketError("DISPATCH_DIRECT without COMPUTE_SHADER_EN");
+  shader::LaunchState L;
+  L.pgm_addr = (uint64_t(sh(sh::regCOMPUTE_PGM_LO)) | (uint64_t(sh(sh::regCOMPUTE_PGM_HI)) << 32)) << 8;
+  L.rsrc1 = sh(sh::regCOMPUTE_PGM_RSRC1);
+  L.rsrc2 = sh(sh::regCOMPUTE_PGM_RSRC2);
+  L.rsrc3 = sh(sh::regCOMPUTE_PGM_RSRC3);
+  for (unsigned i = 0; i < 16; ++i) L.user_data[i] = sh(sh::regCOMPUTE_USER_DATA_0 + i);
+  for (unsigned i = 0; i < 3; ++i) {
+    L.group_size[i] = sh(sh::regCOMPUTE_NUM_THREAD_X + i) & 0x3ff;
+    L.start[i] = sh(sh::regCOMPUTE_START_X + i);
+    L.grid_groups[i] = body[i];
+  }
+  L.wave32 = initiator & sh::DISPATCH_CS_W32_EN;
+  if (initiator & sh::DISPATCH_USE_THREAD_DIMENSIONS)
+    throw PacketError("DISPATCH_DIRECT with USE_THREAD_DIMENSIONS is not modelled");
+  if (!L.group_size[0] || !L.group_size[1] || !L.group_size[2] ||
+      L.group_size[0] * L.group_size[1] * L.group_size[2] > 1024)
+    throw PacketError("COMPUTE_NUM_THREAD_* describes an invalid workgroup");
+  shader::DispatchResult r = shader::run_dispatch(L, dev_.gmc());
+  ++dispatches_;
+  if (!r.ok) throw PacketError("dispatch fault: " + r.fault);
+}
+
+void Mec::release_mem(std::span<const uint32_t> body) {
+  if (body.size() != 7) throw PacketError("RELEASE_MEM needs 7 dwords");
+  const uint32_t sel = body[1];
+  const uint32_t data_sel = sel >> 29, int_sel = (sel >> 24) & 7, dst_sel = (sel >> 16) & 3;
+  const uint64_t addr = uint64_t(body[2]) | (uint64_t(body[3]) << 32);
+  const uint64_t data = uint64_t(body[4]) | (uint64_t(body[5]) << 32);
+  if (dst_sel != 0 && data_sel != pm4::DATA_SEL_NONE)
+    throw PacketError("RELEASE_MEM dst_sel " + std::to_string(dst_sel) + " not modelled");
+  switch (data_sel) {
+  case pm4::DATA_SEL_NONE: break;
+  case pm4::DATA_SEL_32: {
+    if (addr & 3) throw PacketError("RELEASE_MEM 32-bit write to a misaligned address");
+    uint32_t v = uint32_t(data);
+    write_mem(addr, &v, 4);
+    break;
+  }
+  case pm4::DATA_SEL_64: case pm4::DATA_SEL_GPU_CLOCK: {
+    if (addr & 7) throw PacketError("RELEASE_MEM 64-bit write to a misaligned address");
+    uint64_t v = data_sel == pm4::DATA_SEL_64 ? data : dev_.gpu_clock();
+    write_mem(addr, &v, 8);
+    break;
+  }
+  default: throw PacketError("RELEASE_MEM data_sel " + std::to_string(data_sel) + " not modelled");
+  }
+  if (int_sel != pm4::INT_SEL_NONE) dev_.raise_interrupt();
+}
+
+void Mec::write_data(std::span<const uint32_t> body) {
+  if (body.size() < 4) throw PacketError("WRITE_DATA needs at least 4 dwords");
+  const uint32_t dst_sel = (body[0] >> 8) & 0xf;
+  const uint64_t addr = uint64_t(body[1]) | (uint64_t(body[2]) << 32);
+  if (dst_sel == pm4::WRITE_DATA_DST_MEM) {
+    write_mem(addr, body.data() + 3, 4 * (body.size() - 3));
+  } else if (dst_sel == pm4::WRITE_DATA_DST_REG) {
+    for (size_t i = 3; i < body.size(); ++i) dev_.reg_write(uint32_t(addr + i - 3), body[i]);
+  } else {
+    throw PacketError("WRITE_DATA dst_sel " + std::to_string(dst_sel) + " not modelled");
+  }
+}
+
+} // namespace sim

@@ -1,0 +1,54 @@
+// The emulated MEC (compute micro engine), pipe 0 queue 0: fetches PM4 type-3 packets from the
+// ring its hardware queue descriptor registers describe and executes them.
+#pragma once
+#include "device_services.h"
+#include "engine.h"
+#include "shader/dispatch.h"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace sim {
+
+struct HqdState {
+  uint64_t ring_va = 0;
+  uint32_t ring_dwords = 0;
+  uint64_t rptr_report_va = 0;
+  uint32_t doorbell_index = 0;
+  bool doorbell_enabled = false;
+};
+
+class Mec : public Engine {
+public:
+  explicit Mec(DeviceServices& dev) : Engine("MEC pipe 0 queue 0"), dev_(dev) {}
+  // Called when the driver sets CP_HQD_ACTIVE: latches the queue registers.
+  void activate(const HqdState& hqd);
+  void deactivate() { active_ = false; }
+  bool active() const { return active_; }
+  const HqdState& hqd() const { return hqd_; }
+  uint64_t rptr() const { return rptr_; }
+  uint64_t dispatches() const { return dispatches_; }
+
+  // Executes one packet (header + body); exposed for the packet tests.
+  void execute(uint32_t header, std::span<const uint32_t> body);
+
+protected:
+  void process(uint64_t wptr) override;
+
+private:
+  void set_sh_reg(std::span<const uint32_t> body);
+  void dispatch_direct(std::span<const uint32_t> body);
+  void release_mem(std::span<const uint32_t> body);
+  void write_data(std::span<const uint32_t> body);
+  void write_mem(uint64_t va, const void* data, size_t len);
+
+  DeviceServices& dev_;
+  HqdState hqd_;
+  std::atomic<bool> active_ = false;
+  uint64_t rptr_ = 0; // in dwords, monotonically increasing
+  uint32_t sh_regs_[0x400] = {};
+  std::atomic<uint64_t> dispatches_ = 0;
+};
+
+} // namespace sim

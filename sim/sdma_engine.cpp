@@ -1,0 +1,111 @@
+#include "sdma_engine.h"
+
+#include "am/hw/sdma_v6.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+#include <vector>
+
+namespace sim {
+namespace {
+
+using namespace am::hw;
+
+struct PacketError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+} // namespace
+
+void SdmaEngine::enable(uint64_t ring_va, uint32_t ring_bytes, uint64_t rptr_writeback_va) {
+  ring_va_ = ring_va;
+  ring_bytes_ = ring_bytes;
+  rptr_wb_va_ = rptr_writeback_va;
+  rptr_ = 0;
+  enabled_ = true;
+}
+
+uint32_t SdmaEngine::ring_dword(uint64_t byte_index) {
+  uint32_t v;
+  dev_.gmc().read(ring_va_ + (byte_index % ring_bytes_), &v, 4);
+  return v;
+}
+
+void SdmaEngine::process(uint64_t wptr) {
+  if (!enabled_) return;
+  try {
+    while (rptr_ < wptr && !halted()) {
+      uint32_t dwords = execute(rptr_);
+      rptr_ += 4ull * dwords;
+      if (rptr_ > wptr) throw PacketError("packet runs past the write pointer");
+      if (rptr_wb_va_) dev_.gmc().write(rptr_wb_va_, &rptr_, 8);
+    }
+  } catch (const PacketError& e) {
+    halt(std::string(e.what()) + " at ring byte " + std::to_string(rptr_));
+  } catch (const shader::MemoryFault& e) {
+    halt(e.what());
+  }
+}
+
+uint32_t SdmaEngine::execute(uint64_t at) {
+  auto dw = [&](unsigned i) { return ring_dword(at + 4ull * i); };
+  auto addr = [&](unsigned lo) { return uint64_t(dw(lo)) | (uint64_t(dw(lo + 1)) << 32); };
+  Gmc& gmc = dev_.gmc();
+  const uint32_t header = dw(0);
+  switch (sdma::header_op(header)) {
+  case sdma::OP_NOP: return 1 + sdma::nop_count(header);
+  case sdma::OP_COPY: {
+    if (sdma::header_sub_op(header) != sdma::SUBOP_COPY_LINEAR)
+      throw PacketError("COPY sub-op " + std::to_string(sdma::header_sub_op(header)) +
+                        " not modelled");
+    uint64_t bytes = uint64_t(dw(1) & 0x3fffffff) + 1;
+    uint64_t src = addr(3), dst = addr(5);
+    std::vector<uint8_t> chunk;
+    // Copy through a bounce buffer page by page: each side is translated on its own.
+    for (uint64_t done = 0; done < bytes;) {
+      uint64_t n = std::min<uint64_t>(bytes - done, 4096 - ((src + done) & 4095));
+      n = std::min<uint64_t>(n, 4096 - ((dst + done) & 4095));
+      chunk.resize(n);
+      gmc.read(src + done, chunk.data(), n);
+      gmc.write(dst + done, chunk.data(), n);
+      done += n;
+    }
+    return sdma::kCopyLinearDwords;
+  }
+  case sdma::OP_CONST_FILL: {
+    uint64_t dst = addr(1);
+    uint32_t data = dw(3);
+    uint64_t bytes = uint64_t(dw(4) & 0x3fffffff) + 1;
+    if ((dst & 3) || (bytes & 3)) throw PacketError("CONST_FILL must be dword aligned");
+    for (uint64_t off = 0; off < bytes; off += 4) gmc.write(dst + off, &data, 4);
+    return sdma::kConstFillDwords;
+  }
+  case sdma::OP_FENCE: {
+    uint64_t dst = addr(1);
+    uint32_t data = dw(3);
+    if (dst & 3) throw PacketError("FENCE address must be dword aligned");
+    gmc.write(dst, &data, 4);
+    return sdma::kFenceDwords;
+  }
+  case sdma::OP_TRAP:
+    dev_.raise_interrupt();
+    return sdma::kTrapDwords;
+  case sdma::OP_TIMESTAMP: {
+    if (sdma::header_sub_op(header) != sdma::SUBOP_TIMESTAMP_GET_GLOBAL)
+      throw PacketError("TIMESTAMP sub-op not modelled");
+    uint64_t dst = addr(1), t = dev_.gpu_clock();
+    if (dst & 7) throw PacketError("TIMESTAMP address must be 8-byte aligned");
+    gmc.write(dst, &t, 8);
+    return sdma::kTimestampDwords;
+  }
+  default: {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "unknown SDMA opcode %u (header 0x%08x)",
+                  sdma::header_op(header), header);
+    throw PacketError(buf);
+  }
+  }
+}
+
+} // namespace sim

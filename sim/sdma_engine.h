@@ -1,0 +1,37 @@
+// The emulated SDMA 6.0 engine 0, queue 0: executes SDMA packets from the ring described by
+// the SDMA0_QUEUE0_RB_* registers against VRAM and IOMMU-mapped system memory.
+#pragma once
+#include "device_services.h"
+#include "engine.h"
+
+#include <cstdint>
+#include <span>
+
+namespace sim {
+
+class SdmaEngine : public Engine {
+public:
+  explicit SdmaEngine(DeviceServices& dev) : Engine("SDMA0 queue 0"), dev_(dev) {}
+  // Called when the driver enables the ring (RB_CNTL.RB_ENABLE).
+  void enable(uint64_t ring_va, uint32_t ring_bytes, uint64_t rptr_writeback_va);
+  void disable() { enabled_ = false; }
+  bool enabled() const { return enabled_; }
+  uint64_t rptr() const { return rptr_; }
+
+protected:
+  void process(uint64_t wptr) override;
+
+private:
+  // Returns the packet's size in dwords after executing it.
+  uint32_t execute(uint64_t at);
+  uint32_t ring_dword(uint64_t byte_index);
+
+  DeviceServices& dev_;
+  uint64_t ring_va_ = 0;
+  uint32_t ring_bytes_ = 0;
+  uint64_t rptr_wb_va_ = 0;
+  uint64_t rptr_ = 0; // bytes, monotonically increasing
+  std::atomic<bool> enabled_ = false;
+};
+
+} // namespace sim

@@ -1,0 +1,254 @@
+// gfx11 instruction decoder: encoding detection by the fixed prefix bits of the RDNA3 ISA
+// manual's microcode formats, then field extraction into Inst.
+#include "isa.h"
+
+#include <array>
+#include <cstdio>
+
+namespace sim::shader {
+namespace {
+
+constexpr OpInfo kOps[] = {
+#define X(name, fmt, code, d, s0, s1, s2) {Op::name, Format::fmt, code, #name, d, {s0, s1, s2}},
+#include "gfx11_opcodes.def"
+#undef X
+};
+
+// Per-format lookup tables from opcode number to Op, built once.
+struct Tables {
+  static constexpr size_t kFormats = 13;
+  std::array<std::array<Op, 1024>, kFormats> by_code;
+  Tables() {
+    for (auto& t : by_code) t.fill(Op::kCount);
+    for (const OpInfo& info : kOps) by_code[size_t(info.format)][info.code] = info.op;
+  }
+  Op find(Format f, uint32_t code) const {
+    return code < 1024 ? by_code[size_t(f)][code] : Op::kCount;
+  }
+};
+const Tables& tables() {
+  static const Tables t;
+  return t;
+}
+
+uint32_t bits(uint32_t v, int hi, int lo) { return (v >> lo) & ((1u << (hi - lo + 1)) - 1); }
+
+bool fail(std::string* why, const char* fmt, uint32_t a = 0, uint32_t b = 0) {
+  if (why) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, fmt, a, b);
+    *why = buf;
+  }
+  return false;
+}
+
+// Reads the literal dword if any source operand asks for one.
+bool take_literal(Inst& inst, std::span<const uint32_t> w, unsigned nsrc, bool force,
+                  std::string* why) {
+  bool need = force;
+  for (unsigned i = 0; i < nsrc; ++i) need |= inst.src[i] == src::kLiteral;
+  if (!need) return true;
+  unsigned idx = inst.size / 4;
+  if (w.size() <= idx) return fail(why, "literal constant missing (%u dwords available)",
+                                   unsigned(w.size()));
+  inst.literal = w[idx];
+  inst.size += 4;
+  return true;
+}
+
+bool is_dpp_or_sdwa(uint16_t s) { return s == 250 || s == 233 || s == 234 || s == 249; }
+
+bool decode_vop3(Inst& inst, std::span<const uint32_t> w, std::string* why) {
+  if (w.size() < 2) return fail(why, "VOP3 needs 2 dwords");
+  uint32_t d0 = w[0], d1 = w[1];
+  uint32_t code = bits(d0, 25, 16);
+  inst.size = 8;
+  Op op = Op::kCount;
+  if (code < 256) {
+    op = tables().find(Format::VOPC, code & ~0x80u);
+    inst.cmpx = code & 0x80;
+    inst.format = Format::VOPC;
+    inst.encoding = Encoding::E64;
+  } else if (code < 384) {
+    op = tables().find(Format::VOP2, code - 256);
+    inst.format = Format::VOP2;
+    inst.encoding = Encoding::E64;
+  } else if (code < 512) {
+    op = tables().find(Format::VOP1, code - 384);
+    inst.format = Format::VOP1;
+    inst.encoding = Encoding::E64;
+  } else {
+    op = tables().find(Format::VOP3, code);
+    if (op == Op::kCount) op = tables().find(Format::VOP3SD, code);
+    inst.format = op == Op::kCount ? Format::VOP3 : op_info(op).format;
+  }
+  if (op == Op::kCount) return fail(why, "unimplemented VOP3 opcode 0x%x", code);
+  if (op == Op::v_fmamk_f32 || op == Op::v_fmaak_f32)
+    return fail(why, "VOP3 form of VOP2-only opcode 0x%x", code);
+  inst.op = op;
+  bool sd = inst.format == Format::VOP3SD || op == Op::v_add_co_ci_u32 ||
+            op == Op::v_sub_co_ci_u32 || op == Op::v_subrev_co_ci_u32;
+  inst.dst = uint16_t(src::kVgpr0 + bits(d0, 7, 0));
+  if (sd) {
+    inst.sdst = uint16_t(bits(d0, 14, 8));
+  } else {
+    inst.abs = uint8_t(bits(d0, 10, 8));
+    inst.opsel = uint8_t(bits(d0, 14, 11));
+  }
+  if (inst.format == Format::VOPC) {
+    inst.sdst = uint16_t(bits(d0, 7, 0)); // SGPR destination of the compare
+    inst.dst = src::kNull;
+  }
+  if (op == Op::v_readlane_b32 || op == Op::v_readfirstlane_b32)
+    inst.dst = uint16_t(bits(d0, 7, 0)); // scalar destination
+  inst.clamp = bits(d0, 15, 15);
+  inst.src[0] = uint16_t(bits(d1, 8, 0));
+  inst.src[1] = uint16_t(bits(d1, 17, 9));
+  inst.src[2] = uint16_t(bits(d1, 26, 18));
+  inst.omod = uint8_t(bits(d1, 28, 27));
+  inst.neg = uint8_t(bits(d1, 31, 29));
+  return take_literal(inst, w, 3, false, why);
+}
+
+} // namespace
+
+const OpInfo& op_info(Op op) { return kOps[size_t(op)]; }
+
+std::optional<Inst> decode(std::span<const uint32_t> w, std::string* why) {
+  if (w.empty()) {
+    fail(why, "no instruction words");
+    return std::nullopt;
+  }
+  Inst inst;
+  const uint32_t d0 = w[0];
+  auto lookup = [&](Format f, uint32_t code) {
+    inst.format = f;
+    inst.op = tables().find(f, code);
+    return inst.op != Op::kCount;
+  };
+  auto unimpl = [&](const char* fmt_name, uint32_t code) -> std::optional<Inst> {
+    if (why) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "unimplemented %s opcode %u (0x%08x)", fmt_name, code, d0);
+      *why = buf;
+    }
+    return std::nullopt;
+  };
+
+  const uint32_t top9 = d0 >> 23;
+  const uint32_t top6 = d0 >> 26;
+  if (top9 == 0x17D) { // SOP1
+    if (!lookup(Format::SOP1, bits(d0, 15, 8))) return unimpl("SOP1", bits(d0, 15, 8));
+    inst.dst = uint16_t(bits(d0, 22, 16));
+    inst.src[0] = uint16_t(bits(d0, 7, 0));
+    if (!take_literal(inst, w, 1, false, why)) return std::nullopt;
+  } else if (top9 == 0x17E) { // SOPC
+    if (!lookup(Format::SOPC, bits(d0, 22, 16))) return unimpl("SOPC", bits(d0, 22, 16));
+    inst.src[0] = uint16_t(bits(d0, 7, 0));
+    inst.src[1] = uint16_t(bits(d0, 15, 8));
+    if (!take_literal(inst, w, 2, false, why)) return std::nullopt;
+  } else if (top9 == 0x17F) { // SOPP
+    if (!lookup(Format::SOPP, bits(d0, 22, 16))) return unimpl("SOPP", bits(d0, 22, 16));
+    inst.imm = int16_t(bits(d0, 15, 0));
+  } else if ((d0 >> 28) == 0xB) { // SOPK
+    if (!lookup(Format::SOPK, bits(d0, 27, 23))) return unimpl("SOPK", bits(d0, 27, 23));
+    inst.dst = uint16_t(bits(d0, 22, 16));
+    inst.src[0] = inst.dst;
+    inst.imm = int16_t(bits(d0, 15, 0));
+  } else if ((d0 >> 30) == 0x2) { // SOP2
+    if (!lookup(Format::SOP2, bits(d0, 29, 23))) return unimpl("SOP2", bits(d0, 29, 23));
+    inst.dst = uint16_t(bits(d0, 22, 16));
+    inst.src[0] = uint16_t(bits(d0, 7, 0));
+    inst.src[1] = uint16_t(bits(d0, 15, 8));
+    if (!take_literal(inst, w, 2, false, why)) return std::nullopt;
+  } else if ((d0 >> 31) == 0) { // VOP2
+    if (!lookup(Format::VOP2, bits(d0, 30, 25))) return unimpl("VOP2", bits(d0, 30, 25));
+    inst.encoding = Encoding::E32;
+    inst.dst = uint16_t(src::kVgpr0 + bits(d0, 24, 17));
+    inst.src[0] = uint16_t(bits(d0, 8, 0));
+    inst.src[1] = uint16_t(src::kVgpr0 + bits(d0, 16, 9));
+    if (inst.op == Op::v_cndmask_b32 || inst.op == Op::v_add_co_ci_u32 ||
+        inst.op == Op::v_sub_co_ci_u32 || inst.op == Op::v_subrev_co_ci_u32) {
+      inst.src[2] = src::kVccLo; // implicit VCC carry/mask input
+      if (inst.op != Op::v_cndmask_b32) inst.sdst = src::kVccLo;
+    }
+    if (inst.op == Op::v_fmac_f32) inst.src[2] = inst.dst;
+    bool k = inst.op == Op::v_fmamk_f32 || inst.op == Op::v_fmaak_f32;
+    if (is_dpp_or_sdwa(inst.src[0])) return unimpl("VOP2 DPP/SDWA", bits(d0, 30, 25));
+    if (!take_literal(inst, w, 1, k, why)) return std::nullopt;
+  } else if ((d0 >> 25) == 0x3F) { // VOP1
+    if (!lookup(Format::VOP1, bits(d0, 16, 9))) return unimpl("VOP1", bits(d0, 16, 9));
+    inst.encoding = Encoding::E32;
+    inst.dst = inst.op == Op::v_readfirstlane_b32 ? uint16_t(bits(d0, 24, 17))
+                                                   : uint16_t(src::kVgpr0 + bits(d0, 24, 17));
+    inst.src[0] = uint16_t(bits(d0, 8, 0));
+    if (is_dpp_or_sdwa(inst.src[0])) return unimpl("VOP1 DPP", bits(d0, 16, 9));
+    if (!take_literal(inst, w, 1, false, why)) return std::nullopt;
+  } else if ((d0 >> 25) == 0x3E) { // VOPC
+    uint32_t code = bits(d0, 24, 17);
+    if (!lookup(Format::VOPC, code & ~0x80u)) return unimpl("VOPC", code);
+    inst.encoding = Encoding::E32;
+    inst.cmpx = code & 0x80;
+    inst.dst = src::kNull;
+    inst.sdst = inst.cmpx ? src::kNull : src::kVccLo;
+    inst.src[0] = uint16_t(bits(d0, 8, 0));
+    inst.src[1] = uint16_t(src::kVgpr0 + bits(d0, 16, 9));
+    if (is_dpp_or_sdwa(inst.src[0])) return unimpl("VOPC DPP", code);
+    if (!take_literal(inst, w, 1, false, why)) return std::nullopt;
+  } else if (top6 == 0x35) { // VOP3 / VOP3SD
+    if (!decode_vop3(inst, w, why)) return std::nullopt;
+  } else if (top6 == 0x3D) { // SMEM
+    if (w.size() < 2) return unimpl("SMEM (truncated)", 0);
+    if (!lookup(Format::SMEM, bits(d0, 25, 18))) return unimpl("SMEM", bits(d0, 25, 18));
+    inst.size = 8;
+    inst.dst = uint16_t(bits(d0, 12, 6));
+    inst.src[0] = uint16_t(bits(d0, 5, 0) * 2); // sbase: SGPR pair
+    inst.glc = bits(d0, 14, 14);
+    inst.dlc = bits(d0, 13, 13);
+    uint32_t off = bits(w[1], 20, 0);
+    inst.imm = int32_t(off << 11) >> 11; // signed 21-bit byte offset
+    inst.soffset = uint16_t(bits(w[1], 31, 25));
+  } else if (top6 == 0x37) { // FLAT / GLOBAL / SCRATCH
+    if (w.size() < 2) return unimpl("FLAT (truncated)", 0);
+    if (!lookup(Format::FLAT, bits(d0, 24, 18))) return unimpl("FLAT", bits(d0, 24, 18));
+    inst.size = 8;
+    inst.imm = int32_t(bits(d0, 12, 0) << 19) >> 19; // signed 13-bit
+    inst.dlc = bits(d0, 13, 13);
+    inst.glc = bits(d0, 14, 14);
+    inst.slc = bits(d0, 15, 15);
+    inst.segment = Segment(bits(d0, 17, 16));
+    if (bits(d0, 17, 16) == 3) return unimpl("FLAT segment 3", bits(d0, 24, 18));
+    const uint32_t d1 = w[1];
+    inst.src[0] = uint16_t(src::kVgpr0 + bits(d1, 7, 0));  // vaddr
+    inst.src[1] = uint16_t(src::kVgpr0 + bits(d1, 15, 8)); // vdata
+    inst.soffset = uint16_t(bits(d1, 22, 16));             // saddr
+    inst.dst = uint16_t(src::kVgpr0 + bits(d1, 31, 24));
+    if (inst.segment == Segment::Scratch && !bits(d1, 23, 23)) inst.src[0] = src::kNull;
+    const OpInfo& info = op_info(inst.op);
+    inst.has_vdst_data = info.dst_dwords && info.src_dwords[0] ? inst.glc : info.dst_dwords;
+  } else if (top6 == 0x36) { // DS
+    if (w.size() < 2) return unimpl("DS (truncated)", 0);
+    if (!lookup(Format::DS, bits(d0, 25, 18))) return unimpl("DS", bits(d0, 25, 18));
+    inst.size = 8;
+    inst.imm = int32_t(bits(d0, 7, 0));
+    inst.offset1 = uint8_t(bits(d0, 15, 8));
+    if (inst.op == Op::ds_swizzle_b32) inst.imm = int32_t(bits(d0, 15, 0));
+    const uint32_t d1 = w[1];
+    inst.src[0] = uint16_t(src::kVgpr0 + bits(d1, 7, 0));   // addr
+    inst.src[1] = uint16_t(src::kVgpr0 + bits(d1, 15, 8));  // data0
+    inst.src[2] = uint16_t(src::kVgpr0 + bits(d1, 23, 16)); // data1
+    inst.dst = uint16_t(src::kVgpr0 + bits(d1, 31, 24));
+  } else {
+    const char* name = top6 == 0x32 ? "VOPD" : (d0 >> 24) == 0xCC ? "VOP3P"
+                     : top6 == 0x38 ? "MUBUF" : top6 == 0x3A ? "MTBUF" : "unknown";
+    if (why) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "unimplemented encoding %s (0x%08x)", name, d0);
+      *why = buf;
+    }
+    return std::nullopt;
+  }
+  return inst;
+}
+
+} // namespace sim::shader

@@ -1,0 +1,99 @@
+// Launch-state setup for a compute dispatch (LLVM AMDGPUUsage, "Initial Kernel Execution
+// State" for GFX11, and the COMPUTE_PGM_RSRC1/2 field definitions in Mesa's sid.h).
+#include "dispatch.h"
+
+#include "am/hw/sh_regs.h"
+#include "executor.h"
+
+#include <algorithm>
+
+namespace sim::shader {
+namespace {
+
+using namespace am::hw::sh;
+
+// COMPUTE_PGM_RSRC1: GRANULATED_WORKITEM_VGPR_COUNT[5:0] in blocks of 8 (wave32) or 4 (wave64)
+// VGPRs; FLOAT_MODE[19:12] with FP_DENORM_32 at [17:16] and FP_DENORM_16_64 at [19:18]
+// (0 = flush in and out, 3 = keep denormals).
+unsigned vgpr_count(uint32_t rsrc1, bool wave32) {
+  return ((rsrc1 & 0x3f) + 1) * (wave32 ? 8 : 4);
+}
+// COMPUTE_PGM_RSRC2.LDS_SIZE[23:15] in 512-byte granules.
+uint32_t lds_bytes(uint32_t rsrc2) { return ((rsrc2 >> 15) & 0x1ff) * 512; }
+
+} // namespace
+
+DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory) {
+  DispatchResult result;
+  if (!L.wave32) {
+    result.ok = false;
+    result.fault = "wave64 dispatch is not implemented by the emulated shader core";
+    return result;
+  }
+  Program program(memory);
+  const uint32_t gx = L.group_size[0], gy = L.group_size[1], gz = L.group_size[2];
+  const uint32_t threads = gx * gy * gz;
+  const unsigned waves_per_group = (threads + kWaveSize - 1) / kWaveSize;
+  const unsigned user_sgprs = rsrc2_user_sgpr(L.rsrc2);
+  const unsigned tid_comps = rsrc2_tidig_comp_cnt(L.rsrc2);
+  const unsigned nvgpr = vgpr_count(L.rsrc1, true);
+  const unsigned denorm32 = (L.rsrc1 >> 16) & 3, denorm64 = (L.rsrc1 >> 18) & 3;
+
+  try {
+    for (uint32_t wz = 0; wz < L.grid_groups[2]; ++wz)
+      for (uint32_t wy = 0; wy < L.grid_groups[1]; ++wy)
+        for (uint32_t wx = 0; wx < L.grid_groups[0]; ++wx) {
+          const uint32_t id[3] = {L.start[0] + wx, L.start[1] + wy, L.start[2] + wz};
+          Executor exec(program, memory, lds_bytes(L.rsrc2));
+          std::vector<Wave> waves(waves_per_group);
+          for (unsigned wi = 0; wi < waves_per_group; ++wi) {
+            Wave& w = waves[wi];
+            w.id_in_group = wi;
+            w.pc = L.pgm_addr;
+            w.num_vgprs = nvgpr;
+            w.vgpr.assign(size_t(nvgpr) * kWaveSize, 0);
+            w.flush_f32_denorms = denorm32 == 0;
+            w.flush_f64_denorms = denorm64 == 0;
+            unsigned s = 0;
+            for (; s < user_sgprs && s < 16; ++s) w.sgpr[s] = L.user_data[s];
+            if (rsrc2_tgid_x(L.rsrc2)) w.sgpr[s++] = id[0];
+            if (rsrc2_tgid_y(L.rsrc2)) w.sgpr[s++] = id[1];
+            if (rsrc2_tgid_z(L.rsrc2)) w.sgpr[s++] = id[2];
+            if (rsrc2_tg_size(L.rsrc2)) w.sgpr[s++] = waves_per_group & 0x3f;
+            uint32_t exec_mask = 0;
+            for (unsigned lane = 0; lane < kWaveSize; ++lane) {
+              uint32_t t = wi * kWaveSize + lane;
+              if (t >= threads) break;
+              exec_mask |= 1u << lane;
+              uint32_t x = t % gx, y = (t / gx) % gy, z = t / (gx * gy);
+              // gfx11 packs the work-item ids into v0: x[9:0] y[19:10] z[29:20].
+              uint32_t packed = x;
+              if (tid_comps >= 1) packed |= y << 10;
+              if (tid_comps >= 2) packed |= z << 20;
+              w.vgpr[lane] = packed;
+            }
+            w.sgpr[src::kExecLo] = exec_mask;
+          }
+          // Run every wave to its next barrier (or end), then release the barrier.
+          for (;;) {
+            bool any = false;
+            for (Wave& w : waves)
+              if (!w.done) {
+                result.instructions += exec.run(w);
+                any = true;
+              }
+            if (!any) break;
+            for (Wave& w : waves) w.at_barrier = false;
+          }
+        }
+  } catch (const ShaderFault& f) {
+    result.ok = false;
+    result.fault = f.what();
+  } catch (const MemoryFault& f) {
+    result.ok = false;
+    result.fault = std::string("instruction fetch fault: ") + f.what();
+  }
+  return result;
+}
+
+} // namespace sim::shader

@@ -1,0 +1,29 @@
+// Runs one compute dispatch on the emulated shader array: builds each workgroup's waves with
+// the launch state COMPUTE_PGM_RSRC1/2/3 and the user SGPRs request, then interprets them.
+#pragma once
+#include "memory_port.h"
+
+#include <cstdint>
+#include <string>
+
+namespace sim::shader {
+
+struct LaunchState {
+  uint64_t pgm_addr = 0; // COMPUTE_PGM_LO/HI << 8
+  uint32_t rsrc1 = 0, rsrc2 = 0, rsrc3 = 0;
+  uint32_t user_data[16] = {};
+  uint32_t group_size[3] = {1, 1, 1};  // COMPUTE_NUM_THREAD_X/Y/Z
+  uint32_t grid_groups[3] = {1, 1, 1}; // DISPATCH_DIRECT dims, in workgroups
+  uint32_t start[3] = {0, 0, 0};       // COMPUTE_START_X/Y/Z
+  bool wave32 = true;                  // DISPATCH_INITIATOR.CS_W32_EN
+};
+
+struct DispatchResult {
+  bool ok = true;
+  std::string fault; // names the instruction and address when !ok
+  uint64_t instructions = 0;
+};
+
+DispatchResult run_dispatch(const LaunchState& launch, MemoryPort& memory);
+
+} // namespace sim::shader

@@ -1,0 +1,786 @@
+// Semantics of the implemented gfx11 instructions, following the RDNA3 ISA manual's
+// pseudocode (chapter "Instructions"). Vector operations honour EXEC; comparisons and carries
+// write lane masks with inactive lanes cleared.
+#include "executor.h"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+
+namespace sim::shader {
+namespace {
+
+float f32(uint32_t v) { return std::bit_cast<float>(v); }
+uint32_t u32(float f) { return std::bit_cast<uint32_t>(f); }
+double f64(uint64_t v) { return std::bit_cast<double>(v); }
+uint64_t u64(double d) { return std::bit_cast<uint64_t>(d); }
+
+std::string hex(uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+[[noreturn]] void fault(const Wave& w, const Inst& in, const std::string& what) {
+  throw ShaderFault(what + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")");
+}
+
+// Inline float constants (codes 240..248) as f32 and f64 bit patterns.
+constexpr float kInlineF32[] = {0.5f, -0.5f, 1.0f, -1.0f, 2.0f, -2.0f, 4.0f, -4.0f,
+                                0.15915494f};
+constexpr double kInlineF64[] = {0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0,
+                                 0.15915494309189532};
+
+float flush(float x, bool on) {
+  return on && std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x;
+}
+
+template <class T> T clamp01(T x) { return x < T(0) ? T(0) : x > T(1) ? T(1) : x; }
+
+uint32_t cvt_f32_to_u32(float f) {
+  if (std::isnan(f) || f <= 0.0f) return 0;
+  if (f >= 4294967296.0f) return 0xffffffffu;
+  return uint32_t(f);
+}
+int32_t cvt_f32_to_i32(float f) {
+  if (std::isnan(f)) return 0;
+  if (f >= 2147483648.0f) return std::numeric_limits<int32_t>::max();
+  if (f < -2147483648.0f) return std::numeric_limits<int32_t>::min();
+  return int32_t(f);
+}
+
+// IEEE min/max as the ISA defines them in IEEE mode: a NaN input yields the other operand.
+float fmin_ieee(float a, float b) { return std::isnan(a) ? b : std::isnan(b) ? a : std::fmin(a, b); }
+float fmax_ieee(float a, float b) { return std::isnan(a) ? b : std::isnan(b) ? a : std::fmax(a, b); }
+
+bool compare_f(unsigned code, double a, double b) {
+  switch (code & 0xf) {
+  case 0x0: return false;                          // f
+  case 0x1: return a < b;                          // lt
+  case 0x2: return a == b;                         // eq
+  case 0x3: return a <= b;                         // le
+  case 0x4: return a > b;                          // gt
+  case 0x5: return a < b || a > b;                 // lg
+  case 0x6: return a >= b;                         // ge
+  case 0x7: return !std::isnan(a) && !std::isnan(b); // o
+  case 0x8: return std::isnan(a) || std::isnan(b); // u
+  case 0x9: return !(a >= b);                      // nge
+  case 0xa: return !(a < b || a > b);              // nlg
+  case 0xb: return !(a > b);                       // ngt
+  case 0xc: return !(a <= b);                      // nle
+  case 0xd: return !(a == b);                      // neq
+  case 0xe: return !(a < b);                       // nlt
+  default: return true;                            // t
+  }
+}
+
+template <class T> bool compare_i(unsigned code, T a, T b) {
+  switch (code & 7) {
+  case 0: return false;
+  case 1: return a < b;
+  case 2: return a == b;
+  case 3: return a <= b;
+  case 4: return a > b;
+  case 5: return a != b;
+  case 6: return a >= b;
+  default: return true;
+  }
+}
+
+} // namespace
+
+const Inst& Program::at(uint64_t pc) {
+  auto it = decoded_.find(pc);
+  if (it != decoded_.end()) return it->second;
+  if (pc & 3) throw ShaderFault("misaligned program counter " + hex(pc));
+  // An instruction is at most 3 dwords (64-bit encoding + literal); read what is mapped.
+  uint32_t words[3] = {};
+  size_t n = 0;
+  for (; n < 3; ++n) {
+    try {
+      std::memcpy(&words[n], memory_.translate(pc + 4 * n, 4, false, true), 4);
+    } catch (const MemoryFault&) {
+      if (n == 0) throw;
+      break;
+    }
+  }
+  std::string why;
+  auto inst = decode(std::span<const uint32_t>(words, n), &why);
+  if (!inst) throw ShaderFault(why + " at pc " + hex(pc));
+  return decoded_.emplace(pc, *inst).first->second;
+}
+
+uint64_t Executor::run(Wave& w) {
+  uint64_t count = 0;
+  w.at_barrier = false;
+  while (!w.done && !w.at_barrier) {
+    const Inst& in = program_.at(w.pc);
+    step(w, in);
+    ++count;
+  }
+  return count;
+}
+
+void Executor::step(Wave& w, const Inst& in) {
+  const uint64_t next = w.pc + in.size;
+  w.pc = next; // branches overwrite it; they are relative to the next instruction
+  switch (in.format) {
+  case Format::SOP1: case Format::SOP2: case Format::SOPC: case Format::SOPK:
+    w.pc -= in.size;
+    exec_salu(w, in);
+    if (w.pc == next - in.size) w.pc = next;
+    return;
+  case Format::SOPP: {
+    uint64_t here = next - in.size;
+    w.pc = here;
+    exec_sopp(w, in);
+    if (w.pc == here) w.pc = next;
+    return;
+  }
+  case Format::SMEM: w.pc -= in.size; exec_smem(w, in); w.pc = next; return;
+  case Format::VOPC: w.pc -= in.size; exec_vopc(w, in); w.pc = next; return;
+  case Format::VOP1: case Format::VOP2: case Format::VOP3: case Format::VOP3SD:
+    w.pc -= in.size; exec_valu(w, in); w.pc = next; return;
+  case Format::FLAT: w.pc -= in.size; exec_flat(w, in); w.pc = next; return;
+  case Format::DS: w.pc -= in.size; exec_ds(w, in); w.pc = next; return;
+  }
+}
+
+// ---------------------------------------------------------------- operand access
+
+uint32_t Executor::sread(const Wave& w, const Inst& in, uint16_t code) const {
+  if (code < 128) {
+    if (code == src::kNull) return 0;
+    if (code > 105 && code != src::kVccLo && code != src::kVccHi && code != src::kM0 &&
+        code != src::kExecLo && code != src::kExecHi)
+      fault(w, in, "read of unsupported scalar operand " + std::to_string(code));
+    return w.sgpr[code];
+  }
+  if (code <= src::kConstPos64) return code - src::kConstZero;
+  if (code <= src::kConstNeg16) return uint32_t(-int32_t(code - src::kConstNeg1 + 1));
+  if (code >= src::kFloatHalf && code <= src::kFloatInv2Pi) return u32(kInlineF32[code - 240]);
+  if (code == src::kScc) return w.scc;
+  if (code == src::kLiteral) return in.literal;
+  fault(w, in, "unsupported scalar operand " + std::to_string(code));
+}
+
+uint64_t Executor::sread64(const Wave& w, const Inst& in, uint16_t code, bool as_double) const {
+  if (code < 128) {
+    if (code == src::kNull) return 0;
+    return uint64_t(w.sgpr[code]) | (uint64_t(w.sgpr[code + 1]) << 32);
+  }
+  if (code <= src::kConstPos64) return code - src::kConstZero;
+  if (code <= src::kConstNeg16) return uint64_t(-int64_t(code - src::kConstNeg1 + 1));
+  if (code >= src::kFloatHalf && code <= src::kFloatInv2Pi)
+    return as_double ? u64(kInlineF64[code - 240]) : u32(kInlineF32[code - 240]);
+  // A 32-bit literal feeding a 64-bit operand: the high half for doubles, zero-extended
+  // for integers.
+  if (code == src::kLiteral) return as_double ? uint64_t(in.literal) << 32 : in.literal;
+  if (code == src::kScc) return w.scc;
+  fault(w, in, "unsupported 64-bit scalar operand " + std::to_string(code));
+}
+
+void Executor::swrite(Wave& w, uint16_t code, uint32_t v) {
+  if (code == src::kNull) return;
+  if (code > 127 || (code > 105 && code < src::kM0 && code != src::kVccHi && code != src::kVccLo))
+    throw ShaderFault("write to unsupported scalar destination " + std::to_string(code));
+  w.sgpr[code] = v;
+}
+
+void Executor::swrite64(Wave& w, uint16_t code, uint64_t v) {
+  swrite(w, code, uint32_t(v));
+  if (code != src::kNull) swrite(w, uint16_t(code + 1), uint32_t(v >> 32));
+}
+
+uint32_t& Executor::vreg(Wave& w, uint16_t code, unsigned lane, unsigned dword) const {
+  unsigned reg = code - src::kVgpr0 + dword;
+  if (reg >= w.num_vgprs)
+    throw ShaderFault("access to v" + std::to_string(reg) + " beyond the " +
+                      std::to_string(w.num_vgprs) + " VGPRs allocated at pc " + hex(w.pc));
+  return w.vgpr[reg * kWaveSize + lane];
+}
+
+uint32_t Executor::vread(Wave& w, const Inst& in, unsigned i, unsigned lane) const {
+  uint16_t code = in.src[i];
+  return code >= src::kVgpr0 ? vreg(w, code, lane) : sread(w, in, code);
+}
+
+uint64_t Executor::vread64(Wave& w, const Inst& in, unsigned i, unsigned lane,
+                           bool as_double) const {
+  uint16_t code = in.src[i];
+  if (code >= src::kVgpr0)
+    return uint64_t(vreg(w, code, lane)) | (uint64_t(vreg(w, code, lane, 1)) << 32);
+  return sread64(w, in, code, as_double);
+}
+
+// ---------------------------------------------------------------- scalar ALU
+
+void Executor::exec_salu(Wave& w, const Inst& in) {
+  auto s0 = [&] { return sread(w, in, in.src[0]); };
+  auto s1 = [&] { return sread(w, in, in.src[1]); };
+  auto s0_64 = [&] { return sread64(w, in, in.src[0], false); };
+  auto s1_64 = [&] { return sread64(w, in, in.src[1], false); };
+  auto set = [&](uint32_t v) { swrite(w, in.dst, v); };
+  auto set_nz = [&](uint32_t v) { swrite(w, in.dst, v), w.scc = v != 0; };
+  auto set64_nz = [&](uint64_t v) { swrite64(w, in.dst, v), w.scc = v != 0; };
+  auto saveexec = [&](uint32_t newexec) {
+    uint32_t old = w.exec();
+    w.sgpr[src::kExecLo] = newexec;
+    w.scc = newexec != 0;
+    swrite(w, in.dst, old);
+  };
+  switch (in.op) {
+  case Op::s_add_u32: { uint64_t r = uint64_t(s0()) + s1(); set(uint32_t(r)); w.scc = r >> 32; break; }
+  case Op::s_sub_u32: { uint32_t a = s0(), b = s1(); set(a - b); w.scc = b > a; break; }
+  case Op::s_add_i32: {
+    int32_t a = int32_t(s0()), b = int32_t(s1()), r = int32_t(uint32_t(a) + uint32_t(b));
+    set(uint32_t(r)); w.scc = ((a >= 0) == (b >= 0)) && ((r >= 0) != (a >= 0)); break;
+  }
+  case Op::s_sub_i32: {
+    int32_t a = int32_t(s0()), b = int32_t(s1()), r = int32_t(uint32_t(a) - uint32_t(b));
+    set(uint32_t(r)); w.scc = ((a >= 0) != (b >= 0)) && ((r >= 0) != (a >= 0)); break;
+  }
+  case Op::s_addc_u32: { uint64_t r = uint64_t(s0()) + s1() + w.scc; set(uint32_t(r)); w.scc = r >> 32; break; }
+  case Op::s_subb_u32: {
+    uint64_t a = s0(), b = uint64_t(s1()) + w.scc; set(uint32_t(a - b)); w.scc = b > a; break;
+  }
+  case Op::s_absdiff_i32: {
+    int64_t d = int64_t(int32_t(s0())) - int32_t(s1()); set_nz(uint32_t(d < 0 ? -d : d)); break;
+  }
+  case Op::s_lshl_b32: set_nz(s0() << (s1() & 31)); break;
+  case Op::s_lshl_b64: set64_nz(s0_64() << (s1() & 63)); break;
+  case Op::s_lshr_b32: set_nz(s0() >> (s1() & 31)); break;
+  case Op::s_lshr_b64: set64_nz(s0_64() >> (s1() & 63)); break;
+  case Op::s_ashr_i32: set_nz(uint32_t(int32_t(s0()) >> (s1() & 31))); break;
+  case Op::s_ashr_i64: set64_nz(uint64_t(int64_t(s0_64()) >> (s1() & 63))); break;
+  case Op::s_lshl1_add_u32: case Op::s_lshl2_add_u32:
+  case Op::s_lshl3_add_u32: case Op::s_lshl4_add_u32: {
+    unsigned sh = 1 + unsigned(in.op) - unsigned(Op::s_lshl1_add_u32);
+    uint64_t r = (uint64_t(s0()) << sh) + s1();
+    set(uint32_t(r)); w.scc = r >> 32; break;
+  }
+  case Op::s_min_i32: { int32_t a = int32_t(s0()), b = int32_t(s1()); w.scc = a < b; set(uint32_t(a < b ? a : b)); break; }
+  case Op::s_min_u32: { uint32_t a = s0(), b = s1(); w.scc = a < b; set(a < b ? a : b); break; }
+  case Op::s_max_i32: { int32_t a = int32_t(s0()), b = int32_t(s1()); w.scc = a > b; set(uint32_t(a > b ? a : b)); break; }
+  case Op::s_max_u32: { uint32_t a = s0(), b = s1(); w.scc = a > b; set(a > b ? a : b); break; }
+  case Op::s_and_b32: set_nz(s0() & s1()); break;
+  case Op::s_and_b64: set64_nz(s0_64() & s1_64()); break;
+  case Op::s_or_b32: set_nz(s0() | s1()); break;
+  case Op::s_or_b64: set64_nz(s0_64() | s1_64()); break;
+  case Op::s_xor_b32: set_nz(s0() ^ s1()); break;
+  case Op::s_xor_b64: set64_nz(s0_64() ^ s1_64()); break;
+  case Op::s_nand_b32: set_nz(~(s0() & s1())); break;
+  case Op::s_nor_b32: set_nz(~(s0() | s1())); break;
+  case Op::s_xnor_b32: set_nz(~(s0() ^ s1())); break;
+  case Op::s_and_not1_b32: set_nz(s0() & ~s1()); break;
+  case Op::s_or_not1_b32: set_nz(s0() | ~s1()); break;
+  case Op::s_bfe_u32: {
+    uint32_t off = s1() & 31, width = (s1() >> 16) & 0x7f;
+    uint32_t r = width == 0 ? 0 : width >= 32 ? s0() >> off : (s0() >> off) & ((1u << width) - 1);
+    set_nz(r); break;
+  }
+  case Op::s_bfe_i32: {
+    uint32_t off = s1() & 31, width = (s1() >> 16) & 0x7f;
+    int32_t r = 0;
+    if (width) {
+      uint32_t field = width >= 32 ? s0() >> off : (s0() >> off) & ((1u << width) - 1);
+      r = width >= 32 ? int32_t(field) : int32_t(field << (32 - width)) >> (32 - width);
+    }
+    set_nz(uint32_t(r)); break;
+  }
+  case Op::s_bfm_b32: set(((1u << (s0() & 31)) - 1) << (s1() & 31)); break;
+  case Op::s_mul_i32: set(s0() * s1()); break;
+  case Op::s_mul_hi_u32: set(uint32_t((uint64_t(s0()) * s1()) >> 32)); break;
+  case Op::s_mul_hi_i32: set(uint32_t(uint64_t(int64_t(int32_t(s0())) * int32_t(s1())) >> 32)); break;
+  case Op::s_cselect_b32: set(w.scc ? s0() : s1()); break;
+  case Op::s_cselect_b64: swrite64(w, in.dst, w.scc ? s0_64() : s1_64()); break;
+  case Op::s_pack_ll_b32_b16: set((s0() & 0xffff) | (s1() << 16)); break;
+  // SOP1
+  case Op::s_mov_b32: set(s0()); break;
+  case Op::s_mov_b64: swrite64(w, in.dst, s0_64()); break;
+  case Op::s_cmov_b32: if (w.scc) set(s0()); break;
+  case Op::s_brev_b32: {
+    uint32_t v = s0(), r = 0;
+    for (int i = 0; i < 32; ++i) r |= ((v >> i) & 1u) << (31 - i);
+    set(r); break;
+  }
+  case Op::s_ctz_i32_b32: { uint32_t v = s0(); set(v ? uint32_t(std::countr_zero(v)) : ~0u); break; }
+  case Op::s_clz_i32_u32: { uint32_t v = s0(); set(v ? uint32_t(std::countl_zero(v)) : ~0u); break; }
+  case Op::s_sext_i32_i8: set(uint32_t(int32_t(int8_t(s0())))); break;
+  case Op::s_sext_i32_i16: set(uint32_t(int32_t(int16_t(s0())))); break;
+  case Op::s_abs_i32: { int32_t v = int32_t(s0()); set_nz(uint32_t(v < 0 ? -int64_t(v) : v)); break; }
+  case Op::s_bcnt1_i32_b32: set_nz(uint32_t(std::popcount(s0()))); break;
+  case Op::s_not_b32: set_nz(~s0()); break;
+  case Op::s_and_saveexec_b32: saveexec(s0() & w.exec()); break;
+  case Op::s_or_saveexec_b32: saveexec(s0() | w.exec()); break;
+  case Op::s_xor_saveexec_b32: saveexec(s0() ^ w.exec()); break;
+  case Op::s_and_not1_saveexec_b32: saveexec(s0() & ~w.exec()); break;
+  case Op::s_getpc_b64: swrite64(w, in.dst, w.pc + in.size); break;
+  case Op::s_setpc_b64: w.pc = s0_64(); break;
+  case Op::s_swappc_b64: { uint64_t target = s0_64(); swrite64(w, in.dst, w.pc + in.size); w.pc = target; break; }
+  // SOPC
+  case Op::s_cmp_eq_i32: case Op::s_cmp_eq_u32: w.scc = s0() == s1(); break;
+  case Op::s_cmp_lg_i32: case Op::s_cmp_lg_u32: w.scc = s0() != s1(); break;
+  case Op::s_cmp_gt_i32: w.scc = int32_t(s0()) > int32_t(s1()); break;
+  case Op::s_cmp_ge_i32: w.scc = int32_t(s0()) >= int32_t(s1()); break;
+  case Op::s_cmp_lt_i32: w.scc = int32_t(s0()) < int32_t(s1()); break;
+  case Op::s_cmp_le_i32: w.scc = int32_t(s0()) <= int32_t(s1()); break;
+  case Op::s_cmp_gt_u32: w.scc = s0() > s1(); break;
+  case Op::s_cmp_ge_u32: w.scc = s0() >= s1(); break;
+  case Op::s_cmp_lt_u32: w.scc = s0() < s1(); break;
+  case Op::s_cmp_le_u32: w.scc = s0() <= s1(); break;
+  case Op::s_bitcmp0_b32: w.scc = !((s0() >> (s1() & 31)) & 1); break;
+  case Op::s_bitcmp1_b32: w.scc = (s0() >> (s1() & 31)) & 1; break;
+  case Op::s_cmp_eq_u64: w.scc = s0_64() == s1_64(); break;
+  case Op::s_cmp_lg_u64: w.scc = s0_64() != s1_64(); break;
+  // SOPK
+  case Op::s_movk_i32: set(uint32_t(in.imm)); break;
+  case Op::s_cmpk_eq_i32: w.scc = int32_t(sread(w, in, in.dst)) == in.imm; break;
+  case Op::s_addk_i32: {
+    int32_t a = int32_t(sread(w, in, in.dst)), b = in.imm, r = int32_t(uint32_t(a) + uint32_t(b));
+    set(uint32_t(r)); w.scc = ((a >= 0) == (b >= 0)) && ((r >= 0) != (a >= 0)); break;
+  }
+  case Op::s_mulk_i32: set(sread(w, in, in.dst) * uint32_t(in.imm)); break;
+  default: fault(w, in, "unimplemented scalar instruction");
+  }
+}
+
+void Executor::exec_sopp(Wave& w, const Inst& in) {
+  auto branch = [&](bool taken) {
+    if (taken) w.pc = w.pc + 4 + int64_t(in.imm) * 4;
+  };
+  switch (in.op) {
+  case Op::s_nop: case Op::s_clause: case Op::s_delay_alu: case Op::s_waitcnt:
+  case Op::s_sendmsg:
+    break; // memory is performed in program order here, so waits are already satisfied
+  case Op::s_code_end: fault(w, in, "executed s_code_end padding");
+  case Op::s_trap: fault(w, in, "s_trap " + std::to_string(in.imm) + " with no trap handler");
+  case Op::s_endpgm: w.done = true; break;
+  case Op::s_barrier: w.at_barrier = true; w.pc += 4; break;
+  case Op::s_branch: branch(true); break;
+  case Op::s_cbranch_scc0: branch(!w.scc); break;
+  case Op::s_cbranch_scc1: branch(w.scc); break;
+  case Op::s_cbranch_vccz: branch(w.vcc() == 0); break;
+  case Op::s_cbranch_vccnz: branch(w.vcc() != 0); break;
+  case Op::s_cbranch_execz: branch(w.exec() == 0); break;
+  case Op::s_cbranch_execnz: branch(w.exec() != 0); break;
+  default: fault(w, in, "unimplemented program-control instruction");
+  }
+}
+
+void Executor::exec_smem(Wave& w, const Inst& in) {
+  uint64_t base = (uint64_t(w.sgpr[in.src[0]]) | (uint64_t(w.sgpr[in.src[0] + 1]) << 32)) &
+                  0xffffffffffffull;
+  int64_t off = in.imm;
+  if (in.soffset != src::kNull) off += sread(w, in, in.soffset);
+  uint64_t addr = (base + uint64_t(off)) & ~3ull; // SMEM ignores the two low address bits
+  unsigned n = op_info(in.op).dst_dwords;
+  if (in.dst + n > 106) fault(w, in, "scalar load destination out of range");
+  try {
+    memory_.read(addr, &w.sgpr[in.dst], 4 * n);
+  } catch (const MemoryFault& f) {
+    fault(w, in, std::string("scalar load fault: ") + f.what());
+  }
+}
+
+// ---------------------------------------------------------------- vector ALU
+
+void Executor::exec_valu(Wave& w, const Inst& in) {
+  const uint32_t exec = w.exec();
+  const bool ftz = w.flush_f32_denorms;
+  auto fin = [&](uint32_t bits, unsigned i) {
+    float x = f32(bits);
+    if (in.abs & (1u << i)) x = std::fabs(x);
+    if (in.neg & (1u << i)) x = -x;
+    return flush(x, ftz);
+  };
+  auto dfin = [&](uint64_t bits, unsigned i) {
+    double x = f64(bits);
+    if (in.abs & (1u << i)) x = std::fabs(x);
+    if (in.neg & (1u << i)) x = -x;
+    return x;
+  };
+  auto fout = [&](float r) {
+    if (in.omod == 1) r *= 2.0f; else if (in.omod == 2) r *= 4.0f; else if (in.omod == 3) r *= 0.5f;
+    if (in.clamp) r = clamp01(r);
+    return u32(flush(r, ftz));
+  };
+  auto dout = [&](double r) {
+    if (in.omod == 1) r *= 2.0; else if (in.omod == 2) r *= 4.0; else if (in.omod == 3) r *= 0.5;
+    if (in.clamp) r = clamp01(r);
+    return u64(r);
+  };
+
+  // Lane-uniform operations first.
+  switch (in.op) {
+  case Op::v_nop: return;
+  case Op::v_readfirstlane_b32: {
+    unsigned lane = exec ? unsigned(std::countr_zero(exec)) : 0;
+    swrite(w, in.dst, vread(w, in, 0, lane));
+    return;
+  }
+  case Op::v_readlane_b32:
+    swrite(w, in.dst, vread(w, in, 0, sread(w, in, in.src[1]) & 31));
+    return;
+  case Op::v_writelane_b32:
+    vreg(w, in.dst, sread(w, in, in.src[1]) & 31) = sread(w, in, in.src[0]);
+    return;
+  default: break;
+  }
+
+  uint32_t carry_mask = 0;
+  const uint32_t carry_in = in.src[2] < 128 || in.src[2] == src::kVccLo ? sread(w, in, in.src[2]) : 0;
+  for (unsigned lane = 0; lane < kWaveSize; ++lane) {
+    if (!((exec >> lane) & 1)) continue;
+    auto a = [&] { return vread(w, in, 0, lane); };
+    auto b = [&] { return vread(w, in, 1, lane); };
+    auto c = [&] { return vread(w, in, 2, lane); };
+    auto fa = [&] { return fin(a(), 0); };
+    auto fb = [&] { return fin(b(), 1); };
+    auto fc = [&] { return fin(c(), 2); };
+    uint32_t& d = vreg(w, in.dst, lane);
+    switch (in.op) {
+    case Op::v_mov_b32: d = a(); break;
+    case Op::v_cndmask_b32: d = (carry_in >> lane) & 1 ? b() : a(); break;
+    case Op::v_add_f32: d = fout(fa() + fb()); break;
+    case Op::v_sub_f32: d = fout(fa() - fb()); break;
+    case Op::v_subrev_f32: d = fout(fb() - fa()); break;
+    case Op::v_mul_f32: d = fout(fa() * fb()); break;
+    case Op::v_fma_f32: d = fout(std::fma(fa(), fb(), fc())); break;
+    case Op::v_fmac_f32: d = fout(std::fma(fa(), fb(), f32(d))); break;
+    case Op::v_fmamk_f32: d = fout(std::fma(fa(), f32(in.literal), fin(b(), 1))); break;
+    case Op::v_fmaak_f32: d = fout(std::fma(fa(), fb(), f32(in.literal))); break;
+    case Op::v_min_f32: d = fout(fmin_ieee(fa(), fb())); break;
+    case Op::v_max_f32: d = fout(fmax_ieee(fa(), fb())); break;
+    case Op::v_min3_f32: d = fout(fmin_ieee(fmin_ieee(fa(), fb()), fc())); break;
+    case Op::v_max3_f32: d = fout(fmax_ieee(fmax_ieee(fa(), fb()), fc())); break;
+    case Op::v_med3_f32: {
+      float x = fa(), y = fb(), z = fc();
+      d = fout(fmax_ieee(fmin_ieee(x, y), fmin_ieee(fmax_ieee(x, y), z)));
+      break;
+    }
+    case Op::v_ldexp_f32: d = fout(std::ldexp(fa(), int32_t(b()))); break;
+    case Op::v_mul_i32_i24:
+      d = uint32_t(int32_t(a() << 8) >> 8) * uint32_t(int32_t(b() << 8) >> 8); break;
+    case Op::v_mul_u32_u24: d = (a() & 0xffffff) * (b() & 0xffffff); break;
+    case Op::v_mad_u32_u24: d = (a() & 0xffffff) * (b() & 0xffffff) + c(); break;
+    case Op::v_min_i32: d = uint32_t(std::min(int32_t(a()), int32_t(b()))); break;
+    case Op::v_max_i32: d = uint32_t(std::max(int32_t(a()), int32_t(b()))); break;
+    case Op::v_min_u32: d = std::min(a(), b()); break;
+    case Op::v_max_u32: d = std::max(a(), b()); break;
+    case Op::v_lshlrev_b32: d = b() << (a() & 31); break;
+    case Op::v_lshrrev_b32: d = b() >> (a() & 31); break;
+    case Op::v_ashrrev_i32: d = uint32_t(int32_t(b()) >> (a() & 31)); break;
+    case Op::v_and_b32: d = a() & b(); break;
+    case Op::v_or_b32: d = a() | b(); break;
+    case Op::v_xor_b32: d = a() ^ b(); break;
+    case Op::v_xnor_b32: d = ~(a() ^ b()); break;
+    case Op::v_not_b32: d = ~a(); break;
+    case Op::v_bfrev_b32: {
+      uint32_t v = a(), r = 0;
+      for (int i = 0; i < 32; ++i) r |= ((v >> i) & 1u) << (31 - i);
+      d = r; break;
+    }
+    case Op::v_clz_i32_u32: { uint32_t v = a(); d = v ? uint32_t(std::countl_zero(v)) : ~0u; break; }
+    case Op::v_ctz_i32_b32: { uint32_t v = a(); d = v ? uint32_t(std::countr_zero(v)) : ~0u; break; }
+    case Op::v_add_nc_u32: d = a() + b(); break;
+    case Op::v_sub_nc_u32: d = a() - b(); break;
+    case Op::v_subrev_nc_u32: d = b() - a(); break;
+    case Op::v_add_co_u32: {
+      uint64_t r = uint64_t(a()) + b(); d = uint32_t(r);
+      carry_mask |= uint32_t(r >> 32) << lane; break;
+    }
+    case Op::v_sub_co_u32: {
+      uint32_t x = a(), y = b(); d = x - y; carry_mask |= uint32_t(y > x) << lane; break;
+    }
+    case Op::v_subrev_co_u32: {
+      uint32_t x = b(), y = a(); d = x - y; carry_mask |= uint32_t(y > x) << lane; break;
+    }
+    case Op::v_add_co_ci_u32: {
+      uint64_t r = uint64_t(a()) + b() + ((carry_in >> lane) & 1); d = uint32_t(r);
+      carry_mask |= uint32_t(r >> 32) << lane; break;
+    }
+    case Op::v_sub_co_ci_u32: {
+      uint64_t x = a(), y = uint64_t(b()) + ((carry_in >> lane) & 1);
+      d = uint32_t(x - y); carry_mask |= uint32_t(y > x) << lane; break;
+    }
+    case Op::v_subrev_co_ci_u32: {
+      uint64_t x = b(), y = uint64_t(a()) + ((carry_in >> lane) & 1);
+      d = uint32_t(x - y); carry_mask |= uint32_t(y > x) << lane; break;
+    }
+    case Op::v_mad_u64_u32: case Op::v_mad_i64_i32: {
+      uint64_t acc = vread64(w, in, 2, lane, false);
+      bool carry;
+      uint64_t r;
+      if (in.op == Op::v_mad_u64_u32) {
+        uint64_t p = uint64_t(a()) * uint64_t(b());
+        r = p + acc;
+        carry = r < p;
+      } else {
+        int64_t p = int64_t(int32_t(a())) * int64_t(int32_t(b()));
+        int64_t sr;
+        carry = __builtin_add_overflow(p, int64_t(acc), &sr);
+        r = uint64_t(sr);
+      }
+      d = uint32_t(r); vreg(w, in.dst, lane, 1) = uint32_t(r >> 32);
+      carry_mask |= uint32_t(carry) << lane; break;
+    }
+    case Op::v_mul_lo_u32: d = a() * b(); break;
+    case Op::v_mul_hi_u32: d = uint32_t((uint64_t(a()) * b()) >> 32); break;
+    case Op::v_mul_hi_i32: d = uint32_t(uint64_t(int64_t(int32_t(a())) * int32_t(b())) >> 32); break;
+    case Op::v_bfe_u32: {
+      uint32_t off = b() & 31, width = c() & 31;
+      d = width ? (a() >> off) & ((1u << width) - 1) : 0; break;
+    }
+    case Op::v_bfe_i32: {
+      uint32_t off = b() & 31, width = c() & 31;
+      d = width ? uint32_t(int32_t(((a() >> off) & ((1u << width) - 1)) << (32 - width)) >> (32 - width)) : 0;
+      break;
+    }
+    case Op::v_bfi_b32: d = (a() & b()) | (~a() & c()); break;
+    case Op::v_alignbit_b32: d = uint32_t(((uint64_t(a()) << 32) | b()) >> (c() & 31)); break;
+    case Op::v_perm_b32: {
+      uint64_t bytes = (uint64_t(a()) << 32) | b();
+      uint32_t sel = c(), r = 0;
+      for (int i = 0; i < 4; ++i) {
+        uint32_t s = (sel >> (8 * i)) & 0xff, v;
+        if (s < 8) v = uint32_t(bytes >> (8 * s)) & 0xff;
+        else if (s == 12) v = 0;
+        else if (s >= 13) v = 0xff;
+        else { // sign-replicate bytes 1,3,5,7
+          unsigned src_byte = 2 * (s - 8) + 1;
+          v = ((bytes >> (8 * src_byte + 7)) & 1) ? 0xff : 0;
+        }
+        r |= v << (8 * i);
+      }
+      d = r; break;
+    }
+    case Op::v_xad_u32: d = (a() ^ b()) + c(); break;
+    case Op::v_lshl_add_u32: d = (a() << (b() & 31)) + c(); break;
+    case Op::v_add_lshl_u32: d = (a() + b()) << (c() & 31); break;
+    case Op::v_add3_u32: d = a() + b() + c(); break;
+    case Op::v_lshl_or_b32: d = (a() << (b() & 31)) | c(); break;
+    case Op::v_and_or_b32: d = (a() & b()) | c(); break;
+    case Op::v_or3_b32: d = a() | b() | c(); break;
+    case Op::v_lshlrev_b64: case Op::v_lshrrev_b64: case Op::v_ashrrev_i64: {
+      unsigned sh = a() & 63;
+      uint64_t v = vread64(w, in, 1, lane, false), r;
+      r = in.op == Op::v_lshlrev_b64 ? v << sh
+        : in.op == Op::v_lshrrev_b64 ? v >> sh : uint64_t(int64_t(v) >> sh);
+      d = uint32_t(r); vreg(w, in.dst, lane, 1) = uint32_t(r >> 32); break;
+    }
+    case Op::v_add_f64: case Op::v_mul_f64: case Op::v_min_f64: case Op::v_max_f64:
+    case Op::v_fma_f64: {
+      double x = dfin(vread64(w, in, 0, lane, true), 0), y = dfin(vread64(w, in, 1, lane, true), 1);
+      double r;
+      switch (in.op) {
+      case Op::v_add_f64: r = x + y; break;
+      case Op::v_mul_f64: r = x * y; break;
+      case Op::v_min_f64: r = std::isnan(x) ? y : std::isnan(y) ? x : std::fmin(x, y); break;
+      case Op::v_max_f64: r = std::isnan(x) ? y : std::isnan(y) ? x : std::fmax(x, y); break;
+      default: r = std::fma(x, y, dfin(vread64(w, in, 2, lane, true), 2)); break;
+      }
+      uint64_t bits = dout(r);
+      d = uint32_t(bits); vreg(w, in.dst, lane, 1) = uint32_t(bits >> 32); break;
+    }
+    case Op::v_cvt_f32_i32: d = fout(float(int32_t(a()))); break;
+    case Op::v_cvt_f32_u32: d = fout(float(a())); break;
+    case Op::v_cvt_u32_f32: d = cvt_f32_to_u32(fa()); break;
+    case Op::v_cvt_i32_f32: d = uint32_t(cvt_f32_to_i32(fa())); break;
+    case Op::v_cvt_f32_ubyte0: d = fout(float(a() & 0xff)); break;
+    case Op::v_cvt_f32_f64: d = fout(float(dfin(vread64(w, in, 0, lane, true), 0))); break;
+    case Op::v_cvt_f64_f32: {
+      uint64_t bits = dout(double(fa()));
+      d = uint32_t(bits); vreg(w, in.dst, lane, 1) = uint32_t(bits >> 32); break;
+    }
+    case Op::v_fract_f32: {
+      float x = fa();
+      d = fout(std::isinf(x) ? std::numeric_limits<float>::quiet_NaN()
+                             : std::fmin(x - std::floor(x), 0x1.fffffep-1f));
+      break;
+    }
+    case Op::v_trunc_f32: d = fout(std::trunc(fa())); break;
+    case Op::v_ceil_f32: d = fout(std::ceil(fa())); break;
+    case Op::v_rndne_f32: d = fout(std::nearbyint(fa())); break;
+    case Op::v_floor_f32: d = fout(std::floor(fa())); break;
+    case Op::v_exp_f32: d = fout(std::exp2(fa())); break;
+    case Op::v_log_f32: d = fout(std::log2(fa())); break;
+    case Op::v_rcp_f32: case Op::v_rcp_iflag_f32: d = fout(1.0f / fa()); break;
+    case Op::v_rsq_f32: d = fout(1.0f / std::sqrt(fa())); break;
+    case Op::v_sqrt_f32: d = fout(std::sqrt(fa())); break;
+    // v_sin/v_cos take their input in revolutions (x * 2pi radians).
+    case Op::v_sin_f32: d = fout(float(std::sin(double(fa()) * 6.283185307179586))); break;
+    case Op::v_cos_f32: d = fout(float(std::cos(double(fa()) * 6.283185307179586))); break;
+    default: fault(w, in, "unimplemented vector instruction");
+    }
+  }
+  const bool writes_carry = in.format == Format::VOP3SD || in.op == Op::v_add_co_ci_u32 ||
+                            in.op == Op::v_sub_co_ci_u32 || in.op == Op::v_subrev_co_ci_u32;
+  if (writes_carry) swrite(w, in.sdst, carry_mask);
+}
+
+void Executor::exec_vopc(Wave& w, const Inst& in) {
+  const OpInfo& info = op_info(in.op);
+  const unsigned code = info.code;
+  const unsigned family = code >> 3; // 0x10..0x1f f32, 0x40 i32, 0x48 u32, 0x50 i64, 0x58 u64
+  const uint32_t exec = w.exec();
+  uint32_t mask = 0;
+  for (unsigned lane = 0; lane < kWaveSize; ++lane) {
+    if (!((exec >> lane) & 1)) continue;
+    bool r;
+    if (code >= 0x10 && code < 0x20) {
+      float a = f32(vread(w, in, 0, lane)), b = f32(vread(w, in, 1, lane));
+      if (in.abs & 1) a = std::fabs(a);
+      if (in.abs & 2) b = std::fabs(b);
+      if (in.neg & 1) a = -a;
+      if (in.neg & 2) b = -b;
+      r = compare_f(code, a, b);
+    } else if (family == 0x40 >> 3) {
+      r = compare_i(code, int32_t(vread(w, in, 0, lane)), int32_t(vread(w, in, 1, lane)));
+    } else if (family == 0x48 >> 3) {
+      r = compare_i(code, vread(w, in, 0, lane), vread(w, in, 1, lane));
+    } else if (family == 0x50 >> 3) {
+      r = compare_i(code, int64_t(vread64(w, in, 0, lane, false)),
+                    int64_t(vread64(w, in, 1, lane, false)));
+    } else if (family == 0x58 >> 3) {
+      r = compare_i(code, vread64(w, in, 0, lane, false), vread64(w, in, 1, lane, false));
+    } else {
+      fault(w, in, "unimplemented comparison");
+    }
+    mask |= uint32_t(r) << lane;
+  }
+  if (in.cmpx)
+    w.sgpr[src::kExecLo] = mask;
+  else
+    swrite(w, in.sdst, mask);
+}
+
+// ---------------------------------------------------------------- memory
+
+void Executor::exec_flat(Wave& w, const Inst& in) {
+  if (in.segment == Segment::Scratch) fault(w, in, "scratch memory is not implemented yet");
+  const OpInfo& info = op_info(in.op);
+  const uint32_t exec = w.exec();
+  const bool saddr = in.segment == Segment::Global && in.soffset != src::kNull;
+  const uint64_t sbase =
+      saddr ? uint64_t(w.sgpr[in.soffset]) | (uint64_t(w.sgpr[in.soffset + 1]) << 32) : 0;
+  for (unsigned lane = 0; lane < kWaveSize; ++lane) {
+    if (!((exec >> lane) & 1)) continue;
+    uint64_t addr = saddr ? sbase + vreg(w, in.src[0], lane)
+                          : uint64_t(vreg(w, in.src[0], lane)) |
+                                (uint64_t(vreg(w, in.src[0], lane, 1)) << 32);
+    addr += uint64_t(int64_t(in.imm));
+    try {
+      switch (in.op) {
+      case Op::load_u8: case Op::load_i8: {
+        uint8_t v; memory_.read(addr, &v, 1);
+        vreg(w, in.dst, lane) = in.op == Op::load_i8 ? uint32_t(int32_t(int8_t(v))) : v; break;
+      }
+      case Op::load_u16: case Op::load_i16: {
+        uint16_t v; memory_.read(addr, &v, 2);
+        vreg(w, in.dst, lane) = in.op == Op::load_i16 ? uint32_t(int32_t(int16_t(v))) : v; break;
+      }
+      case Op::load_b32: case Op::load_b64: case Op::load_b96: case Op::load_b128: {
+        uint32_t v[4];
+        memory_.read(addr, v, 4 * info.dst_dwords);
+        for (unsigned i = 0; i < info.dst_dwords; ++i) vreg(w, in.dst, lane, i) = v[i];
+        break;
+      }
+      case Op::store_b8: { uint8_t v = uint8_t(vreg(w, in.src[1], lane)); memory_.write(addr, &v, 1); break; }
+      case Op::store_b16: { uint16_t v = uint16_t(vreg(w, in.src[1], lane)); memory_.write(addr, &v, 2); break; }
+      case Op::store_b32: case Op::store_b64: case Op::store_b96: case Op::store_b128: {
+        uint32_t v[4];
+        for (unsigned i = 0; i < info.src_dwords[0]; ++i) v[i] = vreg(w, in.src[1], lane, i);
+        memory_.write(addr, v, 4 * info.src_dwords[0]);
+        break;
+      }
+      case Op::atomic_add_u32: case Op::atomic_add_f32: case Op::atomic_cmpswap_b32: {
+        if (addr & 3) fault(w, in, "misaligned atomic address " + hex(addr));
+        auto* p = reinterpret_cast<uint32_t*>(memory_.translate(addr, 4, true));
+        std::atomic_ref<uint32_t> ref(*p);
+        uint32_t old = ref.load();
+        uint32_t data = vreg(w, in.src[1], lane);
+        for (;;) {
+          uint32_t desired;
+          if (in.op == Op::atomic_add_u32) desired = old + data;
+          else if (in.op == Op::atomic_add_f32) desired = u32(f32(old) + f32(data));
+          else desired = old == vreg(w, in.src[1], lane, 1) ? data : old;
+          if (ref.compare_exchange_weak(old, desired)) break;
+        }
+        if (in.glc) vreg(w, in.dst, lane) = old;
+        break;
+      }
+      default: fault(w, in, "unimplemented memory instruction");
+      }
+    } catch (const MemoryFault& f) {
+      fault(w, in, std::string(f.write ? "write" : "read") + " fault at " + hex(f.address) +
+                       ": " + f.what());
+    }
+  }
+}
+
+void Executor::exec_ds(Wave& w, const Inst& in) {
+  const uint32_t exec = w.exec();
+  auto lds_addr = [&](uint32_t a, unsigned bytes) -> uint8_t* {
+    // Out-of-range LDS accesses are discarded (reads return zero), as on hardware.
+    return uint64_t(a) + bytes <= lds_.size() ? &lds_[a] : nullptr;
+  };
+  for (unsigned lane = 0; lane < kWaveSize; ++lane) {
+    if (!((exec >> lane) & 1)) continue;
+    uint32_t base = vreg(w, in.src[0], lane);
+    switch (in.op) {
+    case Op::ds_store_b32: case Op::ds_store_b64: {
+      unsigned n = in.op == Op::ds_store_b32 ? 1 : 2;
+      uint32_t addr = base + uint32_t(in.imm | (in.offset1 << 8));
+      if (uint8_t* p = lds_addr(addr, 4 * n))
+        for (unsigned i = 0; i < n; ++i) {
+          uint32_t v = vreg(w, in.src[1], lane, i);
+          std::memcpy(p + 4 * i, &v, 4);
+        }
+      break;
+    }
+    case Op::ds_load_b32: case Op::ds_load_b64: {
+      unsigned n = in.op == Op::ds_load_b32 ? 1 : 2;
+      uint32_t addr = base + uint32_t(in.imm | (in.offset1 << 8));
+      uint8_t* p = lds_addr(addr, 4 * n);
+      for (unsigned i = 0; i < n; ++i) {
+        uint32_t v = 0;
+        if (p) std::memcpy(&v, p + 4 * i, 4);
+        vreg(w, in.dst, lane, i) = v;
+      }
+      break;
+    }
+    case Op::ds_store_2addr_b32: {
+      uint32_t v0 = vreg(w, in.src[1], lane), v1 = vreg(w, in.src[2], lane);
+      if (uint8_t* p = lds_addr(base + 4u * uint32_t(in.imm), 4)) std::memcpy(p, &v0, 4);
+      if (uint8_t* p = lds_addr(base + 4u * in.offset1, 4)) std::memcpy(p, &v1, 4);
+      break;
+    }
+    case Op::ds_load_2addr_b32: {
+      uint32_t v0 = 0, v1 = 0;
+      if (uint8_t* p = lds_addr(base + 4u * uint32_t(in.imm), 4)) std::memcpy(&v0, p, 4);
+      if (uint8_t* p = lds_addr(base + 4u * in.offset1, 4)) std::memcpy(&v1, p, 4);
+      vreg(w, in.dst, lane) = v0;
+      vreg(w, in.dst, lane, 1) = v1;
+      break;
+    }
+    case Op::ds_add_u32: {
+      uint32_t addr = base + uint32_t(in.imm | (in.offset1 << 8));
+      if (uint8_t* p = lds_addr(addr, 4)) {
+        uint32_t v;
+        std::memcpy(&v, p, 4);
+        v += vreg(w, in.src[1], lane);
+        std::memcpy(p, &v, 4);
+      }
+      break;
+    }
+    default: fault(w, in, "unimplemented LDS instruction");
+    }
+  }
+}
+
+} // namespace sim::shader

@@ -1,0 +1,63 @@
+// Interprets decoded gfx11 instructions on a wave. One Executor runs one workgroup's waves and
+// owns the workgroup's LDS; decoded instructions come from the dispatch's Program.
+#pragma once
+#include "isa.h"
+#include "memory_port.h"
+#include "wave.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace sim::shader {
+
+// A fault raised while executing: stops the dispatch, names instruction and address.
+struct ShaderFault : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Instructions decoded once per program address and reused by every wave of the dispatch.
+class Program {
+public:
+  explicit Program(MemoryPort& memory) : memory_(memory) {}
+  const Inst& at(uint64_t pc);
+
+private:
+  MemoryPort& memory_;
+  std::unordered_map<uint64_t, Inst> decoded_;
+};
+
+class Executor {
+public:
+  Executor(Program& program, MemoryPort& memory, uint32_t lds_bytes)
+      : program_(program), memory_(memory), lds_(lds_bytes, 0) {}
+
+  // Runs `wave` until it ends or reaches s_barrier. Returns executed instruction count.
+  uint64_t run(Wave& wave);
+
+private:
+  void step(Wave& w, const Inst& in);
+  void exec_salu(Wave& w, const Inst& in);
+  void exec_sopp(Wave& w, const Inst& in);
+  void exec_smem(Wave& w, const Inst& in);
+  void exec_valu(Wave& w, const Inst& in);
+  void exec_vopc(Wave& w, const Inst& in);
+  void exec_flat(Wave& w, const Inst& in);
+  void exec_ds(Wave& w, const Inst& in);
+
+  uint32_t sread(const Wave& w, const Inst& in, uint16_t code) const;
+  uint64_t sread64(const Wave& w, const Inst& in, uint16_t code, bool as_double) const;
+  void swrite(Wave& w, uint16_t code, uint32_t v);
+  void swrite64(Wave& w, uint16_t code, uint64_t v);
+  uint32_t vread(Wave& w, const Inst& in, unsigned i, unsigned lane) const;
+  uint64_t vread64(Wave& w, const Inst& in, unsigned i, unsigned lane, bool as_double) const;
+  uint32_t& vreg(Wave& w, uint16_t code, unsigned lane, unsigned dword = 0) const;
+
+  Program& program_;
+  MemoryPort& memory_;
+  std::vector<uint8_t> lds_;
+};
+
+} // namespace sim::shader

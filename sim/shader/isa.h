@@ -1,0 +1,73 @@
+// The decoded, compact form of a gfx11 instruction and the decoder/printer entry points.
+// Decoding happens once per instruction address of a program (see program.h); the executor
+// only ever sees Inst.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+namespace sim::shader {
+
+enum class Format : uint8_t { SOP2, SOP1, SOPC, SOPK, SOPP, SMEM, VOP2, VOP1, VOPC, VOP3, VOP3SD,
+                              FLAT, DS };
+
+enum class Op : uint16_t {
+#define X(name, fmt, code, d, s0, s1, s2) name,
+#include "gfx11_opcodes.def"
+#undef X
+  kCount
+};
+
+struct OpInfo {
+  Op op;
+  Format format;
+  uint16_t code;
+  const char* name;
+  uint8_t dst_dwords;
+  uint8_t src_dwords[3];
+};
+const OpInfo& op_info(Op op);
+
+// How an instruction was encoded: its VOP3 form prints "_e64", the short form "_e32".
+enum class Encoding : uint8_t { Native, E32, E64 };
+// FLAT-family segment.
+enum class Segment : uint8_t { Flat = 0, Scratch = 1, Global = 2 };
+
+// Scalar source operand codes (RDNA3 ISA manual, "SSRC" table).
+namespace src {
+inline constexpr uint16_t kVccLo = 106, kVccHi = 107, kNull = 124, kM0 = 125, kExecLo = 126,
+                          kExecHi = 127, kConstZero = 128, kConstPos64 = 192,
+                          kConstNeg1 = 193, kConstNeg16 = 208, kFloatHalf = 240,
+                          kFloatInv2Pi = 248, kScc = 253, kLiteral = 255, kVgpr0 = 256;
+}
+
+struct Inst {
+  Op op = Op::kCount;
+  Format format = Format::SOPP;
+  Encoding encoding = Encoding::Native;
+  bool cmpx = false;     // VOPC writing EXEC
+  uint8_t size = 4;      // bytes, including a literal
+  uint16_t dst = 0;      // operand code (SGPR/VGPR via src:: numbering; VGPRs as 256 + n)
+  uint16_t sdst = src::kNull; // VOP3SD carry-out / VOPC destination
+  uint16_t src[3] = {0, 0, 0};
+  uint32_t literal = 0;
+  int32_t imm = 0;       // SOPP/SOPK simm16, SMEM/FLAT/DS offset
+  uint16_t soffset = src::kNull; // SMEM soffset / FLAT saddr
+  uint8_t abs = 0, neg = 0, opsel = 0, omod = 0;
+  bool clamp = false;
+  bool glc = false, slc = false, dlc = false;
+  Segment segment = Segment::Flat;
+  uint8_t offset1 = 0;   // DS second offset
+  bool has_vdst_data = false; // atomics with return
+};
+
+// Decodes one instruction from `words` (at least 1 dword; literals need more). Returns
+// nothing when the encoding or opcode is one amcl does not implement; `why` says which.
+std::optional<Inst> decode(std::span<const uint32_t> words, std::string* why = nullptr);
+
+// Prints an instruction in llvm-objdump-22's syntax (used by the decode-agreement tests and
+// for naming an instruction in a fault).
+std::string disassemble(const Inst& inst);
+
+} // namespace sim::shader

@@ -1,0 +1,29 @@
+// What the shader core needs from the memory system: GPU virtual addresses translated to host
+// bytes, with the permission the access needs. The emulator's GMC implements it; an
+// untranslatable access throws MemoryFault.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace sim::shader {
+
+struct MemoryFault : std::runtime_error {
+  uint64_t address;
+  bool write;
+  MemoryFault(uint64_t addr, bool w, const std::string& why)
+      : std::runtime_error(why), address(addr), write(w) {}
+};
+
+class MemoryPort {
+public:
+  virtual ~MemoryPort() = default;
+  // Host pointer to `len` bytes at `va` that do not cross a 4 KiB page. Throws MemoryFault.
+  virtual uint8_t* translate(uint64_t va, size_t len, bool write, bool execute = false) = 0;
+
+  void read(uint64_t va, void* dst, size_t len);
+  void write(uint64_t va, const void* src, size_t len);
+};
+
+} // namespace sim::shader
