@@ -1,0 +1,66 @@
+// Reader of AMDGPU code objects (ELF64, EM_AMDGPU, HSA ABI) as LLVM AMDGPUUsage describes
+// them: the target from e_flags, the loadable image from PT_LOAD segments, each kernel's
+// 64-byte kernel descriptor (symbol "<name>.kd") and its NT_AMDGPU_METADATA entry.
+// Untrusted input: every offset is bounds-checked; a bad object is an error, never a crash.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace amcl::compiler {
+
+struct KernelArg {
+  std::string name, type_name;
+  std::string value_kind;    // by_value, global_buffer, dynamic_shared_pointer, hidden_*...
+  std::string address_space; // global, local, constant, private, generic
+  std::string access_qual;
+  uint32_t offset = 0, size = 0;
+  bool is_const = false, is_volatile = false, is_restrict = false;
+  bool hidden() const { return value_kind.rfind("hidden_", 0) == 0; }
+};
+
+struct KernelInfo {
+  std::string name;
+  uint64_t descriptor_offset = 0; // virtual address of the kernel descriptor in the image
+  int64_t entry_offset = 0;       // kernel_code_entry_byte_offset (from the descriptor)
+  uint32_t group_segment_size = 0, private_segment_size = 0;
+  uint32_t kernarg_size = 0, kernarg_align = 8;
+  uint32_t rsrc1 = 0, rsrc2 = 0, rsrc3 = 0;
+  uint16_t code_properties = 0;
+  uint32_t wavefront_size = 32, sgpr_count = 0, vgpr_count = 0;
+  uint32_t sgpr_spill_count = 0, vgpr_spill_count = 0;
+  uint32_t max_flat_workgroup_size = 1024;
+  std::array<uint32_t, 3> reqd_workgroup_size{};  // zeros when absent
+  std::array<uint32_t, 3> workgroup_size_hint{};
+  std::string vec_type_hint;
+  std::vector<KernelArg> args;
+
+  // kernel_code_properties bits (AMDGPUUsage, "Kernel Descriptor").
+  bool uses_dispatch_ptr() const { return code_properties & (1u << 1); }
+  bool uses_queue_ptr() const { return code_properties & (1u << 2); }
+  bool uses_kernarg_ptr() const { return code_properties & (1u << 3); }
+  bool uses_dispatch_id() const { return code_properties & (1u << 4); }
+  bool uses_flat_scratch_init() const { return code_properties & (1u << 5); }
+  bool uses_private_segment_size() const { return code_properties & (1u << 6); }
+  bool uses_private_segment_buffer() const { return code_properties & (1u << 0); }
+};
+
+struct CodeObject {
+  std::vector<uint8_t> elf;
+  std::string target;       // "gfx1100"
+  uint64_t image_size = 0;  // bytes spanned by PT_LOAD segments from address 0
+  std::vector<KernelInfo> kernels;
+  const KernelInfo* find(const std::string& name) const;
+  // Copies the loadable segments into `image` (image_size bytes, zero-filled gaps).
+  void load(uint8_t* image) const;
+};
+
+std::optional<CodeObject> read_code_object(std::span<const uint8_t> bytes, std::string* error);
+
+// The LLVM processor name for an EF_AMDGPU_MACH value, or "" when amcl does not know it.
+std::string target_from_mach(uint32_t mach);
+
+} // namespace amcl::compiler

@@ -1,0 +1,332 @@
+#include "compiler.h"
+
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/PreprocessorOptions.h>
+#include <lld/Common/Driver.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/TargetParser/Triple.h>
+
+#include <fstream>
+#include <mutex>
+#include <sstream>
+
+LLD_HAS_DRIVER(elf)
+
+namespace amcl::compiler {
+namespace {
+
+constexpr const char* kTriple = "amdgcn-amd-amdhsa";
+
+const char kWorkitemBuiltins[] =
+#include "workitem_builtins.inc"
+    ;
+
+void init_llvm() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTarget();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmPrinter();
+  });
+}
+
+std::vector<std::string> split_options(const std::string& options) {
+  std::vector<std::string> out;
+  std::istringstream ss(options);
+  std::string tok;
+  while (ss >> tok) out.push_back(tok);
+  return out;
+}
+
+// Translates OpenCL build options into clang -cc1 arguments. Options that need a value take
+// the next token when written separately (-D NAME, -I dir).
+bool translate_options(const std::string& options, std::vector<std::string>& cc1, std::string& std,
+                       std::string& log) {
+  auto toks = split_options(options);
+  for (size_t i = 0; i < toks.size(); ++i) {
+    const std::string& t = toks[i];
+    auto value = [&](const char* flag) -> bool {
+      if (t.size() > 2) {
+        cc1.push_back(t);
+        return true;
+      }
+      if (i + 1 >= toks.size()) return false;
+      cc1.push_back(flag);
+      cc1.push_back(toks[++i]);
+      return true;
+    };
+    if (t.rfind("-D", 0) == 0) {
+      if (!value("-D")) return log += "missing macro after -D\n", false;
+    } else if (t.rfind("-I", 0) == 0) {
+      if (!value("-I")) return log += "missing directory after -I\n", false;
+    } else if (t.rfind("-cl-std=", 0) == 0) {
+      std = t.substr(8);
+      if (std != "CL1.0" && std != "CL1.1" && std != "CL1.2" && std != "CL2.0" && std != "CL3.0")
+        return log += "unsupported " + t + "\n", false;
+    } else if (t == "-w") {
+      cc1.push_back("-w");
+    } else if (t == "-Werror") {
+      cc1.push_back("-Werror");
+    } else if (t == "-cl-opt-disable" || t == "-cl-mad-enable" || t == "-cl-no-signed-zeros" ||
+               t == "-cl-unsafe-math-optimizations" || t == "-cl-finite-math-only" ||
+               t == "-cl-fast-relaxed-math" || t == "-cl-denorms-are-zero" ||
+               t == "-cl-fp32-correctly-rounded-divide-sqrt" || t == "-cl-kernel-arg-info" ||
+               t == "-cl-single-precision-constant" || t == "-cl-uniform-work-group-size" ||
+               t == "-cl-no-subgroup-ifp" || t == "-g") {
+      if (t == "-cl-opt-disable") continue; // handled by the optimisation level
+      if (t == "-g") cc1.push_back("-debug-info-kind=line-tables-only");
+      else cc1.push_back(t);
+    } else {
+      log += "invalid build option: " + t + "\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+// Runs clang on `source` and returns the unoptimised module, or null with diagnostics in log.
+std::unique_ptr<llvm::Module> frontend(llvm::LLVMContext& ctx, const std::string& source,
+                                       const std::string& name, const std::string& target,
+                                       std::vector<std::string> extra, bool default_header,
+                                       std::string& log, bool& bad_options) {
+  std::vector<std::string> args = {"-triple", kTriple, "-target-cpu", target, "-emit-llvm-only",
+                                   "-O2", "-disable-llvm-passes", "-mcode-object-version=5",
+                                   "-resource-dir", AMCL_CLANG_RESOURCE_DIR, "-fno-signed-char",
+                                   "-x", "cl", "-ferror-limit", "50"};
+  if (default_header) {
+    args.push_back("-finclude-default-header");
+    args.push_back("-fdeclare-opencl-builtins");
+  }
+  args.insert(args.end(), extra.begin(), extra.end());
+  args.push_back(name);
+  std::vector<const char*> argv;
+  for (auto& a : args) argv.push_back(a.c_str());
+
+  llvm::raw_string_ostream log_stream(log);
+  clang::DiagnosticOptions diag_opts;
+  diag_opts.ShowColors = false;
+  auto printer = std::make_unique<clang::TextDiagnosticPrinter>(log_stream, diag_opts);
+  auto invocation = std::make_shared<clang::CompilerInvocation>();
+  {
+    clang::DiagnosticsEngine diags(clang::DiagnosticIDs::create(), diag_opts, printer.get(), false);
+    if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, diags)) {
+      bad_options = true;
+      return nullptr;
+    }
+  }
+  invocation->getPreprocessorOpts().addRemappedFile(
+      name, llvm::MemoryBuffer::getMemBufferCopy(source, name).release());
+  invocation->getFrontendOpts().DisableFree = false;
+  clang::CompilerInstance ci(std::move(invocation));
+  ci.createDiagnostics(printer.release(), true);
+  clang::EmitLLVMOnlyAction action(&ctx);
+  bool ok = ci.ExecuteAction(action);
+  log_stream.flush();
+  if (!ok) return nullptr;
+  return action.takeModule();
+}
+
+std::unique_ptr<llvm::Module> load_bitcode_lazily(llvm::LLVMContext& ctx, const std::string& path,
+                                                  std::string& log) {
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  if (!buf) {
+    log += "cannot read " + path + ": " + buf.getError().message() + "\n";
+    return nullptr;
+  }
+  auto mod = llvm::getOwningLazyBitcodeModule(std::move(*buf), ctx);
+  if (!mod) {
+    log += "cannot parse " + path + ": " + llvm::toString(mod.takeError()) + "\n";
+    return nullptr;
+  }
+  return std::move(*mod);
+}
+
+// Links amcl's work-item builtins, then libclc, pulling in only what the program uses. The
+// first definition wins, which is how amcl's versions take precedence over libclc's.
+bool link_builtins(llvm::Module& program, const std::string& target, std::string& log) {
+  llvm::LLVMContext& ctx = program.getContext();
+  bool bad = false;
+  std::string wi_log;
+  auto workitem = frontend(ctx, kWorkitemBuiltins, "amcl_workitem_builtins.cl", target,
+                           {"-cl-std=CL3.0"}, false, wi_log, bad);
+  if (!workitem) {
+    log += "internal error compiling work-item builtins:\n" + wi_log;
+    return false;
+  }
+  auto libclc = load_bitcode_lazily(ctx, AMCL_LIBCLC_DIR "/amdgcn-amd-amdhsa.bc", log);
+  if (!libclc) return false;
+  // Bitcode from other compilations: adopt the program's layout and drop module flags that
+  // would conflict (code object version, wchar size).
+  for (llvm::Module* m : {workitem.get(), libclc.get()}) {
+    m->setDataLayout(program.getDataLayout());
+    m->setTargetTriple(program.getTargetTriple());
+    if (auto* flags = m->getModuleFlagsMetadata()) m->eraseNamedMetadata(flags);
+  }
+  llvm::Linker linker(program);
+  if (linker.linkInModule(std::move(workitem), llvm::Linker::LinkOnlyNeeded) ||
+      linker.linkInModule(std::move(libclc), llvm::Linker::LinkOnlyNeeded)) {
+    log += "internal error linking builtin libraries\n";
+    return false;
+  }
+  return true;
+}
+
+// Kernels keep external linkage; everything else becomes internal so the optimiser inlines
+// and drops unused library code. Kernels without an explicit limit get the full 1024 work
+// items (LLVM's default would cap them at 256).
+void finalize_linkage(llvm::Module& m, const std::string& target) {
+  for (llvm::Function& f : m) {
+    if (f.isDeclaration()) continue;
+    if (f.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL) {
+      if (!f.hasFnAttribute("amdgpu-flat-work-group-size"))
+        f.addFnAttr("amdgpu-flat-work-group-size", "1,1024");
+      continue;
+    }
+    f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    f.setVisibility(llvm::GlobalValue::DefaultVisibility);
+    f.removeFnAttr("target-cpu");
+    f.removeFnAttr("target-features");
+    f.addFnAttr("target-cpu", target);
+    f.removeFnAttr(llvm::Attribute::OptimizeNone);
+    f.removeFnAttr(llvm::Attribute::NoInline);
+  }
+  for (llvm::GlobalVariable& g : m.globals())
+    if (!g.isDeclaration() && g.getLinkage() != llvm::GlobalValue::ExternalLinkage)
+      g.setLinkage(llvm::GlobalValue::InternalLinkage);
+}
+
+bool optimize_and_emit(llvm::Module& m, const std::string& target, bool optimize,
+                       llvm::SmallVectorImpl<char>& object, std::string& log) {
+  std::string err;
+  const llvm::Target* t = llvm::TargetRegistry::lookupTarget(m.getTargetTriple(), err);
+  if (!t) {
+    log += "no AMDGPU target in LLVM: " + err + "\n";
+    return false;
+  }
+  llvm::TargetOptions opts;
+  std::unique_ptr<llvm::TargetMachine> tm(t->createTargetMachine(
+      m.getTargetTriple(), target, "", opts, llvm::Reloc::PIC_, std::nullopt,
+      optimize ? llvm::CodeGenOptLevel::Default : llvm::CodeGenOptLevel::None));
+  if (llvm::verifyModule(m, &llvm::errs())) {
+    log += "internal error: invalid LLVM module\n";
+    return false;
+  }
+  {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder pb(tm.get());
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::ModulePassManager mpm = optimize
+        ? pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2)
+        : pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
+    mpm.run(m, mam);
+  }
+  llvm::raw_svector_ostream os(object);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile)) {
+    log += "internal error: cannot emit AMDGPU objects\n";
+    return false;
+  }
+  pm.run(m);
+  return true;
+}
+
+// lld keeps global state, so links are serialised. Objects pass through a private temporary
+// directory because lld's driver reads and writes files.
+bool link_code_object(const llvm::SmallVectorImpl<char>& object, std::vector<uint8_t>& out,
+                      std::string& log) {
+  static std::mutex lld_mutex;
+  llvm::SmallString<128> dir;
+  if (llvm::sys::fs::createUniqueDirectory("amcl-link", dir)) {
+    log += "cannot create a temporary directory for linking\n";
+    return false;
+  }
+  std::string obj = (dir + "/kernel.o").str(), so = (dir + "/kernel.so").str();
+  bool ok = false;
+  {
+    std::ofstream f(obj, std::ios::binary);
+    f.write(object.data(), std::streamsize(object.size()));
+  }
+  {
+    std::lock_guard lock(lld_mutex);
+    std::string lld_out, lld_err;
+    llvm::raw_string_ostream o(lld_out), e(lld_err);
+    const char* argv[] = {"ld.lld", "-shared", "--no-undefined", obj.c_str(), "-o", so.c_str()};
+    lld::Result r = lld::lldMain(argv, o, e, {{lld::Gnu, &lld::elf::link}});
+    o.flush(), e.flush();
+    if (r.retCode != 0 || !r.canRunAgain) log += "linker error:\n" + lld_err;
+    else ok = true;
+  }
+  if (ok) {
+    auto buf = llvm::MemoryBuffer::getFile(so);
+    if (buf) out.assign((*buf)->getBufferStart(), (*buf)->getBufferEnd());
+    else ok = false, log += "cannot read the linked code object\n";
+  }
+  llvm::sys::fs::remove(obj);
+  llvm::sys::fs::remove(so);
+  llvm::sys::fs::remove(dir);
+  return ok;
+}
+
+} // namespace
+
+std::string compiler_version() {
+  return std::string("amcl-compiler clang ") + LLVM_VERSION_STRING_FOR_AMCL;
+}
+
+BuildResult build(const BuildRequest& req) {
+  init_llvm();
+  BuildResult r;
+  std::vector<std::string> cc1;
+  std::string std = "CL1.2";
+  if (!translate_options(req.options, cc1, std, r.log)) {
+    r.bad_options = true;
+    return r;
+  }
+  const bool optimize = req.options.find("-cl-opt-disable") == std::string::npos;
+  cc1.push_back("-cl-std=" + std);
+  cc1.push_back("-cl-ext=-all,+cl_khr_fp64,+cl_khr_fp16,+cl_khr_global_int32_base_atomics,"
+                "+cl_khr_global_int32_extended_atomics,+cl_khr_local_int32_base_atomics,"
+                "+cl_khr_local_int32_extended_atomics,+cl_khr_int64_base_atomics,"
+                "+cl_khr_int64_extended_atomics,+cl_khr_byte_addressable_store,"
+                "+__opencl_c_fp64,+__opencl_c_int64,+__opencl_c_atomic_order_acq_rel,"
+                "+__opencl_c_atomic_order_seq_cst,+__opencl_c_atomic_scope_device,"
+                "+__opencl_c_program_scope_global_variables,+__opencl_c_generic_address_space");
+  llvm::LLVMContext ctx;
+  auto module = frontend(ctx, req.source, "input.cl", req.target, cc1, true, r.log, r.bad_options);
+  if (!module) return r;
+  if (!link_builtins(*module, req.target, r.log)) return r;
+  finalize_linkage(*module, req.target);
+  llvm::SmallVector<char, 0> object;
+  if (!optimize_and_emit(*module, req.target, optimize, object, r.log)) return r;
+  if (!link_code_object(object, r.binary, r.log)) return r;
+  r.ok = true;
+  return r;
+}
+
+} // namespace amcl::compiler

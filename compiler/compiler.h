@@ -1,0 +1,29 @@
+// OpenCL C -> AMDGPU code object, in process: clang (libclang-cpp 22) to LLVM IR, link with
+// amcl's work-item builtins and libclc's amdgcn-amd-amdhsa library, optimise, emit an AMDGPU
+// object, link it with lld into a code object (ELF shared object, code object v5).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace amcl::compiler {
+
+struct BuildRequest {
+  std::string source;
+  std::string options; // OpenCL build options (clBuildProgram)
+  std::string target = "gfx1100";
+};
+
+struct BuildResult {
+  bool ok = false;
+  bool bad_options = false; // options clang rejected: CL_INVALID_BUILD_OPTIONS
+  std::string log;          // diagnostics, file:line:col with carets
+  std::vector<uint8_t> binary;
+};
+
+BuildResult build(const BuildRequest& request);
+
+// Version string that identifies the compiler in caches and CL_DEVICE_VERSION-like queries.
+std::string compiler_version();
+
+} // namespace amcl::compiler
