@@ -1,0 +1,10 @@
+#include "va_space.h"
+
+namespace am {
+
+VaSpace& VaSpace::process() {
+  static VaSpace space;
+  return space;
+}
+
+} // namespace am

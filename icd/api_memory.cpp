@@ -1,0 +1,110 @@
+// Buffer objects.
+#include "api_util.h"
+
+namespace amcl::rt {
+void upload(cl_command_queue q, uint64_t va, const void* src, size_t size);
+}
+
+using namespace amcl;
+using namespace amcl::icd;
+
+extern "C" {
+
+cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void* host_ptr,
+                                  cl_int* errcode_ret) {
+  return create<cl_mem>(errcode_ret, [&]() -> cl_mem {
+    require(context, CL_INVALID_CONTEXT);
+    if (flags == 0) flags = CL_MEM_READ_WRITE;
+    const cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
+                               CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR |
+                               CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+    auto count = [](cl_mem_flags f) { return __builtin_popcountll(f); };
+    if ((flags & ~known) ||
+        count(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)) > 1 ||
+        count(flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)) > 1 ||
+        ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))))
+      throw ClError{CL_INVALID_VALUE, ""};
+    bool needs_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+    if (needs_ptr != (host_ptr != nullptr)) throw ClError{CL_INVALID_HOST_PTR, ""};
+    cl_ulong max_alloc = 0;
+    clGetDeviceInfo(context->devices[0], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, nullptr);
+    if (size == 0 || size > max_alloc) throw ClError{CL_INVALID_BUFFER_SIZE, ""};
+    auto m = std::make_unique<_cl_mem>();
+    m->context = context;
+    m->flags = flags;
+    m->size = size;
+    m->host_ptr = (flags & CL_MEM_USE_HOST_PTR) ? host_ptr : nullptr;
+    am::Device& dev = *context->devices[0]->am;
+    try {
+      m->alloc = dev.alloc_vram(size);
+    } catch (const am::DeviceError&) {
+      throw ClError{CL_MEM_OBJECT_ALLOCATION_FAILURE, ""};
+    }
+    if (needs_ptr) {
+      cl_int err;
+      cl_command_queue q = clCreateCommandQueueWithProperties(context, context->devices[0], nullptr, &err);
+      if (!q) {
+        dev.free(m->alloc);
+        throw ClError{err, ""};
+      }
+      try {
+        rt::upload(q, m->alloc.va, host_ptr, size);
+      } catch (...) {
+        clReleaseCommandQueue(q);
+        dev.free(m->alloc);
+        throw;
+      }
+      clReleaseCommandQueue(q);
+    }
+    clRetainContext(context);
+    return m.release();
+  });
+}
+
+cl_int CL_API_CALL clRetainMemObject(cl_mem m) {
+  if (!rt::valid(m)) return CL_INVALID_MEM_OBJECT;
+  ++m->refs;
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clReleaseMemObject(cl_mem m) {
+  if (!rt::valid(m)) return CL_INVALID_MEM_OBJECT;
+  if (--m->refs == 0) {
+    for (auto it = m->destructors.rbegin(); it != m->destructors.rend(); ++it) it->fn(m, it->data);
+    if (!m->parent) m->context->devices[0]->am->free(m->alloc);
+    cl_context c = m->context;
+    m->magic = 0;
+    delete m;
+    clReleaseContext(c);
+  }
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem m, void(CL_CALLBACK* fn)(cl_mem, void*),
+                                                    void* data) {
+  if (!rt::valid(m)) return CL_INVALID_MEM_OBJECT;
+  if (!fn) return CL_INVALID_VALUE;
+  m->destructors.push_back({fn, data});
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param, size_t size, void* value,
+                                      size_t* size_ret) {
+  if (!rt::valid(m)) return CL_INVALID_MEM_OBJECT;
+  switch (param) {
+  case CL_MEM_TYPE: return rt::write_info(cl_mem_object_type(CL_MEM_OBJECT_BUFFER), size, value, size_ret);
+  case CL_MEM_FLAGS: return rt::write_info(m->flags, size, value, size_ret);
+  case CL_MEM_SIZE: return rt::write_info(m->size, size, value, size_ret);
+  case CL_MEM_HOST_PTR: return rt::write_info(m->host_ptr, size, value, size_ret);
+  case CL_MEM_MAP_COUNT: return rt::write_info(cl_uint(m->map_count), size, value, size_ret);
+  case CL_MEM_REFERENCE_COUNT: return rt::write_info(cl_uint(m->refs), size, value, size_ret);
+  case CL_MEM_CONTEXT: return rt::write_info(m->context, size, value, size_ret);
+  case CL_MEM_ASSOCIATED_MEMOBJECT: return rt::write_info(m->parent, size, value, size_ret);
+  case CL_MEM_OFFSET: return rt::write_info(m->offset, size, value, size_ret);
+  case CL_MEM_USES_SVM_POINTER: return rt::write_info(cl_bool(CL_FALSE), size, value, size_ret);
+  case CL_MEM_PROPERTIES: return rt::write_info(nullptr, 0, size, value, size_ret);
+  default: return CL_INVALID_VALUE;
+  }
+}
+
+} // extern "C"

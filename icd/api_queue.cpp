@@ -1,0 +1,330 @@
+// Command queues, events and the enqueue entry points. Commands execute in submission order:
+// each is turned into SDMA or PM4 packets on the device's rings and completes (signal
+// reached) before the enqueue returns, which satisfies in-order semantics; events therefore
+// start out complete, with host timestamps around the GPU work.
+#include "api_util.h"
+#include "runtime/dispatch.h"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace amcl;
+using namespace amcl::icd;
+
+namespace {
+
+constexpr uint64_t kStagingBytes = 1 << 20;
+
+void check_wait_list(cl_command_queue q, cl_uint n, const cl_event* list) {
+  if ((n == 0) != (list == nullptr)) throw ClError{CL_INVALID_EVENT_WAIT_LIST, ""};
+  for (cl_uint i = 0; i < n; ++i) {
+    if (!rt::valid(list[i])) throw ClError{CL_INVALID_EVENT_WAIT_LIST, ""};
+    if (list[i]->context != q->context) throw ClError{CL_INVALID_CONTEXT, ""};
+  }
+  for (cl_uint i = 0; i < n; ++i)
+    if (list[i]->status < 0) throw ClError{CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, ""};
+}
+
+cl_event make_event(cl_command_queue q, cl_command_type type, uint64_t queued) {
+  auto* e = new _cl_event();
+  e->context = q->context;
+  e->queue = q;
+  e->type = type;
+  e->queued = queued;
+  e->submit = queued;
+  e->start = queued;
+  e->end = rt::host_time_ns();
+  clRetainCommandQueue(q);
+  return e;
+}
+
+void finish_event(cl_command_queue q, cl_command_type type, uint64_t queued, cl_event* event) {
+  if (event) *event = make_event(q, type, queued);
+}
+
+void check_buffer_range(cl_mem m, size_t offset, size_t size) {
+  if (!rt::valid(m)) throw ClError{CL_INVALID_MEM_OBJECT, ""};
+  if (offset > m->size || size > m->size - offset) throw ClError{CL_INVALID_VALUE, ""};
+}
+
+am::Device& device_of(cl_command_queue q) { return *q->device->am; }
+
+void ensure_staging(cl_command_queue q) {
+  if (!q->staging) q->staging = device_of(q).alloc_system(kStagingBytes);
+}
+
+void copy_to_device(cl_command_queue q, uint64_t dst_va, const uint8_t* src, size_t size) {
+  ensure_staging(q);
+  am::Device& dev = device_of(q);
+  for (size_t done = 0; done < size;) {
+    size_t n = std::min<size_t>(size - done, kStagingBytes);
+    std::memcpy(q->staging.cpu, src + done, n);
+    am::SdmaBuilder b;
+    b.copy_linear(dst_va + done, q->staging.va, n);
+    dev.wait(am::Engine::Sdma, dev.submit_sdma(b));
+    done += n;
+  }
+}
+
+void copy_from_device(cl_command_queue q, uint8_t* dst, uint64_t src_va, size_t size) {
+  ensure_staging(q);
+  am::Device& dev = device_of(q);
+  for (size_t done = 0; done < size;) {
+    size_t n = std::min<size_t>(size - done, kStagingBytes);
+    am::SdmaBuilder b;
+    b.copy_linear(q->staging.va, src_va + done, n);
+    dev.wait(am::Engine::Sdma, dev.submit_sdma(b));
+    std::memcpy(dst + done, q->staging.cpu, n);
+    done += n;
+  }
+}
+
+} // namespace
+
+namespace amcl::rt {
+// Used by clCreateBuffer for CL_MEM_COPY_HOST_PTR / USE_HOST_PTR initialisation.
+void upload(cl_command_queue q, uint64_t va, const void* src, size_t size) {
+  copy_to_device(q, va, static_cast<const uint8_t*>(src), size);
+}
+} // namespace amcl::rt
+
+extern "C" {
+
+cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
+                                                                const cl_queue_properties* props,
+                                                                cl_int* errcode_ret) {
+  return create<cl_command_queue>(errcode_ret, [&]() -> cl_command_queue {
+    require(context, CL_INVALID_CONTEXT);
+    if (!rt::valid(device) ||
+        std::find(context->devices.begin(), context->devices.end(), device) == context->devices.end())
+      throw ClError{CL_INVALID_DEVICE, ""};
+    auto q = std::make_unique<_cl_command_queue>();
+    for (size_t i = 0; props && props[i]; i += 2) {
+      if (props[i] == CL_QUEUE_PROPERTIES) {
+        cl_command_queue_properties v = props[i + 1];
+        const cl_command_queue_properties valid_bits =
+            CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE |
+            CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
+        if (v & ~valid_bits) throw ClError{CL_INVALID_VALUE, ""};
+        if (v & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT))
+          throw ClError{CL_INVALID_QUEUE_PROPERTIES, ""};
+        q->properties = v;
+      } else if (props[i] == CL_QUEUE_SIZE) {
+        throw ClError{CL_INVALID_QUEUE_PROPERTIES, ""};
+      } else {
+        throw ClError{CL_INVALID_VALUE, ""};
+      }
+      q->property_list.push_back(props[i]);
+      q->property_list.push_back(props[i + 1]);
+    }
+    if (!q->property_list.empty()) q->property_list.push_back(0);
+    q->context = context;
+    q->device = device;
+    q->kernargs = device->am->alloc_vram(64 * 1024);
+    clRetainContext(context);
+    return q.release();
+  });
+}
+
+cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context, cl_device_id device,
+                                                  cl_command_queue_properties properties,
+                                                  cl_int* errcode_ret) {
+  cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, properties, 0};
+  return clCreateCommandQueueWithProperties(context, device, properties ? props : nullptr,
+                                            errcode_ret);
+}
+
+cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue q) {
+  if (!rt::valid(q)) return CL_INVALID_COMMAND_QUEUE;
+  ++q->refs;
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
+  if (!rt::valid(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (--q->refs == 0) {
+    q->device->am->free(q->kernargs);
+    q->device->am->free(q->staging);
+    cl_context c = q->context;
+    q->magic = 0;
+    delete q;
+    clReleaseContext(c);
+  }
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_info param, size_t size,
+                                         void* value, size_t* size_ret) {
+  if (!rt::valid(q)) return CL_INVALID_COMMAND_QUEUE;
+  switch (param) {
+  case CL_QUEUE_CONTEXT: return rt::write_info(q->context, size, value, size_ret);
+  case CL_QUEUE_DEVICE: return rt::write_info(q->device, size, value, size_ret);
+  case CL_QUEUE_REFERENCE_COUNT: return rt::write_info(cl_uint(q->refs), size, value, size_ret);
+  case CL_QUEUE_PROPERTIES: return rt::write_info(q->properties, size, value, size_ret);
+  case CL_QUEUE_PROPERTIES_ARRAY: return rt::write_info_vector(q->property_list, size, value, size_ret);
+  case CL_QUEUE_SIZE: return CL_INVALID_COMMAND_QUEUE;
+  case CL_QUEUE_DEVICE_DEFAULT: return rt::write_info(cl_command_queue(nullptr), size, value, size_ret);
+  default: return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clFlush(cl_command_queue q) { return rt::valid(q) ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE; }
+cl_int CL_API_CALL clFinish(cl_command_queue q) { return rt::valid(q) ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE; }
+
+cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem m, cl_bool, size_t offset, size_t size,
+                                        const void* ptr, cl_uint nwait, const cl_event* wait,
+                                        cl_event* event) {
+  return guarded([&] {
+    require(q, CL_INVALID_COMMAND_QUEUE);
+    check_buffer_range(m, offset, size);
+    if (!ptr || size == 0) throw ClError{CL_INVALID_VALUE, ""};
+    if (m->context != q->context) throw ClError{CL_INVALID_CONTEXT, ""};
+    if (m->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)) throw ClError{CL_INVALID_OPERATION, ""};
+    check_wait_list(q, nwait, wait);
+    uint64_t t = rt::host_time_ns();
+    std::lock_guard lock(q->mutex);
+    copy_to_device(q, m->va() + offset, static_cast<const uint8_t*>(ptr), size);
+    finish_event(q, CL_COMMAND_WRITE_BUFFER, t, event);
+    return CL_SUCCESS;
+  });
+}
+
+cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool, size_t offset, size_t size,
+                                       void* ptr, cl_uint nwait, const cl_event* wait, cl_event* event) {
+  return guarded([&] {
+    require(q, CL_INVALID_COMMAND_QUEUE);
+    check_buffer_range(m, offset, size);
+    if (!ptr || size == 0) throw ClError{CL_INVALID_VALUE, ""};
+    if (m->context != q->context) throw ClError{CL_INVALID_CONTEXT, ""};
+    if (m->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)) throw ClError{CL_INVALID_OPERATION, ""};
+    check_wait_list(q, nwait, wait);
+    uint64_t t = rt::host_time_ns();
+    std::lock_guard lock(q->mutex);
+    copy_from_device(q, static_cast<uint8_t*>(ptr), m->va() + offset, size);
+    finish_event(q, CL_COMMAND_READ_BUFFER, t, event);
+    return CL_SUCCESS;
+  });
+}
+
+cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_off,
+                                       size_t dst_off, size_t size, cl_uint nwait, const cl_event* wait,
+                                       cl_event* event) {
+  return guarded([&] {
+    require(q, CL_INVALID_COMMAND_QUEUE);
+    check_buffer_range(src, src_off, size);
+    check_buffer_range(dst, dst_off, size);
+    if (size == 0) throw ClError{CL_INVALID_VALUE, ""};
+    if (src == dst && src_off < dst_off + size && dst_off < src_off + size)
+      throw ClError{CL_MEM_COPY_OVERLAP, ""};
+    check_wait_list(q, nwait, wait);
+    uint64_t t = rt::host_time_ns();
+    std::lock_guard lock(q->mutex);
+    am::SdmaBuilder b;
+    b.copy_linear(dst->va() + dst_off, src->va() + src_off, size);
+    am::Device& dev = device_of(q);
+    dev.wait(am::Engine::Sdma, dev.submit_sdma(b));
+    finish_event(q, CL_COMMAND_COPY_BUFFER, t, event);
+    return CL_SUCCESS;
+  });
+}
+
+cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dims,
+                                          const size_t* offset, const size_t* global,
+                                          const size_t* local, cl_uint nwait, const cl_event* wait,
+                                          cl_event* event) {
+  return guarded([&] {
+    require(q, CL_INVALID_COMMAND_QUEUE);
+    require(k, CL_INVALID_KERNEL);
+    if (k->program->context != q->context) throw ClError{CL_INVALID_CONTEXT, ""};
+    check_wait_list(q, nwait, wait);
+    uint64_t t = rt::host_time_ns();
+    std::lock_guard lock(q->mutex);
+    rt::dispatch_kernel(q, k, dims, offset, global, local);
+    finish_event(q, CL_COMMAND_NDRANGE_KERNEL, t, event);
+    return CL_SUCCESS;
+  });
+}
+
+cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel k, cl_uint nwait, const cl_event* wait,
+                                 cl_event* event) {
+  size_t one = 1;
+  return clEnqueueNDRangeKernel(q, k, 1, nullptr, &one, &one, nwait, wait, event);
+}
+
+cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint nwait, const cl_event* wait,
+                                               cl_event* event) {
+  return guarded([&] {
+    require(q, CL_INVALID_COMMAND_QUEUE);
+    check_wait_list(q, nwait, wait);
+    finish_event(q, CL_COMMAND_MARKER, rt::host_time_ns(), event);
+    return CL_SUCCESS;
+  });
+}
+
+cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue q, cl_uint nwait, const cl_event* wait,
+                                                cl_event* event) {
+  return guarded([&] {
+    require(q, CL_INVALID_COMMAND_QUEUE);
+    check_wait_list(q, nwait, wait);
+    finish_event(q, CL_COMMAND_BARRIER, rt::host_time_ns(), event);
+    return CL_SUCCESS;
+  });
+}
+
+cl_int CL_API_CALL clWaitForEvents(cl_uint n, const cl_event* list) {
+  if (n == 0 || !list) return CL_INVALID_VALUE;
+  for (cl_uint i = 0; i < n; ++i)
+    if (!rt::valid(list[i])) return CL_INVALID_EVENT;
+  for (cl_uint i = 0; i < n; ++i)
+    if (list[i]->context != list[0]->context) return CL_INVALID_CONTEXT;
+  for (cl_uint i = 0; i < n; ++i)
+    if (list[i]->status < 0) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clGetEventInfo(cl_event e, cl_event_info param, size_t size, void* value,
+                                  size_t* size_ret) {
+  if (!rt::valid(e)) return CL_INVALID_EVENT;
+  switch (param) {
+  case CL_EVENT_COMMAND_QUEUE: return rt::write_info(e->queue, size, value, size_ret);
+  case CL_EVENT_CONTEXT: return rt::write_info(e->context, size, value, size_ret);
+  case CL_EVENT_COMMAND_TYPE: return rt::write_info(e->type, size, value, size_ret);
+  case CL_EVENT_COMMAND_EXECUTION_STATUS: return rt::write_info(cl_int(e->status), size, value, size_ret);
+  case CL_EVENT_REFERENCE_COUNT: return rt::write_info(cl_uint(e->refs), size, value, size_ret);
+  default: return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling_info param, size_t size, void* value,
+                                           size_t* size_ret) {
+  if (!rt::valid(e)) return CL_INVALID_EVENT;
+  if (!e->queue || !(e->queue->properties & CL_QUEUE_PROFILING_ENABLE))
+    return CL_PROFILING_INFO_NOT_AVAILABLE;
+  switch (param) {
+  case CL_PROFILING_COMMAND_QUEUED: return rt::write_info(e->queued, size, value, size_ret);
+  case CL_PROFILING_COMMAND_SUBMIT: return rt::write_info(e->submit, size, value, size_ret);
+  case CL_PROFILING_COMMAND_START: return rt::write_info(e->start, size, value, size_ret);
+  case CL_PROFILING_COMMAND_END: case CL_PROFILING_COMMAND_COMPLETE:
+    return rt::write_info(e->end, size, value, size_ret);
+  default: return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clRetainEvent(cl_event e) {
+  if (!rt::valid(e)) return CL_INVALID_EVENT;
+  ++e->refs;
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clReleaseEvent(cl_event e) {
+  if (!rt::valid(e)) return CL_INVALID_EVENT;
+  if (--e->refs == 0) {
+    cl_command_queue q = e->queue;
+    e->magic = 0;
+    delete e;
+    if (q) clReleaseCommandQueue(q);
+  }
+  return CL_SUCCESS;
+}
+
+} // extern "C"

@@ -1,0 +1,43 @@
+// Helpers shared by the entry points: handle checks and exception-to-error translation.
+#pragma once
+#include "runtime/objects.h"
+
+#include <cstdio>
+#include <new>
+
+namespace amcl::icd {
+
+using rt::ClError;
+
+// Runs `body`, returning its cl_int or the error an exception carries.
+template <class F> cl_int guarded(F&& body) {
+  try {
+    return body();
+  } catch (const ClError& e) {
+    return e.code;
+  } catch (const am::DeviceError& e) {
+    std::fprintf(stderr, "amcl: %s\n", e.what());
+    return CL_OUT_OF_RESOURCES;
+  } catch (const std::bad_alloc&) {
+    return CL_OUT_OF_HOST_MEMORY;
+  } catch (...) {
+    return CL_OUT_OF_RESOURCES;
+  }
+}
+
+// For creators: stores the error in errcode_ret and returns the object or null.
+template <class T, class F> T create(cl_int* errcode_ret, F&& body) {
+  T result = nullptr;
+  cl_int err = guarded([&] {
+    result = body();
+    return CL_SUCCESS;
+  });
+  if (errcode_ret) *errcode_ret = err;
+  return err == CL_SUCCESS ? result : nullptr;
+}
+
+template <class T> void require(T* h, cl_int code) {
+  if (!rt::valid(h)) throw ClError{code, "invalid handle"};
+}
+
+} // namespace amcl::icd

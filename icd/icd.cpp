@@ -1,0 +1,29 @@
+// The ICD's exported surface: clIcdGetPlatformIDsKHR, clGetExtensionFunctionAddress(+ForPlatform)
+// and the dispatch table every object points at. Entry points amcl implements are strong
+// definitions elsewhere in icd/; the rest come from the generated weak defaults, which return
+// the spec's error for an unsupported operation, so the table is always completely filled.
+#include "runtime/objects.h"
+
+#include <CL/cl_ext.h>
+#include <CL/cl_gl.h>
+
+#include <cstring>
+
+static cl_int CL_API_CALL amcl_unsupported_entry() { return CL_INVALID_OPERATION; }
+
+#include "default_entry_points.inc"
+
+namespace {
+
+const cl_icd_dispatch* make_table() {
+  static cl_icd_dispatch table;
+  amcl_fill_dispatch(table);
+  return &table;
+}
+
+struct Init {
+  Init() { amcl::rt::g_dispatch = make_table(); }
+} init;
+
+} // namespace
+

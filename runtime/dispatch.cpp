@@ -1,0 +1,130 @@
+#include "dispatch.h"
+
+#include "am/hw/sh_regs.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace amcl::rt {
+namespace {
+
+using namespace am::hw::sh;
+
+constexpr uint32_t kPacketOffset = 0;    // hsa_kernel_dispatch_packet_t (64 bytes)
+constexpr uint32_t kKernargOffset = 256; // kernel arguments follow, 256-byte aligned
+
+template <class T> void put(uint8_t* base, size_t off, T v) { std::memcpy(base + off, &v, sizeof v); }
+
+} // namespace
+
+void dispatch_kernel(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t* offset,
+                     const size_t* global, const size_t* local) {
+  const compiler::KernelInfo& info = *k->info;
+  if (dims < 1 || dims > 3) throw ClError{CL_INVALID_WORK_DIMENSION, ""};
+  if (!global) throw ClError{CL_INVALID_GLOBAL_WORK_SIZE, ""};
+  for (size_t i = 0; i < k->arg_set.size(); ++i)
+    if (!k->arg_set[i]) throw ClError{CL_INVALID_KERNEL_ARGS, ""};
+  size_t g[3] = {1, 1, 1}, l[3] = {1, 1, 1}, o[3] = {0, 0, 0};
+  for (cl_uint i = 0; i < dims; ++i) {
+    if (global[i] == 0) throw ClError{CL_INVALID_GLOBAL_WORK_SIZE, ""};
+    g[i] = global[i];
+    if (offset) o[i] = offset[i];
+  }
+  if (local) {
+    for (cl_uint i = 0; i < dims; ++i) {
+      if (local[i] == 0 || local[i] > 1024) throw ClError{CL_INVALID_WORK_ITEM_SIZE, ""};
+      l[i] = local[i];
+      if (g[i] % l[i]) throw ClError{CL_INVALID_WORK_GROUP_SIZE, ""}; // uniform groups only
+    }
+  } else {
+    // Largest power-of-two divisor of the first dimension up to 256 threads.
+    size_t cap = std::min<size_t>(256, info.max_flat_workgroup_size);
+    while (l[0] * 2 <= cap && g[0] % (l[0] * 2) == 0) l[0] *= 2;
+  }
+  if (l[0] * l[1] * l[2] > info.max_flat_workgroup_size) throw ClError{CL_INVALID_WORK_GROUP_SIZE, ""};
+  for (int i = 0; i < 3; ++i)
+    if (g[i] / l[i] > 0xffffffffull) throw ClError{CL_INVALID_GLOBAL_WORK_SIZE, ""};
+  if (info.private_segment_size > 0)
+    throw ClError{CL_OUT_OF_RESOURCES, "kernels needing scratch memory are not supported yet"};
+
+  am::Device& dev = *q->device->am;
+  uint8_t* base = q->kernargs.cpu;
+  std::memset(base, 0, kKernargOffset + info.kernarg_size);
+  uint8_t* args = base + kKernargOffset;
+
+  // Dynamic LDS for __local arguments follows the kernel's static LDS.
+  uint32_t lds = info.group_segment_size;
+  for (size_t i = 0; i < k->explicit_args.size(); ++i) {
+    const compiler::KernelArg& a = info.args[k->explicit_args[i]];
+    if (a.value_kind == "dynamic_shared_pointer") {
+      lds = (lds + 15) & ~15u;
+      put<uint32_t>(args, a.offset, lds);
+      lds += uint32_t(k->local_sizes[i]);
+    } else if (a.value_kind == "global_buffer") {
+      cl_mem m;
+      std::memcpy(&m, k->arg_values[i].data(), sizeof m);
+      put<uint64_t>(args, a.offset, m ? m->va() : 0);
+    } else {
+      std::memcpy(args + a.offset, k->arg_values[i].data(), std::min<size_t>(a.size, k->arg_values[i].size()));
+    }
+  }
+  if (lds > 64 * 1024) throw ClError{CL_OUT_OF_RESOURCES, "local memory exceeds 64 KiB"};
+  // Hidden arguments (code object v5).
+  for (const compiler::KernelArg& a : info.args) {
+    if (!a.hidden()) continue;
+    const std::string& v = a.value_kind;
+    auto dim = [&](const char* prefix) -> int {
+      size_t n = std::strlen(prefix);
+      return v.compare(0, n, prefix) == 0 ? v[n] - 'x' : -1;
+    };
+    int d;
+    if ((d = dim("hidden_block_count_")) >= 0) put<uint32_t>(args, a.offset, uint32_t(g[d] / l[d]));
+    else if ((d = dim("hidden_group_size_")) >= 0) put<uint16_t>(args, a.offset, uint16_t(l[d]));
+    else if ((d = dim("hidden_remainder_")) >= 0) put<uint16_t>(args, a.offset, uint16_t(g[d] % l[d]));
+    else if ((d = dim("hidden_global_offset_")) >= 0) put<uint64_t>(args, a.offset, uint64_t(o[d]));
+    else if (v == "hidden_grid_dims") put<uint16_t>(args, a.offset, uint16_t(dims));
+    // Other hidden arguments (printf buffer, heap, queue) stay zero: not provided yet.
+  }
+
+  const uint64_t kernarg_va = q->kernargs.va + kKernargOffset;
+  const uint64_t packet_va = q->kernargs.va + kPacketOffset;
+  const uint64_t kd_va = k->program->image.va + info.descriptor_offset;
+  const uint64_t code_va = kd_va + uint64_t(info.entry_offset);
+  // hsa_kernel_dispatch_packet_t, for kernels that read their dispatch pointer.
+  put<uint16_t>(base, 2, uint16_t(dims));
+  for (int i = 0; i < 3; ++i) put<uint16_t>(base, 4 + 2 * i, uint16_t(l[i]));
+  for (int i = 0; i < 3; ++i) put<uint32_t>(base, 12 + 4 * i, uint32_t(g[i]));
+  put<uint32_t>(base, 28, lds);
+  put<uint64_t>(base, 32, kd_va);
+  put<uint64_t>(base, 40, kernarg_va);
+
+  // User SGPRs in the order AMDGPUUsage defines them.
+  uint32_t user[16] = {};
+  unsigned n = 0;
+  auto push64 = [&](uint64_t v) { user[n++] = uint32_t(v), user[n++] = uint32_t(v >> 32); };
+  if (info.uses_private_segment_buffer()) n += 4;
+  if (info.uses_dispatch_ptr()) push64(packet_va);
+  if (info.uses_queue_ptr()) push64(0);
+  if (info.uses_kernarg_ptr()) push64(kernarg_va);
+  if (info.uses_dispatch_id()) push64(0);
+  if (info.uses_flat_scratch_init()) push64(0);
+  if (info.uses_private_segment_size()) user[n++] = 0;
+
+  uint32_t rsrc2 = info.rsrc2 & ~(0x1ffu << 15);
+  rsrc2 |= ((lds + 511) / 512) << 15; // LDS_SIZE in 512-byte granules
+
+  am::Pm4Builder pm4;
+  pm4.acquire_mem_all();
+  pm4.set_sh_regs(regCOMPUTE_PGM_LO, {uint32_t(code_va >> 8), uint32_t(code_va >> 40)});
+  pm4.set_sh_regs(regCOMPUTE_PGM_RSRC1, {info.rsrc1, rsrc2});
+  pm4.set_sh_regs(regCOMPUTE_PGM_RSRC3, {info.rsrc3});
+  pm4.set_sh_regs(regCOMPUTE_START_X, {0, 0, 0});
+  pm4.set_sh_regs(regCOMPUTE_NUM_THREAD_X, {uint32_t(l[0]), uint32_t(l[1]), uint32_t(l[2])});
+  pm4.set_sh_regs(regCOMPUTE_USER_DATA_0, user, 16);
+  uint32_t initiator = DISPATCH_COMPUTE_SHADER_EN | DISPATCH_FORCE_START_AT_000;
+  if (info.wavefront_size == 32) initiator |= DISPATCH_CS_W32_EN;
+  pm4.dispatch_direct(uint32_t(g[0] / l[0]), uint32_t(g[1] / l[1]), uint32_t(g[2] / l[2]), initiator);
+  dev.wait(am::Engine::Compute, dev.submit_compute(pm4));
+}
+
+} // namespace amcl::rt

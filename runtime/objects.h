@@ -1,0 +1,165 @@
+// OpenCL objects as amcl implements them. Every object starts with the ICD dispatch-table
+// pointer (the loader's contract), then a magic number that identifies its type so that a
+// wrong or stale handle is rejected with the spec's error code instead of being used.
+#pragma once
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <CL/cl_icd.h>
+
+#include "am/device.h"
+#include "compiler/code_object.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace amcl::rt {
+
+// The dispatch table every object points at (filled by icd/).
+extern const cl_icd_dispatch* g_dispatch;
+
+enum Magic : uint32_t {
+  kPlatformMagic = 0x414D5031, kDeviceMagic = 0x414D4432, kContextMagic = 0x414D4333,
+  kQueueMagic = 0x414D5134, kMemMagic = 0x414D4D35, kProgramMagic = 0x414D5036,
+  kKernelMagic = 0x414D4B37, kEventMagic = 0x414D4538,
+};
+
+// Thrown inside amcl and turned into an error code at the API boundary.
+struct ClError {
+  cl_int code;
+  std::string message;
+};
+
+struct ObjectHeader {
+  const cl_icd_dispatch* dispatch = g_dispatch;
+  uint32_t magic;
+  std::atomic<cl_uint> refs{1};
+  explicit ObjectHeader(uint32_t m) : magic(m) {}
+};
+
+} // namespace amcl::rt
+
+struct _cl_platform_id : amcl::rt::ObjectHeader {
+  _cl_platform_id() : ObjectHeader(amcl::rt::kPlatformMagic) {}
+  std::vector<cl_device_id> devices;
+};
+
+struct _cl_device_id : amcl::rt::ObjectHeader {
+  _cl_device_id() : ObjectHeader(amcl::rt::kDeviceMagic) {}
+  cl_platform_id platform = nullptr;
+  std::unique_ptr<am::Device> am;
+  std::mutex submit_mutex;
+};
+
+struct _cl_context : amcl::rt::ObjectHeader {
+  _cl_context() : ObjectHeader(amcl::rt::kContextMagic) {}
+  std::vector<cl_device_id> devices;
+  std::vector<cl_context_properties> properties;
+  void(CL_CALLBACK* notify)(const char*, const void*, size_t, void*) = nullptr;
+  void* notify_data = nullptr;
+};
+
+struct _cl_command_queue : amcl::rt::ObjectHeader {
+  _cl_command_queue() : ObjectHeader(amcl::rt::kQueueMagic) {}
+  cl_context context = nullptr;
+  cl_device_id device = nullptr;
+  cl_command_queue_properties properties = 0;
+  std::vector<cl_queue_properties> property_list;
+  std::mutex mutex;
+  am::Allocation kernargs; // kernel arguments + dispatch packet of the running command
+  am::Allocation staging;  // pinned host memory for host<->device copies
+};
+
+struct _cl_mem : amcl::rt::ObjectHeader {
+  _cl_mem() : ObjectHeader(amcl::rt::kMemMagic) {}
+  cl_context context = nullptr;
+  cl_mem_flags flags = 0;
+  size_t size = 0;
+  void* host_ptr = nullptr;
+  am::Allocation alloc; // on the context's first device
+  cl_mem parent = nullptr;
+  size_t offset = 0;
+  std::atomic<cl_uint> map_count{0};
+  struct Callback {
+    void(CL_CALLBACK* fn)(cl_mem, void*);
+    void* data;
+  };
+  std::vector<Callback> destructors;
+  uint64_t va() const { return parent ? parent->alloc.va + offset : alloc.va; }
+};
+
+struct _cl_program : amcl::rt::ObjectHeader {
+  _cl_program() : ObjectHeader(amcl::rt::kProgramMagic) {}
+  cl_context context = nullptr;
+  std::string source;
+  std::string options;
+  std::string log;
+  cl_build_status status = CL_BUILD_NONE;
+  std::vector<uint8_t> binary;
+  std::optional<amcl::compiler::CodeObject> code;
+  am::Allocation image; // loaded code object in VRAM
+  std::atomic<cl_uint> kernels_attached{0};
+  bool from_binary = false;
+};
+
+struct _cl_kernel : amcl::rt::ObjectHeader {
+  _cl_kernel() : ObjectHeader(amcl::rt::kKernelMagic) {}
+  cl_program program = nullptr;
+  const amcl::compiler::KernelInfo* info = nullptr;
+  std::vector<size_t> explicit_args; // indices into info->args
+  std::vector<std::vector<uint8_t>> arg_values;
+  std::vector<size_t> local_sizes; // for __local args: requested bytes
+  std::vector<bool> arg_set;
+};
+
+struct _cl_event : amcl::rt::ObjectHeader {
+  _cl_event() : ObjectHeader(amcl::rt::kEventMagic) {}
+  cl_context context = nullptr;
+  cl_command_queue queue = nullptr;
+  cl_command_type type = 0;
+  std::atomic<cl_int> status{CL_COMPLETE};
+  cl_ulong queued = 0, submit = 0, start = 0, end = 0;
+  struct Callback {
+    void(CL_CALLBACK* fn)(cl_event, cl_int, void*);
+    cl_int on;
+    void* data;
+  };
+  std::vector<Callback> callbacks;
+  std::mutex mutex;
+};
+
+namespace amcl::rt {
+
+template <class T> constexpr uint32_t magic_of();
+template <> constexpr uint32_t magic_of<_cl_platform_id>() { return kPlatformMagic; }
+template <> constexpr uint32_t magic_of<_cl_device_id>() { return kDeviceMagic; }
+template <> constexpr uint32_t magic_of<_cl_context>() { return kContextMagic; }
+template <> constexpr uint32_t magic_of<_cl_command_queue>() { return kQueueMagic; }
+template <> constexpr uint32_t magic_of<_cl_mem>() { return kMemMagic; }
+template <> constexpr uint32_t magic_of<_cl_program>() { return kProgramMagic; }
+template <> constexpr uint32_t magic_of<_cl_kernel>() { return kKernelMagic; }
+template <> constexpr uint32_t magic_of<_cl_event>() { return kEventMagic; }
+
+template <class T> bool valid(T* h) { return h && h->magic == magic_of<T>(); }
+
+// Writes a query result the way every clGet*Info does.
+cl_int write_info(const void* data, size_t size, size_t param_value_size, void* param_value,
+                  size_t* param_value_size_ret);
+template <class T> cl_int write_info(const T& v, size_t n, void* p, size_t* r) {
+  return write_info(&v, sizeof(T), n, p, r);
+}
+cl_int write_info_string(const std::string& s, size_t n, void* p, size_t* r);
+template <class T> cl_int write_info_vector(const std::vector<T>& v, size_t n, void* p, size_t* r) {
+  return write_info(v.data(), v.size() * sizeof(T), n, p, r);
+}
+
+// The platform and its devices (created on first use, never destroyed before exit).
+cl_platform_id platform();
+cl_int device_info(cl_device_id d, cl_device_info param, size_t n, void* p, size_t* r);
+cl_int platform_info(cl_platform_info param, size_t n, void* p, size_t* r);
+uint64_t host_time_ns();
+
+} // namespace amcl::rt
