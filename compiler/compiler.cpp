@@ -197,7 +197,8 @@ void finalize_linkage(llvm::Module& m, const std::string& target) {
   for (llvm::Function& f : m) {
     if (f.isDeclaration()) continue;
     if (f.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL) {
-      if (!f.hasFnAttribute("amdgpu-flat-work-group-size"))
+      // clang writes "1,256" unless reqd_work_group_size fixed the size exactly.
+      if (!f.getMetadata("reqd_work_group_size"))
         f.addFnAttr("amdgpu-flat-work-group-size", "1,1024");
       continue;
     }

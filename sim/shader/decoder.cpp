@@ -161,21 +161,6 @@ std::optional<Inst> decode(std::span<const uint32_t> w, std::string* why) {
     inst.src[0] = uint16_t(bits(d0, 7, 0));
     inst.src[1] = uint16_t(bits(d0, 15, 8));
     if (!take_literal(inst, w, 2, false, why)) return std::nullopt;
-  } else if ((d0 >> 31) == 0) { // VOP2
-    if (!lookup(Format::VOP2, bits(d0, 30, 25))) return unimpl("VOP2", bits(d0, 30, 25));
-    inst.encoding = Encoding::E32;
-    inst.dst = uint16_t(src::kVgpr0 + bits(d0, 24, 17));
-    inst.src[0] = uint16_t(bits(d0, 8, 0));
-    inst.src[1] = uint16_t(src::kVgpr0 + bits(d0, 16, 9));
-    if (inst.op == Op::v_cndmask_b32 || inst.op == Op::v_add_co_ci_u32 ||
-        inst.op == Op::v_sub_co_ci_u32 || inst.op == Op::v_subrev_co_ci_u32) {
-      inst.src[2] = src::kVccLo; // implicit VCC carry/mask input
-      if (inst.op != Op::v_cndmask_b32) inst.sdst = src::kVccLo;
-    }
-    if (inst.op == Op::v_fmac_f32) inst.src[2] = inst.dst;
-    bool k = inst.op == Op::v_fmamk_f32 || inst.op == Op::v_fmaak_f32;
-    if (is_dpp_or_sdwa(inst.src[0])) return unimpl("VOP2 DPP/SDWA", bits(d0, 30, 25));
-    if (!take_literal(inst, w, 1, k, why)) return std::nullopt;
   } else if ((d0 >> 25) == 0x3F) { // VOP1
     if (!lookup(Format::VOP1, bits(d0, 16, 9))) return unimpl("VOP1", bits(d0, 16, 9));
     inst.encoding = Encoding::E32;
@@ -195,6 +180,21 @@ std::optional<Inst> decode(std::span<const uint32_t> w, std::string* why) {
     inst.src[1] = uint16_t(src::kVgpr0 + bits(d0, 16, 9));
     if (is_dpp_or_sdwa(inst.src[0])) return unimpl("VOPC DPP", code);
     if (!take_literal(inst, w, 1, false, why)) return std::nullopt;
+  } else if ((d0 >> 31) == 0) { // VOP2
+    if (!lookup(Format::VOP2, bits(d0, 30, 25))) return unimpl("VOP2", bits(d0, 30, 25));
+    inst.encoding = Encoding::E32;
+    inst.dst = uint16_t(src::kVgpr0 + bits(d0, 24, 17));
+    inst.src[0] = uint16_t(bits(d0, 8, 0));
+    inst.src[1] = uint16_t(src::kVgpr0 + bits(d0, 16, 9));
+    if (inst.op == Op::v_cndmask_b32 || inst.op == Op::v_add_co_ci_u32 ||
+        inst.op == Op::v_sub_co_ci_u32 || inst.op == Op::v_subrev_co_ci_u32) {
+      inst.src[2] = src::kVccLo; // implicit VCC carry/mask input
+      if (inst.op != Op::v_cndmask_b32) inst.sdst = src::kVccLo;
+    }
+    if (inst.op == Op::v_fmac_f32) inst.src[2] = inst.dst;
+    bool k = inst.op == Op::v_fmamk_f32 || inst.op == Op::v_fmaak_f32;
+    if (is_dpp_or_sdwa(inst.src[0])) return unimpl("VOP2 DPP/SDWA", bits(d0, 30, 25));
+    if (!take_literal(inst, w, 1, k, why)) return std::nullopt;
   } else if (top6 == 0x35) { // VOP3 / VOP3SD
     if (!decode_vop3(inst, w, why)) return std::nullopt;
   } else if (top6 == 0x3D) { // SMEM

@@ -1,0 +1,90 @@
+// The decoder against llvm-objdump-22: literal encodings from LLVM's own output, and every
+// instruction of the vector_add sample kernel compiled in process.
+#include "compiler/code_object.h"
+#include "compiler/compiler.h"
+#include "sim/shader/isa.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+using namespace sim::shader;
+
+namespace {
+
+std::string dis(std::vector<uint32_t> words) {
+  auto inst = decode(words);
+  return inst ? disassemble(*inst) : "<undecodable>";
+}
+
+} // namespace
+
+// Words and text from `llvm-objdump-22 -d --mcpu=gfx1100` of the vector_add kernel.
+TEST(Decoder, MatchesLlvmObjdumpOnKnownWords) {
+  EXPECT_EQ(dis({0xF4000101, 0xF8000024}), "s_load_b32 s4, s[2:3], 0x24");
+  EXPECT_EQ(dis({0xF4080101, 0xF8000000}), "s_load_b128 s[4:7], s[2:3], null");
+  EXPECT_EQ(dis({0xBF89FC07}), "s_waitcnt lgkmcnt(0)");
+  EXPECT_EQ(dis({0xD7000402, 0x00020004}), "v_add_co_u32 v2, s4, s4, v0");
+  EXPECT_EQ(dis({0xBF8704A1}), "s_delay_alu instid0(VALU_DEP_1) | instskip(SKIP_1) | instid1(SALU_CYCLE_1)");
+  EXPECT_EQ(dis({0xD5207C03, 0x00110080}), "v_add_co_ci_u32_e64 v3, null, 0, 0, s4");
+  EXPECT_EQ(dis({0x8B01FF01, 0x0000FFFF}), "s_and_b32 s1, s1, 0xffff");
+  EXPECT_EQ(dis({0xD6FE7C00, 0x04081E01}), "v_mad_u64_u32 v[0:1], null, s1, s15, v[2:3]");
+  EXPECT_EQ(dis({0xBE810080}), "s_mov_b32 s1, 0");
+  EXPECT_EQ(dis({0x7CB80000}), "v_cmp_gt_u64_e32 vcc_lo, s[0:1], v[0:1]");
+  EXPECT_EQ(dis({0xBE80206A}), "s_and_saveexec_b32 s0, vcc_lo");
+  EXPECT_EQ(dis({0xBFA5001E}), "s_cbranch_execz 30");
+  EXPECT_EQ(dis({0xD73C0000, 0x00020082}), "v_lshlrev_b64 v[0:1], 2, v[0:1]");
+  EXPECT_EQ(dis({0xDC520000, 0x027C0002}), "global_load_b32 v2, v[2:3], off");
+  EXPECT_EQ(dis({0x06040702}), "v_add_f32_e32 v2, v2, v3");
+  EXPECT_EQ(dis({0xDC6A0000, 0x007C0200}), "global_store_b32 v[0:1], v2, off");
+  EXPECT_EQ(dis({0xBFB00000}), "s_endpgm");
+  EXPECT_EQ(dis({0xD4D9007E, 0x00020D08}), "v_cmpx_lt_u64_e64 v[8:9], v[6:7]");
+}
+
+TEST(Decoder, UnimplementedEncodingsAreNamed) {
+  std::string why;
+  EXPECT_FALSE(decode(std::vector<uint32_t>{0xC8000000, 0}, &why)); // VOPD
+  EXPECT_NE(why.find("VOPD"), std::string::npos);
+  EXPECT_FALSE(decode(std::vector<uint32_t>{0xD7000402}, &why)); // VOP3 without dword 1
+}
+
+#ifdef AMCL_LLVM_OBJDUMP
+// Compiles the sample kernel in process and checks that every instruction of every function
+// in .text decodes exactly as llvm-objdump-22 prints it.
+TEST(Decoder, AgreesWithLlvmObjdumpOnVectorAdd) {
+  amcl::compiler::BuildRequest req;
+  req.source = "__kernel void vector_add(__global const float* a, __global const float* b,"
+               " __global float* c, uint n) { size_t i = get_global_id(0);"
+               " if (i < n) c[i] = a[i] + b[i]; }";
+  auto res = amcl::compiler::build(req);
+  ASSERT_TRUE(res.ok) << res.log;
+  char path[] = "/tmp/amcl-decode-XXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(write(fd, res.binary.data(), res.binary.size()), ssize_t(res.binary.size()));
+  close(fd);
+  std::string cmd = std::string(AMCL_LLVM_OBJDUMP) + " -d --mcpu=gfx1100 " + path;
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_TRUE(p);
+  char line[512];
+  int checked = 0;
+  while (fgets(line, sizeof line, p)) {
+    std::string s(line);
+    auto slash = s.find("//");
+    if (s.empty() || s[0] != '\t' || slash == std::string::npos) continue;
+    std::string text = s.substr(1, slash - 1);
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    std::istringstream hex(s.substr(s.find(':', slash) + 1));
+    std::vector<uint32_t> words;
+    std::string w;
+    while (hex >> w && w[0] != '<') words.push_back(uint32_t(std::stoul(w, nullptr, 16)));
+    EXPECT_EQ(dis(words), text) << "words at " << s.substr(slash);
+    ++checked;
+  }
+  pclose(p);
+  unlink(path);
+  EXPECT_GT(checked, 20);
+}
+#endif
