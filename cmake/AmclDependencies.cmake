@@ -5,7 +5,7 @@ list(APPEND CMAKE_PREFIX_PATH "${AMCL_LLVM_ROOT}")
 
 function(amcl_missing what package)
   message(FATAL_ERROR "amcl: ${what} not found (Debian package: ${package}).\n"
-    "Install everything with: sudo ${CMAKE_SOURCE_DIR}/scripts/install-deps.sh")
+    "Install everything with: ${CMAKE_SOURCE_DIR}/scripts/install-deps.sh")
 endfunction()
 
 # LLVM's version file accepts only the exact major.minor asked for, so check the major here.
