@@ -50,35 +50,20 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t
       try {
         rt::upload(q, m->alloc.va, host_ptr, size);
       } catch (...) {
-        clReleaseCommandQueue(q);
+        rt::release(q);
         dev.free(m->alloc);
         throw;
       }
-      clReleaseCommandQueue(q);
+      rt::release(q);
     }
-    clRetainContext(context);
+    rt::retain(context);
     return m.release();
   });
 }
 
-cl_int CL_API_CALL clRetainMemObject(cl_mem m) {
-  if (!rt::valid(m)) return CL_INVALID_MEM_OBJECT;
-  ++m->refs;
-  return CL_SUCCESS;
-}
+cl_int CL_API_CALL clRetainMemObject(cl_mem h) { return retain_handle(h, CL_INVALID_MEM_OBJECT); }
 
-cl_int CL_API_CALL clReleaseMemObject(cl_mem m) {
-  if (!rt::valid(m)) return CL_INVALID_MEM_OBJECT;
-  if (--m->refs == 0) {
-    for (auto it = m->destructors.rbegin(); it != m->destructors.rend(); ++it) it->fn(m, it->data);
-    if (!m->parent) m->context->devices[0]->am->free(m->alloc);
-    cl_context c = m->context;
-    m->magic = 0;
-    delete m;
-    clReleaseContext(c);
-  }
-  return CL_SUCCESS;
-}
+cl_int CL_API_CALL clReleaseMemObject(cl_mem h) { return release_handle(h, CL_INVALID_MEM_OBJECT); }
 
 cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem m, void(CL_CALLBACK* fn)(cl_mem, void*),
                                                     void* data) {

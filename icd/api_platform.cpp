@@ -116,20 +116,9 @@ cl_context CL_API_CALL clCreateContextFromType(const cl_context_properties* prop
   return clCreateContext(properties, n, devs.data(), notify, user_data, errcode_ret);
 }
 
-cl_int CL_API_CALL clRetainContext(cl_context c) {
-  if (!rt::valid(c)) return CL_INVALID_CONTEXT;
-  ++c->refs;
-  return CL_SUCCESS;
-}
+cl_int CL_API_CALL clRetainContext(cl_context h) { return retain_handle(h, CL_INVALID_CONTEXT); }
 
-cl_int CL_API_CALL clReleaseContext(cl_context c) {
-  if (!rt::valid(c)) return CL_INVALID_CONTEXT;
-  if (--c->refs == 0) {
-    c->magic = 0;
-    delete c;
-  }
-  return CL_SUCCESS;
-}
+cl_int CL_API_CALL clReleaseContext(cl_context h) { return release_handle(h, CL_INVALID_CONTEXT); }
 
 cl_int CL_API_CALL clGetContextInfo(cl_context c, cl_context_info param, size_t size, void* value,
                                     size_t* size_ret) {

@@ -38,7 +38,7 @@ cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint cou
       p->source += lengths && lengths[i] ? std::string(strings[i], lengths[i]) : std::string(strings[i]);
     }
     p->context = context;
-    clRetainContext(context);
+    rt::retain(context);
     return p.release();
   });
 }
@@ -67,28 +67,14 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
       throw;
     }
     if (binary_status) binary_status[0] = CL_SUCCESS;
-    clRetainContext(context);
+    rt::retain(context);
     return p.release();
   });
 }
 
-cl_int CL_API_CALL clRetainProgram(cl_program p) {
-  if (!rt::valid(p)) return CL_INVALID_PROGRAM;
-  ++p->refs;
-  return CL_SUCCESS;
-}
+cl_int CL_API_CALL clRetainProgram(cl_program h) { return retain_handle(h, CL_INVALID_PROGRAM); }
 
-cl_int CL_API_CALL clReleaseProgram(cl_program p) {
-  if (!rt::valid(p)) return CL_INVALID_PROGRAM;
-  if (--p->refs == 0) {
-    if (p->image) p->context->devices[0]->am->free(p->image);
-    cl_context c = p->context;
-    p->magic = 0;
-    delete p;
-    clReleaseContext(c);
-  }
-  return CL_SUCCESS;
-}
+cl_int CL_API_CALL clReleaseProgram(cl_program h) { return release_handle(h, CL_INVALID_PROGRAM); }
 
 cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_device_id* devices,
                                   const char* options, void(CL_CALLBACK* notify)(cl_program, void*),
@@ -191,29 +177,15 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program p, const char* name, cl_int* err
     k->arg_values.resize(k->explicit_args.size());
     k->local_sizes.resize(k->explicit_args.size());
     k->arg_set.resize(k->explicit_args.size());
-    clRetainProgram(p);
+    rt::retain(p);
     ++p->kernels_attached;
     return k.release();
   });
 }
 
-cl_int CL_API_CALL clRetainKernel(cl_kernel k) {
-  if (!rt::valid(k)) return CL_INVALID_KERNEL;
-  ++k->refs;
-  return CL_SUCCESS;
-}
+cl_int CL_API_CALL clRetainKernel(cl_kernel h) { return retain_handle(h, CL_INVALID_KERNEL); }
 
-cl_int CL_API_CALL clReleaseKernel(cl_kernel k) {
-  if (!rt::valid(k)) return CL_INVALID_KERNEL;
-  if (--k->refs == 0) {
-    cl_program p = k->program;
-    --p->kernels_attached;
-    k->magic = 0;
-    delete k;
-    clReleaseProgram(p);
-  }
-  return CL_SUCCESS;
-}
+cl_int CL_API_CALL clReleaseKernel(cl_kernel h) { return release_handle(h, CL_INVALID_KERNEL); }
 
 cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const void* value) {
   if (!rt::valid(k)) return CL_INVALID_KERNEL;

@@ -34,7 +34,7 @@ cl_event make_event(cl_command_queue q, cl_command_type type, uint64_t queued) {
   e->submit = queued;
   e->start = queued;
   e->end = rt::host_time_ns();
-  clRetainCommandQueue(q);
+  rt::retain(q);
   return e;
 }
 
@@ -120,8 +120,7 @@ cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_context conte
     if (!q->property_list.empty()) q->property_list.push_back(0);
     q->context = context;
     q->device = device;
-    q->kernargs = device->am->alloc_vram(64 * 1024);
-    clRetainContext(context);
+    rt::retain(context);
     return q.release();
   });
 }
@@ -134,24 +133,9 @@ cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context, cl_device_
                                             errcode_ret);
 }
 
-cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue q) {
-  if (!rt::valid(q)) return CL_INVALID_COMMAND_QUEUE;
-  ++q->refs;
-  return CL_SUCCESS;
-}
+cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue h) { return retain_handle(h, CL_INVALID_COMMAND_QUEUE); }
 
-cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
-  if (!rt::valid(q)) return CL_INVALID_COMMAND_QUEUE;
-  if (--q->refs == 0) {
-    q->device->am->free(q->kernargs);
-    q->device->am->free(q->staging);
-    cl_context c = q->context;
-    q->magic = 0;
-    delete q;
-    clReleaseContext(c);
-  }
-  return CL_SUCCESS;
-}
+cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue h) { return release_handle(h, CL_INVALID_COMMAND_QUEUE); }
 
 cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_info param, size_t size,
                                          void* value, size_t* size_ret) {
@@ -310,21 +294,8 @@ cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling_info param, 
   }
 }
 
-cl_int CL_API_CALL clRetainEvent(cl_event e) {
-  if (!rt::valid(e)) return CL_INVALID_EVENT;
-  ++e->refs;
-  return CL_SUCCESS;
-}
+cl_int CL_API_CALL clRetainEvent(cl_event h) { return retain_handle(h, CL_INVALID_EVENT); }
 
-cl_int CL_API_CALL clReleaseEvent(cl_event e) {
-  if (!rt::valid(e)) return CL_INVALID_EVENT;
-  if (--e->refs == 0) {
-    cl_command_queue q = e->queue;
-    e->magic = 0;
-    delete e;
-    if (q) clReleaseCommandQueue(q);
-  }
-  return CL_SUCCESS;
-}
+cl_int CL_API_CALL clReleaseEvent(cl_event h) { return release_handle(h, CL_INVALID_EVENT); }
 
 } // extern "C"

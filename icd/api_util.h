@@ -36,6 +36,18 @@ template <class T, class F> T create(cl_int* errcode_ret, F&& body) {
   return err == CL_SUCCESS ? result : nullptr;
 }
 
+template <class T> cl_int retain_handle(T* h, cl_int invalid) {
+  if (!rt::valid(h)) return invalid;
+  rt::retain(h);
+  return CL_SUCCESS;
+}
+
+template <class T> cl_int release_handle(T* h, cl_int invalid) {
+  if (!rt::valid(h)) return invalid;
+  rt::release(h);
+  return CL_SUCCESS;
+}
+
 template <class T> void require(T* h, cl_int code) {
   if (!rt::valid(h)) throw ClError{code, "invalid handle"};
 }

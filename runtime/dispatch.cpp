@@ -12,6 +12,7 @@ using namespace am::hw::sh;
 
 constexpr uint32_t kPacketOffset = 0;    // hsa_kernel_dispatch_packet_t (64 bytes)
 constexpr uint32_t kKernargOffset = 256; // kernel arguments follow, 256-byte aligned
+constexpr uint64_t kKernargBytes = 64 * 1024;
 
 template <class T> void put(uint8_t* base, size_t off, T v) { std::memcpy(base + off, &v, sizeof v); }
 
@@ -48,6 +49,9 @@ void dispatch_kernel(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t
     throw ClError{CL_OUT_OF_RESOURCES, "kernels needing scratch memory are not supported yet"};
 
   am::Device& dev = *q->device->am;
+  if (!q->kernargs) q->kernargs = dev.alloc_vram(kKernargBytes);
+  if (kKernargOffset + info.kernarg_size > q->kernargs.size)
+    throw ClError{CL_OUT_OF_RESOURCES, "kernel arguments too large"};
   uint8_t* base = q->kernargs.cpu;
   std::memset(base, 0, kKernargOffset + info.kernarg_size);
   uint8_t* args = base + kKernargOffset;

@@ -63,6 +63,7 @@ struct _cl_context : amcl::rt::ObjectHeader {
 };
 
 struct _cl_command_queue : amcl::rt::ObjectHeader {
+  ~_cl_command_queue();
   _cl_command_queue() : ObjectHeader(amcl::rt::kQueueMagic) {}
   cl_context context = nullptr;
   cl_device_id device = nullptr;
@@ -74,6 +75,7 @@ struct _cl_command_queue : amcl::rt::ObjectHeader {
 };
 
 struct _cl_mem : amcl::rt::ObjectHeader {
+  ~_cl_mem();
   _cl_mem() : ObjectHeader(amcl::rt::kMemMagic) {}
   cl_context context = nullptr;
   cl_mem_flags flags = 0;
@@ -92,6 +94,7 @@ struct _cl_mem : amcl::rt::ObjectHeader {
 };
 
 struct _cl_program : amcl::rt::ObjectHeader {
+  ~_cl_program();
   _cl_program() : ObjectHeader(amcl::rt::kProgramMagic) {}
   cl_context context = nullptr;
   std::string source;
@@ -106,6 +109,7 @@ struct _cl_program : amcl::rt::ObjectHeader {
 };
 
 struct _cl_kernel : amcl::rt::ObjectHeader {
+  ~_cl_kernel();
   _cl_kernel() : ObjectHeader(amcl::rt::kKernelMagic) {}
   cl_program program = nullptr;
   const amcl::compiler::KernelInfo* info = nullptr;
@@ -116,6 +120,7 @@ struct _cl_kernel : amcl::rt::ObjectHeader {
 };
 
 struct _cl_event : amcl::rt::ObjectHeader {
+  ~_cl_event();
   _cl_event() : ObjectHeader(amcl::rt::kEventMagic) {}
   cl_context context = nullptr;
   cl_command_queue queue = nullptr;
@@ -144,6 +149,16 @@ template <> constexpr uint32_t magic_of<_cl_kernel>() { return kKernelMagic; }
 template <> constexpr uint32_t magic_of<_cl_event>() { return kEventMagic; }
 
 template <class T> bool valid(T* h) { return h && h->magic == magic_of<T>(); }
+
+// Reference counting (OpenCL 3.0, "Retaining and Releasing Objects"): the last release
+// destroys the object, whose destructor releases what it holds (context, program, queue).
+template <class T> void retain(T* h) { ++h->refs; }
+template <class T> void release(T* h) {
+  if (--h->refs == 0) {
+    h->magic = 0; // a stale handle is rejected instead of being used
+    delete h;
+  }
+}
 
 // Writes a query result the way every clGet*Info does.
 cl_int write_info(const void* data, size_t size, size_t param_value_size, void* param_value,
