@@ -47,6 +47,18 @@ void check_buffer_range(cl_mem m, size_t offset, size_t size) {
   if (offset > m->size || size > m->size - offset) throw ClError{CL_INVALID_VALUE, ""};
 }
 
+// Checks shared by clEnqueueReadBuffer and clEnqueueWriteBuffer; `forbidden` are the host
+// access flags that make the transfer invalid.
+void check_host_transfer(cl_command_queue q, cl_mem m, size_t offset, size_t size, const void* ptr,
+                         cl_uint nwait, const cl_event* wait, cl_mem_flags forbidden) {
+  require(q, CL_INVALID_COMMAND_QUEUE);
+  check_buffer_range(m, offset, size);
+  if (!ptr || size == 0) throw ClError{CL_INVALID_VALUE, ""};
+  if (m->context != q->context) throw ClError{CL_INVALID_CONTEXT, ""};
+  if (m->flags & forbidden) throw ClError{CL_INVALID_OPERATION, ""};
+  check_wait_list(q, nwait, wait);
+}
+
 am::Device& device_of(cl_command_queue q) { return *q->device->am; }
 
 void ensure_staging(cl_command_queue q) {
@@ -159,12 +171,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem m, cl_bool, s
                                         const void* ptr, cl_uint nwait, const cl_event* wait,
                                         cl_event* event) {
   return guarded([&] {
-    require(q, CL_INVALID_COMMAND_QUEUE);
-    check_buffer_range(m, offset, size);
-    if (!ptr || size == 0) throw ClError{CL_INVALID_VALUE, ""};
-    if (m->context != q->context) throw ClError{CL_INVALID_CONTEXT, ""};
-    if (m->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)) throw ClError{CL_INVALID_OPERATION, ""};
-    check_wait_list(q, nwait, wait);
+    check_host_transfer(q, m, offset, size, ptr, nwait, wait, CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS);
     uint64_t t = rt::host_time_ns();
     std::lock_guard lock(q->mutex);
     copy_to_device(q, m->va() + offset, static_cast<const uint8_t*>(ptr), size);
@@ -176,12 +183,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem m, cl_bool, s
 cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool, size_t offset, size_t size,
                                        void* ptr, cl_uint nwait, const cl_event* wait, cl_event* event) {
   return guarded([&] {
-    require(q, CL_INVALID_COMMAND_QUEUE);
-    check_buffer_range(m, offset, size);
-    if (!ptr || size == 0) throw ClError{CL_INVALID_VALUE, ""};
-    if (m->context != q->context) throw ClError{CL_INVALID_CONTEXT, ""};
-    if (m->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)) throw ClError{CL_INVALID_OPERATION, ""};
-    check_wait_list(q, nwait, wait);
+    check_host_transfer(q, m, offset, size, ptr, nwait, wait, CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS);
     uint64_t t = rt::host_time_ns();
     std::lock_guard lock(q->mutex);
     copy_from_device(q, static_cast<uint8_t*>(ptr), m->va() + offset, size);
