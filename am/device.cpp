@@ -52,10 +52,10 @@ Device::Device(std::shared_ptr<Pci> pci)
 
 Device::~Device() {
   // Stop the engines from fetching before their rings and page tables go away.
-  pci_->reg_write32(kGcSeg0 + regSDMA0_QUEUE0_RB_CNTL, 0);
-  pci_->reg_write32(kGcSeg0 + regGRBM_GFX_CNTL, grbm_gfx_cntl(1, 0, 0, 0));
-  pci_->reg_write32(kGcSeg0 + regCP_HQD_ACTIVE, 0);
-  pci_->reg_write32(kGcSeg0 + regGRBM_GFX_CNTL, 0);
+  pci_->reg_write32(addr(regSDMA0_QUEUE0_RB_CNTL), 0);
+  pci_->reg_write32(addr(regGRBM_GFX_CNTL), grbm_gfx_cntl(1, 0, 0, 0));
+  pci_->reg_write32(addr(regCP_HQD_ACTIVE), 0);
+  pci_->reg_write32(addr(regGRBM_GFX_CNTL), 0);
 }
 
 void Device::boot() {
@@ -78,13 +78,13 @@ void Device::boot() {
   info_.max_clock_mhz = 2500;
   if (info_.emulated) info_.name += " (amcl emulated)";
 
-  fast_boot_ = pci_->reg_read32(kGcSeg1 + regSCRATCH_REG7) == kAmBootedMagic;
+  fast_boot_ = pci_->reg_read32(addr(regSCRATCH_REG7)) == kAmBootedMagic;
   init_gmc();
   signals_ = alloc_vram(kPage);
   std::memset(signals_.cpu, 0, kPage);
   init_compute_queue();
   init_sdma_queue();
-  pci_->reg_write32(kGcSeg1 + regSCRATCH_REG7, kAmBootedMagic);
+  pci_->reg_write32(addr(regSCRATCH_REG7), kAmBootedMagic);
 }
 
 void Device::init_gmc() {
@@ -97,13 +97,13 @@ void Device::init_gmc() {
   });
   const uint64_t base = pt_->root() | gmc::PTE_VALID;
   const uint64_t last_page = (gmc::kVaSpan >> 12) - 1;
-  pci_->reg_write32(kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32, uint32_t(base));
-  pci_->reg_write32(kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32, uint32_t(base >> 32));
-  pci_->reg_write32(kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32, 0);
-  pci_->reg_write32(kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_HI32, 0);
-  pci_->reg_write32(kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32, uint32_t(last_page));
-  pci_->reg_write32(kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32, uint32_t(last_page >> 32));
-  pci_->reg_write32(kGcSeg0 + regGCVM_CONTEXT0_CNTL,
+  pci_->reg_write32(addr(regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32), uint32_t(base));
+  pci_->reg_write32(addr(regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32), uint32_t(base >> 32));
+  pci_->reg_write32(addr(regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32), 0);
+  pci_->reg_write32(addr(regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_HI32), 0);
+  pci_->reg_write32(addr(regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32), uint32_t(last_page));
+  pci_->reg_write32(addr(regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32), uint32_t(last_page >> 32));
+  pci_->reg_write32(addr(regGCVM_CONTEXT0_CNTL),
                     VM_CONTEXT_CNTL_ENABLE | (gmc::kPageTableDepth << VM_CONTEXT_CNTL_DEPTH_SHIFT) |
                         (0u << VM_CONTEXT_CNTL_BLOCK_SIZE_SHIFT));
 }
@@ -141,15 +141,15 @@ void Device::init_compute_queue() {
   mqd[cp_hqd_eop_base_addr_hi] = uint32_t(eop_.va >> 40);
   mqd[cp_hqd_eop_control] = uint32_t(std::countr_zero(uint32_t(kPage / 4))) - 1;
 
-  pci_->reg_write32(kGcSeg0 + regGRBM_GFX_CNTL, grbm_gfx_cntl(1, 0, 0, 0));
-  pci_->reg_write32(kGcSeg0 + regCP_HQD_ACTIVE, 0);
+  pci_->reg_write32(addr(regGRBM_GFX_CNTL), grbm_gfx_cntl(1, 0, 0, 0));
+  pci_->reg_write32(addr(regCP_HQD_ACTIVE), 0);
   // HQD registers mirror MQD dwords 128.. in order: program every one we filled.
   for (uint32_t idx = kHqdFirst; idx <= cp_hqd_pq_wptr_hi; ++idx) {
     if (idx == cp_hqd_active) continue;
-    pci_->reg_write32(kGcSeg0 + regCP_MQD_BASE_ADDR + (idx - kHqdFirst), mqd[idx]);
+    pci_->reg_write32(addr(regCP_MQD_BASE_ADDR) + (idx - kHqdFirst), mqd[idx]);
   }
-  pci_->reg_write32(kGcSeg0 + regCP_HQD_ACTIVE, 1);
-  pci_->reg_write32(kGcSeg0 + regGRBM_GFX_CNTL, 0);
+  pci_->reg_write32(addr(regCP_HQD_ACTIVE), 1);
+  pci_->reg_write32(addr(regGRBM_GFX_CNTL), 0);
 }
 
 void Device::init_sdma_queue() {
@@ -159,7 +159,7 @@ void Device::init_sdma_queue() {
   sdma_.ring.init(sdma_.ring_mem, slot + kSdmaRptr);
   const uint64_t rptr_va = signals_.va + 8 * kSdmaRptr;
   const uint32_t log2_dwords = uint32_t(std::countr_zero(uint32_t(kRingBytes / 4)));
-  auto w = [&](uint32_t reg, uint32_t v) { pci_->reg_write32(kGcSeg0 + reg, v); };
+  auto w = [&](Reg reg, uint32_t v) { pci_->reg_write32(addr(reg), v); };
   w(regSDMA0_QUEUE0_RB_CNTL, 0);
   w(regSDMA0_QUEUE0_RB_BASE, uint32_t(sdma_.ring_mem.va >> 8));
   w(regSDMA0_QUEUE0_RB_BASE_HI, uint32_t(sdma_.ring_mem.va >> 40));

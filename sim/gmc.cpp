@@ -30,20 +30,20 @@ uint64_t Gmc::read_entry(uint64_t table_pa, unsigned index, uint64_t va) const {
 
 uint8_t* Gmc::translate(uint64_t va, size_t len, bool write, bool execute) {
   using namespace gc11;
-  const uint32_t cntl = regs_.read(kGcSeg0 + regGCVM_CONTEXT0_CNTL);
+  const uint32_t cntl = regs_.read(addr(regGCVM_CONTEXT0_CNTL));
   if (!(cntl & VM_CONTEXT_CNTL_ENABLE))
     throw shader::MemoryFault(va, write, describe("VMID 0 context disabled", va));
   if (((cntl >> VM_CONTEXT_CNTL_DEPTH_SHIFT) & 3) != gmc::kPageTableDepth ||
       ((cntl >> VM_CONTEXT_CNTL_BLOCK_SIZE_SHIFT) & 0xf) != 0)
     throw shader::MemoryFault(va, write, describe("unsupported page-table depth/block size", va));
-  const uint64_t start = regs_.read64(kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32,
-                                      kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_HI32) << 12;
-  const uint64_t end = regs_.read64(kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32,
-                                    kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32) << 12;
+  const uint64_t start = regs_.read64(addr(regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32),
+                                      addr(regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_HI32)) << 12;
+  const uint64_t end = regs_.read64(addr(regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32),
+                                    addr(regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32)) << 12;
   if (va < start || va + len - 1 > end + 4095)
     throw shader::MemoryFault(va, write, describe("address outside the VMID 0 range", va));
-  const uint64_t base = regs_.read64(kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32,
-                                     kGcSeg0 + regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32);
+  const uint64_t base = regs_.read64(addr(regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32),
+                                     addr(regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32));
   if (!(base & gmc::PTE_VALID))
     throw shader::MemoryFault(va, write, describe("page directory base not valid", va));
 

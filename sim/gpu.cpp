@@ -22,13 +22,12 @@ int debug_level() {
 
 // Registers the model knows (their writes are expected); writes elsewhere are logged.
 bool known_register(uint32_t index) {
-  const uint32_t off = index - kGcSeg0;
-  if (index >= kGcSeg0 && off >= regSDMA0_QUEUE0_RB_CNTL && off <= regSDMA0_QUEUE0_MINOR_PTR_UPDATE)
-    return true;
-  if (index >= kGcSeg0 && off >= regGCVM_CONTEXT0_CNTL && off <= regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32)
-    return true;
-  if (index >= kGcSeg0 && off >= regCP_MQD_BASE_ADDR && off <= regCP_HQD_PQ_WPTR_HI) return true;
-  return index == kGcSeg0 + regGRBM_GFX_CNTL || index == kGcSeg1 + regSCRATCH_REG7;
+  auto in = [&](Reg first, Reg last) { return index >= addr(first) && index <= addr(last); };
+  return in(regSDMA0_QUEUE0_RB_CNTL, regSDMA0_QUEUE0_MINOR_PTR_UPDATE) ||
+         in(regGCVM_CONTEXT0_CNTL, regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32) ||
+         in(regCP_MQD_BASE_ADDR, regCP_HQD_PQ_WPTR_HI) ||
+         in(regGCVM_L2_PROTECTION_FAULT_CNTL, regGCVM_L2_PROTECTION_FAULT_ADDR_HI32) ||
+         index == addr(regGRBM_GFX_CNTL) || in(regSCRATCH_REG6, regSCRATCH_REG7);
 }
 
 } // namespace
@@ -64,20 +63,20 @@ uint32_t Gpu::config_read32(uint32_t offset) {
 }
 
 bool Gpu::hqd_register(uint32_t index) const {
-  return index >= kGcSeg0 + regCP_MQD_BASE_ADDR && index <= kGcSeg0 + regCP_HQD_PQ_WPTR_HI;
+  return index >= addr(regCP_MQD_BASE_ADDR) && index <= addr(regCP_HQD_PQ_WPTR_HI);
 }
 
 uint32_t Gpu::reg_read32(uint32_t index) {
   std::lock_guard lock(reg_mutex_);
   if (hqd_register(index)) {
     auto& bank = hqd_banks_[grbm_select_];
-    if (index == kGcSeg0 + regCP_HQD_PQ_RPTR && grbm_select_ == grbm_gfx_cntl(1, 0, 0, 0))
+    if (index == addr(regCP_HQD_PQ_RPTR) && grbm_select_ == grbm_gfx_cntl(1, 0, 0, 0))
       return uint32_t(mec_.rptr() % std::max<uint32_t>(1, mec_.hqd().ring_dwords));
     auto it = bank.find(index);
     return it == bank.end() ? 0 : it->second;
   }
-  if (index == kGcSeg0 + regSDMA0_QUEUE0_RB_RPTR) return uint32_t(sdma_.rptr());
-  if (index == kGcSeg0 + regSDMA0_QUEUE0_RB_RPTR_HI) return uint32_t(sdma_.rptr() >> 32);
+  if (index == addr(regSDMA0_QUEUE0_RB_RPTR)) return uint32_t(sdma_.rptr());
+  if (index == addr(regSDMA0_QUEUE0_RB_RPTR_HI)) return uint32_t(sdma_.rptr() >> 32);
   return regs_.read(index);
 }
 
@@ -86,18 +85,18 @@ void Gpu::reg_write32(uint32_t index, uint32_t value) {
   if (debug_ >= 4) std::fprintf(stderr, "amcl sim: write reg 0x%05x = 0x%08x\n", index, value);
   if (!known_register(index) && debug_ >= 2)
     std::fprintf(stderr, "amcl sim: write to unmodelled register 0x%05x = 0x%08x\n", index, value);
-  if (index == kGcSeg0 + regGRBM_GFX_CNTL) {
+  if (index == addr(regGRBM_GFX_CNTL)) {
     grbm_select_ = value & 0x7ff;
     regs_.store(index, value);
     return;
   }
   if (hqd_register(index)) {
     hqd_banks_[grbm_select_][index] = value;
-    if (index == kGcSeg0 + regCP_HQD_ACTIVE) on_hqd_active(value);
+    if (index == addr(regCP_HQD_ACTIVE)) on_hqd_active(value);
     return;
   }
   regs_.store(index, value);
-  if (index == kGcSeg0 + regSDMA0_QUEUE0_RB_CNTL) on_sdma_rb_cntl(value);
+  if (index == addr(regSDMA0_QUEUE0_RB_CNTL)) on_sdma_rb_cntl(value);
 }
 
 void Gpu::on_hqd_active(uint32_t value) {
@@ -111,7 +110,7 @@ void Gpu::on_hqd_active(uint32_t value) {
     return;
   }
   auto& bank = hqd_banks_[grbm_select_];
-  auto reg = [&](uint32_t r) { return bank[kGcSeg0 + r]; };
+  auto reg = [&](Reg r) { return bank[addr(r)]; };
   HqdState hqd;
   hqd.ring_va = (uint64_t(reg(regCP_HQD_PQ_BASE)) | (uint64_t(reg(regCP_HQD_PQ_BASE_HI)) << 32)) << 8;
   hqd.ring_dwords = 2u << (reg(regCP_HQD_PQ_CONTROL) & CP_HQD_PQ_CONTROL_QUEUE_SIZE_MASK);
@@ -130,13 +129,13 @@ void Gpu::on_sdma_rb_cntl(uint32_t value) {
     sdma_.disable();
     return;
   }
-  const uint64_t base = regs_.read64(kGcSeg0 + regSDMA0_QUEUE0_RB_BASE,
-                                     kGcSeg0 + regSDMA0_QUEUE0_RB_BASE_HI) << 8;
+  const uint64_t base = regs_.read64(addr(regSDMA0_QUEUE0_RB_BASE),
+                                     addr(regSDMA0_QUEUE0_RB_BASE_HI)) << 8;
   const uint32_t log2_dwords = (value >> SDMA_RB_CNTL_RB_SIZE_SHIFT) & 0x1f;
   uint64_t rptr_wb = 0;
   if (value & SDMA_RB_CNTL_RPTR_WRITEBACK_ENABLE)
-    rptr_wb = regs_.read64(kGcSeg0 + regSDMA0_QUEUE0_RB_RPTR_ADDR_LO,
-                           kGcSeg0 + regSDMA0_QUEUE0_RB_RPTR_ADDR_HI);
+    rptr_wb = regs_.read64(addr(regSDMA0_QUEUE0_RB_RPTR_ADDR_LO),
+                           addr(regSDMA0_QUEUE0_RB_RPTR_ADDR_HI));
   sdma_.enable(base, 4u << log2_dwords, rptr_wb);
 }
 
@@ -148,8 +147,8 @@ void Gpu::doorbell_write64(uint32_t index, uint64_t value) {
     mec_.ring(value);
     return;
   }
-  uint32_t sdma_db = regs_.read(kGcSeg0 + regSDMA0_QUEUE0_DOORBELL);
-  uint32_t sdma_off = (regs_.read(kGcSeg0 + regSDMA0_QUEUE0_DOORBELL_OFFSET) >> 2) & 0x3ffffff;
+  uint32_t sdma_db = regs_.read(addr(regSDMA0_QUEUE0_DOORBELL));
+  uint32_t sdma_off = (regs_.read(addr(regSDMA0_QUEUE0_DOORBELL_OFFSET)) >> 2) & 0x3ffffff;
   if (sdma_.enabled() && (sdma_db & SDMA_DOORBELL_ENABLE) && sdma_off == index) {
     sdma_.ring(value);
     return;

@@ -1,20 +1,27 @@
 // Register offsets of GC 11.0.0 (RDNA3, gfx1100) that amcl's driver and emulator use.
 //
-// Source: Linux drivers/gpu/drm/amd/include/asic_reg/gc/gc_11_0_0_offset.h (dword offsets,
-// relative to the IP's segment base given by IP discovery) and Mesa src/amd/common/sid.h for
-// the SH registers (byte address / 4). Absolute dword index = segment base + offset.
-// Values are pinned by tests/am/hw_facts_test.cpp.
+// Source: Linux drivers/gpu/drm/amd/include/asic_reg/gc/gc_11_0_0_offset.h: each register is
+// a dword offset plus a BASE_IDX naming the GC segment it is relative to; the absolute dword
+// index in BAR5 is segment base (from IP discovery) + offset. Values below were read from that
+// header and are pinned by tests/am/hw_facts_test.cpp.
 #pragma once
 #include <cstdint>
 
 namespace am::hw::gc11 {
 
-// Segment bases of the GC block on gfx1100 (IP discovery, GC 11.0.0 instance 0).
+// Segment bases of the GC block on gfx1100 (IP discovery, GC 11.0.0 instance 0). The header's
+// regCOMPUTE_DISPATCH_INITIATOR (0x1ba0, base 0) landing on SH register 0x2E00 confirms seg 0.
 inline constexpr uint32_t kGcSeg0 = 0x00001260;
 inline constexpr uint32_t kGcSeg1 = 0x0000A000;
 
-// base_idx 0 registers.
-inline constexpr uint32_t regGRBM_GFX_CNTL = 0x0900;
+struct Reg {
+  uint32_t offset;
+  uint8_t base_idx;
+};
+// Absolute BAR5 dword index of a GC register on gfx1100.
+inline constexpr uint32_t addr(Reg r) { return (r.base_idx == 0 ? kGcSeg0 : kGcSeg1) + r.offset; }
+
+inline constexpr Reg regGRBM_GFX_CNTL{0x0900, 1};
 // GRBM_GFX_CNTL fields: PIPEID[1:0] MEID[3:2] VMID[7:4] QUEUEID[10:8].
 inline constexpr uint32_t grbm_gfx_cntl(uint32_t me, uint32_t pipe, uint32_t queue,
                                         uint32_t vmid) {
@@ -22,21 +29,21 @@ inline constexpr uint32_t grbm_gfx_cntl(uint32_t me, uint32_t pipe, uint32_t que
 }
 
 // SDMA0 queue 0 ring registers (gc_sdma0_sdma0dec, base_idx 0).
-inline constexpr uint32_t regSDMA0_QUEUE0_RB_CNTL = 0x0080;
-inline constexpr uint32_t regSDMA0_QUEUE0_RB_BASE = 0x0081;
-inline constexpr uint32_t regSDMA0_QUEUE0_RB_BASE_HI = 0x0082;
-inline constexpr uint32_t regSDMA0_QUEUE0_RB_RPTR = 0x0083;
-inline constexpr uint32_t regSDMA0_QUEUE0_RB_RPTR_HI = 0x0084;
-inline constexpr uint32_t regSDMA0_QUEUE0_RB_WPTR = 0x0085;
-inline constexpr uint32_t regSDMA0_QUEUE0_RB_WPTR_HI = 0x0086;
-inline constexpr uint32_t regSDMA0_QUEUE0_RB_RPTR_ADDR_HI = 0x0088;
-inline constexpr uint32_t regSDMA0_QUEUE0_RB_RPTR_ADDR_LO = 0x0089;
-inline constexpr uint32_t regSDMA0_QUEUE0_IB_CNTL = 0x008a;
-inline constexpr uint32_t regSDMA0_QUEUE0_DOORBELL = 0x0092;
-inline constexpr uint32_t regSDMA0_QUEUE0_DOORBELL_OFFSET = 0x00ab;
-inline constexpr uint32_t regSDMA0_QUEUE0_RB_WPTR_POLL_ADDR_HI = 0x00b2;
-inline constexpr uint32_t regSDMA0_QUEUE0_RB_WPTR_POLL_ADDR_LO = 0x00b3;
-inline constexpr uint32_t regSDMA0_QUEUE0_MINOR_PTR_UPDATE = 0x00b5;
+inline constexpr Reg regSDMA0_QUEUE0_RB_CNTL{0x0080, 0};
+inline constexpr Reg regSDMA0_QUEUE0_RB_BASE{0x0081, 0};
+inline constexpr Reg regSDMA0_QUEUE0_RB_BASE_HI{0x0082, 0};
+inline constexpr Reg regSDMA0_QUEUE0_RB_RPTR{0x0083, 0};
+inline constexpr Reg regSDMA0_QUEUE0_RB_RPTR_HI{0x0084, 0};
+inline constexpr Reg regSDMA0_QUEUE0_RB_WPTR{0x0085, 0};
+inline constexpr Reg regSDMA0_QUEUE0_RB_WPTR_HI{0x0086, 0};
+inline constexpr Reg regSDMA0_QUEUE0_RB_RPTR_ADDR_HI{0x0088, 0};
+inline constexpr Reg regSDMA0_QUEUE0_RB_RPTR_ADDR_LO{0x0089, 0};
+inline constexpr Reg regSDMA0_QUEUE0_IB_CNTL{0x008a, 0};
+inline constexpr Reg regSDMA0_QUEUE0_DOORBELL{0x0092, 0};
+inline constexpr Reg regSDMA0_QUEUE0_DOORBELL_OFFSET{0x00ab, 0};
+inline constexpr Reg regSDMA0_QUEUE0_RB_WPTR_POLL_ADDR_HI{0x00b2, 0};
+inline constexpr Reg regSDMA0_QUEUE0_RB_WPTR_POLL_ADDR_LO{0x00b3, 0};
+inline constexpr Reg regSDMA0_QUEUE0_MINOR_PTR_UPDATE{0x00b5, 0};
 // SDMA0_QUEUE0_RB_CNTL fields: RB_ENABLE[0] RB_SIZE[5:1] (log2 of ring dwords)
 // RPTR_WRITEBACK_ENABLE[12].
 inline constexpr uint32_t SDMA_RB_CNTL_RB_ENABLE = 1u << 0;
@@ -46,13 +53,13 @@ inline constexpr uint32_t SDMA_RB_CNTL_RPTR_WRITEBACK_ENABLE = 1u << 12;
 inline constexpr uint32_t SDMA_DOORBELL_ENABLE = 1u << 28;
 
 // GCVM (gfxhub v3.0) context 0: the one VMID amcl uses.
-inline constexpr uint32_t regGCVM_CONTEXT0_CNTL = 0x1688;
-inline constexpr uint32_t regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32 = 0x16f3;
-inline constexpr uint32_t regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32 = 0x16f4;
-inline constexpr uint32_t regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32 = 0x1713;
-inline constexpr uint32_t regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_HI32 = 0x1714;
-inline constexpr uint32_t regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32 = 0x1733;
-inline constexpr uint32_t regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32 = 0x1734;
+inline constexpr Reg regGCVM_CONTEXT0_CNTL{0x1688, 0};
+inline constexpr Reg regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32{0x16f3, 0};
+inline constexpr Reg regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32{0x16f4, 0};
+inline constexpr Reg regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32{0x1713, 0};
+inline constexpr Reg regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_HI32{0x1714, 0};
+inline constexpr Reg regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32{0x1733, 0};
+inline constexpr Reg regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32{0x1734, 0};
 // GCVM_CONTEXT0_CNTL: ENABLE_CONTEXT[0] PAGE_TABLE_DEPTH[2:1] PAGE_TABLE_BLOCK_SIZE[6:3].
 inline constexpr uint32_t VM_CONTEXT_CNTL_ENABLE = 1u << 0;
 inline constexpr uint32_t VM_CONTEXT_CNTL_DEPTH_SHIFT = 1;
@@ -60,24 +67,24 @@ inline constexpr uint32_t VM_CONTEXT_CNTL_BLOCK_SIZE_SHIFT = 3;
 
 // Hardware queue descriptor registers of the queue selected by GRBM_GFX_CNTL; they mirror
 // the compute MQD from dword 128 on (see mqd_v11.h).
-inline constexpr uint32_t regCP_MQD_BASE_ADDR = 0x1fa9;
-inline constexpr uint32_t regCP_MQD_BASE_ADDR_HI = 0x1faa;
-inline constexpr uint32_t regCP_HQD_ACTIVE = 0x1fab;
-inline constexpr uint32_t regCP_HQD_VMID = 0x1fac;
-inline constexpr uint32_t regCP_HQD_PQ_BASE = 0x1fb1;
-inline constexpr uint32_t regCP_HQD_PQ_BASE_HI = 0x1fb2;
-inline constexpr uint32_t regCP_HQD_PQ_RPTR = 0x1fb3;
-inline constexpr uint32_t regCP_HQD_PQ_RPTR_REPORT_ADDR = 0x1fb4;
-inline constexpr uint32_t regCP_HQD_PQ_RPTR_REPORT_ADDR_HI = 0x1fb5;
-inline constexpr uint32_t regCP_HQD_PQ_WPTR_POLL_ADDR = 0x1fb6;
-inline constexpr uint32_t regCP_HQD_PQ_WPTR_POLL_ADDR_HI = 0x1fb7;
-inline constexpr uint32_t regCP_HQD_PQ_DOORBELL_CONTROL = 0x1fb8;
-inline constexpr uint32_t regCP_HQD_PQ_CONTROL = 0x1fba;
-inline constexpr uint32_t regCP_HQD_EOP_BASE_ADDR = 0x1fce;
-inline constexpr uint32_t regCP_HQD_EOP_BASE_ADDR_HI = 0x1fcf;
-inline constexpr uint32_t regCP_HQD_EOP_CONTROL = 0x1fd0;
-inline constexpr uint32_t regCP_HQD_PQ_WPTR_LO = 0x1fdf;
-inline constexpr uint32_t regCP_HQD_PQ_WPTR_HI = 0x1fe0;
+inline constexpr Reg regCP_MQD_BASE_ADDR{0x1fa9, 0};
+inline constexpr Reg regCP_MQD_BASE_ADDR_HI{0x1faa, 0};
+inline constexpr Reg regCP_HQD_ACTIVE{0x1fab, 0};
+inline constexpr Reg regCP_HQD_VMID{0x1fac, 0};
+inline constexpr Reg regCP_HQD_PQ_BASE{0x1fb1, 0};
+inline constexpr Reg regCP_HQD_PQ_BASE_HI{0x1fb2, 0};
+inline constexpr Reg regCP_HQD_PQ_RPTR{0x1fb3, 0};
+inline constexpr Reg regCP_HQD_PQ_RPTR_REPORT_ADDR{0x1fb4, 0};
+inline constexpr Reg regCP_HQD_PQ_RPTR_REPORT_ADDR_HI{0x1fb5, 0};
+inline constexpr Reg regCP_HQD_PQ_WPTR_POLL_ADDR{0x1fb6, 0};
+inline constexpr Reg regCP_HQD_PQ_WPTR_POLL_ADDR_HI{0x1fb7, 0};
+inline constexpr Reg regCP_HQD_PQ_DOORBELL_CONTROL{0x1fb8, 0};
+inline constexpr Reg regCP_HQD_PQ_CONTROL{0x1fba, 0};
+inline constexpr Reg regCP_HQD_EOP_BASE_ADDR{0x1fce, 0};
+inline constexpr Reg regCP_HQD_EOP_BASE_ADDR_HI{0x1fcf, 0};
+inline constexpr Reg regCP_HQD_EOP_CONTROL{0x1fd0, 0};
+inline constexpr Reg regCP_HQD_PQ_WPTR_LO{0x1fdf, 0};
+inline constexpr Reg regCP_HQD_PQ_WPTR_HI{0x1fe0, 0};
 // CP_HQD_PQ_CONTROL: QUEUE_SIZE[5:0] = log2(ring dwords) - 1; RPTR_BLOCK_SIZE[13:8];
 // NO_UPDATE_RPTR[27]; UNORD_DISPATCH[28]; PRIV_STATE[30]; KMD_QUEUE[31].
 inline constexpr uint32_t CP_HQD_PQ_CONTROL_QUEUE_SIZE_MASK = 0x3f;
@@ -86,7 +93,15 @@ inline constexpr uint32_t CP_HQD_DOORBELL_OFFSET_SHIFT = 2;
 inline constexpr uint32_t CP_HQD_DOORBELL_OFFSET_MASK = 0x03FFFFFCu;
 inline constexpr uint32_t CP_HQD_DOORBELL_EN = 1u << 30;
 
-// base_idx 1 registers.
-inline constexpr uint32_t regSCRATCH_REG7 = 0x2047;
+// Scratch registers AM uses to recognise its own earlier boot (tinygrad's AM convention):
+// REG7 holds the AM version, REG6 says whether the last session ended cleanly.
+inline constexpr Reg regSCRATCH_REG6{0x2046, 1};
+inline constexpr Reg regSCRATCH_REG7{0x2047, 1};
+
+// VM protection fault reporting (gc_gcvml2pfdec).
+inline constexpr Reg regGCVM_L2_PROTECTION_FAULT_CNTL{0x15c4, 0};
+inline constexpr Reg regGCVM_L2_PROTECTION_FAULT_STATUS{0x15c8, 0};
+inline constexpr Reg regGCVM_L2_PROTECTION_FAULT_ADDR_LO32{0x15c9, 0};
+inline constexpr Reg regGCVM_L2_PROTECTION_FAULT_ADDR_HI32{0x15ca, 0};
 
 } // namespace am::hw::gc11
