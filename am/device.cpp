@@ -3,6 +3,7 @@
 #include "hw/gc_11_0_0_regs.h"
 #include "hw/gmc_v11.h"
 #include "hw/mqd_v11.h"
+#include "hw/osssys_6_0_0_regs.h"
 #include "hw/pci_ids.h"
 #include "va_space.h"
 
@@ -32,7 +33,8 @@ constexpr uint32_t kAmBootedMagic = 0xA3C1B007;
 
 // Slots of the signal page (64-bit each).
 enum Slot : unsigned { kComputeSignal = 0, kSdmaSignal = 1, kComputeRptr = 2, kSdmaRptr = 3,
-                       kComputeWptrPoll = 4 };
+                       kComputeWptrPoll = 4, kIhWptr = 5 };
+constexpr uint64_t kIhRingBytes = 64 * 1024;
 
 uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
 
@@ -56,6 +58,7 @@ Device::~Device() {
   pci_->reg_write32(addr(regGRBM_GFX_CNTL), grbm_gfx_cntl(1, 0, 0, 0));
   pci_->reg_write32(addr(regCP_HQD_ACTIVE), 0);
   pci_->reg_write32(addr(regGRBM_GFX_CNTL), 0);
+  pci_->reg_write32(hw::oss6::regIH_RB_CNTL, 0);
 }
 
 void Device::boot() {
@@ -82,6 +85,7 @@ void Device::boot() {
   init_gmc();
   signals_ = alloc_vram(kPage);
   std::memset(signals_.cpu, 0, kPage);
+  init_ih();
   init_compute_queue();
   init_sdma_queue();
   pci_->reg_write32(addr(regSCRATCH_REG7), kAmBootedMagic);
@@ -108,6 +112,14 @@ void Device::init_gmc() {
                         (0u << VM_CONTEXT_CNTL_BLOCK_SIZE_SHIFT));
 }
 
+void Device::init_ih() {
+  ih_mem_ = alloc_vram(kIhRingBytes);
+  std::memset(ih_mem_.cpu, 0, kIhRingBytes);
+  ih_.init(*pci_, ih_mem_, signals_, 8 * kIhWptr);
+  // Re-arm the VM fault latch so the first fault of this session is recorded.
+  pci_->reg_write32(addr(regGCVM_L2_PROTECTION_FAULT_CNTL), 1);
+}
+
 void Device::init_compute_queue() {
   compute_.ring_mem = alloc_vram(kRingBytes);
   mqd_ = alloc_vram(kPage);
@@ -115,7 +127,10 @@ void Device::init_compute_queue() {
   std::memset(compute_.ring_mem.cpu, 0, kRingBytes);
   auto* slot = reinterpret_cast<volatile uint64_t*>(signals_.cpu);
   compute_.ring.init(compute_.ring_mem, slot + kComputeRptr);
+  program_compute_hqd();
+}
 
+void Device::program_compute_hqd() {
   // Fill the MQD the way the MEC firmware would load it, then program the HQD registers of
   // ME 1 pipe 0 queue 0 directly from it (no MES, no KIQ).
   auto* mqd = reinterpret_cast<uint32_t*>(mqd_.cpu);
@@ -157,7 +172,10 @@ void Device::init_sdma_queue() {
   std::memset(sdma_.ring_mem.cpu, 0, kRingBytes);
   auto* slot = reinterpret_cast<volatile uint64_t*>(signals_.cpu);
   sdma_.ring.init(sdma_.ring_mem, slot + kSdmaRptr);
-  const uint64_t rptr_va = signals_.va + 8 * kSdmaRptr;
+  program_sdma_queue();
+}
+
+void Device::program_sdma_queue() {  const uint64_t rptr_va = signals_.va + 8 * kSdmaRptr;
   const uint32_t log2_dwords = uint32_t(std::countr_zero(uint32_t(kRingBytes / 4)));
   auto w = [&](Reg reg, uint32_t v) { pci_->reg_write32(addr(reg), v); };
   w(regSDMA0_QUEUE0_RB_CNTL, 0);
@@ -296,14 +314,89 @@ uint64_t Device::submit_sdma(const SdmaBuilder& packets) {
   });
 }
 
+void Device::service_interrupts() {
+  for (const hw::ih::IvEntry& iv : ih_.drain()) {
+    std::string msg;
+    if (iv.client_id == hw::ih::CLIENTID_GFX && iv.source_id == hw::ih::SRCID_UTCL2_FAULT) {
+      const uint64_t page = iv.src_data[0] | (uint64_t(iv.src_data[1] & 0xf) << 32);
+      const uint32_t status = pci_->reg_read32(addr(regGCVM_L2_PROTECTION_FAULT_STATUS));
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "GPU page fault (%s) at address 0x%llx, GCVM_L2_PROTECTION_FAULT_STATUS 0x%08x",
+                    (iv.ring_id & hw::ih::FAULT_RING_PROT_WRITE) ? "write" : "read",
+                    static_cast<unsigned long long>(page << 12), status);
+      msg = buf;
+      pci_->reg_write32(addr(regGCVM_L2_PROTECTION_FAULT_CNTL), 1); // re-arm the latch
+    } else if (iv.source_id == hw::ih::SRCID_SQ_INTERRUPT_MSG) {
+      msg = "shader exception: a wave executed an illegal or unsupported instruction";
+    } else if (iv.source_id == hw::ih::SRCID_CP_BAD_OPCODE) {
+      msg = "compute queue stopped on a packet it cannot execute";
+      compute_stopped_ = true;
+    }
+    if (msg.empty()) continue; // end-of-pipe and SDMA trap entries only wake waiters
+    std::lock_guard lock(fault_mutex_);
+    faults_.push_back(msg);
+  }
+}
+
+void Device::discard_faults() {
+  service_interrupts();
+  std::lock_guard lock(fault_mutex_);
+  faults_.clear();
+}
+
+void Device::reset_queue(Engine e) {
+  Queue& q = queue(e);
+  std::lock_guard lock(q.mutex);
+  auto* slot = reinterpret_cast<volatile uint64_t*>(signals_.cpu);
+  if (e == Engine::Compute) {
+    pci_->reg_write32(addr(regGRBM_GFX_CNTL), grbm_gfx_cntl(1, 0, 0, 0));
+    pci_->reg_write32(addr(regCP_HQD_ACTIVE), 0);
+    pci_->reg_write32(addr(regGRBM_GFX_CNTL), 0);
+    discard_faults(); // whatever the killed work reported belongs to it, not to later work
+    q.ring.reset();
+    slot[kComputeRptr] = 0;
+    program_compute_hqd();
+    compute_stopped_ = false;
+  } else {
+    pci_->reg_write32(addr(regSDMA0_QUEUE0_RB_CNTL), 0);
+    discard_faults();
+    q.ring.reset();
+    slot[kSdmaRptr] = 0;
+    program_sdma_queue();
+  }
+  // Work submitted before the reset is gone: complete its timeline so no waiter blocks on it.
+  std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(signal_cpu(e))).store(q.issued, std::memory_order_release);
+  ++resets_;
+}
+
 void Device::wait(Engine e, uint64_t value) {
+  const char* name = e == Engine::Compute ? "compute queue" : "SDMA queue";
   auto start = std::chrono::steady_clock::now();
-  while (completed(e) < value) {
+  for (;;) {
+    service_interrupts();
+    if (completed(e) >= value) break;
+    if (e == Engine::Compute && compute_stopped_) {
+      reset_queue(e);
+      throw DeviceError("compute queue stopped on a packet it cannot execute; the queue has been reset");
+    }
     pci_->wait_interrupt(std::chrono::microseconds(500));
-    if (std::chrono::steady_clock::now() - start > hang_timeout_)
-      throw DeviceError(std::string(e == Engine::Compute ? "compute queue" : "SDMA queue") +
-                        " did not reach signal value " + std::to_string(value) + " within " +
-                        std::to_string(hang_timeout_.count()) + " ms (hung or faulted)");
+    if (std::chrono::steady_clock::now() - start > hang_timeout_) {
+      reset_queue(e);
+      throw DeviceError(std::string(name) + " did not reach signal value " + std::to_string(value) +
+                        " within " + std::to_string(hang_timeout_.count()) +
+                        " ms: the queue was hung and has been reset");
+    }
+  }
+  service_interrupts();
+  std::vector<std::string> faults;
+  {
+    std::lock_guard lock(fault_mutex_);
+    faults.swap(faults_);
+  }
+  if (!faults.empty()) {
+    std::string msg = faults.front();
+    if (faults.size() > 1) msg += " (and " + std::to_string(faults.size() - 1) + " more)";
+    throw DeviceError(msg);
   }
 }
 

@@ -2,6 +2,7 @@
 // am::Pci: boot, VMID 0 page tables, VRAM/system memory, the MEC compute queue (pipe 0
 // queue 0, MES bypassed) and SDMA engine 0 queue 0, with 64-bit timeline signals.
 #pragma once
+#include "ih_ring.h"
 #include "memory.h"
 #include "page_table.h"
 #include "pci.h"
@@ -17,6 +18,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace am {
 
@@ -61,8 +63,11 @@ public:
   uint64_t submit_sdma(const SdmaBuilder& packets);
   // The address of an engine's timeline signal (for GPU-side waits) and its current value.
   uint64_t completed(Engine e) const;
-  // Blocks until the engine's timeline reaches `value`. Throws DeviceError on a hang.
+  // Blocks until the engine's timeline reaches `value`. Throws DeviceError when the work
+  // faulted (VM fault or shader exception reported through the IH ring) or the queue hung; a
+  // hung queue is reset first, so the next submission works.
   void wait(Engine e, uint64_t value);
+  uint64_t queue_resets() const { return resets_; }
   uint64_t gpu_clock_hz() const { return 100'000'000; }
 
   Pci& pci() { return *pci_; }
@@ -77,7 +82,15 @@ private:
   void boot();
   void init_gmc();
   void init_compute_queue();
+  void program_compute_hqd();
   void init_sdma_queue();
+  void program_sdma_queue();
+  void init_ih();
+  // Reads the IH ring and records faults; returns the messages of new faults.
+  void service_interrupts();
+  void reset_queue(Engine e);
+  void discard_faults();
+  Queue& queue(Engine e) { return e == Engine::Compute ? compute_ : sdma_; }
   uint64_t signal_va(Engine e) const;
   volatile uint64_t* signal_cpu(Engine e) const;
   template <class Write> uint64_t submit(Queue& q, Engine e, Write&& write);
@@ -88,8 +101,13 @@ private:
   VramAllocator vram_;
   std::unique_ptr<PageTable> pt_;
   Allocation signals_;   // one 64-bit timeline slot per engine + read-pointer write-backs
-  Allocation mqd_, eop_;
+  Allocation mqd_, eop_, ih_mem_;
   Queue compute_, sdma_;
+  IhRing ih_;
+  std::mutex fault_mutex_;
+  std::vector<std::string> faults_; // device faults not yet reported to a waiter
+  std::atomic<bool> compute_stopped_ = false; // the MEC reported a bad packet
+  std::atomic<uint64_t> resets_ = 0;
   std::atomic<uint64_t> live_ = 0;
   std::chrono::milliseconds hang_timeout_;
 };

@@ -22,6 +22,11 @@ public:
   uint32_t dwords() const { return dwords_; }
   uint64_t va() const { return mem_.va; }
   uint64_t wptr() const { return wptr_; }
+  // After a queue reset the engine starts again from the ring's beginning.
+  void reset() {
+    wptr_ = 0;
+    std::memset(mem_.cpu, 0, mem_.size);
+  }
 
   // Copies `words` into the ring; `read_dwords` reports how far the engine has read so a
   // full ring waits instead of overwriting unread packets. Returns false if it cannot fit.

@@ -31,6 +31,7 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t
     if (size == 0 || size > max_alloc) throw ClError{CL_INVALID_BUFFER_SIZE, ""};
     auto m = std::make_unique<_cl_mem>();
     m->context = context;
+    rt::retain(context); // released by ~_cl_mem, also when creation fails below
     m->flags = flags;
     m->size = size;
     m->host_ptr = (flags & CL_MEM_USE_HOST_PTR) ? host_ptr : nullptr;
@@ -43,20 +44,15 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t
     if (needs_ptr) {
       cl_int err;
       cl_command_queue q = clCreateCommandQueueWithProperties(context, context->devices[0], nullptr, &err);
-      if (!q) {
-        dev.free(m->alloc);
-        throw ClError{err, ""};
-      }
+      if (!q) throw ClError{err, ""};
       try {
         rt::upload(q, m->alloc.va, host_ptr, size);
       } catch (...) {
         rt::release(q);
-        dev.free(m->alloc);
         throw;
       }
       rt::release(q);
     }
-    rt::retain(context);
     return m.release();
   });
 }

@@ -57,17 +57,16 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
     }
     auto p = std::make_unique<_cl_program>();
     p->context = context;
+    rt::retain(context); // released by ~_cl_program, also when loading fails
     p->binary.assign(binaries[0], binaries[0] + lengths[0]);
     p->from_binary = true;
     try {
       load_binary(p.get());
-    } catch (const ClError& e) {
+    } catch (const ClError&) {
       if (binary_status) binary_status[0] = CL_INVALID_BINARY;
-      if (p->image) context->devices[0]->am->free(p->image);
       throw;
     }
     if (binary_status) binary_status[0] = CL_SUCCESS;
-    rt::retain(context);
     return p.release();
   });
 }

@@ -25,11 +25,13 @@ void check_wait_list(cl_command_queue q, cl_uint n, const cl_event* list) {
     if (list[i]->status < 0) throw ClError{CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, ""};
 }
 
-cl_event make_event(cl_command_queue q, cl_command_type type, uint64_t queued) {
+cl_event make_event(cl_command_queue q, cl_command_type type, uint64_t queued,
+                    cl_int status = CL_COMPLETE) {
   auto* e = new _cl_event();
   e->context = q->context;
   e->queue = q;
   e->type = type;
+  e->status = status;
   e->queued = queued;
   e->submit = queued;
   e->start = queued;
@@ -40,6 +42,26 @@ cl_event make_event(cl_command_queue q, cl_command_type type, uint64_t queued) {
 
 void finish_event(cl_command_queue q, cl_command_type type, uint64_t queued, cl_event* event) {
   if (event) *event = make_event(q, type, queued);
+}
+
+// Runs a command on the device. A device-side failure (page fault, shader exception, hang)
+// does not fail the enqueue: it becomes the event's error status and is reported through the
+// context's notify callback, and the queue stays usable. Returns that status.
+template <class F>
+cl_int execute(cl_command_queue q, cl_command_type type, cl_event* event, F&& body) {
+  const uint64_t queued = rt::host_time_ns();
+  cl_int status = CL_COMPLETE;
+  try {
+    std::lock_guard lock(q->mutex);
+    body();
+  } catch (const am::DeviceError& e) {
+    status = CL_OUT_OF_RESOURCES;
+    std::string msg = std::string("amcl: command failed on ") + q->device->am->info().gfx + ": " + e.what();
+    std::fprintf(stderr, "%s\n", msg.c_str());
+    if (q->context->notify) q->context->notify(msg.c_str(), nullptr, 0, q->context->notify_data);
+  }
+  if (event) *event = make_event(q, type, queued, status);
+  return status;
 }
 
 void check_buffer_range(cl_mem m, size_t offset, size_t size) {
@@ -172,11 +194,10 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem m, cl_bool, s
                                         cl_event* event) {
   return guarded([&] {
     check_host_transfer(q, m, offset, size, ptr, nwait, wait, CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS);
-    uint64_t t = rt::host_time_ns();
-    std::lock_guard lock(q->mutex);
-    copy_to_device(q, m->va() + offset, static_cast<const uint8_t*>(ptr), size);
-    finish_event(q, CL_COMMAND_WRITE_BUFFER, t, event);
-    return CL_SUCCESS;
+    cl_int st = execute(q, CL_COMMAND_WRITE_BUFFER, event, [&] {
+      copy_to_device(q, m->va() + offset, static_cast<const uint8_t*>(ptr), size);
+    });
+    return st == CL_COMPLETE ? CL_SUCCESS : st; // the transfer is synchronous: report it here
   });
 }
 
@@ -184,11 +205,10 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool, si
                                        void* ptr, cl_uint nwait, const cl_event* wait, cl_event* event) {
   return guarded([&] {
     check_host_transfer(q, m, offset, size, ptr, nwait, wait, CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS);
-    uint64_t t = rt::host_time_ns();
-    std::lock_guard lock(q->mutex);
-    copy_from_device(q, static_cast<uint8_t*>(ptr), m->va() + offset, size);
-    finish_event(q, CL_COMMAND_READ_BUFFER, t, event);
-    return CL_SUCCESS;
+    cl_int st = execute(q, CL_COMMAND_READ_BUFFER, event, [&] {
+      copy_from_device(q, static_cast<uint8_t*>(ptr), m->va() + offset, size);
+    });
+    return st == CL_COMPLETE ? CL_SUCCESS : st;
   });
 }
 
@@ -203,13 +223,12 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem ds
     if (src == dst && src_off < dst_off + size && dst_off < src_off + size)
       throw ClError{CL_MEM_COPY_OVERLAP, ""};
     check_wait_list(q, nwait, wait);
-    uint64_t t = rt::host_time_ns();
-    std::lock_guard lock(q->mutex);
-    am::SdmaBuilder b;
-    b.copy_linear(dst->va() + dst_off, src->va() + src_off, size);
-    am::Device& dev = device_of(q);
-    dev.wait(am::Engine::Sdma, dev.submit_sdma(b));
-    finish_event(q, CL_COMMAND_COPY_BUFFER, t, event);
+    execute(q, CL_COMMAND_COPY_BUFFER, event, [&] {
+      am::SdmaBuilder b;
+      b.copy_linear(dst->va() + dst_off, src->va() + src_off, size);
+      am::Device& dev = device_of(q);
+      dev.wait(am::Engine::Sdma, dev.submit_sdma(b));
+    });
     return CL_SUCCESS;
   });
 }
@@ -223,10 +242,8 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_ui
     require(k, CL_INVALID_KERNEL);
     if (k->program->context != q->context) throw ClError{CL_INVALID_CONTEXT, ""};
     check_wait_list(q, nwait, wait);
-    uint64_t t = rt::host_time_ns();
-    std::lock_guard lock(q->mutex);
-    rt::dispatch_kernel(q, k, dims, offset, global, local);
-    finish_event(q, CL_COMMAND_NDRANGE_KERNEL, t, event);
+    execute(q, CL_COMMAND_NDRANGE_KERNEL, event,
+            [&] { rt::dispatch_kernel(q, k, dims, offset, global, local); });
     return CL_SUCCESS;
   });
 }

@@ -1,8 +1,10 @@
 // What the emulated engines need from the device around them.
 #pragma once
+#include "am/hw/ih_v6.h"
 #include "gmc.h"
 
 #include <cstdint>
+#include <string>
 
 namespace sim {
 
@@ -12,8 +14,10 @@ public:
   virtual Gmc& gmc() = 0;
   virtual uint32_t reg_read(uint32_t index) = 0;
   virtual void reg_write(uint32_t index, uint32_t value) = 0;
-  // Raises an interrupt towards the host (wakes Pci::wait_interrupt).
-  virtual void raise_interrupt() = 0;
+  // Writes an IV entry into the IH ring and raises the host interrupt.
+  virtual void post_interrupt(const am::hw::ih::IvEntry& entry) = 0;
+  // A translation failed: latch GCVM_L2_PROTECTION_FAULT_* and post the UTCL2 fault entry.
+  virtual void report_vm_fault(uint64_t address, bool write, const std::string& what) = 0;
   // The GPU's 64-bit timestamp counter (100 MHz reference clock).
   virtual uint64_t gpu_clock() = 0;
 };

@@ -26,6 +26,8 @@ protected:
   virtual void process(uint64_t wptr) = 0;
   // Stops the engine after a fault, loudly, as a hung queue would.
   void halt(const std::string& why);
+  // A queue reset brings a halted engine back.
+  void clear_halt() { halted_ = false; }
 
 private:
   void loop();

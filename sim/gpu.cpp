@@ -1,6 +1,7 @@
 #include "gpu.h"
 
 #include "am/hw/gc_11_0_0_regs.h"
+#include "am/hw/osssys_6_0_0_regs.h"
 
 #include <sys/mman.h>
 
@@ -27,7 +28,9 @@ bool known_register(uint32_t index) {
          in(regGCVM_CONTEXT0_CNTL, regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32) ||
          in(regCP_MQD_BASE_ADDR, regCP_HQD_PQ_WPTR_HI) ||
          in(regGCVM_L2_PROTECTION_FAULT_CNTL, regGCVM_L2_PROTECTION_FAULT_ADDR_HI32) ||
-         index == addr(regGRBM_GFX_CNTL) || in(regSCRATCH_REG6, regSCRATCH_REG7);
+         index == addr(regGRBM_GFX_CNTL) || in(regSCRATCH_REG6, regSCRATCH_REG7) ||
+         (index >= am::hw::oss6::regIH_RB_CNTL && index <= am::hw::oss6::regIH_DOORBELL_RPTR) ||
+         index == am::hw::oss6::regIH_CNTL;
 }
 
 } // namespace
@@ -36,7 +39,8 @@ Gpu::Gpu(const GpuConfig& config)
     : config_(config), debug_(debug_level()),
       vram_(static_cast<uint8_t*>(mmap(nullptr, config.vram_bytes, PROT_READ | PROT_WRITE,
                                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0))),
-      gmc_(regs_, vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes, iommu_), mec_(*this),
+      gmc_(regs_, vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes, iommu_),
+      ih_(regs_, gmc_), mec_(*this),
       sdma_(*this) {
   if (vram_ == MAP_FAILED) {
     vram_ = nullptr;
@@ -80,35 +84,73 @@ uint32_t Gpu::reg_read32(uint32_t index) {
   return regs_.read(index);
 }
 
+// Register writes update the register file under reg_mutex_; side effects on the engines run
+// after it is released, because the engines take their own locks and read registers too.
 void Gpu::reg_write32(uint32_t index, uint32_t value) {
-  std::lock_guard lock(reg_mutex_);
-  if (debug_ >= 4) std::fprintf(stderr, "amcl sim: write reg 0x%05x = 0x%08x\n", index, value);
-  if (!known_register(index) && debug_ >= 2)
-    std::fprintf(stderr, "amcl sim: write to unmodelled register 0x%05x = 0x%08x\n", index, value);
-  if (index == addr(regGRBM_GFX_CNTL)) {
-    grbm_select_ = value & 0x7ff;
-    regs_.store(index, value);
-    return;
+  enum class Effect { None, HqdOn, HqdOff, SdmaOn, SdmaOff } effect = Effect::None;
+  HqdState hqd;
+  uint64_t sdma_base = 0, sdma_wb = 0;
+  uint32_t sdma_bytes = 0;
+  {
+    std::lock_guard lock(reg_mutex_);
+    if (debug_ >= 4) std::fprintf(stderr, "amcl sim: write reg 0x%05x = 0x%08x\n", index, value);
+    if (!known_register(index) && debug_ >= 2)
+      std::fprintf(stderr, "amcl sim: write to unmodelled register 0x%05x = 0x%08x\n", index, value);
+    if (index == addr(regGRBM_GFX_CNTL)) {
+      grbm_select_ = value & 0x7ff;
+      regs_.store(index, value);
+    } else if (hqd_register(index)) {
+      hqd_banks_[grbm_select_][index] = value;
+      if (index == addr(regCP_HQD_ACTIVE)) {
+        if (grbm_select_ != grbm_gfx_cntl(1, 0, 0, 0)) {
+          std::fprintf(stderr, "amcl sim: CP_HQD_ACTIVE for unmodelled queue (GRBM_GFX_CNTL 0x%x)\n",
+                       grbm_select_);
+        } else if (value & 1) {
+          hqd = latch_hqd();
+          effect = Effect::HqdOn;
+        } else {
+          effect = Effect::HqdOff;
+        }
+      }
+    } else if (index == addr(regGCVM_L2_PROTECTION_FAULT_CNTL)) {
+      // CLEAR_PROTECTION_FAULT_STATUS_ADDR[0] re-arms the fault latch.
+      regs_.store(index, value & ~1u);
+      if (value & 1) {
+        regs_.store(addr(regGCVM_L2_PROTECTION_FAULT_STATUS), 0);
+        regs_.store(addr(regGCVM_L2_PROTECTION_FAULT_ADDR_LO32), 0);
+        regs_.store(addr(regGCVM_L2_PROTECTION_FAULT_ADDR_HI32), 0);
+      }
+    } else if (index == am::hw::oss6::regIH_RB_CNTL) {
+      regs_.store(index, value & ~am::hw::oss6::IH_RB_CNTL_WPTR_OVERFLOW_CLEAR);
+      if (value & am::hw::oss6::IH_RB_CNTL_WPTR_OVERFLOW_CLEAR)
+        regs_.store(am::hw::oss6::regIH_RB_WPTR,
+                    regs_.read(am::hw::oss6::regIH_RB_WPTR) & ~am::hw::oss6::IH_RB_WPTR_RB_OVERFLOW);
+    } else {
+      regs_.store(index, value);
+      if (index == addr(regSDMA0_QUEUE0_RB_CNTL)) {
+        if (value & SDMA_RB_CNTL_RB_ENABLE) {
+          sdma_base = regs_.read64(addr(regSDMA0_QUEUE0_RB_BASE), addr(regSDMA0_QUEUE0_RB_BASE_HI)) << 8;
+          sdma_bytes = 4u << ((value >> SDMA_RB_CNTL_RB_SIZE_SHIFT) & 0x1f);
+          if (value & SDMA_RB_CNTL_RPTR_WRITEBACK_ENABLE)
+            sdma_wb = regs_.read64(addr(regSDMA0_QUEUE0_RB_RPTR_ADDR_LO),
+                                   addr(regSDMA0_QUEUE0_RB_RPTR_ADDR_HI));
+          effect = Effect::SdmaOn;
+        } else {
+          effect = Effect::SdmaOff;
+        }
+      }
+    }
   }
-  if (hqd_register(index)) {
-    hqd_banks_[grbm_select_][index] = value;
-    if (index == addr(regCP_HQD_ACTIVE)) on_hqd_active(value);
-    return;
+  switch (effect) {
+  case Effect::HqdOn: mec_.activate(hqd); break;
+  case Effect::HqdOff: mec_.deactivate(); break;
+  case Effect::SdmaOn: sdma_.enable(sdma_base, sdma_bytes, sdma_wb); break;
+  case Effect::SdmaOff: sdma_.disable(); break;
+  case Effect::None: break;
   }
-  regs_.store(index, value);
-  if (index == addr(regSDMA0_QUEUE0_RB_CNTL)) on_sdma_rb_cntl(value);
 }
 
-void Gpu::on_hqd_active(uint32_t value) {
-  if (grbm_select_ != grbm_gfx_cntl(1, 0, 0, 0)) {
-    std::fprintf(stderr, "amcl sim: CP_HQD_ACTIVE for unmodelled queue (GRBM_GFX_CNTL 0x%x)\n",
-                 grbm_select_);
-    return;
-  }
-  if (!(value & 1)) {
-    mec_.deactivate();
-    return;
-  }
+HqdState Gpu::latch_hqd() {
   auto& bank = hqd_banks_[grbm_select_];
   auto reg = [&](Reg r) { return bank[addr(r)]; };
   HqdState hqd;
@@ -121,22 +163,7 @@ void Gpu::on_hqd_active(uint32_t value) {
   hqd.doorbell_enabled = db & CP_HQD_DOORBELL_EN;
   if (!hqd.ring_va || (hqd.ring_va & 0xff))
     std::fprintf(stderr, "amcl sim: CP_HQD_ACTIVE with an invalid ring base\n");
-  mec_.activate(hqd);
-}
-
-void Gpu::on_sdma_rb_cntl(uint32_t value) {
-  if (!(value & SDMA_RB_CNTL_RB_ENABLE)) {
-    sdma_.disable();
-    return;
-  }
-  const uint64_t base = regs_.read64(addr(regSDMA0_QUEUE0_RB_BASE),
-                                     addr(regSDMA0_QUEUE0_RB_BASE_HI)) << 8;
-  const uint32_t log2_dwords = (value >> SDMA_RB_CNTL_RB_SIZE_SHIFT) & 0x1f;
-  uint64_t rptr_wb = 0;
-  if (value & SDMA_RB_CNTL_RPTR_WRITEBACK_ENABLE)
-    rptr_wb = regs_.read64(addr(regSDMA0_QUEUE0_RB_RPTR_ADDR_LO),
-                           addr(regSDMA0_QUEUE0_RB_RPTR_ADDR_HI));
-  sdma_.enable(base, 4u << log2_dwords, rptr_wb);
+  return hqd;
 }
 
 void Gpu::doorbell_write64(uint32_t index, uint64_t value) {
@@ -154,6 +181,38 @@ void Gpu::doorbell_write64(uint32_t index, uint64_t value) {
     return;
   }
   std::fprintf(stderr, "amcl sim: doorbell write to unassigned index %u ignored\n", index);
+}
+
+void Gpu::post_interrupt(const am::hw::ih::IvEntry& entry) {
+  ih_.post(entry);
+  raise_interrupt();
+}
+
+void Gpu::report_vm_fault(uint64_t address, bool write, const std::string& what) {
+  if (debug_ >= 1) std::fprintf(stderr, "amcl sim: %s\n", what.c_str());
+  {
+    std::lock_guard lock(reg_mutex_);
+    // GCVM_L2_PROTECTION_FAULT_STATUS keeps the first fault until the driver clears it;
+    // later ones only set MORE_FAULTS[0]. RW[18] = write; MAPPING_ERROR[8].
+    const uint32_t status_reg = addr(regGCVM_L2_PROTECTION_FAULT_STATUS);
+    uint32_t status = regs_.read(status_reg);
+    if (status == 0) {
+      regs_.store(status_reg, (1u << 8) | (write ? 1u << 18 : 0u));
+      regs_.store(addr(regGCVM_L2_PROTECTION_FAULT_ADDR_LO32), uint32_t(address >> 12));
+      regs_.store(addr(regGCVM_L2_PROTECTION_FAULT_ADDR_HI32), uint32_t(address >> 44) & 0xf);
+    } else {
+      regs_.store(status_reg, status | 1u);
+    }
+  }
+  am::hw::ih::IvEntry iv;
+  iv.client_id = am::hw::ih::CLIENTID_GFX;
+  iv.source_id = am::hw::ih::SRCID_UTCL2_FAULT;
+  iv.ring_id = am::hw::ih::FAULT_RING_PROT_VALID |
+               (write ? am::hw::ih::FAULT_RING_PROT_WRITE : am::hw::ih::FAULT_RING_PROT_READ);
+  iv.timestamp = gpu_clock();
+  iv.src_data[0] = uint32_t(address >> 12);
+  iv.src_data[1] = uint32_t(address >> 44) & 0xf;
+  post_interrupt(iv);
 }
 
 void Gpu::raise_interrupt() {

@@ -5,6 +5,7 @@
 #pragma once
 #include "am/pci.h"
 #include "gmc.h"
+#include "ih.h"
 #include "iommu.h"
 #include "mec.h"
 #include "register_file.h"
@@ -51,18 +52,20 @@ public:
   Gmc& gmc() override { return gmc_; }
   uint32_t reg_read(uint32_t index) override { return reg_read32(index); }
   void reg_write(uint32_t index, uint32_t value) override { reg_write32(index, value); }
-  void raise_interrupt() override;
+  void post_interrupt(const am::hw::ih::IvEntry& entry) override;
+  void report_vm_fault(uint64_t address, bool write, const std::string& what) override;
   uint64_t gpu_clock() override;
 
   const GpuConfig& config() const { return config_; }
   Mec& mec() { return mec_; }
   SdmaEngine& sdma() { return sdma_; }
   const Iommu& iommu() const { return iommu_; }
+  const Ih& ih() const { return ih_; }
 
 private:
   bool hqd_register(uint32_t index) const;
-  void on_hqd_active(uint32_t value);
-  void on_sdma_rb_cntl(uint32_t value);
+  HqdState latch_hqd(); // the selected queue's registers, with reg_mutex_ held
+  void raise_interrupt();
 
   GpuConfig config_;
   int debug_ = 0;
@@ -70,6 +73,7 @@ private:
   RegisterFile regs_;
   Iommu iommu_;
   Gmc gmc_;
+  Ih ih_;
   std::mutex reg_mutex_;
   uint32_t grbm_select_ = 0;
   std::unordered_map<uint32_t, std::unordered_map<uint32_t, uint32_t>> hqd_banks_;

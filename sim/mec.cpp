@@ -24,12 +24,22 @@ std::string hex(uint64_t v) {
 } // namespace
 
 void Mec::activate(const HqdState& hqd) {
+  std::lock_guard lock(ring_mutex_);
   hqd_ = hqd;
   rptr_ = 0;
+  abort_ = false;
+  clear_halt();
   active_ = true;
 }
 
+void Mec::deactivate() {
+  abort_ = true;
+  std::lock_guard lock(ring_mutex_);
+  active_ = false;
+}
+
 void Mec::process(uint64_t wptr) {
+  std::lock_guard lock(ring_mutex_);
   if (!active_) return;
   auto& gmc = dev_.gmc();
   auto ring_dword = [&](uint64_t index) {
@@ -39,7 +49,7 @@ void Mec::process(uint64_t wptr) {
   };
   std::vector<uint32_t> body;
   try {
-    while (rptr_ < wptr && !halted()) {
+    while (rptr_ < wptr && !halted() && active_) {
       uint32_t header = ring_dword(rptr_);
       uint32_t type = pm4::header_type(header);
       if (type == 2) { // one-dword filler
@@ -59,8 +69,16 @@ void Mec::process(uint64_t wptr) {
       }
     }
   } catch (const PacketError& e) {
+    // A packet the CP cannot execute: report CP_BAD_OPCODE and stop, as the MEC does.
+    am::hw::ih::IvEntry iv;
+    iv.client_id = am::hw::ih::CLIENTID_GRBM_CP;
+    iv.source_id = am::hw::ih::SRCID_CP_BAD_OPCODE;
+    iv.ring_id = am::hw::ih::cp_ring_id(1, 0, 0);
+    iv.timestamp = dev_.gpu_clock();
+    dev_.post_interrupt(iv);
     halt(std::string(e.what()) + " at ring dword " + std::to_string(rptr_));
   } catch (const shader::MemoryFault& e) {
+    dev_.report_vm_fault(e.address, e.write, e.what());
     halt(e.what());
   }
 }
@@ -116,9 +134,22 @@ void Mec::dispatch_direct(std::span<const uint32_t> body) {
   if (!L.group_size[0] || !L.group_size[1] || !L.group_size[2] ||
       L.group_size[0] * L.group_size[1] * L.group_size[2] > 1024)
     throw PacketError("COMPUTE_NUM_THREAD_* describes an invalid workgroup");
-  shader::DispatchResult r = shader::run_dispatch(L, dev_.gmc());
+  shader::DispatchResult r = shader::run_dispatch(L, dev_.gmc(), &abort_);
   ++dispatches_;
-  if (!r.ok) throw PacketError("dispatch fault: " + r.fault);
+  if (r.ok || abort_) return; // a queue reset kills waves without an interrupt
+  // The waves are gone; the queue goes on with the next packet, as on hardware with
+  // retry faults disabled. The driver learns of the fault from the IH ring.
+  std::fprintf(stderr, "amcl sim: dispatch fault: %s\n", r.fault.c_str());
+  if (r.memory_fault) {
+    dev_.report_vm_fault(r.fault_address, r.fault_write, r.fault);
+  } else {
+    am::hw::ih::IvEntry iv;
+    iv.client_id = am::hw::ih::CLIENTID_GRBM_CP;
+    iv.source_id = am::hw::ih::SRCID_SQ_INTERRUPT_MSG;
+    iv.ring_id = am::hw::ih::cp_ring_id(1, 0, 0);
+    iv.timestamp = dev_.gpu_clock();
+    dev_.post_interrupt(iv);
+  }
 }
 
 void Mec::release_mem(std::span<const uint32_t> body) {
@@ -145,7 +176,15 @@ void Mec::release_mem(std::span<const uint32_t> body) {
   }
   default: throw PacketError("RELEASE_MEM data_sel " + std::to_string(data_sel) + " not modelled");
   }
-  if (int_sel != pm4::INT_SEL_NONE) dev_.raise_interrupt();
+  if (int_sel != pm4::INT_SEL_NONE) {
+    am::hw::ih::IvEntry iv;
+    iv.client_id = am::hw::ih::CLIENTID_GRBM_CP;
+    iv.source_id = am::hw::ih::SRCID_CP_EOP_INTERRUPT;
+    iv.ring_id = am::hw::ih::cp_ring_id(1, 0, 0);
+    iv.timestamp = dev_.gpu_clock();
+    iv.src_data[0] = body[6]; // INT_CTXID
+    dev_.post_interrupt(iv);
+  }
 }
 
 void Mec::write_data(std::span<const uint32_t> body) {

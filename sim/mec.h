@@ -6,6 +6,7 @@
 #include "shader/dispatch.h"
 
 #include <cstdint>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -23,8 +24,9 @@ class Mec : public Engine {
 public:
   explicit Mec(DeviceServices& dev) : Engine("MEC pipe 0 queue 0"), dev_(dev) {}
   // Called when the driver sets CP_HQD_ACTIVE: latches the queue registers.
+  // Both wait for the engine thread to leave the ring, so the driver can reprogram it.
   void activate(const HqdState& hqd);
-  void deactivate() { active_ = false; }
+  void deactivate();
   bool active() const { return active_; }
   const HqdState& hqd() const { return hqd_; }
   uint64_t rptr() const { return rptr_; }
@@ -46,6 +48,8 @@ private:
   DeviceServices& dev_;
   HqdState hqd_;
   std::atomic<bool> active_ = false;
+  std::atomic<bool> abort_ = false; // raised by deactivate() to stop a running dispatch
+  std::mutex ring_mutex_;           // held while packets are processed
   uint64_t rptr_ = 0; // in dwords, monotonically increasing
   uint32_t sh_regs_[0x400] = {};
   std::atomic<uint64_t> dispatches_ = 0;

@@ -18,7 +18,14 @@ struct PacketError : std::runtime_error {
 
 } // namespace
 
+void SdmaEngine::disable() {
+  std::lock_guard lock(ring_mutex_);
+  enabled_ = false;
+}
+
 void SdmaEngine::enable(uint64_t ring_va, uint32_t ring_bytes, uint64_t rptr_writeback_va) {
+  std::lock_guard lock(ring_mutex_);
+  clear_halt();
   ring_va_ = ring_va;
   ring_bytes_ = ring_bytes;
   rptr_wb_va_ = rptr_writeback_va;
@@ -33,10 +40,18 @@ uint32_t SdmaEngine::ring_dword(uint64_t byte_index) {
 }
 
 void SdmaEngine::process(uint64_t wptr) {
+  std::lock_guard lock(ring_mutex_);
   if (!enabled_) return;
   try {
     while (rptr_ < wptr && !halted()) {
-      uint32_t dwords = execute(rptr_);
+      uint32_t dwords;
+      try {
+        dwords = execute(rptr_);
+      } catch (const shader::MemoryFault& e) {
+        // The copy's own access faulted: report it, drop the packet, go on with the ring.
+        dev_.report_vm_fault(e.address, e.write, std::string("SDMA: ") + e.what());
+        dwords = packet_dwords(rptr_);
+      }
       rptr_ += 4ull * dwords;
       if (rptr_ > wptr) throw PacketError("packet runs past the write pointer");
       if (rptr_wb_va_) dev_.gmc().write(rptr_wb_va_, &rptr_, 8);
@@ -44,7 +59,20 @@ void SdmaEngine::process(uint64_t wptr) {
   } catch (const PacketError& e) {
     halt(std::string(e.what()) + " at ring byte " + std::to_string(rptr_));
   } catch (const shader::MemoryFault& e) {
-    halt(e.what());
+    halt(e.what()); // the ring itself is unreachable
+  }
+}
+
+uint32_t SdmaEngine::packet_dwords(uint64_t at) {
+  const uint32_t header = ring_dword(at);
+  switch (sdma::header_op(header)) {
+  case sdma::OP_NOP: return 1 + sdma::nop_count(header);
+  case sdma::OP_COPY: return sdma::kCopyLinearDwords;
+  case sdma::OP_CONST_FILL: return sdma::kConstFillDwords;
+  case sdma::OP_FENCE: return sdma::kFenceDwords;
+  case sdma::OP_TRAP: return sdma::kTrapDwords;
+  case sdma::OP_TIMESTAMP: return sdma::kTimestampDwords;
+  default: throw PacketError("unknown SDMA opcode");
   }
 }
 
@@ -88,9 +116,15 @@ uint32_t SdmaEngine::execute(uint64_t at) {
     gmc.write(dst, &data, 4);
     return sdma::kFenceDwords;
   }
-  case sdma::OP_TRAP:
-    dev_.raise_interrupt();
+  case sdma::OP_TRAP: {
+    am::hw::ih::IvEntry iv;
+    iv.client_id = am::hw::ih::CLIENTID_GFX;
+    iv.source_id = am::hw::ih::SRCID_SDMA_TRAP;
+    iv.timestamp = dev_.gpu_clock();
+    iv.src_data[0] = dw(1) & 0x0fffffff;
+    dev_.post_interrupt(iv);
     return sdma::kTrapDwords;
+  }
   case sdma::OP_TIMESTAMP: {
     if (sdma::header_sub_op(header) != sdma::SUBOP_TIMESTAMP_GET_GLOBAL)
       throw PacketError("TIMESTAMP sub-op not modelled");

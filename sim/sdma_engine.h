@@ -5,6 +5,7 @@
 #include "engine.h"
 
 #include <cstdint>
+#include <mutex>
 #include <span>
 
 namespace sim {
@@ -13,8 +14,9 @@ class SdmaEngine : public Engine {
 public:
   explicit SdmaEngine(DeviceServices& dev) : Engine("SDMA0 queue 0"), dev_(dev) {}
   // Called when the driver enables the ring (RB_CNTL.RB_ENABLE).
+  // Both wait for the engine thread to leave the ring, so the driver can reprogram it.
   void enable(uint64_t ring_va, uint32_t ring_bytes, uint64_t rptr_writeback_va);
-  void disable() { enabled_ = false; }
+  void disable();
   bool enabled() const { return enabled_; }
   uint64_t rptr() const { return rptr_; }
 
@@ -25,6 +27,8 @@ private:
   // Returns the packet's size in dwords after executing it.
   uint32_t execute(uint64_t at);
   uint32_t ring_dword(uint64_t byte_index);
+  // Size of the packet at `at` without executing it (to skip a faulting one).
+  uint32_t packet_dwords(uint64_t at);
 
   DeviceServices& dev_;
   uint64_t ring_va_ = 0;
@@ -32,6 +36,7 @@ private:
   uint64_t rptr_wb_va_ = 0;
   uint64_t rptr_ = 0; // bytes, monotonically increasing
   std::atomic<bool> enabled_ = false;
+  std::mutex ring_mutex_;
 };
 
 } // namespace sim

@@ -114,6 +114,17 @@ bool decode_vop3(Inst& inst, std::span<const uint32_t> w, std::string* why) {
 
 const OpInfo& op_info(Op op) { return kOps[size_t(op)]; }
 
+Op vopd_op(unsigned code) {
+  static const Op kOps[] = {Op::v_fmac_f32,  Op::v_fmaak_f32, Op::v_fmamk_f32,  Op::v_mul_f32,
+                            Op::v_add_f32,   Op::v_sub_f32,   Op::v_subrev_f32, Op::v_mul_dx9_zero_f32,
+                            Op::v_mov_b32,   Op::v_cndmask_b32, Op::v_max_f32,  Op::v_min_f32};
+  if (code < 12) return kOps[code];
+  if (code == 16) return Op::v_add_nc_u32;
+  if (code == 17) return Op::v_lshlrev_b32;
+  if (code == 18) return Op::v_and_b32;
+  return Op::kCount;
+}
+
 std::optional<Inst> decode(std::span<const uint32_t> w, std::string* why) {
   if (w.empty()) {
     fail(why, "no instruction words");
@@ -238,8 +249,34 @@ std::optional<Inst> decode(std::span<const uint32_t> w, std::string* why) {
     inst.src[1] = uint16_t(src::kVgpr0 + bits(d1, 15, 8));  // data0
     inst.src[2] = uint16_t(src::kVgpr0 + bits(d1, 23, 16)); // data1
     inst.dst = uint16_t(src::kVgpr0 + bits(d1, 31, 24));
+  } else if (top6 == 0x32) { // VOPD: two VALU operations issued together
+    if (w.size() < 2) return unimpl("VOPD (truncated)", 0);
+    const uint32_t d1 = w[1];
+    inst.format = Format::VOPD;
+    inst.op = vopd_op(bits(d0, 25, 22));
+    inst.op_y = vopd_op(bits(d0, 21, 17));
+    if (inst.op == Op::kCount || bits(d0, 25, 22) > 11) return unimpl("VOPD X", bits(d0, 25, 22));
+    if (inst.op_y == Op::kCount) return unimpl("VOPD Y", bits(d0, 21, 17));
+    inst.size = 8;
+    inst.src[0] = uint16_t(bits(d0, 8, 0));
+    inst.src[1] = uint16_t(src::kVgpr0 + bits(d0, 16, 9));
+    inst.src_y[0] = uint16_t(bits(d1, 8, 0));
+    inst.src_y[1] = uint16_t(src::kVgpr0 + bits(d1, 16, 9));
+    const uint32_t vdst_x = bits(d1, 31, 24);
+    // VDSTY holds bits [7:1]; bit 0 is the opposite of VDSTX's so the two land in different banks.
+    const uint32_t vdst_y = (bits(d1, 23, 17) << 1) | ((vdst_x & 1) ^ 1);
+    inst.dst = uint16_t(src::kVgpr0 + vdst_x);
+    inst.dst_y = uint16_t(src::kVgpr0 + vdst_y);
+    bool k = inst.op == Op::v_fmaak_f32 || inst.op == Op::v_fmamk_f32 ||
+             inst.op_y == Op::v_fmaak_f32 || inst.op_y == Op::v_fmamk_f32;
+    bool lit = k || inst.src[0] == src::kLiteral || inst.src_y[0] == src::kLiteral;
+    if (lit) {
+      if (w.size() < 3) return unimpl("VOPD literal missing", 0);
+      inst.literal = w[2];
+      inst.size = 12;
+    }
   } else {
-    const char* name = top6 == 0x32 ? "VOPD" : (d0 >> 24) == 0xCC ? "VOP3P"
+    const char* name = (d0 >> 24) == 0xCC ? "VOP3P"
                      : top6 == 0x38 ? "MUBUF" : top6 == 0x3A ? "MTBUF" : "unknown";
     if (why) {
       char buf[96];

@@ -125,6 +125,19 @@ std::string print_flat(const Inst& in, const OpInfo& info) {
   return s + cache_bits(in);
 }
 
+// One half of a VOPD pair: "v_dual_<op> vdst, src0[, vsrc1]" with fmaak/fmamk's constant.
+std::string print_dual(Op op, uint16_t dst, uint16_t src0, uint16_t src1, uint32_t literal) {
+  std::string name = op_info(op).name;
+  std::string s = "v_dual_" + name.substr(2) + " " + operand(dst, 1, 0) + ", " + operand(src0, 1, literal);
+  char k[16];
+  std::snprintf(k, sizeof k, "0x%x", literal);
+  if (op == Op::v_fmamk_f32) return s + ", " + k + ", " + operand(src1, 1, 0);
+  if (op == Op::v_mov_b32) return s;
+  s += ", " + operand(src1, 1, 0);
+  if (op == Op::v_fmaak_f32) s += std::string(", ") + k;
+  return s;
+}
+
 std::string print_ds(const Inst& in, const OpInfo& info) {
   std::string s = std::string(info.name) + " ";
   if (info.dst_dwords) s += operand(in.dst, info.dst_dwords, 0) + ", ";
@@ -177,6 +190,9 @@ std::string disassemble(const Inst& in) {
            ", " + smem_offset(in) + cache_bits(in);
   case Format::FLAT: return print_flat(in, info);
   case Format::DS: return print_ds(in, info);
+  case Format::VOPD:
+    return print_dual(in.op, in.dst, in.src[0], in.src[1], in.literal) + " :: " +
+           print_dual(in.op_y, in.dst_y, in.src_y[0], in.src_y[1], in.literal);
   default: break;
   }
 

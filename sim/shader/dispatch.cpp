@@ -23,7 +23,8 @@ uint32_t lds_bytes(uint32_t rsrc2) { return ((rsrc2 >> 15) & 0x1ff) * 512; }
 
 } // namespace
 
-DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory) {
+DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory,
+                            const std::atomic<bool>* abort) {
   DispatchResult result;
   if (!L.wave32) {
     result.ok = false;
@@ -44,7 +45,7 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory) {
       for (uint32_t wy = 0; wy < L.grid_groups[1]; ++wy)
         for (uint32_t wx = 0; wx < L.grid_groups[0]; ++wx) {
           const uint32_t id[3] = {L.start[0] + wx, L.start[1] + wy, L.start[2] + wz};
-          Executor exec(program, memory, lds_bytes(L.rsrc2));
+          Executor exec(program, memory, lds_bytes(L.rsrc2), abort);
           std::vector<Wave> waves(waves_per_group);
           for (unsigned wi = 0; wi < waves_per_group; ++wi) {
             Wave& w = waves[wi];
@@ -89,9 +90,14 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory) {
   } catch (const ShaderFault& f) {
     result.ok = false;
     result.fault = f.what();
+    result.memory_fault = f.memory;
+    result.fault_address = f.address;
+    result.fault_write = f.write;
   } catch (const MemoryFault& f) {
     result.ok = false;
     result.fault = std::string("instruction fetch fault: ") + f.what();
+    result.memory_fault = true;
+    result.fault_address = f.address;
   }
   return result;
 }

@@ -3,6 +3,7 @@
 #pragma once
 #include "memory_port.h"
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -20,10 +21,15 @@ struct LaunchState {
 
 struct DispatchResult {
   bool ok = true;
-  std::string fault; // names the instruction and address when !ok
+  std::string fault;          // names the instruction and address when !ok
+  bool memory_fault = false;  // the fault was a memory access (a VM fault on hardware)
+  uint64_t fault_address = 0;
+  bool fault_write = false;
   uint64_t instructions = 0;
 };
 
-DispatchResult run_dispatch(const LaunchState& launch, MemoryPort& memory);
+// `abort`, when raised from another thread, stops the dispatch with a fault.
+DispatchResult run_dispatch(const LaunchState& launch, MemoryPort& memory,
+                            const std::atomic<bool>* abort = nullptr);
 
 } // namespace sim::shader

@@ -54,6 +54,9 @@ int32_t cvt_f32_to_i32(float f) {
 }
 
 // IEEE min/max as the ISA defines them in IEEE mode: a NaN input yields the other operand.
+// DX9 multiply: a zero operand gives +0 even against infinity or NaN.
+float fmul_dx9_zero(float a, float b) { return a == 0.0f || b == 0.0f ? 0.0f : a * b; }
+
 float fmin_ieee(float a, float b) { return std::isnan(a) ? b : std::isnan(b) ? a : std::fmin(a, b); }
 float fmax_ieee(float a, float b) { return std::isnan(a) ? b : std::isnan(b) ? a : std::fmax(a, b); }
 
@@ -120,7 +123,9 @@ uint64_t Executor::run(Wave& w) {
   while (!w.done && !w.at_barrier) {
     const Inst& in = program_.at(w.pc);
     step(w, in);
-    ++count;
+    // Checking the abort flag every 64K instructions keeps it off the hot path.
+    if ((++count & 0xffff) == 0 && abort_ && abort_->load(std::memory_order_relaxed))
+      throw ShaderFault("dispatch aborted by a queue reset at pc " + hex(w.pc));
   }
   return count;
 }
@@ -147,6 +152,7 @@ void Executor::step(Wave& w, const Inst& in) {
     w.pc -= in.size; exec_valu(w, in); w.pc = next; return;
   case Format::FLAT: w.pc -= in.size; exec_flat(w, in); w.pc = next; return;
   case Format::DS: w.pc -= in.size; exec_ds(w, in); w.pc = next; return;
+  case Format::VOPD: w.pc -= in.size; exec_vopd(w, in); w.pc = next; return;
   }
 }
 
@@ -383,7 +389,8 @@ void Executor::exec_smem(Wave& w, const Inst& in) {
   try {
     memory_.read(addr, &w.sgpr[in.dst], 4 * n);
   } catch (const MemoryFault& f) {
-    fault(w, in, std::string("scalar load fault: ") + f.what());
+    throw ShaderFault(std::string(f.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")",
+                      f.address, false);
   }
 }
 
@@ -450,6 +457,7 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     case Op::v_sub_f32: d = fout(fa() - fb()); break;
     case Op::v_subrev_f32: d = fout(fb() - fa()); break;
     case Op::v_mul_f32: d = fout(fa() * fb()); break;
+    case Op::v_mul_dx9_zero_f32: d = fout(fmul_dx9_zero(fa(), fb())); break;
     case Op::v_fma_f32: d = fout(std::fma(fa(), fb(), fc())); break;
     case Op::v_fmac_f32: d = fout(std::fma(fa(), fb(), f32(d))); break;
     case Op::v_fmamk_f32: d = fout(std::fma(fa(), f32(in.literal), fin(b(), 1))); break;
@@ -659,6 +667,49 @@ void Executor::exec_vopc(Wave& w, const Inst& in) {
     swrite(w, in.sdst, mask);
 }
 
+// One half of a VOPD pair for one lane; `acc` is the destination's old value (fmac).
+static uint32_t dual_lane(Op op, uint32_t a, uint32_t b, uint32_t acc, uint32_t literal,
+                          bool vcc, bool ftz) {
+  auto F = [&](uint32_t x) { return flush(f32(x), ftz); };
+  auto R = [&](float r) { return u32(flush(r, ftz)); };
+  switch (op) {
+  case Op::v_fmac_f32: return R(std::fma(F(a), F(b), F(acc)));
+  case Op::v_fmaak_f32: return R(std::fma(F(a), F(b), f32(literal)));
+  case Op::v_fmamk_f32: return R(std::fma(F(a), f32(literal), F(b)));
+  case Op::v_mul_f32: return R(F(a) * F(b));
+  case Op::v_add_f32: return R(F(a) + F(b));
+  case Op::v_sub_f32: return R(F(a) - F(b));
+  case Op::v_subrev_f32: return R(F(b) - F(a));
+  case Op::v_mul_dx9_zero_f32: return R(fmul_dx9_zero(F(a), F(b)));
+  case Op::v_mov_b32: return a;
+  case Op::v_cndmask_b32: return vcc ? b : a;
+  case Op::v_max_f32: return R(fmax_ieee(F(a), F(b)));
+  case Op::v_min_f32: return R(fmin_ieee(F(a), F(b)));
+  case Op::v_add_nc_u32: return a + b;
+  case Op::v_lshlrev_b32: return b << (a & 31);
+  case Op::v_and_b32: return a & b;
+  default: throw ShaderFault("unimplemented VOPD operation");
+  }
+}
+
+void Executor::exec_vopd(Wave& w, const Inst& in) {
+  const uint32_t exec = w.exec(), vcc = w.vcc();
+  auto src = [&](uint16_t code, unsigned lane) {
+    return code >= src::kVgpr0 ? vreg(w, code, lane) : sread(w, in, code);
+  };
+  for (unsigned lane = 0; lane < kWaveSize; ++lane) {
+    if (!((exec >> lane) & 1)) continue;
+    const bool v = (vcc >> lane) & 1;
+    // Both halves read their sources before either writes.
+    uint32_t x = dual_lane(in.op, src(in.src[0], lane), src(in.src[1], lane), vreg(w, in.dst, lane),
+                           in.literal, v, w.flush_f32_denorms);
+    uint32_t y = dual_lane(in.op_y, src(in.src_y[0], lane), src(in.src_y[1], lane),
+                           vreg(w, in.dst_y, lane), in.literal, v, w.flush_f32_denorms);
+    vreg(w, in.dst, lane) = x;
+    vreg(w, in.dst_y, lane) = y;
+  }
+}
+
 // ---------------------------------------------------------------- memory
 
 void Executor::exec_flat(Wave& w, const Inst& in) {
@@ -717,8 +768,8 @@ void Executor::exec_flat(Wave& w, const Inst& in) {
       default: fault(w, in, "unimplemented memory instruction");
       }
     } catch (const MemoryFault& f) {
-      fault(w, in, std::string(f.write ? "write" : "read") + " fault at " + hex(f.address) +
-                       ": " + f.what());
+      throw ShaderFault(std::string(f.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")",
+                        f.address, f.write);
     }
   }
 }

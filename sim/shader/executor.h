@@ -5,6 +5,7 @@
 #include "memory_port.h"
 #include "wave.h"
 
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -16,6 +17,11 @@ namespace sim::shader {
 // A fault raised while executing: stops the dispatch, names instruction and address.
 struct ShaderFault : std::runtime_error {
   using std::runtime_error::runtime_error;
+  ShaderFault(const std::string& what, uint64_t addr, bool is_write)
+      : std::runtime_error(what), memory(true), address(addr), write(is_write) {}
+  bool memory = false; // a memory access faulted (as opposed to an instruction problem)
+  uint64_t address = 0;
+  bool write = false;
 };
 
 // Instructions decoded once per program address and reused by every wave of the dispatch.
@@ -31,10 +37,12 @@ private:
 
 class Executor {
 public:
-  Executor(Program& program, MemoryPort& memory, uint32_t lds_bytes)
-      : program_(program), memory_(memory), lds_(lds_bytes, 0) {}
+  Executor(Program& program, MemoryPort& memory, uint32_t lds_bytes,
+           const std::atomic<bool>* abort = nullptr)
+      : program_(program), memory_(memory), lds_(lds_bytes, 0), abort_(abort) {}
 
   // Runs `wave` until it ends or reaches s_barrier. Returns executed instruction count.
+  // Throws ShaderFault when `abort` is raised (a queue reset killing a runaway dispatch).
   uint64_t run(Wave& wave);
 
 private:
@@ -46,6 +54,7 @@ private:
   void exec_vopc(Wave& w, const Inst& in);
   void exec_flat(Wave& w, const Inst& in);
   void exec_ds(Wave& w, const Inst& in);
+  void exec_vopd(Wave& w, const Inst& in);
 
   uint32_t sread(const Wave& w, const Inst& in, uint16_t code) const;
   uint64_t sread64(const Wave& w, const Inst& in, uint16_t code, bool as_double) const;
@@ -58,6 +67,7 @@ private:
   Program& program_;
   MemoryPort& memory_;
   std::vector<uint8_t> lds_;
+  const std::atomic<bool>* abort_;
 };
 
 } // namespace sim::shader

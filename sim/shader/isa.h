@@ -10,7 +10,7 @@
 namespace sim::shader {
 
 enum class Format : uint8_t { SOP2, SOP1, SOPC, SOPK, SOPP, SMEM, VOP2, VOP1, VOPC, VOP3, VOP3SD,
-                              FLAT, DS };
+                              FLAT, DS, VOPD };
 
 enum class Op : uint16_t {
 #define X(name, fmt, code, d, s0, s1, s2) name,
@@ -60,7 +60,14 @@ struct Inst {
   Segment segment = Segment::Flat;
   uint8_t offset1 = 0;   // DS second offset
   bool has_vdst_data = false; // atomics with return
+  // VOPD: the Y half of a dual-issue pair (the X half uses op/dst/src[0..1]).
+  Op op_y = Op::kCount;
+  uint16_t dst_y = 0;
+  uint16_t src_y[2] = {0, 0};
 };
+
+// VOPD opcode fields map onto these VOP2/VOP1 operations (RDNA3 ISA manual, "VOPD").
+Op vopd_op(unsigned code);
 
 // Decodes one instruction from `words` (at least 1 dword; literals need more). Returns
 // nothing when the encoding or opcode is one amcl does not implement; `why` says which.

@@ -43,10 +43,23 @@ TEST(Decoder, MatchesLlvmObjdumpOnKnownWords) {
   EXPECT_EQ(dis({0xD4D9007E, 0x00020D08}), "v_cmpx_lt_u64_e64 v[8:9], v[6:7]");
 }
 
+// VOPD words from llvm-mc-22 -mcpu=gfx1100 -show-encoding.
+TEST(Decoder, DualIssueVopd) {
+  EXPECT_EQ(dis({0xC8100501, 0x00020104}), "v_dual_fmac_f32 v0, v1, v2 :: v_dual_mov_b32 v3, v4");
+  EXPECT_EQ(dis({0xC8500501, 0x00020104, 0x3F800000}),
+            "v_dual_fmaak_f32 v0, v1, v2, 0x3f800000 :: v_dual_mov_b32 v3, v4");
+  EXPECT_EQ(dis({0xC8900501, 0x00020104, 0x3F800000}),
+            "v_dual_fmamk_f32 v0, v1, 0x3f800000, v2 :: v_dual_mov_b32 v3, v4");
+  EXPECT_EQ(dis({0xC9D00501, 0x00020104}), "v_dual_mul_dx9_zero_f32 v0, v1, v2 :: v_dual_mov_b32 v3, v4");
+  EXPECT_EQ(dis({0xCA220101, 0x00020B04}), "v_dual_mov_b32 v0, v1 :: v_dual_lshlrev_b32 v3, v4, v5");
+  EXPECT_EQ(dis({0xCA100001, 0x000200FF, 0x00001234}), "v_dual_mov_b32 v0, s1 :: v_dual_mov_b32 v3, 0x1234");
+  EXPECT_EQ(dis({0xCA100101, 0x02060104}), "v_dual_mov_b32 v2, v1 :: v_dual_mov_b32 v7, v4");
+}
+
 TEST(Decoder, UnimplementedEncodingsAreNamed) {
   std::string why;
-  EXPECT_FALSE(decode(std::vector<uint32_t>{0xC8000000, 0}, &why)); // VOPD
-  EXPECT_NE(why.find("VOPD"), std::string::npos);
+  EXPECT_FALSE(decode(std::vector<uint32_t>{0xCC000000, 0}, &why)); // VOP3P
+  EXPECT_NE(why.find("VOP3P"), std::string::npos);
   EXPECT_FALSE(decode(std::vector<uint32_t>{0xD7000402}, &why)); // VOP3 without dword 1
 }
 

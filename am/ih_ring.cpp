@@ -1,0 +1,58 @@
+#include "ih_ring.h"
+
+#include "hw/osssys_6_0_0_regs.h"
+
+#include <bit>
+
+namespace am {
+
+using namespace hw;
+
+void IhRing::init(Pci& pci, const Allocation& ring, const Allocation& wb_page, uint64_t wb_offset) {
+  pci_ = &pci;
+  ring_ = ring;
+  rptr_ = 0;
+  wptr_wb_ = reinterpret_cast<const volatile uint32_t*>(wb_page.cpu + wb_offset);
+  const uint64_t wb_va = wb_page.va + wb_offset;
+  const uint32_t log2_dwords = uint32_t(std::countr_zero(uint32_t(ring.size / 4)));
+  // ih_v6_0 programming order: ring base, write-back address, pointers, then enable.
+  pci.reg_write32(oss6::regIH_RB_CNTL, 0);
+  pci.reg_write32(oss6::regIH_RB_BASE, uint32_t(ring.va >> 8));
+  pci.reg_write32(oss6::regIH_RB_BASE_HI, uint32_t(ring.va >> 40));
+  pci.reg_write32(oss6::regIH_RB_WPTR_ADDR_LO, uint32_t(wb_va) & ~3u);
+  pci.reg_write32(oss6::regIH_RB_WPTR_ADDR_HI, uint32_t(wb_va >> 32) & 0xff);
+  pci.reg_write32(oss6::regIH_RB_RPTR, 0);
+  pci.reg_write32(oss6::regIH_RB_WPTR, 0);
+  pci.reg_write32(oss6::regIH_RB_CNTL,
+                  (log2_dwords << oss6::IH_RB_CNTL_RB_SIZE_SHIFT) |
+                      oss6::IH_RB_CNTL_WPTR_WRITEBACK_ENABLE | oss6::IH_RB_CNTL_WPTR_OVERFLOW_ENABLE |
+                      oss6::IH_RB_CNTL_ENABLE_INTR |
+                      (oss6::IH_RB_CNTL_MC_SPACE_GPUVA << oss6::IH_RB_CNTL_MC_SPACE_SHIFT) |
+                      oss6::IH_RB_CNTL_RB_ENABLE);
+}
+
+std::vector<ih::IvEntry> IhRing::drain() {
+  std::vector<ih::IvEntry> out;
+  if (!pci_) return out;
+  std::lock_guard lock(mutex_);
+  const uint32_t size = uint32_t(ring_.size);
+  const uint32_t wptr_raw = *wptr_wb_;
+  if (wptr_raw & oss6::IH_RB_WPTR_RB_OVERFLOW) {
+    // Entries were lost; acknowledge so the IH keeps writing (ih_v6_0_get_wptr).
+    ++overflows_;
+    uint32_t cntl = pci_->reg_read32(oss6::regIH_RB_CNTL);
+    pci_->reg_write32(oss6::regIH_RB_CNTL, cntl | oss6::IH_RB_CNTL_WPTR_OVERFLOW_CLEAR);
+  }
+  const uint32_t wptr = wptr_raw & oss6::IH_RB_PTR_OFFSET_MASK & (size - 1);
+  while (rptr_ != wptr) {
+    uint32_t words[ih::kEntryDwords];
+    for (uint32_t i = 0; i < ih::kEntryDwords; ++i)
+      words[i] = reinterpret_cast<const volatile uint32_t*>(ring_.cpu)[(rptr_ / 4 + i) % (size / 4)];
+    out.push_back(ih::decode(words));
+    rptr_ = (rptr_ + ih::kEntryBytes) & (size - 1);
+  }
+  if (!out.empty()) pci_->reg_write32(oss6::regIH_RB_RPTR, rptr_);
+  return out;
+}
+
+} // namespace am

@@ -1,0 +1,31 @@
+// The driver's side of the interrupt handler: a ring in VRAM the IH writes IV entries into,
+// read from IH_RB_RPTR up to the write-back copy of IH_RB_WPTR.
+#pragma once
+#include "hw/ih_v6.h"
+#include "memory.h"
+#include "pci.h"
+
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+namespace am {
+
+class IhRing {
+public:
+  // `ring` is the ring buffer (a power of two bytes); `wptr_wb` an 8-byte write-back slot.
+  void init(Pci& pci, const Allocation& ring, const Allocation& wptr_wb_page, uint64_t wb_offset);
+  // Entries written since the last call, oldest first.
+  std::vector<hw::ih::IvEntry> drain();
+  uint64_t overflows() const { return overflows_; }
+
+private:
+  Pci* pci_ = nullptr;
+  Allocation ring_;
+  const volatile uint32_t* wptr_wb_ = nullptr;
+  uint32_t rptr_ = 0;
+  uint64_t overflows_ = 0;
+  std::mutex mutex_;
+};
+
+} // namespace am

@@ -1,0 +1,88 @@
+// Small helpers for conformance tests that talk to amcl through the ICD loader.
+#pragma once
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace amcl_test {
+
+inline cl_platform_id amcl_platform() {
+  cl_platform_id ids[16];
+  cl_uint n = 0;
+  if (clGetPlatformIDs(16, ids, &n) != CL_SUCCESS) return nullptr;
+  for (cl_uint i = 0; i < n; ++i) {
+    char name[64] = "";
+    clGetPlatformInfo(ids[i], CL_PLATFORM_NAME, sizeof name, name, nullptr);
+    if (std::strcmp(name, "amcl") == 0) return ids[i];
+  }
+  return nullptr;
+}
+
+// A context + in-order queue on the first amcl device; collects notify-callback messages.
+struct Env {
+  cl_platform_id platform = nullptr;
+  cl_device_id device = nullptr;
+  cl_context context = nullptr;
+  cl_command_queue queue = nullptr;
+  std::mutex mutex;
+  std::vector<std::string> notes;
+
+  static void CL_CALLBACK notify(const char* msg, const void*, size_t, void* self) {
+    auto* env = static_cast<Env*>(self);
+    std::lock_guard lock(env->mutex);
+    env->notes.emplace_back(msg);
+  }
+  Env() {
+    platform = amcl_platform();
+    if (!platform) return;
+    clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, nullptr);
+    cl_int err;
+    context = clCreateContext(nullptr, 1, &device, &Env::notify, this, &err);
+    queue = clCreateCommandQueueWithProperties(context, device, nullptr, &err);
+  }
+  ~Env() {
+    if (queue) clReleaseCommandQueue(queue);
+    if (context) clReleaseContext(context);
+  }
+  cl_kernel kernel(const char* src, const char* name) {
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(context, 1, &src, nullptr, &err);
+    EXPECT_EQ(err, CL_SUCCESS);
+    err = clBuildProgram(p, 1, &device, "", nullptr, nullptr);
+    if (err != CL_SUCCESS) {
+      char log[8192] = "";
+      clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, nullptr);
+      ADD_FAILURE() << "build failed: " << log;
+    }
+    cl_kernel k = clCreateKernel(p, name, &err);
+    EXPECT_EQ(err, CL_SUCCESS);
+    clReleaseProgram(p); // the kernel keeps the program alive
+    return k;
+  }
+  cl_mem buffer(size_t bytes, const void* init = nullptr) {
+    cl_int err;
+    cl_mem m = clCreateBuffer(context, init ? CL_MEM_COPY_HOST_PTR : CL_MEM_READ_WRITE, bytes,
+                              const_cast<void*>(init), &err);
+    EXPECT_EQ(err, CL_SUCCESS);
+    return m;
+  }
+  cl_int status(cl_event e) {
+    cl_int s = 1;
+    clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr);
+    return s;
+  }
+  bool noted(const std::string& needle) {
+    std::lock_guard lock(mutex);
+    for (auto& n : notes)
+      if (n.find(needle) != std::string::npos) return true;
+    return false;
+  }
+};
+
+} // namespace amcl_test

@@ -1,0 +1,100 @@
+// Faulting and hanging kernels, through the ICD loader: the event carries an error, the
+// context's notify callback gets a readable message, and the same queue keeps working.
+#include "cl_helpers.h"
+
+#include <cstdlib>
+
+using amcl_test::Env;
+
+namespace {
+
+// A short hang timeout for the infinite-loop test, unless the caller chose one. Set before
+// main() because amcl reads it when the platform first comes up.
+const int kHangTimeout = setenv("AMCL_HANG_TIMEOUT_MS", "1000", 0);
+
+const char* kScale = "__kernel void scale(__global int* p) { p[get_global_id(0)] *= 3; }";
+
+// The queue still runs real work after a failure.
+void expect_queue_usable(Env& env) {
+  cl_kernel k = env.kernel(kScale, "scale");
+  std::vector<int> v(256);
+  for (int i = 0; i < 256; ++i) v[i] = i;
+  cl_mem m = env.buffer(v.size() * sizeof(int), v.data());
+  clSetKernelArg(k, 0, sizeof m, &m);
+  size_t global = 256;
+  cl_event e;
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, &e), CL_SUCCESS);
+  EXPECT_EQ(env.status(e), CL_COMPLETE);
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, v.size() * sizeof(int), v.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  for (int i = 0; i < 256; ++i) ASSERT_EQ(v[i], 3 * i);
+  clReleaseEvent(e);
+  clReleaseMemObject(m);
+  clReleaseKernel(k);
+}
+
+} // namespace
+
+TEST(DeviceFaults, WriteToUnmappedAddress) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_kernel k = env.kernel("__kernel void wild(ulong a) { *(__global int*)a = 42; }", "wild");
+  cl_ulong wild = 0x7000000000ull; // inside the 512 GiB VA, never mapped
+  clSetKernelArg(k, 0, sizeof wild, &wild);
+  size_t global = 64;
+  cl_event e;
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, &e), CL_SUCCESS);
+  EXPECT_EQ(env.status(e), CL_OUT_OF_RESOURCES);
+  EXPECT_TRUE(env.noted("page fault (write) at address 0x7000000000"));
+  EXPECT_EQ(clWaitForEvents(1, &e), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  clReleaseEvent(e);
+  clReleaseKernel(k);
+  expect_queue_usable(env);
+}
+
+TEST(DeviceFaults, ReadOfFreedBuffer) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_kernel leak = env.kernel("__kernel void leak(__global ulong* out, __global int* v) {"
+                              " out[0] = (ulong)v; }", "leak");
+  cl_kernel use = env.kernel("__kernel void use(__global ulong* in, __global int* r) {"
+                             " r[0] = *(__global int*)in[0]; }", "use");
+  cl_mem addr = env.buffer(8), victim = env.buffer(4096), result = env.buffer(4);
+  clSetKernelArg(leak, 0, sizeof addr, &addr);
+  clSetKernelArg(leak, 1, sizeof victim, &victim);
+  size_t one = 1;
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, leak, 1, nullptr, &one, &one, 0, nullptr, nullptr), CL_SUCCESS);
+  clReleaseMemObject(victim); // unmapped from the GPU page tables now
+  clSetKernelArg(use, 0, sizeof addr, &addr);
+  clSetKernelArg(use, 1, sizeof result, &result);
+  cl_event e;
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, use, 1, nullptr, &one, &one, 0, nullptr, &e), CL_SUCCESS);
+  EXPECT_EQ(env.status(e), CL_OUT_OF_RESOURCES);
+  EXPECT_TRUE(env.noted("page fault (read)"));
+  clReleaseEvent(e);
+  clReleaseMemObject(addr);
+  clReleaseMemObject(result);
+  clReleaseKernel(leak);
+  clReleaseKernel(use);
+  expect_queue_usable(env);
+}
+
+// Runs with AMCL_HANG_TIMEOUT_MS=1000 (kHangTimeout above).
+TEST(DeviceFaults, InfiniteLoopIsResetAfterTheHangTimeout) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_kernel k = env.kernel("__kernel void spin(__global volatile int* p) { while (p[0] == 0) {} }",
+                           "spin");
+  int zero = 0;
+  cl_mem m = env.buffer(4, &zero);
+  clSetKernelArg(k, 0, sizeof m, &m);
+  size_t one = 1;
+  cl_event e;
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, &one, 0, nullptr, &e), CL_SUCCESS);
+  EXPECT_EQ(env.status(e), CL_OUT_OF_RESOURCES);
+  EXPECT_TRUE(env.noted("hung and has been reset"));
+  clReleaseEvent(e);
+  clReleaseMemObject(m);
+  clReleaseKernel(k);
+  expect_queue_usable(env);
+}

@@ -1,0 +1,28 @@
+// The emulated interrupt handler (OSSSYS 6.0): writes IV entries into the ring the driver
+// programmed through IH_RB_*, advances IH_RB_WPTR (and its write-back copy), then signals the
+// host. A full ring sets RB_OVERFLOW and drops the entry, as the hardware does.
+#pragma once
+#include "am/hw/ih_v6.h"
+#include "gmc.h"
+#include "register_file.h"
+
+#include <mutex>
+
+namespace sim {
+
+class Ih {
+public:
+  Ih(RegisterFile& regs, Gmc& gmc) : regs_(regs), gmc_(gmc) {}
+  // Returns true when the entry reached the ring.
+  bool post(const am::hw::ih::IvEntry& entry);
+  uint64_t posted() const { return posted_; }
+  uint64_t dropped() const { return dropped_; }
+
+private:
+  RegisterFile& regs_;
+  Gmc& gmc_;
+  std::mutex mutex_;
+  uint64_t posted_ = 0, dropped_ = 0;
+};
+
+} // namespace sim

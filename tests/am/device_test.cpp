@@ -1,0 +1,99 @@
+// The AM driver against the emulated gfx1100: boot, memory, both queues, faults, resets and a
+// second boot in the same process.
+#include "am/device.h"
+#include "sim/gpu.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace {
+
+// A card of its own for these tests (index 7), so other tests' devices are not disturbed.
+std::shared_ptr<sim::Gpu> card() { return sim::open_emulated_gpu("gfx1100", 7); }
+
+} // namespace
+
+TEST(AmDevice, SdmaCopiesBetweenVramAndSystemMemory) {
+  am::Device dev(card());
+  am::Allocation host = dev.alloc_system(8192), vram = dev.alloc_vram(8192);
+  for (int i = 0; i < 2048; ++i) reinterpret_cast<uint32_t*>(host.cpu)[i] = 0xA5000000u + i;
+  am::SdmaBuilder b;
+  b.copy_linear(vram.va, host.va, 8192);
+  dev.wait(am::Engine::Sdma, dev.submit_sdma(b));
+  EXPECT_EQ(std::memcmp(vram.cpu, host.cpu, 8192), 0);
+  b.clear();
+  b.const_fill(vram.va + 4096, 0x12345678, 4096);
+  dev.wait(am::Engine::Sdma, dev.submit_sdma(b));
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(vram.cpu)[1024], 0x12345678u);
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(vram.cpu)[1023], 0xA5000000u + 1023);
+  dev.free(host);
+  dev.free(vram);
+}
+
+TEST(AmDevice, ComputeQueueWritesMemory) {
+  am::Device dev(card());
+  am::Allocation mem = dev.alloc_vram(4096);
+  am::Pm4Builder p;
+  p.write_data_mem(mem.va + 16, {7, 8, 9});
+  dev.wait(am::Engine::Compute, dev.submit_compute(p));
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[5], 8u);
+  dev.free(mem);
+}
+
+TEST(AmDevice, SdmaCopyOutsideAnyMappingFaultsAndTheQueueGoesOn) {
+  am::Device dev(card());
+  am::Allocation vram = dev.alloc_vram(4096);
+  am::SdmaBuilder b;
+  b.copy_linear(vram.va, 0x6000000000ull, 256); // source never mapped
+  try {
+    dev.wait(am::Engine::Sdma, dev.submit_sdma(b));
+    ADD_FAILURE() << "the faulting copy completed without an error";
+  } catch (const am::DeviceError& e) {
+    EXPECT_NE(std::string(e.what()).find("page fault (read) at address 0x6000000000"), std::string::npos)
+        << e.what();
+  }
+  b.clear();
+  b.const_fill(vram.va, 0xdeadbeef, 64);
+  dev.wait(am::Engine::Sdma, dev.submit_sdma(b)); // no error: the fault was reported once
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(vram.cpu)[0], 0xdeadbeefu);
+  dev.free(vram);
+}
+
+TEST(AmDevice, BadPacketStopsTheQueueWhichIsResetForTheNextSubmission) {
+  am::Device dev(card());
+  am::Pm4Builder bad;
+  bad.words().push_back(am::hw::pm4::packet3_compute(0xEE, 1)); // no such opcode
+  bad.words().push_back(0);
+  EXPECT_THROW(dev.wait(am::Engine::Compute, dev.submit_compute(bad)), am::DeviceError);
+  EXPECT_EQ(dev.queue_resets(), 1u);
+  am::Allocation mem = dev.alloc_vram(4096);
+  am::Pm4Builder ok;
+  ok.write_data_mem(mem.va, {42});
+  dev.wait(am::Engine::Compute, dev.submit_compute(ok));
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 42u);
+  dev.free(mem);
+}
+
+TEST(AmDevice, SystemMemoryIsMappedInTheIommuOnlyWhileAllocated) {
+  auto gpu = card();
+  am::Device dev(gpu);
+  size_t before = gpu->iommu().mapping_count();
+  am::Allocation host = dev.alloc_system(4096);
+  EXPECT_EQ(gpu->iommu().mapping_count(), before + 1);
+  dev.free(host);
+  EXPECT_EQ(gpu->iommu().mapping_count(), before);
+}
+
+TEST(AmDevice, SecondBootInTheSameProcessSeesTheEarlierBoot) {
+  auto gpu = sim::open_emulated_gpu("gfx1100", 8);
+  { am::Device first(gpu); EXPECT_FALSE(first.booted_fast()); }
+  am::Device second(gpu);
+  EXPECT_TRUE(second.booted_fast());
+  am::Allocation mem = second.alloc_vram(4096);
+  am::SdmaBuilder b;
+  b.const_fill(mem.va, 5, 4096);
+  second.wait(am::Engine::Sdma, second.submit_sdma(b));
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[1000], 5u);
+  second.free(mem);
+}
