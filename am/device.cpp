@@ -125,8 +125,7 @@ void Device::init_compute_queue() {
   mqd_ = alloc_vram(kPage);
   eop_ = alloc_vram(kPage);
   std::memset(compute_.ring_mem.cpu, 0, kRingBytes);
-  auto* slot = reinterpret_cast<volatile uint64_t*>(signals_.cpu);
-  compute_.ring.init(compute_.ring_mem, slot + kComputeRptr);
+  compute_.ring.init(compute_.ring_mem);
   program_compute_hqd();
 }
 
@@ -170,8 +169,7 @@ void Device::program_compute_hqd() {
 void Device::init_sdma_queue() {
   sdma_.ring_mem = alloc_vram(kRingBytes);
   std::memset(sdma_.ring_mem.cpu, 0, kRingBytes);
-  auto* slot = reinterpret_cast<volatile uint64_t*>(signals_.cpu);
-  sdma_.ring.init(sdma_.ring_mem, slot + kSdmaRptr);
+  sdma_.ring.init(sdma_.ring_mem);
   program_sdma_queue();
 }
 
@@ -251,14 +249,19 @@ uint64_t Device::signal_va(Engine e) const {
   return signals_.va + 8 * (e == Engine::Compute ? kComputeSignal : kSdmaSignal);
 }
 
-volatile uint64_t* Device::signal_cpu(Engine e) const {
-  return reinterpret_cast<volatile uint64_t*>(signals_.cpu) +
-         (e == Engine::Compute ? kComputeSignal : kSdmaSignal);
+uint64_t Device::completed(Engine e) const {
+  return slot_value(e == Engine::Compute ? kComputeSignal : kSdmaSignal);
 }
 
-uint64_t Device::completed(Engine e) const {
-  return std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(signal_cpu(e)))
+// Slots of the signal page are written by the GPU while the CPU polls them.
+uint64_t Device::slot_value(unsigned slot) const {
+  return std::atomic_ref<uint64_t>(reinterpret_cast<uint64_t*>(signals_.cpu)[slot])
       .load(std::memory_order_acquire);
+}
+
+void Device::set_slot(unsigned slot, uint64_t value) {
+  std::atomic_ref<uint64_t>(reinterpret_cast<uint64_t*>(signals_.cpu)[slot])
+      .store(value, std::memory_order_release);
 }
 
 template <class Write> uint64_t Device::submit(Queue& q, Engine e, Write&& write) {
@@ -283,7 +286,7 @@ uint64_t Device::submit_compute(const Pm4Builder& packets) {
     all.insert(all.end(), tail.words().begin(), tail.words().end());
     Ring& ring = compute_.ring;
     auto read = [&] {
-      uint64_t report = *(reinterpret_cast<volatile uint64_t*>(signals_.cpu) + kComputeRptr) & 0xffffffff;
+      uint64_t report = slot_value(kComputeRptr) & 0xffffffff;
       uint64_t w = ring.wptr(), size = ring.dwords();
       return w - ((w % size - report + size) % size);
     };
@@ -304,7 +307,7 @@ uint64_t Device::submit_sdma(const SdmaBuilder& packets) {
     all.insert(all.end(), tail.words().begin(), tail.words().end());
     Ring& ring = sdma_.ring;
     auto read = [&] {
-      uint64_t report = (*(reinterpret_cast<volatile uint64_t*>(signals_.cpu) + kSdmaRptr)) / 4;
+      uint64_t report = slot_value(kSdmaRptr) / 4;
       uint64_t w = ring.wptr(), size = ring.dwords();
       return w - ((w - report) % size);
     };
@@ -347,25 +350,24 @@ void Device::discard_faults() {
 void Device::reset_queue(Engine e) {
   Queue& q = queue(e);
   std::lock_guard lock(q.mutex);
-  auto* slot = reinterpret_cast<volatile uint64_t*>(signals_.cpu);
   if (e == Engine::Compute) {
     pci_->reg_write32(addr(regGRBM_GFX_CNTL), grbm_gfx_cntl(1, 0, 0, 0));
     pci_->reg_write32(addr(regCP_HQD_ACTIVE), 0);
     pci_->reg_write32(addr(regGRBM_GFX_CNTL), 0);
     discard_faults(); // whatever the killed work reported belongs to it, not to later work
     q.ring.reset();
-    slot[kComputeRptr] = 0;
+    set_slot(kComputeRptr, 0);
     program_compute_hqd();
     compute_stopped_ = false;
   } else {
     pci_->reg_write32(addr(regSDMA0_QUEUE0_RB_CNTL), 0);
     discard_faults();
     q.ring.reset();
-    slot[kSdmaRptr] = 0;
+    set_slot(kSdmaRptr, 0);
     program_sdma_queue();
   }
   // Work submitted before the reset is gone: complete its timeline so no waiter blocks on it.
-  std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(signal_cpu(e))).store(q.issued, std::memory_order_release);
+  set_slot(e == Engine::Compute ? kComputeSignal : kSdmaSignal, q.issued);
   ++resets_;
 }
 

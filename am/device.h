@@ -92,7 +92,8 @@ private:
   void discard_faults();
   Queue& queue(Engine e) { return e == Engine::Compute ? compute_ : sdma_; }
   uint64_t signal_va(Engine e) const;
-  volatile uint64_t* signal_cpu(Engine e) const;
+  uint64_t slot_value(unsigned slot) const;
+  void set_slot(unsigned slot, uint64_t value);
   template <class Write> uint64_t submit(Queue& q, Engine e, Write&& write);
 
   std::shared_ptr<Pci> pci_;

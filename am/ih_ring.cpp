@@ -2,6 +2,7 @@
 
 #include "hw/osssys_6_0_0_regs.h"
 
+#include <atomic>
 #include <bit>
 
 namespace am {
@@ -36,7 +37,8 @@ std::vector<ih::IvEntry> IhRing::drain() {
   if (!pci_) return out;
   std::lock_guard lock(mutex_);
   const uint32_t size = uint32_t(ring_.size);
-  const uint32_t wptr_raw = *wptr_wb_;
+  const uint32_t wptr_raw = std::atomic_ref<uint32_t>(*const_cast<uint32_t*>(wptr_wb_))
+                               .load(std::memory_order_acquire);
   if (wptr_raw & oss6::IH_RB_WPTR_RB_OVERFLOW) {
     // Entries were lost; acknowledge so the IH keeps writing (ih_v6_0_get_wptr).
     ++overflows_;

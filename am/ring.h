@@ -1,6 +1,6 @@
 // A ring buffer the CPU writes and a GPU engine consumes: a power-of-two number of dwords in
-// GPU memory, a monotonically increasing write pointer, and the engine's read pointer seen
-// through a write-back slot.
+// GPU memory and a monotonically increasing write pointer; the caller says how far the engine
+// has read (from its read-pointer write-back).
 #pragma once
 #include "memory.h"
 
@@ -14,10 +14,9 @@ namespace am {
 
 class Ring {
 public:
-  void init(const Allocation& mem, const volatile uint64_t* rptr_dwords_wb) {
+  void init(const Allocation& mem) {
     mem_ = mem;
     dwords_ = uint32_t(mem.size / 4);
-    rptr_ = rptr_dwords_wb;
   }
   uint32_t dwords() const { return dwords_; }
   uint64_t va() const { return mem_.va; }
@@ -44,7 +43,6 @@ private:
   Allocation mem_;
   uint32_t dwords_ = 0;
   uint64_t wptr_ = 0;
-  const volatile uint64_t* rptr_ = nullptr;
 };
 
 } // namespace am

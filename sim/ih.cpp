@@ -34,8 +34,7 @@ bool Ih::post(const ih::IvEntry& entry) {
     if (cntl & oss6::IH_RB_CNTL_WPTR_WRITEBACK_ENABLE) {
       uint64_t wb = (uint64_t(regs_.read(oss6::regIH_RB_WPTR_ADDR_HI) & 0xff) << 32) |
                     (regs_.read(oss6::regIH_RB_WPTR_ADDR_LO) & ~3u);
-      uint32_t v = regs_.read(oss6::regIH_RB_WPTR);
-      gmc_.write(wb, &v, 4);
+      gmc_.store32(wb, regs_.read(oss6::regIH_RB_WPTR));
     }
   } catch (const shader::MemoryFault&) {
     ++dropped_; // the IH's own ring is unreachable: nothing more the model can do

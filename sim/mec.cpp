@@ -63,10 +63,7 @@ void Mec::process(uint64_t wptr) {
       for (uint32_t i = 0; i < count; ++i) body[i] = ring_dword(rptr_ + 1 + i);
       execute(header, body);
       rptr_ += 1 + count;
-      if (hqd_.rptr_report_va) {
-        uint32_t r = uint32_t(rptr_ % hqd_.ring_dwords);
-        write_mem(hqd_.rptr_report_va, &r, 4);
-      }
+      if (hqd_.rptr_report_va) dev_.gmc().store32(hqd_.rptr_report_va, uint32_t(rptr_ % hqd_.ring_dwords));
     }
   } catch (const PacketError& e) {
     // A packet the CP cannot execute: report CP_BAD_OPCODE and stop, as the MEC does.
@@ -164,14 +161,12 @@ void Mec::release_mem(std::span<const uint32_t> body) {
   case pm4::DATA_SEL_NONE: break;
   case pm4::DATA_SEL_32: {
     if (addr & 3) throw PacketError("RELEASE_MEM 32-bit write to a misaligned address");
-    uint32_t v = uint32_t(data);
-    write_mem(addr, &v, 4);
+    dev_.gmc().store32(addr, uint32_t(data));
     break;
   }
   case pm4::DATA_SEL_64: case pm4::DATA_SEL_GPU_CLOCK: {
     if (addr & 7) throw PacketError("RELEASE_MEM 64-bit write to a misaligned address");
-    uint64_t v = data_sel == pm4::DATA_SEL_64 ? data : dev_.gpu_clock();
-    write_mem(addr, &v, 8);
+    dev_.gmc().store64(addr, data_sel == pm4::DATA_SEL_64 ? data : dev_.gpu_clock());
     break;
   }
   default: throw PacketError("RELEASE_MEM data_sel " + std::to_string(data_sel) + " not modelled");

@@ -54,7 +54,7 @@ void SdmaEngine::process(uint64_t wptr) {
       }
       rptr_ += 4ull * dwords;
       if (rptr_ > wptr) throw PacketError("packet runs past the write pointer");
-      if (rptr_wb_va_) dev_.gmc().write(rptr_wb_va_, &rptr_, 8);
+      if (rptr_wb_va_) dev_.gmc().store64(rptr_wb_va_, rptr_);
     }
   } catch (const PacketError& e) {
     halt(std::string(e.what()) + " at ring byte " + std::to_string(rptr_));
@@ -113,7 +113,7 @@ uint32_t SdmaEngine::execute(uint64_t at) {
     uint64_t dst = addr(1);
     uint32_t data = dw(3);
     if (dst & 3) throw PacketError("FENCE address must be dword aligned");
-    gmc.write(dst, &data, 4);
+    gmc.store32(dst, data);
     return sdma::kFenceDwords;
   }
   case sdma::OP_TRAP: {
@@ -130,7 +130,7 @@ uint32_t SdmaEngine::execute(uint64_t at) {
       throw PacketError("TIMESTAMP sub-op not modelled");
     uint64_t dst = addr(1), t = dev_.gpu_clock();
     if (dst & 7) throw PacketError("TIMESTAMP address must be 8-byte aligned");
-    gmc.write(dst, &t, 8);
+    gmc.store64(dst, t);
     return sdma::kTimestampDwords;
   }
   default: {

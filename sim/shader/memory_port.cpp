@@ -1,6 +1,7 @@
 #include "memory_port.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 namespace sim::shader {
@@ -22,6 +23,18 @@ void MemoryPort::write(uint64_t va, const void* src, size_t len) {
     std::memcpy(translate(va, chunk, true), in, chunk);
     va += chunk, in += chunk, len -= chunk;
   }
+}
+
+void MemoryPort::store32(uint64_t va, uint32_t value) {
+  if (va & 3) throw MemoryFault(va, true, "misaligned 32-bit write");
+  std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(translate(va, 4, true)))
+      .store(value, std::memory_order_release);
+}
+
+void MemoryPort::store64(uint64_t va, uint64_t value) {
+  if (va & 7) throw MemoryFault(va, true, "misaligned 64-bit write");
+  std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(translate(va, 8, true)))
+      .store(value, std::memory_order_release);
 }
 
 } // namespace sim::shader

@@ -24,6 +24,10 @@ public:
 
   void read(uint64_t va, void* dst, size_t len);
   void write(uint64_t va, const void* src, size_t len);
+  // Naturally aligned 32/64-bit writes that a host may be polling (fences, signals, write-back
+  // pointers): single-copy atomic with release ordering, as the hardware's memory writes are.
+  void store32(uint64_t va, uint32_t value);
+  void store64(uint64_t va, uint64_t value);
 };
 
 } // namespace sim::shader
