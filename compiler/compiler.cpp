@@ -311,13 +311,10 @@ BuildResult build(const BuildRequest& req) {
   }
   const bool optimize = req.options.find("-cl-opt-disable") == std::string::npos;
   cc1.push_back("-cl-std=" + std);
-  cc1.push_back("-cl-ext=-all,+cl_khr_fp64,+cl_khr_fp16,+cl_khr_global_int32_base_atomics,"
-                "+cl_khr_global_int32_extended_atomics,+cl_khr_local_int32_base_atomics,"
-                "+cl_khr_local_int32_extended_atomics,+cl_khr_int64_base_atomics,"
-                "+cl_khr_int64_extended_atomics,+cl_khr_byte_addressable_store,"
-                "+__opencl_c_fp64,+__opencl_c_int64,+__opencl_c_atomic_order_acq_rel,"
-                "+__opencl_c_atomic_order_seq_cst,+__opencl_c_atomic_scope_device,"
-                "+__opencl_c_program_scope_global_variables,+__opencl_c_generic_address_space");
+  std::string ext = "-cl-ext=-all";
+  for (const auto& e : req.extensions) ext += ",+" + e;
+  for (const auto& f : req.features) ext += ",+" + f;
+  cc1.push_back(ext);
   llvm::LLVMContext ctx;
   auto module = frontend(ctx, req.source, "input.cl", req.target, cc1, true, r.log, r.bad_options);
   if (!module) return r;

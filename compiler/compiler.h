@@ -12,6 +12,10 @@ struct BuildRequest {
   std::string source;
   std::string options; // OpenCL build options (clBuildProgram)
   std::string target = "gfx1100";
+  // OpenCL extensions and OpenCL C 3.0 features the device reports; exactly these get their
+  // macros defined, so source sees what CL_DEVICE_EXTENSIONS/OPENCL_C_FEATURES say.
+  std::vector<std::string> extensions;
+  std::vector<std::string> features;
 };
 
 struct BuildResult {

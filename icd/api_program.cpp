@@ -2,6 +2,7 @@
 #include "api_util.h"
 
 #include "compiler/compiler.h"
+#include "runtime/device_caps.h"
 
 #include <cstring>
 
@@ -91,7 +92,8 @@ cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_de
       return CL_SUCCESS;
     }
     p->status = CL_BUILD_IN_PROGRESS;
-    compiler::BuildRequest req{p->source, p->options, p->context->devices[0]->am->info().gfx};
+    compiler::BuildRequest req{p->source, p->options, p->context->devices[0]->am->info().gfx,
+                               rt::names(rt::device_extensions()), rt::names(rt::opencl_c_features())};
     compiler::BuildResult res = compiler::build(req);
     p->log = res.log;
     if (res.bad_options) {

@@ -2,6 +2,8 @@
 // clGetDeviceInfo tables). Values come from the AM driver's view of the device.
 #include "objects.h"
 
+#include "device_caps.h"
+
 #include <CL/cl_ext.h>
 
 #include "am/enumerate.h"
@@ -19,49 +21,6 @@ constexpr const char* kPlatformName = "amcl";
 constexpr const char* kVendor = "amcl project";
 constexpr const char* kPlatformVersion = "OpenCL 3.0 amcl 0.1.0";
 constexpr const char* kIcdSuffix = "AMCL";
-
-// Extensions the device really supports; the compiler defines the matching macros.
-const std::vector<std::pair<const char*, cl_version>> kDeviceExtensions = {
-    {"cl_khr_byte_addressable_store", CL_MAKE_VERSION(1, 0, 0)},
-    {"cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0)},
-    {"cl_khr_global_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
-    {"cl_khr_global_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
-    {"cl_khr_local_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
-    {"cl_khr_local_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
-    {"cl_khr_int64_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
-    {"cl_khr_int64_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
-    {"cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0)},
-    {"cl_khr_icd", CL_MAKE_VERSION(1, 0, 0)},
-};
-const std::vector<std::pair<const char*, cl_version>> kPlatformExtensions = {
-    {"cl_khr_icd", CL_MAKE_VERSION(1, 0, 0)},
-    {"cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0)},
-};
-const std::vector<std::pair<const char*, cl_version>> kCFeatures = {
-    {"__opencl_c_fp64", CL_MAKE_VERSION(3, 0, 0)},
-    {"__opencl_c_int64", CL_MAKE_VERSION(3, 0, 0)},
-    {"__opencl_c_atomic_order_acq_rel", CL_MAKE_VERSION(3, 0, 0)},
-    {"__opencl_c_atomic_order_seq_cst", CL_MAKE_VERSION(3, 0, 0)},
-    {"__opencl_c_atomic_scope_device", CL_MAKE_VERSION(3, 0, 0)},
-    {"__opencl_c_program_scope_global_variables", CL_MAKE_VERSION(3, 0, 0)},
-    {"__opencl_c_generic_address_space", CL_MAKE_VERSION(3, 0, 0)},
-};
-
-std::string joined(const std::vector<std::pair<const char*, cl_version>>& v) {
-  std::string s;
-  for (auto& [n, ver] : v) s += std::string(n) + " ";
-  if (!s.empty()) s.pop_back();
-  return s;
-}
-
-std::vector<cl_name_version> with_version(const std::vector<std::pair<const char*, cl_version>>& v) {
-  std::vector<cl_name_version> out(v.size());
-  for (size_t i = 0; i < v.size(); ++i) {
-    out[i].version = v[i].second;
-    std::strncpy(out[i].name, v[i].first, CL_NAME_VERSION_MAX_NAME_SIZE - 1);
-  }
-  return out;
-}
 
 } // namespace
 
@@ -106,9 +65,9 @@ cl_int platform_info(cl_platform_info param, size_t n, void* p, size_t* r) {
   case CL_PLATFORM_NUMERIC_VERSION: return write_info(cl_version(CL_MAKE_VERSION(3, 0, 0)), n, p, r);
   case CL_PLATFORM_NAME: return write_info_string(kPlatformName, n, p, r);
   case CL_PLATFORM_VENDOR: return write_info_string(kVendor, n, p, r);
-  case CL_PLATFORM_EXTENSIONS: return write_info_string(joined(kPlatformExtensions), n, p, r);
+  case CL_PLATFORM_EXTENSIONS: return write_info_string(joined_names(platform_extensions()), n, p, r);
   case CL_PLATFORM_EXTENSIONS_WITH_VERSION:
-    return write_info_vector(with_version(kPlatformExtensions), n, p, r);
+    return write_info_vector(with_versions(platform_extensions()), n, p, r);
   case CL_PLATFORM_HOST_TIMER_RESOLUTION: return write_info(cl_ulong(1), n, p, r);
   case CL_PLATFORM_ICD_SUFFIX_KHR: return write_info_string(kIcdSuffix, n, p, r);
   default: return CL_INVALID_VALUE;
@@ -208,11 +167,11 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t n, void* p, size
     }
     return write_info_vector(v, n, p, r);
   }
-  case CL_DEVICE_OPENCL_C_FEATURES: return write_info_vector(with_version(kCFeatures), n, p, r);
+  case CL_DEVICE_OPENCL_C_FEATURES: return write_info_vector(with_versions(opencl_c_features()), n, p, r);
   case CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR: return u(CL_MAKE_VERSION(1, 2, 0));
-  case CL_DEVICE_EXTENSIONS: return s(joined(kDeviceExtensions));
+  case CL_DEVICE_EXTENSIONS: return s(joined_names(device_extensions()));
   case CL_DEVICE_EXTENSIONS_WITH_VERSION:
-    return write_info_vector(with_version(kDeviceExtensions), n, p, r);
+    return write_info_vector(with_versions(device_extensions()), n, p, r);
   case CL_DEVICE_ILS_WITH_VERSION: case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
     return write_info(nullptr, 0, n, p, r);
   case CL_DEVICE_IL_VERSION: case CL_DEVICE_BUILT_IN_KERNELS: return s("");

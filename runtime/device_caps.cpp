@@ -1,0 +1,68 @@
+#include "device_caps.h"
+
+#include <cstring>
+
+namespace amcl::rt {
+
+// Only what the emulated shader core and the runtime really implement. cl_khr_fp16 and
+// cl_khr_subgroups wait for the f16 and cross-lane instructions of the emulator.
+const std::vector<Capability>& device_extensions() {
+  static const std::vector<Capability> caps = {
+      {"cl_khr_byte_addressable_store", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_global_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_global_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_local_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_local_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_int64_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_int64_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_icd", CL_MAKE_VERSION(1, 0, 0)},
+  };
+  return caps;
+}
+
+const std::vector<Capability>& platform_extensions() {
+  static const std::vector<Capability> caps = {
+      {"cl_khr_icd", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0)},
+  };
+  return caps;
+}
+
+const std::vector<Capability>& opencl_c_features() {
+  static const std::vector<Capability> caps = {
+      {"__opencl_c_fp64", CL_MAKE_VERSION(3, 0, 0)},
+      {"__opencl_c_int64", CL_MAKE_VERSION(3, 0, 0)},
+      {"__opencl_c_atomic_order_acq_rel", CL_MAKE_VERSION(3, 0, 0)},
+      {"__opencl_c_atomic_order_seq_cst", CL_MAKE_VERSION(3, 0, 0)},
+      {"__opencl_c_atomic_scope_device", CL_MAKE_VERSION(3, 0, 0)},
+      {"__opencl_c_program_scope_global_variables", CL_MAKE_VERSION(3, 0, 0)},
+      {"__opencl_c_generic_address_space", CL_MAKE_VERSION(3, 0, 0)},
+  };
+  return caps;
+}
+
+std::vector<std::string> names(const std::vector<Capability>& caps) {
+  std::vector<std::string> out;
+  for (const auto& c : caps) out.emplace_back(c.name);
+  return out;
+}
+
+std::string joined_names(const std::vector<Capability>& caps) {
+  std::string s;
+  for (const auto& c : caps) s += (s.empty() ? "" : " ") + std::string(c.name);
+  return s;
+}
+
+std::vector<cl_name_version> with_versions(const std::vector<Capability>& caps) {
+  std::vector<cl_name_version> out(caps.size());
+  for (size_t i = 0; i < caps.size(); ++i) {
+    out[i].version = caps[i].version;
+    std::strncpy(out[i].name, caps[i].name, CL_NAME_VERSION_MAX_NAME_SIZE - 1);
+    out[i].name[CL_NAME_VERSION_MAX_NAME_SIZE - 1] = '\0';
+  }
+  return out;
+}
+
+} // namespace amcl::rt

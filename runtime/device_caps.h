@@ -1,0 +1,25 @@
+// What an amcl device supports, in one place: the extensions and OpenCL C 3.0 features that
+// clGetDeviceInfo reports are exactly the ones the compiler defines macros for.
+#pragma once
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+
+#include <string>
+#include <vector>
+
+namespace amcl::rt {
+
+struct Capability {
+  const char* name;
+  cl_version version;
+};
+
+const std::vector<Capability>& device_extensions();
+const std::vector<Capability>& platform_extensions();
+const std::vector<Capability>& opencl_c_features();
+
+std::vector<std::string> names(const std::vector<Capability>& caps);
+std::string joined_names(const std::vector<Capability>& caps);
+std::vector<cl_name_version> with_versions(const std::vector<Capability>& caps);
+
+} // namespace amcl::rt
