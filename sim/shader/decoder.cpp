@@ -8,15 +8,17 @@
 namespace sim::shader {
 namespace {
 
+constexpr uint8_t H = kHalf;
 constexpr OpInfo kOps[] = {
 #define X(name, fmt, code, d, s0, s1, s2) {Op::name, Format::fmt, code, #name, d, {s0, s1, s2}},
 #include "gfx11_opcodes.def"
 #undef X
 };
 
+constexpr size_t kFormats = size_t(Format::MUBUF) + 1;
+
 // Per-format lookup tables from opcode number to Op, built once.
 struct Tables {
-  static constexpr size_t kFormats = 13;
   std::array<std::array<Op, 1024>, kFormats> by_code;
   Tables() {
     for (auto& t : by_code) t.fill(Op::kCount);
@@ -33,13 +35,15 @@ const Tables& tables() {
 
 uint32_t bits(uint32_t v, int hi, int lo) { return (v >> lo) & ((1u << (hi - lo + 1)) - 1); }
 
-bool fail(std::string* why, const char* fmt, uint32_t a = 0, uint32_t b = 0) {
-  if (why) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, fmt, a, b);
-    *why = buf;
-  }
+bool fail(std::string* why, const std::string& msg) {
+  if (why) *why = msg;
   return false;
+}
+
+std::string hex32(uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08x", v);
+  return buf;
 }
 
 // Reads the literal dword if any source operand asks for one.
@@ -49,8 +53,7 @@ bool take_literal(Inst& inst, std::span<const uint32_t> w, unsigned nsrc, bool f
   for (unsigned i = 0; i < nsrc; ++i) need |= inst.src[i] == src::kLiteral;
   if (!need) return true;
   unsigned idx = inst.size / 4;
-  if (w.size() <= idx) return fail(why, "literal constant missing (%u dwords available)",
-                                   unsigned(w.size()));
+  if (w.size() <= idx) return fail(why, "literal constant missing");
   inst.literal = w[idx];
   inst.size += 4;
   return true;
@@ -58,14 +61,45 @@ bool take_literal(Inst& inst, std::span<const uint32_t> w, unsigned nsrc, bool f
 
 bool is_dpp_or_sdwa(uint16_t s) { return s == 250 || s == 233 || s == 234 || s == 249; }
 
+// VOPC opcodes are a family base plus a predicate (RDNA3 ISA manual, VOPC opcode table).
+Op vopc_family(uint32_t code, int32_t& predicate) {
+  struct Range { uint32_t lo, hi; Op op; };
+  static constexpr Range kRanges[] = {
+      {0x00, 0x0f, Op::v_cmp_f16}, {0x10, 0x1f, Op::v_cmp_f32}, {0x20, 0x2f, Op::v_cmp_f64},
+      {0x30, 0x37, Op::v_cmp_i16}, {0x38, 0x3f, Op::v_cmp_u16}, {0x40, 0x47, Op::v_cmp_i32},
+      {0x48, 0x4f, Op::v_cmp_u32}, {0x50, 0x57, Op::v_cmp_i64}, {0x58, 0x5f, Op::v_cmp_u64},
+      {0x7d, 0x7d, Op::v_cmp_class_f16}, {0x7e, 0x7e, Op::v_cmp_class_f32},
+      {0x7f, 0x7f, Op::v_cmp_class_f64}};
+  for (const Range& r : kRanges)
+    if (code >= r.lo && code <= r.hi) {
+      predicate = int32_t(code - r.lo);
+      return r.op;
+    }
+  return Op::kCount;
+}
+
+// Under true16, the short encodings address 16-bit halves: bit 7 of an 8-bit VGPR field
+// selects the high half. Fold that into Inst::opsel so all encodings look alike.
+void split_true16(Inst& inst, const OpInfo& info) {
+  auto fold = [&](uint16_t& code, uint8_t width, unsigned opsel_bit) {
+    if (!is_half(width) || code < src::kVgpr0) return;
+    unsigned reg = code - src::kVgpr0;
+    if (reg & 0x80) inst.opsel |= uint8_t(1u << opsel_bit);
+    code = uint16_t(src::kVgpr0 + (reg & 0x7f));
+  };
+  fold(inst.src[0], info.src_dwords[0], 0);
+  fold(inst.src[1], info.src_dwords[1], 1);
+  fold(inst.dst, info.dst_dwords, 3);
+}
+
 bool decode_vop3(Inst& inst, std::span<const uint32_t> w, std::string* why) {
   if (w.size() < 2) return fail(why, "VOP3 needs 2 dwords");
-  uint32_t d0 = w[0], d1 = w[1];
-  uint32_t code = bits(d0, 25, 16);
+  const uint32_t d0 = w[0], d1 = w[1];
+  const uint32_t code = bits(d0, 25, 16);
   inst.size = 8;
   Op op = Op::kCount;
   if (code < 256) {
-    op = tables().find(Format::VOPC, code & ~0x80u);
+    op = vopc_family(code & 0x7f, inst.imm);
     inst.cmpx = code & 0x80;
     inst.format = Format::VOPC;
     inst.encoding = Encoding::E64;
@@ -82,12 +116,12 @@ bool decode_vop3(Inst& inst, std::span<const uint32_t> w, std::string* why) {
     if (op == Op::kCount) op = tables().find(Format::VOP3SD, code);
     inst.format = op == Op::kCount ? Format::VOP3 : op_info(op).format;
   }
-  if (op == Op::kCount) return fail(why, "unimplemented VOP3 opcode 0x%x", code);
+  if (op == Op::kCount) return fail(why, "unimplemented VOP3 opcode " + hex32(code) + " (" + hex32(d0) + ")");
   if (op == Op::v_fmamk_f32 || op == Op::v_fmaak_f32)
-    return fail(why, "VOP3 form of VOP2-only opcode 0x%x", code);
+    return fail(why, "VOP3 form of a VOP2-only opcode");
   inst.op = op;
-  bool sd = inst.format == Format::VOP3SD || op == Op::v_add_co_ci_u32 ||
-            op == Op::v_sub_co_ci_u32 || op == Op::v_subrev_co_ci_u32;
+  const bool sd = inst.format == Format::VOP3SD || op == Op::v_add_co_ci_u32 ||
+                  op == Op::v_sub_co_ci_u32 || op == Op::v_subrev_co_ci_u32;
   inst.dst = uint16_t(src::kVgpr0 + bits(d0, 7, 0));
   if (sd) {
     inst.sdst = uint16_t(bits(d0, 14, 8));
@@ -110,19 +144,79 @@ bool decode_vop3(Inst& inst, std::span<const uint32_t> w, std::string* why) {
   return take_literal(inst, w, 3, false, why);
 }
 
+bool decode_vop3p(Inst& inst, std::span<const uint32_t> w, std::string* why) {
+  if (w.size() < 2) return fail(why, "VOP3P needs 2 dwords");
+  const uint32_t d0 = w[0], d1 = w[1];
+  inst.format = Format::VOP3P;
+  inst.op = tables().find(Format::VOP3P, bits(d0, 22, 16));
+  if (inst.op == Op::kCount) return fail(why, "unimplemented VOP3P opcode " + hex32(bits(d0, 22, 16)));
+  inst.size = 8;
+  inst.dst = uint16_t(src::kVgpr0 + bits(d0, 7, 0));
+  inst.neg_hi = uint8_t(bits(d0, 10, 8));
+  inst.opsel = uint8_t(bits(d0, 13, 11));
+  inst.opsel_hi = uint8_t(bits(d1, 28, 27) | (bits(d0, 14, 14) << 2));
+  inst.clamp = bits(d0, 15, 15);
+  inst.src[0] = uint16_t(bits(d1, 8, 0));
+  inst.src[1] = uint16_t(bits(d1, 17, 9));
+  inst.src[2] = uint16_t(bits(d1, 26, 18));
+  inst.neg = uint8_t(bits(d1, 31, 29));
+  return take_literal(inst, w, 3, false, why);
+}
+
+bool decode_vopd(Inst& inst, std::span<const uint32_t> w, std::string* why) {
+  if (w.size() < 2) return fail(why, "VOPD needs 2 dwords");
+  const uint32_t d0 = w[0], d1 = w[1];
+  inst.format = Format::VOPD;
+  inst.op = bits(d0, 25, 22) < 12 ? vopd_op(bits(d0, 25, 22)) : Op::kCount;
+  inst.op_y = vopd_op(bits(d0, 21, 17));
+  if (inst.op == Op::kCount || inst.op_y == Op::kCount)
+    return fail(why, "unimplemented VOPD opcode pair (" + hex32(d0) + ")");
+  inst.size = 8;
+  inst.src[0] = uint16_t(bits(d0, 8, 0));
+  inst.src[1] = uint16_t(src::kVgpr0 + bits(d0, 16, 9));
+  inst.src_y[0] = uint16_t(bits(d1, 8, 0));
+  inst.src_y[1] = uint16_t(src::kVgpr0 + bits(d1, 16, 9));
+  const uint32_t vdst_x = bits(d1, 31, 24);
+  // VDSTY holds bits [7:1]; bit 0 is the opposite of VDSTX's so the two use different banks.
+  const uint32_t vdst_y = (bits(d1, 23, 17) << 1) | ((vdst_x & 1) ^ 1);
+  inst.dst = uint16_t(src::kVgpr0 + vdst_x);
+  inst.dst_y = uint16_t(src::kVgpr0 + vdst_y);
+  const bool k = inst.op == Op::v_fmaak_f32 || inst.op == Op::v_fmamk_f32 ||
+                 inst.op_y == Op::v_fmaak_f32 || inst.op_y == Op::v_fmamk_f32;
+  if (k || inst.src[0] == src::kLiteral || inst.src_y[0] == src::kLiteral) {
+    if (w.size() < 3) return fail(why, "VOPD literal missing");
+    inst.literal = w[2];
+    inst.size = 12;
+  }
+  return true;
+}
+
 } // namespace
 
 const OpInfo& op_info(Op op) { return kOps[size_t(op)]; }
 
+std::span<const OpInfo> all_ops() { return kOps; }
+
 Op vopd_op(unsigned code) {
-  static const Op kOps[] = {Op::v_fmac_f32,  Op::v_fmaak_f32, Op::v_fmamk_f32,  Op::v_mul_f32,
-                            Op::v_add_f32,   Op::v_sub_f32,   Op::v_subrev_f32, Op::v_mul_dx9_zero_f32,
-                            Op::v_mov_b32,   Op::v_cndmask_b32, Op::v_max_f32,  Op::v_min_f32};
-  if (code < 12) return kOps[code];
+  static const Op kDual[] = {Op::v_fmac_f32, Op::v_fmaak_f32, Op::v_fmamk_f32, Op::v_mul_f32,
+                             Op::v_add_f32, Op::v_sub_f32, Op::v_subrev_f32, Op::v_mul_dx9_zero_f32,
+                             Op::v_mov_b32, Op::v_cndmask_b32, Op::v_max_f32, Op::v_min_f32};
+  if (code < 12) return kDual[code];
   if (code == 16) return Op::v_add_nc_u32;
   if (code == 17) return Op::v_lshlrev_b32;
   if (code == 18) return Op::v_and_b32;
   return Op::kCount;
+}
+
+const char* vopc_predicate(Op family, unsigned p) {
+  static const char* const kFloat[16] = {"f", "lt", "eq", "le", "gt", "lg", "ge", "o",
+                                         "u", "nge", "nlg", "ngt", "nle", "neq", "nlt", "t"};
+  static const char* const kInt[8] = {"f", "lt", "eq", "le", "gt", "ne", "ge", "t"};
+  switch (family) {
+  case Op::v_cmp_f16: case Op::v_cmp_f32: case Op::v_cmp_f64: return kFloat[p & 15];
+  case Op::v_cmp_class_f16: case Op::v_cmp_class_f32: case Op::v_cmp_class_f64: return "class";
+  default: return kInt[p & 7];
+  }
 }
 
 std::optional<Inst> decode(std::span<const uint32_t> w, std::string* why) {
@@ -138,12 +232,13 @@ std::optional<Inst> decode(std::span<const uint32_t> w, std::string* why) {
     return inst.op != Op::kCount;
   };
   auto unimpl = [&](const char* fmt_name, uint32_t code) -> std::optional<Inst> {
-    if (why) {
-      char buf[96];
-      std::snprintf(buf, sizeof buf, "unimplemented %s opcode %u (0x%08x)", fmt_name, code, d0);
-      *why = buf;
-    }
+    fail(why, std::string("unimplemented ") + fmt_name + " opcode " + std::to_string(code) + " (" +
+                  hex32(d0) + ")");
     return std::nullopt;
+  };
+  auto done = [&](bool ok) -> std::optional<Inst> {
+    if (!ok) return std::nullopt;
+    return inst;
   };
 
   const uint32_t top9 = d0 >> 23;
@@ -152,37 +247,48 @@ std::optional<Inst> decode(std::span<const uint32_t> w, std::string* why) {
     if (!lookup(Format::SOP1, bits(d0, 15, 8))) return unimpl("SOP1", bits(d0, 15, 8));
     inst.dst = uint16_t(bits(d0, 22, 16));
     inst.src[0] = uint16_t(bits(d0, 7, 0));
-    if (!take_literal(inst, w, 1, false, why)) return std::nullopt;
-  } else if (top9 == 0x17E) { // SOPC
+    return done(take_literal(inst, w, 1, false, why));
+  }
+  if (top9 == 0x17E) { // SOPC
     if (!lookup(Format::SOPC, bits(d0, 22, 16))) return unimpl("SOPC", bits(d0, 22, 16));
     inst.src[0] = uint16_t(bits(d0, 7, 0));
     inst.src[1] = uint16_t(bits(d0, 15, 8));
-    if (!take_literal(inst, w, 2, false, why)) return std::nullopt;
-  } else if (top9 == 0x17F) { // SOPP
+    return done(take_literal(inst, w, 2, false, why));
+  }
+  if (top9 == 0x17F) { // SOPP
     if (!lookup(Format::SOPP, bits(d0, 22, 16))) return unimpl("SOPP", bits(d0, 22, 16));
     inst.imm = int16_t(bits(d0, 15, 0));
-  } else if ((d0 >> 28) == 0xB) { // SOPK
+    return inst;
+  }
+  if ((d0 >> 28) == 0xB) { // SOPK
     if (!lookup(Format::SOPK, bits(d0, 27, 23))) return unimpl("SOPK", bits(d0, 27, 23));
     inst.dst = uint16_t(bits(d0, 22, 16));
     inst.src[0] = inst.dst;
     inst.imm = int16_t(bits(d0, 15, 0));
-  } else if ((d0 >> 30) == 0x2) { // SOP2
+    return inst;
+  }
+  if ((d0 >> 30) == 0x2) { // SOP2
     if (!lookup(Format::SOP2, bits(d0, 29, 23))) return unimpl("SOP2", bits(d0, 29, 23));
     inst.dst = uint16_t(bits(d0, 22, 16));
     inst.src[0] = uint16_t(bits(d0, 7, 0));
     inst.src[1] = uint16_t(bits(d0, 15, 8));
-    if (!take_literal(inst, w, 2, false, why)) return std::nullopt;
-  } else if ((d0 >> 25) == 0x3F) { // VOP1
+    return done(take_literal(inst, w, 2, false, why));
+  }
+  if ((d0 >> 25) == 0x3F) { // VOP1
     if (!lookup(Format::VOP1, bits(d0, 16, 9))) return unimpl("VOP1", bits(d0, 16, 9));
     inst.encoding = Encoding::E32;
     inst.dst = inst.op == Op::v_readfirstlane_b32 ? uint16_t(bits(d0, 24, 17))
                                                    : uint16_t(src::kVgpr0 + bits(d0, 24, 17));
     inst.src[0] = uint16_t(bits(d0, 8, 0));
     if (is_dpp_or_sdwa(inst.src[0])) return unimpl("VOP1 DPP", bits(d0, 16, 9));
-    if (!take_literal(inst, w, 1, false, why)) return std::nullopt;
-  } else if ((d0 >> 25) == 0x3E) { // VOPC
-    uint32_t code = bits(d0, 24, 17);
-    if (!lookup(Format::VOPC, code & ~0x80u)) return unimpl("VOPC", code);
+    split_true16(inst, op_info(inst.op));
+    return done(take_literal(inst, w, 1, false, why));
+  }
+  if ((d0 >> 25) == 0x3E) { // VOPC
+    const uint32_t code = bits(d0, 24, 17);
+    inst.format = Format::VOPC;
+    inst.op = vopc_family(code & 0x7f, inst.imm);
+    if (inst.op == Op::kCount) return unimpl("VOPC", code);
     inst.encoding = Encoding::E32;
     inst.cmpx = code & 0x80;
     inst.dst = src::kNull;
@@ -190,8 +296,10 @@ std::optional<Inst> decode(std::span<const uint32_t> w, std::string* why) {
     inst.src[0] = uint16_t(bits(d0, 8, 0));
     inst.src[1] = uint16_t(src::kVgpr0 + bits(d0, 16, 9));
     if (is_dpp_or_sdwa(inst.src[0])) return unimpl("VOPC DPP", code);
-    if (!take_literal(inst, w, 1, false, why)) return std::nullopt;
-  } else if ((d0 >> 31) == 0) { // VOP2
+    split_true16(inst, op_info(inst.op));
+    return done(take_literal(inst, w, 1, false, why));
+  }
+  if ((d0 >> 31) == 0) { // VOP2
     if (!lookup(Format::VOP2, bits(d0, 30, 25))) return unimpl("VOP2", bits(d0, 30, 25));
     inst.encoding = Encoding::E32;
     inst.dst = uint16_t(src::kVgpr0 + bits(d0, 24, 17));
@@ -203,12 +311,15 @@ std::optional<Inst> decode(std::span<const uint32_t> w, std::string* why) {
       if (inst.op != Op::v_cndmask_b32) inst.sdst = src::kVccLo;
     }
     if (inst.op == Op::v_fmac_f32) inst.src[2] = inst.dst;
-    bool k = inst.op == Op::v_fmamk_f32 || inst.op == Op::v_fmaak_f32;
+    const bool k = inst.op == Op::v_fmamk_f32 || inst.op == Op::v_fmaak_f32;
     if (is_dpp_or_sdwa(inst.src[0])) return unimpl("VOP2 DPP/SDWA", bits(d0, 30, 25));
-    if (!take_literal(inst, w, 1, k, why)) return std::nullopt;
-  } else if (top6 == 0x35) { // VOP3 / VOP3SD
-    if (!decode_vop3(inst, w, why)) return std::nullopt;
-  } else if (top6 == 0x3D) { // SMEM
+    split_true16(inst, op_info(inst.op));
+    return done(take_literal(inst, w, 1, k, why));
+  }
+  if (top6 == 0x35) return done(decode_vop3(inst, w, why));
+  if ((d0 >> 24) == 0xCC) return done(decode_vop3p(inst, w, why));
+  if (top6 == 0x32) return done(decode_vopd(inst, w, why));
+  if (top6 == 0x3D) { // SMEM
     if (w.size() < 2) return unimpl("SMEM (truncated)", 0);
     if (!lookup(Format::SMEM, bits(d0, 25, 18))) return unimpl("SMEM", bits(d0, 25, 18));
     inst.size = 8;
@@ -216,19 +327,20 @@ std::optional<Inst> decode(std::span<const uint32_t> w, std::string* why) {
     inst.src[0] = uint16_t(bits(d0, 5, 0) * 2); // sbase: SGPR pair
     inst.glc = bits(d0, 14, 14);
     inst.dlc = bits(d0, 13, 13);
-    uint32_t off = bits(w[1], 20, 0);
-    inst.imm = int32_t(off << 11) >> 11; // signed 21-bit byte offset
+    inst.imm = int32_t(bits(w[1], 20, 0) << 11) >> 11; // signed 21-bit byte offset
     inst.soffset = uint16_t(bits(w[1], 31, 25));
-  } else if (top6 == 0x37) { // FLAT / GLOBAL / SCRATCH
+    return inst;
+  }
+  if (top6 == 0x37) { // FLAT / GLOBAL / SCRATCH
     if (w.size() < 2) return unimpl("FLAT (truncated)", 0);
     if (!lookup(Format::FLAT, bits(d0, 24, 18))) return unimpl("FLAT", bits(d0, 24, 18));
+    if (bits(d0, 17, 16) == 3) return unimpl("FLAT segment 3", bits(d0, 24, 18));
     inst.size = 8;
     inst.imm = int32_t(bits(d0, 12, 0) << 19) >> 19; // signed 13-bit
     inst.dlc = bits(d0, 13, 13);
     inst.glc = bits(d0, 14, 14);
     inst.slc = bits(d0, 15, 15);
     inst.segment = Segment(bits(d0, 17, 16));
-    if (bits(d0, 17, 16) == 3) return unimpl("FLAT segment 3", bits(d0, 24, 18));
     const uint32_t d1 = w[1];
     inst.src[0] = uint16_t(src::kVgpr0 + bits(d1, 7, 0));  // vaddr
     inst.src[1] = uint16_t(src::kVgpr0 + bits(d1, 15, 8)); // vdata
@@ -236,8 +348,10 @@ std::optional<Inst> decode(std::span<const uint32_t> w, std::string* why) {
     inst.dst = uint16_t(src::kVgpr0 + bits(d1, 31, 24));
     if (inst.segment == Segment::Scratch && !bits(d1, 23, 23)) inst.src[0] = src::kNull;
     const OpInfo& info = op_info(inst.op);
-    inst.has_vdst_data = info.dst_dwords && info.src_dwords[0] ? inst.glc : info.dst_dwords;
-  } else if (top6 == 0x36) { // DS
+    inst.has_vdst_data = info.dst_dwords && info.src_dwords[0] ? inst.glc : info.dst_dwords != 0;
+    return inst;
+  }
+  if (top6 == 0x36) { // DS
     if (w.size() < 2) return unimpl("DS (truncated)", 0);
     if (!lookup(Format::DS, bits(d0, 25, 18))) return unimpl("DS", bits(d0, 25, 18));
     inst.size = 8;
@@ -249,43 +363,17 @@ std::optional<Inst> decode(std::span<const uint32_t> w, std::string* why) {
     inst.src[1] = uint16_t(src::kVgpr0 + bits(d1, 15, 8));  // data0
     inst.src[2] = uint16_t(src::kVgpr0 + bits(d1, 23, 16)); // data1
     inst.dst = uint16_t(src::kVgpr0 + bits(d1, 31, 24));
-  } else if (top6 == 0x32) { // VOPD: two VALU operations issued together
-    if (w.size() < 2) return unimpl("VOPD (truncated)", 0);
-    const uint32_t d1 = w[1];
-    inst.format = Format::VOPD;
-    inst.op = vopd_op(bits(d0, 25, 22));
-    inst.op_y = vopd_op(bits(d0, 21, 17));
-    if (inst.op == Op::kCount || bits(d0, 25, 22) > 11) return unimpl("VOPD X", bits(d0, 25, 22));
-    if (inst.op_y == Op::kCount) return unimpl("VOPD Y", bits(d0, 21, 17));
-    inst.size = 8;
-    inst.src[0] = uint16_t(bits(d0, 8, 0));
-    inst.src[1] = uint16_t(src::kVgpr0 + bits(d0, 16, 9));
-    inst.src_y[0] = uint16_t(bits(d1, 8, 0));
-    inst.src_y[1] = uint16_t(src::kVgpr0 + bits(d1, 16, 9));
-    const uint32_t vdst_x = bits(d1, 31, 24);
-    // VDSTY holds bits [7:1]; bit 0 is the opposite of VDSTX's so the two land in different banks.
-    const uint32_t vdst_y = (bits(d1, 23, 17) << 1) | ((vdst_x & 1) ^ 1);
-    inst.dst = uint16_t(src::kVgpr0 + vdst_x);
-    inst.dst_y = uint16_t(src::kVgpr0 + vdst_y);
-    bool k = inst.op == Op::v_fmaak_f32 || inst.op == Op::v_fmamk_f32 ||
-             inst.op_y == Op::v_fmaak_f32 || inst.op_y == Op::v_fmamk_f32;
-    bool lit = k || inst.src[0] == src::kLiteral || inst.src_y[0] == src::kLiteral;
-    if (lit) {
-      if (w.size() < 3) return unimpl("VOPD literal missing", 0);
-      inst.literal = w[2];
-      inst.size = 12;
-    }
-  } else {
-    const char* name = (d0 >> 24) == 0xCC ? "VOP3P"
-                     : top6 == 0x38 ? "MUBUF" : top6 == 0x3A ? "MTBUF" : "unknown";
-    if (why) {
-      char buf[96];
-      std::snprintf(buf, sizeof buf, "unimplemented encoding %s (0x%08x)", name, d0);
-      *why = buf;
-    }
-    return std::nullopt;
+    return inst;
   }
-  return inst;
+  if (top6 == 0x38) { // MUBUF
+    if (w.size() < 2) return unimpl("MUBUF (truncated)", 0);
+    if (!lookup(Format::MUBUF, bits(d0, 25, 18))) return unimpl("MUBUF", bits(d0, 25, 18));
+    inst.size = 8;
+    return inst;
+  }
+  fail(why, std::string("unimplemented encoding ") + (top6 == 0x3A ? "MTBUF" : "unknown") + " (" +
+                hex32(d0) + ")");
+  return std::nullopt;
 }
 
 } // namespace sim::shader

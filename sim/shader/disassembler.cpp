@@ -8,21 +8,37 @@
 namespace sim::shader {
 namespace {
 
-std::string fmt(const char* f, long a, long b = 0) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, a, b);
+std::string hex(uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%x", v);
   return buf;
 }
 
-std::string reg_range(char kind, unsigned first, unsigned dwords) {
-  if (dwords <= 1) return std::string(1, kind) + std::to_string(first);
-  return fmt("%c[%ld:", kind, first) + std::to_string(first + dwords - 1) + "]";
+std::string reg_range(const char* kind, unsigned first, unsigned dwords) {
+  if (dwords <= 1) return kind + std::to_string(first);
+  return std::string(kind) + "[" + std::to_string(first) + ":" + std::to_string(first + dwords - 1) + "]";
 }
 
-std::string operand(uint16_t code, unsigned dwords, uint32_t literal) {
-  if (dwords == 0) dwords = 1;
-  if (code >= src::kVgpr0) return reg_range('v', code - src::kVgpr0, dwords);
-  if (code <= 105) return reg_range('s', code, dwords);
+// LLVM prints a literal as lit(...) when an inline constant could have encoded the same value,
+// so that the text still says which encoding was used.
+bool inlinable32(uint32_t v) {
+  if (v <= 64 || v >= 0xfffffff0u) return true;
+  switch (v) {
+  case 0x3f000000: case 0xbf000000: case 0x3f800000: case 0xbf800000: case 0x40000000:
+  case 0xc0000000: case 0x40800000: case 0xc0800000: case 0x3e22f983: return true;
+  default: return false;
+  }
+}
+
+// `width` is the operand's size in dwords, or kHalf; `high` selects vN.h for halves.
+std::string operand(uint16_t code, uint8_t width, uint32_t literal, bool high = false) {
+  const unsigned dwords = regs_of(width ? width : 1);
+  if (code >= src::kVgpr0) {
+    std::string r = reg_range("v", code - src::kVgpr0, dwords);
+    if (is_half(width)) r += high ? ".h" : ".l";
+    return r;
+  }
+  if (code <= 105) return reg_range("s", code, dwords);
   switch (code) {
   case src::kVccLo: return dwords == 2 ? "vcc" : "vcc_lo";
   case src::kVccHi: return "vcc_hi";
@@ -31,25 +47,32 @@ std::string operand(uint16_t code, unsigned dwords, uint32_t literal) {
   case src::kExecLo: return dwords == 2 ? "exec" : "exec_lo";
   case src::kExecHi: return "exec_hi";
   case src::kScc: return "src_scc";
-  case src::kLiteral: return fmt("0x%lx", literal);
+  case src::kLiteral:
+    if (is_half(width)) return hex(literal & 0xffff);
+    return dwords == 1 && inlinable32(literal) ? "lit(" + hex(literal) + ")" : hex(literal);
   default: break;
   }
-  if (code >= 108 && code <= 123) return reg_range('t', code - 108, dwords).insert(1, "tmp");
-  if (code >= src::kConstZero && code <= src::kConstPos64)
-    return std::to_string(code - src::kConstZero);
+  if (code >= 108 && code <= 123) return reg_range("ttmp", code - 108, dwords);
+  if (code >= src::kConstZero && code <= src::kConstPos64) return std::to_string(code - src::kConstZero);
   if (code >= src::kConstNeg1 && code <= src::kConstNeg16)
     return std::to_string(-int(code - src::kConstNeg1 + 1));
   static const char* const kFloats[] = {"0.5", "-0.5", "1.0", "-1.0", "2.0",
                                         "-2.0", "4.0", "-4.0", "0.15915494"};
   if (code >= src::kFloatHalf && code <= src::kFloatInv2Pi) return kFloats[code - 240];
-  return fmt("<src %ld>", code);
+  return "<src " + std::to_string(code) + ">";
 }
 
-std::string with_mods(const Inst& in, unsigned i, unsigned dwords) {
-  std::string s = operand(in.src[i], dwords, in.literal);
+std::string src_with_mods(const Inst& in, unsigned i, uint8_t width) {
+  std::string s = operand(in.src[i], width, in.literal, (in.opsel >> i) & 1);
   if (in.abs & (1u << i)) s = "|" + s + "|";
   if (in.neg & (1u << i)) s = "-" + s;
   return s;
+}
+
+std::string bit_list(unsigned bits, unsigned n) {
+  std::string s = "[";
+  for (unsigned i = 0; i < n; ++i) s += std::string(i ? "," : "") + std::to_string((bits >> i) & 1);
+  return s + "]";
 }
 
 std::string waitcnt(int simm) {
@@ -57,14 +80,28 @@ std::string waitcnt(int simm) {
   unsigned vm = (v >> 10) & 0x3f, lgkm = (v >> 4) & 0x3f, exp = v & 7;
   std::string s;
   auto add = [&](const char* n, unsigned val) {
-    if (!s.empty()) s += " ";
-    s += std::string(n) + "(" + std::to_string(val) + ")";
+    s += std::string(s.empty() ? "" : " ") + n + "(" + std::to_string(val) + ")";
   };
   if (vm != 0x3f) add("vmcnt", vm);
   if (exp != 7) add("expcnt", exp);
   if (lgkm != 0x3f) add("lgkmcnt", lgkm);
-  if (s.empty()) s = "vmcnt(63) expcnt(7) lgkmcnt(63)";
-  return s;
+  return s.empty() ? "vmcnt(63) expcnt(7) lgkmcnt(63)" : s;
+}
+
+// s_waitcnt_depctr fields (AMDGPU's DepCtr encoding); only non-default ones are printed.
+std::string depctr(int simm) {
+  struct Field { const char* name; unsigned shift, width, dflt; };
+  static constexpr Field kFields[] = {{"depctr_hold_cnt", 7, 1, 1}, {"depctr_sa_sdst", 0, 1, 1},
+                                      {"depctr_va_vdst", 12, 4, 15}, {"depctr_va_sdst", 9, 3, 7},
+                                      {"depctr_va_ssrc", 8, 1, 1}, {"depctr_va_vcc", 1, 1, 1},
+                                      {"depctr_vm_vsrc", 2, 3, 7}};
+  unsigned v = unsigned(simm) & 0xffff;
+  std::string s;
+  for (const Field& f : kFields) {
+    unsigned val = (v >> f.shift) & ((1u << f.width) - 1);
+    if (val != f.dflt) s += std::string(s.empty() ? "" : " ") + f.name + "(" + std::to_string(val) + ")";
+  }
+  return s.empty() ? hex(v) : s;
 }
 
 std::string delay_alu(int simm) {
@@ -91,17 +128,17 @@ std::string cache_bits(const Inst& in) {
 }
 
 std::string smem_offset(const Inst& in) {
-  if (in.soffset == src::kNull) return in.imm ? fmt("0x%lx", in.imm) : "null";
+  if (in.soffset == src::kNull) return in.imm ? hex(uint32_t(in.imm) & 0x1fffff) : "null";
   std::string s = operand(in.soffset, 1, 0);
-  if (in.imm) s += fmt(" offset:0x%lx", in.imm);
+  if (in.imm) s += " offset:" + hex(uint32_t(in.imm) & 0x1fffff);
   return s;
 }
 
 std::string print_flat(const Inst& in, const OpInfo& info) {
   static const char* const kSeg[] = {"flat_", "scratch_", "global_"};
-  std::string name = kSeg[unsigned(in.segment)] + std::string(info.name);
-  bool is_store = info.dst_dwords == 0;
-  bool is_atomic = name.find("atomic") != std::string::npos;
+  const std::string name = kSeg[unsigned(in.segment)] + std::string(info.name);
+  const bool is_store = info.dst_dwords == 0;
+  const bool is_atomic = name.find("atomic") != std::string::npos;
   std::string addr;
   if (in.segment == Segment::Scratch)
     addr = in.src[0] == src::kNull ? "off" : operand(in.src[0], 1, 0);
@@ -110,32 +147,20 @@ std::string print_flat(const Inst& in, const OpInfo& info) {
   std::string saddr;
   if (in.segment != Segment::Flat)
     saddr = in.soffset == src::kNull ? "off" : operand(in.soffset, in.segment == Segment::Global ? 2 : 1, 0);
-  std::string data = operand(in.src[1], is_atomic ? info.src_dwords[0] : info.src_dwords[0], 0);
+  // d16 data are printed as whole registers.
+  const std::string data = operand(in.src[1], uint8_t(regs_of(info.src_dwords[0])), 0);
   std::string s = name + " ";
   if (is_atomic) {
-    if (in.glc) s += operand(in.dst, info.dst_dwords, 0) + ", ";
+    if (in.glc) s += operand(in.dst, uint8_t(regs_of(info.dst_dwords)), 0) + ", ";
     s += addr + ", " + data;
   } else if (is_store) {
     s += addr + ", " + data;
   } else {
-    s += operand(in.dst, info.dst_dwords, 0) + ", " + addr;
+    s += operand(in.dst, uint8_t(regs_of(info.dst_dwords)), 0) + ", " + addr;
   }
   if (!saddr.empty()) s += ", " + saddr;
   if (in.imm) s += " offset:" + std::to_string(in.imm);
   return s + cache_bits(in);
-}
-
-// One half of a VOPD pair: "v_dual_<op> vdst, src0[, vsrc1]" with fmaak/fmamk's constant.
-std::string print_dual(Op op, uint16_t dst, uint16_t src0, uint16_t src1, uint32_t literal) {
-  std::string name = op_info(op).name;
-  std::string s = "v_dual_" + name.substr(2) + " " + operand(dst, 1, 0) + ", " + operand(src0, 1, literal);
-  char k[16];
-  std::snprintf(k, sizeof k, "0x%x", literal);
-  if (op == Op::v_fmamk_f32) return s + ", " + k + ", " + operand(src1, 1, 0);
-  if (op == Op::v_mov_b32) return s;
-  s += ", " + operand(src1, 1, 0);
-  if (op == Op::v_fmaak_f32) s += std::string(", ") + k;
-  return s;
 }
 
 std::string print_ds(const Inst& in, const OpInfo& info) {
@@ -144,9 +169,10 @@ std::string print_ds(const Inst& in, const OpInfo& info) {
   s += operand(in.src[0], 1, 0);
   if (info.src_dwords[0]) s += ", " + operand(in.src[1], info.src_dwords[0], 0);
   if (info.src_dwords[1]) s += ", " + operand(in.src[2], info.src_dwords[1], 0);
-  bool two = in.op == Op::ds_store_2addr_b32 || in.op == Op::ds_load_2addr_b32;
+  const std::string n = info.name;
+  const bool two = n.find("2addr") != std::string::npos;
   if (in.op == Op::ds_swizzle_b32) {
-    s += fmt(" offset:0x%lx", in.imm);
+    s += " offset:" + hex(uint32_t(in.imm));
   } else if (two) {
     if (in.imm) s += " offset0:" + std::to_string(in.imm);
     if (in.offset1) s += " offset1:" + std::to_string(in.offset1);
@@ -154,6 +180,48 @@ std::string print_ds(const Inst& in, const OpInfo& info) {
     s += " offset:" + std::to_string(in.imm | (in.offset1 << 8));
   }
   return s;
+}
+
+// One half of a VOPD pair: "v_dual_<op> vdst, src0[, vsrc1]" with fmaak/fmamk's constant.
+std::string print_dual(Op op, uint16_t dst, uint16_t src0, uint16_t src1, uint32_t literal) {
+  const std::string name = op_info(op).name;
+  std::string s = "v_dual_" + name.substr(2) + " " + operand(dst, 1, 0) + ", " +
+                  (src0 == src::kLiteral ? hex(literal) : operand(src0, 1, literal));
+  if (op == Op::v_fmamk_f32) return s + ", " + hex(literal) + ", " + operand(src1, 1, 0);
+  if (op == Op::v_mov_b32) return s;
+  s += ", " + operand(src1, 1, 0);
+  if (op == Op::v_fmaak_f32) s += ", " + hex(literal);
+  return s;
+}
+
+std::string print_vop3p(const Inst& in, const OpInfo& info) {
+  const bool mix = in.op == Op::v_fma_mix_f32 || in.op == Op::v_fma_mixlo_f16 ||
+                   in.op == Op::v_fma_mixhi_f16;
+  const unsigned nsrc = info.src_dwords[2] ? 3 : 2;
+  std::string s = std::string(info.name) + " " + operand(in.dst, 1, 0);
+  for (unsigned i = 0; i < nsrc; ++i) {
+    std::string o = operand(in.src[i], 1, in.literal);
+    if (mix) { // neg/abs apply per operand; neg_hi is abs for mixed precision
+      if (in.neg_hi & (1u << i)) o = "|" + o + "|";
+      if (in.neg & (1u << i)) o = "-" + o;
+    }
+    s += ", " + o;
+  }
+  const unsigned all = (1u << nsrc) - 1;
+  if (in.opsel & all) s += " op_sel:" + bit_list(in.opsel, nsrc);
+  if (mix ? (in.opsel_hi & all) != 0 : (in.opsel_hi & all) != all)
+    s += " op_sel_hi:" + bit_list(in.opsel_hi, nsrc);
+  if (!mix && (in.neg & all)) s += " neg_lo:" + bit_list(in.neg, nsrc);
+  if (!mix && (in.neg_hi & all)) s += " neg_hi:" + bit_list(in.neg_hi, nsrc);
+  if (in.clamp) s += " clamp";
+  return s;
+}
+
+std::string vopc_name(const Inst& in) {
+  const std::string family = op_info(in.op).name; // "v_cmp_f32" or "v_cmp_class_f32"
+  const std::string prefix = in.cmpx ? "v_cmpx_" : "v_cmp_";
+  const std::string type = family.substr(family.rfind('_') + 1);
+  return prefix + vopc_predicate(in.op, unsigned(in.imm)) + "_" + type;
 }
 
 } // namespace
@@ -175,14 +243,17 @@ std::string disassemble(const Inst& in) {
     return name + " " + operand(in.src[0], info.src_dwords[0], in.literal) + ", " +
            operand(in.src[1], info.src_dwords[1], in.literal);
   case Format::SOPK:
-    return name + " " + operand(in.dst, 1, 0) + fmt(", 0x%lx", in.imm & 0xffff);
+    return name + " " + operand(in.dst, 1, 0) + ", " + hex(uint32_t(in.imm) & 0xffff);
   case Format::SOPP:
     switch (in.op) {
     case Op::s_endpgm: case Op::s_barrier: case Op::s_code_end: return name;
     case Op::s_waitcnt: return name + " " + waitcnt(in.imm);
+    case Op::s_waitcnt_depctr: return name + " " + depctr(in.imm);
     case Op::s_delay_alu: return name + " " + delay_alu(in.imm);
-    case Op::s_clause: return name + fmt(" 0x%lx", in.imm & 0xffff);
-    case Op::s_sendmsg: return name + fmt(" 0x%lx", in.imm & 0xffff);
+    case Op::s_clause: case Op::s_sendmsg: return name + " " + hex(uint32_t(in.imm) & 0xffff);
+    case Op::s_branch: case Op::s_cbranch_scc0: case Op::s_cbranch_scc1: case Op::s_cbranch_vccz:
+    case Op::s_cbranch_vccnz: case Op::s_cbranch_execz: case Op::s_cbranch_execnz:
+      return name + " " + std::to_string(uint32_t(in.imm) & 0xffff);
     default: return name + " " + std::to_string(in.imm);
     }
   case Format::SMEM:
@@ -190,16 +261,18 @@ std::string disassemble(const Inst& in) {
            ", " + smem_offset(in) + cache_bits(in);
   case Format::FLAT: return print_flat(in, info);
   case Format::DS: return print_ds(in, info);
+  case Format::MUBUF: return name;
   case Format::VOPD:
     return print_dual(in.op, in.dst, in.src[0], in.src[1], in.literal) + " :: " +
            print_dual(in.op_y, in.dst_y, in.src_y[0], in.src_y[1], in.literal);
+  case Format::VOP3P: return print_vop3p(in, info);
   default: break;
   }
 
   // Vector ALU formats.
-  if (in.format == Format::VOPC && in.cmpx) name.replace(0, 5, "v_cmpx");
-  bool no_suffix = in.op == Op::v_nop || in.op == Op::v_readfirstlane_b32 ||
-                   in.op == Op::v_fmamk_f32 || in.op == Op::v_fmaak_f32;
+  if (in.format == Format::VOPC) name = vopc_name(in);
+  const bool no_suffix = in.op == Op::v_nop || in.op == Op::v_readfirstlane_b32 ||
+                         in.op == Op::v_fmamk_f32 || in.op == Op::v_fmaak_f32;
   if (in.encoding == Encoding::E32 && !no_suffix) name += "_e32";
   if (in.encoding == Encoding::E64) name += "_e64";
   if (in.op == Op::v_nop) return name;
@@ -208,28 +281,34 @@ std::string disassemble(const Inst& in) {
   const bool e32 = in.encoding == Encoding::E32;
   if (in.format == Format::VOPC) {
     if (!in.cmpx) s += (e32 ? std::string("vcc_lo") : operand(in.sdst, 1, 0)) + ", ";
-    return s + with_mods(in, 0, info.src_dwords[0]) + ", " + with_mods(in, 1, info.src_dwords[1]);
+    return s + src_with_mods(in, 0, info.src_dwords[0]) + ", " + src_with_mods(in, 1, info.src_dwords[1]);
   }
   if (in.op == Op::v_readlane_b32 || in.op == Op::v_readfirstlane_b32)
     s += operand(in.dst, 1, 0);
   else
-    s += operand(in.dst, info.dst_dwords, 0);
-  bool carry = in.op == Op::v_add_co_ci_u32 || in.op == Op::v_sub_co_ci_u32 ||
-               in.op == Op::v_subrev_co_ci_u32;
-  if (in.format == Format::VOP3SD || (carry && !e32) || (carry && e32))
+    s += operand(in.dst, info.dst_dwords, 0, (in.opsel >> 3) & 1);
+  const bool carry = in.op == Op::v_add_co_ci_u32 || in.op == Op::v_sub_co_ci_u32 ||
+                     in.op == Op::v_subrev_co_ci_u32;
+  if (in.format == Format::VOP3SD || carry)
     s += ", " + (e32 ? std::string("vcc_lo") : operand(in.sdst, 1, 0));
-  if (in.op == Op::v_fmamk_f32) {
-    return s + ", " + operand(in.src[0], 1, in.literal) + fmt(", 0x%lx, ", in.literal) +
+  if (in.op == Op::v_fmamk_f32)
+    return s + ", " + operand(in.src[0], 1, in.literal) + ", " + hex(in.literal) + ", " +
            operand(in.src[1], 1, 0);
-  }
   int nsrc = info.src_dwords[2] ? 3 : info.src_dwords[1] ? 2 : info.src_dwords[0] ? 1 : 0;
-  if (e32 && in.op == Op::v_cndmask_b32) nsrc = 2;
-  if (e32 && carry) nsrc = 2;
-  for (int i = 0; i < nsrc; ++i) s += ", " + with_mods(in, unsigned(i), info.src_dwords[i]);
+  if (e32 && (in.op == Op::v_cndmask_b32 || carry)) nsrc = 2;
+  for (int i = 0; i < nsrc; ++i) s += ", " + src_with_mods(in, unsigned(i), info.src_dwords[i]);
   if (e32 && (carry || in.op == Op::v_cndmask_b32)) s += ", vcc_lo";
-  if (in.op == Op::v_fmaak_f32) s += fmt(", 0x%lx", in.literal);
+  if (in.op == Op::v_fmaak_f32) s += ", " + hex(in.literal);
   if (in.clamp) s += " clamp";
   if (in.omod) s += in.omod == 1 ? " mul:2" : in.omod == 2 ? " mul:4" : " div:2";
+  const bool t16 = is_half(info.dst_dwords) || is_half(info.src_dwords[0]) ||
+                   is_half(info.src_dwords[1]) || is_half(info.src_dwords[2]);
+  // llvm-objdump-22 spells op_sel out for the 16-bit VOP3 arithmetic, not for v_cndmask_b16
+  // (whose halves the .l/.h suffixes already show).
+  if (!e32 && t16 && in.opsel && in.op != Op::v_cndmask_b16) {
+    unsigned bits_list = (in.opsel & ((1u << nsrc) - 1)) | (((in.opsel >> 3) & 1) << nsrc);
+    s += " op_sel:" + bit_list(bits_list, unsigned(nsrc) + 1);
+  }
   return s;
 }
 

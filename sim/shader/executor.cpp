@@ -41,6 +41,81 @@ float flush(float x, bool on) {
 
 template <class T> T clamp01(T x) { return x < T(0) ? T(0) : x > T(1) ? T(1) : x; }
 
+// IEEE half precision through the compiler's _Float16 (correctly rounded conversions).
+float h2f(uint16_t h) { return float(std::bit_cast<_Float16>(h)); }
+uint16_t f2h(double f) { return std::bit_cast<uint16_t>(_Float16(f)); }
+// f32 -> f16 rounding toward zero (v_cvt_pk_rtz_f16_f32).
+uint16_t f2h_rtz(float f) {
+  uint16_t h = f2h(f);
+  if (std::isnan(f) || std::isinf(f)) return h;
+  float back = h2f(h);
+  if (std::fabs(back) > std::fabs(f)) h = uint16_t(h - 1); // step toward zero
+  return h;
+}
+// Inline float constants as halves (codes 240..248).
+constexpr uint16_t kInlineF16[] = {0x3800, 0xB800, 0x3C00, 0xBC00, 0x4000,
+                                   0xC000, 0x4400, 0xC400, 0x3118};
+
+// V_CMP_CLASS mask bits: 0 sNaN, 1 qNaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0, 6 +0,
+// 7 +denormal, 8 +normal, 9 +inf.
+template <class T> unsigned fp_class(T x, bool signaling) {
+  const bool neg = std::signbit(x);
+  switch (std::fpclassify(x)) {
+  case FP_NAN: return signaling ? 0 : 1;
+  case FP_INFINITE: return neg ? 2 : 9;
+  case FP_NORMAL: return neg ? 3 : 8;
+  case FP_SUBNORMAL: return neg ? 4 : 7;
+  default: return neg ? 5 : 6;
+  }
+}
+bool snan32(uint32_t b) { return (b & 0x7f800000) == 0x7f800000 && (b & 0x7fffff) && !(b & 0x400000); }
+bool snan64(uint64_t b) {
+  return (b & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (b & 0xfffffffffffffull) &&
+         !(b & 0x8000000000000ull);
+}
+bool snan16(uint16_t b) { return (b & 0x7c00) == 0x7c00 && (b & 0x3ff) && !(b & 0x200); }
+
+int exponent_of(float x) { return std::fpclassify(x) == FP_ZERO ? 0 : int((std::bit_cast<uint32_t>(x) >> 23) & 0xff); }
+int exponent_of(double x) { return std::fpclassify(x) == FP_ZERO ? 0 : int((std::bit_cast<uint64_t>(x) >> 52) & 0x7ff); }
+
+// V_DIV_SCALE (AMD ISA pseudocode): scale an operand of a division so that the Newton-Raphson
+// steps see no subnormals; VCC says whether the quotient needs post-scaling (V_DIV_FMAS).
+template <class T> T div_scale(T s0, T s1, T s2, bool& vcc, int big, int scale, int tiny_exp) {
+  vcc = false;
+  auto denorm = [](auto v) { return std::fpclassify(v) == FP_SUBNORMAL; };
+  if (s2 == T(0) || s1 == T(0)) return std::numeric_limits<T>::quiet_NaN();
+  if (exponent_of(s2) - exponent_of(s1) >= big) {
+    vcc = true;
+    return s0 == s1 ? std::ldexp(s0, scale) : s0;
+  }
+  if (denorm(s1)) return std::ldexp(s0, scale);
+  if (denorm(1.0 / double(s1)) && denorm(T(s2 / s1))) {
+    vcc = true;
+    return s0 == s1 ? std::ldexp(s0, scale) : s0;
+  }
+  if (denorm(1.0 / double(s1))) return std::ldexp(s0, -scale);
+  if (denorm(T(s2 / s1))) {
+    vcc = true;
+    return s0 == s2 ? std::ldexp(s0, scale) : s0;
+  }
+  if (exponent_of(s2) <= tiny_exp) return std::ldexp(s0, scale);
+  return s0;
+}
+
+// V_DIV_FIXUP: special cases of a quotient s0 = s2 / s1.
+template <class T> T div_fixup(T s0, T s1, T s2) {
+  const bool sign = std::signbit(s1) != std::signbit(s2);
+  const T inf = std::numeric_limits<T>::infinity();
+  if (std::isnan(s2)) return std::numeric_limits<T>::quiet_NaN();
+  if (std::isnan(s1)) return std::numeric_limits<T>::quiet_NaN();
+  if (s1 == T(0) && s2 == T(0)) return -std::numeric_limits<T>::quiet_NaN();
+  if (std::isinf(s1) && std::isinf(s2)) return -std::numeric_limits<T>::quiet_NaN();
+  if (s1 == T(0) || std::isinf(s2)) return sign ? -inf : inf;
+  if (std::isinf(s1) || s2 == T(0)) return sign ? -T(0) : T(0);
+  if (std::isnan(s0)) return sign ? -inf : inf; // overflowed quotient
+  return sign ? -std::fabs(s0) : std::fabs(s0);
+}
+
 uint32_t cvt_f32_to_u32(float f) {
   if (std::isnan(f) || f <= 0.0f) return 0;
   if (f >= 4294967296.0f) return 0xffffffffu;
@@ -51,6 +126,19 @@ int32_t cvt_f32_to_i32(float f) {
   if (f >= 2147483648.0f) return std::numeric_limits<int32_t>::max();
   if (f < -2147483648.0f) return std::numeric_limits<int32_t>::min();
   return int32_t(f);
+}
+
+// V_FREXP_*: NaN and infinity give 0 exponent and the input itself as mantissa.
+int32_t frexp_exp(float x) {
+  if (std::isnan(x) || std::isinf(x)) return 0;
+  int e;
+  std::frexp(x, &e);
+  return e;
+}
+float frexp_mant(float x) {
+  if (std::isnan(x) || std::isinf(x)) return x;
+  int e;
+  return std::frexp(x, &e);
 }
 
 // IEEE min/max as the ISA defines them in IEEE mode: a NaN input yields the other operand.
@@ -153,6 +241,8 @@ void Executor::step(Wave& w, const Inst& in) {
   case Format::FLAT: w.pc -= in.size; exec_flat(w, in); w.pc = next; return;
   case Format::DS: w.pc -= in.size; exec_ds(w, in); w.pc = next; return;
   case Format::VOPD: w.pc -= in.size; exec_vopd(w, in); w.pc = next; return;
+  case Format::VOP3P: w.pc -= in.size; exec_vop3p(w, in); w.pc = next; return;
+  case Format::MUBUF: return; // gl0/gl1 invalidates: caches are coherent in the model
   }
 }
 
@@ -351,6 +441,8 @@ void Executor::exec_salu(Wave& w, const Inst& in) {
     set(uint32_t(r)); w.scc = ((a >= 0) == (b >= 0)) && ((r >= 0) != (a >= 0)); break;
   }
   case Op::s_mulk_i32: set(sread(w, in, in.dst) * uint32_t(in.imm)); break;
+  case Op::s_cmpk_gt_u32: w.scc = sread(w, in, in.dst) > uint32_t(in.imm & 0xffff); break;
+  case Op::s_waitcnt_vscnt: break; // stores complete in program order in the model
   default: fault(w, in, "unimplemented scalar instruction");
   }
 }
@@ -361,7 +453,7 @@ void Executor::exec_sopp(Wave& w, const Inst& in) {
   };
   switch (in.op) {
   case Op::s_nop: case Op::s_clause: case Op::s_delay_alu: case Op::s_waitcnt:
-  case Op::s_sendmsg:
+  case Op::s_sendmsg: case Op::s_waitcnt_depctr:
     break; // memory is performed in program order here, so waits are already satisfied
   case Op::s_code_end: fault(w, in, "executed s_code_end padding");
   case Op::s_trap: fault(w, in, "s_trap " + std::to_string(in.imm) + " with no trap handler");
@@ -384,7 +476,7 @@ void Executor::exec_smem(Wave& w, const Inst& in) {
   int64_t off = in.imm;
   if (in.soffset != src::kNull) off += sread(w, in, in.soffset);
   uint64_t addr = (base + uint64_t(off)) & ~3ull; // SMEM ignores the two low address bits
-  unsigned n = op_info(in.op).dst_dwords;
+  unsigned n = regs_of(op_info(in.op).dst_dwords);
   if (in.dst + n > 106) fault(w, in, "scalar load destination out of range");
   try {
     memory_.read(addr, &w.sgpr[in.dst], 4 * n);
@@ -439,6 +531,34 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
   default: break;
   }
 
+  const OpInfo& info = op_info(in.op);
+  // A 16-bit source: the selected half of a VGPR, or the low half of anything else (inline
+  // float constants in their f16 encodings).
+  auto half_src = [&](unsigned i, unsigned lane) -> uint16_t {
+    uint16_t code = in.src[i];
+    if (code >= src::kVgpr0) {
+      uint32_t v = vreg(w, code, lane);
+      return uint16_t((in.opsel >> i) & 1 ? v >> 16 : v);
+    }
+    if (code >= src::kFloatHalf && code <= src::kFloatInv2Pi) return kInlineF16[code - 240];
+    return uint16_t(sread(w, in, code));
+  };
+  auto hf = [&](unsigned i, unsigned lane) {
+    float x = h2f(half_src(i, lane));
+    if (in.abs & (1u << i)) x = std::fabs(x);
+    if (in.neg & (1u << i)) x = -x;
+    return x;
+  };
+  // Writing a 16-bit result keeps the other half of the VGPR.
+  auto half_dst = [&](uint32_t& d, uint16_t v) {
+    d = (in.opsel & 8) ? (d & 0xffffu) | (uint32_t(v) << 16) : (d & 0xffff0000u) | v;
+  };
+  auto hout = [&](double r) {
+    if (in.clamp) r = clamp01(r);
+    return f2h(r);
+  };
+  (void)info;
+
   uint32_t carry_mask = 0;
   const uint32_t carry_in = in.src[2] < 128 || in.src[2] == src::kVccLo ? sread(w, in, in.src[2]) : 0;
   for (unsigned lane = 0; lane < kWaveSize; ++lane) {
@@ -458,6 +578,115 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     case Op::v_subrev_f32: d = fout(fb() - fa()); break;
     case Op::v_mul_f32: d = fout(fa() * fb()); break;
     case Op::v_mul_dx9_zero_f32: d = fout(fmul_dx9_zero(fa(), fb())); break;
+    // 16-bit operations (true16 halves)
+    case Op::v_add_f16: half_dst(d, hout(double(hf(0, lane)) + hf(1, lane))); break;
+    case Op::v_sub_f16: half_dst(d, hout(double(hf(0, lane)) - hf(1, lane))); break;
+    case Op::v_mul_f16: half_dst(d, hout(double(hf(0, lane)) * hf(1, lane))); break;
+    case Op::v_max_f16: half_dst(d, hout(fmax_ieee(hf(0, lane), hf(1, lane)))); break;
+    case Op::v_min_f16: half_dst(d, hout(fmin_ieee(hf(0, lane), hf(1, lane)))); break;
+    case Op::v_fma_f16: half_dst(d, hout(std::fma(double(hf(0, lane)), double(hf(1, lane)), double(hf(2, lane))))); break;
+    case Op::v_div_fixup_f16: half_dst(d, hout(div_fixup(hf(0, lane), hf(1, lane), hf(2, lane)))); break;
+    case Op::v_cvt_f16_f32: half_dst(d, hout(fa())); break;
+    case Op::v_cvt_f32_f16: d = fout(hf(0, lane)); break;
+    case Op::v_cvt_pk_rtz_f16_f32: d = uint32_t(f2h_rtz(fa())) | (uint32_t(f2h_rtz(fb())) << 16); break;
+    case Op::v_mov_b16: half_dst(d, half_src(0, lane)); break;
+    case Op::v_add_nc_u16: half_dst(d, uint16_t(half_src(0, lane) + half_src(1, lane))); break;
+    case Op::v_sub_nc_u16: half_dst(d, uint16_t(half_src(0, lane) - half_src(1, lane))); break;
+    case Op::v_and_b16: half_dst(d, half_src(0, lane) & half_src(1, lane)); break;
+    case Op::v_or_b16: half_dst(d, half_src(0, lane) | half_src(1, lane)); break;
+    case Op::v_xor_b16: half_dst(d, half_src(0, lane) ^ half_src(1, lane)); break;
+    case Op::v_lshlrev_b16: half_dst(d, uint16_t(half_src(1, lane) << (half_src(0, lane) & 15))); break;
+    case Op::v_lshrrev_b16: half_dst(d, uint16_t(half_src(1, lane) >> (half_src(0, lane) & 15))); break;
+    case Op::v_ashrrev_i16: half_dst(d, uint16_t(int16_t(half_src(1, lane)) >> (half_src(0, lane) & 15))); break;
+    case Op::v_cndmask_b16: {
+      uint32_t mask = sread(w, in, in.src[2]);
+      half_dst(d, (mask >> lane) & 1 ? half_src(1, lane) : half_src(0, lane));
+      break;
+    }
+    // 32-bit additions
+    case Op::v_mad_i32_i24:
+      d = uint32_t(int32_t(a() << 8) >> 8) * uint32_t(int32_t(b() << 8) >> 8) + c(); break;
+    case Op::v_alignbyte_b32: d = uint32_t(((uint64_t(a()) << 32) | b()) >> (8 * (c() & 3))); break;
+    case Op::v_med3_i32: {
+      int32_t x = int32_t(a()), y = int32_t(b()), z = int32_t(c());
+      d = uint32_t(std::max(std::min(x, y), std::min(std::max(x, y), z))); break;
+    }
+    case Op::v_med3_u32: {
+      uint32_t x = a(), y = b(), z = c();
+      d = std::max(std::min(x, y), std::min(std::max(x, y), z)); break;
+    }
+    case Op::v_maxmin_f32: d = fout(fmin_ieee(fmax_ieee(fa(), fb()), fc())); break;
+    case Op::v_minmax_f32: d = fout(fmax_ieee(fmin_ieee(fa(), fb()), fc())); break;
+    case Op::v_xor3_b32: d = a() ^ b() ^ c(); break;
+    case Op::v_bcnt_u32_b32: d = uint32_t(std::popcount(a())) + b(); break;
+    case Op::v_mbcnt_lo_u32_b32: d = uint32_t(std::popcount(a() & ((1u << lane) - 1u))) + b(); break;
+    case Op::v_mbcnt_hi_u32_b32: d = b(); break; // wave32: no lanes above 31
+    case Op::v_add_nc_i32: case Op::v_sub_nc_i32: {
+      int64_t r = in.op == Op::v_add_nc_i32 ? int64_t(int32_t(a())) + int32_t(b())
+                                            : int64_t(int32_t(a())) - int32_t(b());
+      if (in.clamp) r = std::clamp<int64_t>(r, INT32_MIN, INT32_MAX);
+      d = uint32_t(r); break;
+    }
+    case Op::v_frexp_exp_i32_f32: d = uint32_t(frexp_exp(fa())); break;
+    case Op::v_frexp_mant_f32: d = fout(frexp_mant(fa())); break;
+    case Op::v_cvt_f32_ubyte1: d = fout(float((a() >> 8) & 0xff)); break;
+    case Op::v_cvt_f32_ubyte2: d = fout(float((a() >> 16) & 0xff)); break;
+    case Op::v_cvt_f32_ubyte3: d = fout(float(a() >> 24)); break;
+    case Op::v_div_fixup_f32: d = fout(div_fixup(fa(), fb(), fc())); break;
+    case Op::v_div_fmas_f32: {
+      float r = std::fma(fa(), fb(), fc());
+      d = fout((carry_in >> lane) & 1 ? std::ldexp(r, 32) : r);
+      break;
+    }
+    case Op::v_div_scale_f32: {
+      bool v;
+      d = u32(div_scale(fa(), fb(), fc(), v, 96, 64, 23));
+      carry_mask |= uint32_t(v) << lane;
+      break;
+    }
+    // 64-bit floating point
+    case Op::v_div_fixup_f64: case Op::v_div_fmas_f64: case Op::v_div_scale_f64:
+    case Op::v_ldexp_f64: case Op::v_trunc_f64: case Op::v_ceil_f64: case Op::v_rndne_f64:
+    case Op::v_floor_f64: case Op::v_rcp_f64: case Op::v_rsq_f64: case Op::v_cvt_f64_i32:
+    case Op::v_cvt_f64_u32: {
+      auto D = [&](unsigned i) { return dfin(vread64(w, in, i, lane, true), i); };
+      double r;
+      switch (in.op) {
+      case Op::v_div_fixup_f64: r = div_fixup(D(0), D(1), D(2)); break;
+      case Op::v_div_fmas_f64: {
+        double f = std::fma(D(0), D(1), D(2));
+        r = (carry_in >> lane) & 1 ? std::ldexp(f, 64) : f;
+        break;
+      }
+      case Op::v_div_scale_f64: {
+        bool v;
+        r = div_scale(D(0), D(1), D(2), v, 768, 128, 53);
+        carry_mask |= uint32_t(v) << lane;
+        break;
+      }
+      case Op::v_ldexp_f64: r = std::ldexp(D(0), int32_t(b())); break;
+      case Op::v_trunc_f64: r = std::trunc(D(0)); break;
+      case Op::v_ceil_f64: r = std::ceil(D(0)); break;
+      case Op::v_rndne_f64: r = std::nearbyint(D(0)); break;
+      case Op::v_floor_f64: r = std::floor(D(0)); break;
+      case Op::v_rcp_f64: r = 1.0 / D(0); break;
+      case Op::v_rsq_f64: r = 1.0 / std::sqrt(D(0)); break;
+      case Op::v_cvt_f64_i32: r = double(int32_t(a())); break;
+      default: r = double(a()); break; // v_cvt_f64_u32
+      }
+      uint64_t bits = dout(r);
+      d = uint32_t(bits);
+      vreg(w, in.dst, lane, 1) = uint32_t(bits >> 32);
+      break;
+    }
+    case Op::v_cvt_i32_f64: case Op::v_cvt_u32_f64: {
+      double x = dfin(vread64(w, in, 0, lane, true), 0);
+      if (in.op == Op::v_cvt_i32_f64)
+        d = std::isnan(x) ? 0 : uint32_t(int32_t(std::clamp(x, -2147483648.0, 2147483647.0)));
+      else
+        d = std::isnan(x) ? 0 : uint32_t(std::clamp(x, 0.0, 4294967295.0));
+      break;
+    }
     case Op::v_fma_f32: d = fout(std::fma(fa(), fb(), fc())); break;
     case Op::v_fmac_f32: d = fout(std::fma(fa(), fb(), f32(d))); break;
     case Op::v_fmamk_f32: d = fout(std::fma(fa(), f32(in.literal), fin(b(), 1))); break;
@@ -627,37 +856,65 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     }
   }
   const bool writes_carry = in.format == Format::VOP3SD || in.op == Op::v_add_co_ci_u32 ||
+                            in.op == Op::v_div_scale_f32 || in.op == Op::v_div_scale_f64 ||
                             in.op == Op::v_sub_co_ci_u32 || in.op == Op::v_subrev_co_ci_u32;
   if (writes_carry) swrite(w, in.sdst, carry_mask);
 }
 
 void Executor::exec_vopc(Wave& w, const Inst& in) {
-  const OpInfo& info = op_info(in.op);
-  const unsigned code = info.code;
-  const unsigned family = code >> 3; // 0x10..0x1f f32, 0x40 i32, 0x48 u32, 0x50 i64, 0x58 u64
+  const unsigned pred = unsigned(in.imm);
   const uint32_t exec = w.exec();
+  auto half_src = [&](unsigned i, unsigned lane) -> uint16_t {
+    uint16_t code = in.src[i];
+    if (code >= src::kVgpr0) {
+      uint32_t v = vreg(w, code, lane);
+      return uint16_t((in.opsel >> i) & 1 ? v >> 16 : v);
+    }
+    if (code >= src::kFloatHalf && code <= src::kFloatInv2Pi) return kInlineF16[code - 240];
+    return uint16_t(sread(w, in, code));
+  };
+  auto mods = [&](auto x, unsigned i) {
+    if (in.abs & (1u << i)) x = std::fabs(x);
+    if (in.neg & (1u << i)) x = -x;
+    return x;
+  };
   uint32_t mask = 0;
   for (unsigned lane = 0; lane < kWaveSize; ++lane) {
     if (!((exec >> lane) & 1)) continue;
     bool r;
-    if (code >= 0x10 && code < 0x20) {
-      float a = f32(vread(w, in, 0, lane)), b = f32(vread(w, in, 1, lane));
-      if (in.abs & 1) a = std::fabs(a);
-      if (in.abs & 2) b = std::fabs(b);
-      if (in.neg & 1) a = -a;
-      if (in.neg & 2) b = -b;
-      r = compare_f(code, a, b);
-    } else if (family == 0x40 >> 3) {
-      r = compare_i(code, int32_t(vread(w, in, 0, lane)), int32_t(vread(w, in, 1, lane)));
-    } else if (family == 0x48 >> 3) {
-      r = compare_i(code, vread(w, in, 0, lane), vread(w, in, 1, lane));
-    } else if (family == 0x50 >> 3) {
-      r = compare_i(code, int64_t(vread64(w, in, 0, lane, false)),
-                    int64_t(vread64(w, in, 1, lane, false)));
-    } else if (family == 0x58 >> 3) {
-      r = compare_i(code, vread64(w, in, 0, lane, false), vread64(w, in, 1, lane, false));
-    } else {
-      fault(w, in, "unimplemented comparison");
+    switch (in.op) {
+    case Op::v_cmp_f16:
+      r = compare_f(pred, mods(h2f(half_src(0, lane)), 0), mods(h2f(half_src(1, lane)), 1)); break;
+    case Op::v_cmp_f32:
+      r = compare_f(pred, mods(f32(vread(w, in, 0, lane)), 0), mods(f32(vread(w, in, 1, lane)), 1)); break;
+    case Op::v_cmp_f64:
+      r = compare_f(pred, mods(f64(vread64(w, in, 0, lane, true)), 0),
+                    mods(f64(vread64(w, in, 1, lane, true)), 1));
+      break;
+    case Op::v_cmp_i16: r = compare_i(pred, int16_t(half_src(0, lane)), int16_t(half_src(1, lane))); break;
+    case Op::v_cmp_u16: r = compare_i(pred, half_src(0, lane), half_src(1, lane)); break;
+    case Op::v_cmp_i32: r = compare_i(pred, int32_t(vread(w, in, 0, lane)), int32_t(vread(w, in, 1, lane))); break;
+    case Op::v_cmp_u32: r = compare_i(pred, vread(w, in, 0, lane), vread(w, in, 1, lane)); break;
+    case Op::v_cmp_i64:
+      r = compare_i(pred, int64_t(vread64(w, in, 0, lane, false)), int64_t(vread64(w, in, 1, lane, false)));
+      break;
+    case Op::v_cmp_u64: r = compare_i(pred, vread64(w, in, 0, lane, false), vread64(w, in, 1, lane, false)); break;
+    case Op::v_cmp_class_f16: {
+      uint16_t x = half_src(0, lane);
+      r = (vread(w, in, 1, lane) >> fp_class(mods(h2f(x), 0), snan16(x))) & 1;
+      break;
+    }
+    case Op::v_cmp_class_f32: {
+      uint32_t x = vread(w, in, 0, lane);
+      r = (vread(w, in, 1, lane) >> fp_class(mods(f32(x), 0), snan32(x))) & 1;
+      break;
+    }
+    case Op::v_cmp_class_f64: {
+      uint64_t x = vread64(w, in, 0, lane, true);
+      r = (vread(w, in, 1, lane) >> fp_class(mods(f64(x), 0), snan64(x))) & 1;
+      break;
+    }
+    default: fault(w, in, "unimplemented comparison");
     }
     mask |= uint32_t(r) << lane;
   }
@@ -665,6 +922,66 @@ void Executor::exec_vopc(Wave& w, const Inst& in) {
     w.sgpr[src::kExecLo] = mask;
   else
     swrite(w, in.sdst, mask);
+}
+
+// VOP3P: packed 16-bit math (op_sel / op_sel_hi pick each half's sources) and mixed
+// precision FMA (op_sel_hi says which sources are f16, op_sel which half).
+void Executor::exec_vop3p(Wave& w, const Inst& in) {
+  const uint32_t exec = w.exec();
+  const bool mix = in.op == Op::v_fma_mix_f32 || in.op == Op::v_fma_mixlo_f16 ||
+                   in.op == Op::v_fma_mixhi_f16;
+  for (unsigned lane = 0; lane < kWaveSize; ++lane) {
+    if (!((exec >> lane) & 1)) continue;
+    uint32_t v[3];
+    for (unsigned i = 0; i < 3; ++i) {
+      uint16_t code = in.src[i];
+      if (code >= src::kFloatHalf && code <= src::kFloatInv2Pi && !mix)
+        v[i] = kInlineF16[code - 240] | (uint32_t(kInlineF16[code - 240]) << 16);
+      else
+        v[i] = vread(w, in, i, lane);
+    }
+    uint32_t& d = vreg(w, in.dst, lane);
+    if (mix) {
+      auto arg = [&](unsigned i) {
+        double x = (in.opsel_hi >> i) & 1 ? h2f(uint16_t((in.opsel >> i) & 1 ? v[i] >> 16 : v[i]))
+                                          : f32(v[i]);
+        if (in.neg_hi & (1u << i)) x = std::fabs(x);
+        if (in.neg & (1u << i)) x = -x;
+        return x;
+      };
+      double r = std::fma(arg(0), arg(1), arg(2));
+      if (in.clamp) r = clamp01(r);
+      if (in.op == Op::v_fma_mix_f32) d = u32(float(r));
+      else if (in.op == Op::v_fma_mixlo_f16) d = (d & 0xffff0000u) | f2h(r);
+      else d = (d & 0xffffu) | (uint32_t(f2h(r)) << 16);
+      continue;
+    }
+    auto half = [&](unsigned i, bool hi) {
+      bool sel = hi ? (in.opsel_hi >> i) & 1 : (in.opsel >> i) & 1;
+      return uint16_t(sel ? v[i] >> 16 : v[i]);
+    };
+    auto fhalf = [&](unsigned i, bool hi) {
+      float x = h2f(half(i, hi));
+      if (((hi ? in.neg_hi : in.neg) >> i) & 1) x = -x;
+      return x;
+    };
+    uint16_t out[2];
+    for (int hi = 0; hi < 2; ++hi) {
+      uint16_t x = half(0, hi), y = half(1, hi);
+      switch (in.op) {
+      case Op::v_pk_mul_lo_u16: out[hi] = uint16_t(x * y); break;
+      case Op::v_pk_add_i16: case Op::v_pk_add_u16: out[hi] = uint16_t(x + y); break;
+      case Op::v_pk_lshlrev_b16: out[hi] = uint16_t(y << (x & 15)); break;
+      case Op::v_pk_lshrrev_b16: out[hi] = uint16_t(y >> (x & 15)); break;
+      case Op::v_pk_ashrrev_i16: out[hi] = uint16_t(int16_t(y) >> (x & 15)); break;
+      case Op::v_pk_add_f16: out[hi] = f2h(double(fhalf(0, hi)) + fhalf(1, hi)); break;
+      case Op::v_pk_mul_f16: out[hi] = f2h(double(fhalf(0, hi)) * fhalf(1, hi)); break;
+      case Op::v_pk_fma_f16: out[hi] = f2h(std::fma(double(fhalf(0, hi)), double(fhalf(1, hi)), double(fhalf(2, hi)))); break;
+      default: fault(w, in, "unimplemented packed instruction");
+      }
+    }
+    d = out[0] | (uint32_t(out[1]) << 16);
+  }
 }
 
 // One half of a VOPD pair for one lane; `acc` is the destination's old value (fmac).
@@ -712,6 +1029,34 @@ void Executor::exec_vopd(Wave& w, const Inst& in) {
 
 // ---------------------------------------------------------------- memory
 
+namespace {
+
+// Read-modify-write of the global atomics (RDNA3 ISA manual, FLAT atomic opcodes).
+template <class T> T atomic_result(Op op, T old, T data, T cmp) {
+  using S = std::make_signed_t<T>;
+  switch (op) {
+  case Op::atomic_swap_b32: case Op::atomic_swap_b64: return data;
+  case Op::atomic_cmpswap_b32: case Op::atomic_cmpswap_b64: return old == cmp ? data : old;
+  case Op::atomic_add_u32: case Op::atomic_add_u64: return old + data;
+  case Op::atomic_sub_u32: return old - data;
+  case Op::atomic_min_i32: return T(std::min(S(old), S(data)));
+  case Op::atomic_max_i32: return T(std::max(S(old), S(data)));
+  case Op::atomic_min_u32: return std::min(old, data);
+  case Op::atomic_max_u32: return std::max(old, data);
+  case Op::atomic_and_b32: return old & data;
+  case Op::atomic_or_b32: return old | data;
+  case Op::atomic_xor_b32: return old ^ data;
+  case Op::atomic_inc_u32: return old >= data ? 0 : old + 1;
+  case Op::atomic_dec_u32: return (old == 0 || old > data) ? data : old - 1;
+  default: return old;
+  }
+}
+
+// The FLAT atomics are contiguous in the opcode table, from cmpswap_b32 to add_f32.
+bool is_atomic(Op op) { return op >= Op::atomic_cmpswap_b32 && op <= Op::atomic_add_f32; }
+
+} // namespace
+
 void Executor::exec_flat(Wave& w, const Inst& in) {
   if (in.segment == Segment::Scratch) fault(w, in, "scratch memory is not implemented yet");
   const OpInfo& info = op_info(in.op);
@@ -735,37 +1080,63 @@ void Executor::exec_flat(Wave& w, const Inst& in) {
         uint16_t v; memory_.read(addr, &v, 2);
         vreg(w, in.dst, lane) = in.op == Op::load_i16 ? uint32_t(int32_t(int16_t(v))) : v; break;
       }
+      // d16 loads fill the low half and keep the high half of the VGPR.
+      case Op::load_d16_u8: case Op::load_d16_i8: case Op::load_d16_b16: {
+        uint16_t v = 0;
+        if (in.op == Op::load_d16_b16) memory_.read(addr, &v, 2);
+        else {
+          uint8_t b; memory_.read(addr, &b, 1);
+          v = in.op == Op::load_d16_i8 ? uint16_t(int16_t(int8_t(b))) : b;
+        }
+        uint32_t& d = vreg(w, in.dst, lane);
+        d = (d & 0xffff0000u) | v;
+        break;
+      }
       case Op::load_b32: case Op::load_b64: case Op::load_b96: case Op::load_b128: {
         uint32_t v[4];
-        memory_.read(addr, v, 4 * info.dst_dwords);
-        for (unsigned i = 0; i < info.dst_dwords; ++i) vreg(w, in.dst, lane, i) = v[i];
+        const unsigned n = regs_of(info.dst_dwords);
+        memory_.read(addr, v, 4 * n);
+        for (unsigned i = 0; i < n; ++i) vreg(w, in.dst, lane, i) = v[i];
         break;
       }
       case Op::store_b8: { uint8_t v = uint8_t(vreg(w, in.src[1], lane)); memory_.write(addr, &v, 1); break; }
       case Op::store_b16: { uint16_t v = uint16_t(vreg(w, in.src[1], lane)); memory_.write(addr, &v, 2); break; }
+      case Op::store_d16_hi_b8: { uint8_t v = uint8_t(vreg(w, in.src[1], lane) >> 16); memory_.write(addr, &v, 1); break; }
+      case Op::store_d16_hi_b16: { uint16_t v = uint16_t(vreg(w, in.src[1], lane) >> 16); memory_.write(addr, &v, 2); break; }
       case Op::store_b32: case Op::store_b64: case Op::store_b96: case Op::store_b128: {
         uint32_t v[4];
-        for (unsigned i = 0; i < info.src_dwords[0]; ++i) v[i] = vreg(w, in.src[1], lane, i);
-        memory_.write(addr, v, 4 * info.src_dwords[0]);
+        const unsigned n = regs_of(info.src_dwords[0]);
+        for (unsigned i = 0; i < n; ++i) v[i] = vreg(w, in.src[1], lane, i);
+        memory_.write(addr, v, 4 * n);
         break;
       }
-      case Op::atomic_add_u32: case Op::atomic_add_f32: case Op::atomic_cmpswap_b32: {
-        if (addr & 3) fault(w, in, "misaligned atomic address " + hex(addr));
-        auto* p = reinterpret_cast<uint32_t*>(memory_.translate(addr, 4, true));
-        std::atomic_ref<uint32_t> ref(*p);
-        uint32_t old = ref.load();
-        uint32_t data = vreg(w, in.src[1], lane);
-        for (;;) {
-          uint32_t desired;
-          if (in.op == Op::atomic_add_u32) desired = old + data;
-          else if (in.op == Op::atomic_add_f32) desired = u32(f32(old) + f32(data));
-          else desired = old == vreg(w, in.src[1], lane, 1) ? data : old;
-          if (ref.compare_exchange_weak(old, desired)) break;
+      default: {
+        if (!is_atomic(in.op)) fault(w, in, "unimplemented memory instruction");
+        const bool wide = regs_of(info.dst_dwords) == 2;
+        if (addr & (wide ? 7 : 3)) fault(w, in, "misaligned atomic address " + hex(addr));
+        uint8_t* p = memory_.translate(addr, wide ? 8 : 4, true);
+        if (wide) {
+          std::atomic_ref<uint64_t> ref(*reinterpret_cast<uint64_t*>(p));
+          auto data = [&](unsigned k) {
+            return uint64_t(vreg(w, in.src[1], lane, 2 * k)) | (uint64_t(vreg(w, in.src[1], lane, 2 * k + 1)) << 32);
+          };
+          uint64_t old = ref.load();
+          while (!ref.compare_exchange_weak(old, atomic_result<uint64_t>(in.op, old, data(0), data(1)))) {}
+          if (in.glc) vreg(w, in.dst, lane) = uint32_t(old), vreg(w, in.dst, lane, 1) = uint32_t(old >> 32);
+        } else {
+          std::atomic_ref<uint32_t> ref(*reinterpret_cast<uint32_t*>(p));
+          const uint32_t data = vreg(w, in.src[1], lane);
+          const uint32_t cmp = in.op == Op::atomic_cmpswap_b32 ? vreg(w, in.src[1], lane, 1) : 0;
+          uint32_t old = ref.load();
+          for (;;) {
+            uint32_t desired = in.op == Op::atomic_add_f32 ? u32(f32(old) + f32(data))
+                                                           : atomic_result<uint32_t>(in.op, old, data, cmp);
+            if (ref.compare_exchange_weak(old, desired)) break;
+          }
+          if (in.glc) vreg(w, in.dst, lane) = old;
         }
-        if (in.glc) vreg(w, in.dst, lane) = old;
         break;
       }
-      default: fault(w, in, "unimplemented memory instruction");
       }
     } catch (const MemoryFault& f) {
       throw ShaderFault(std::string(f.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")",
@@ -775,58 +1146,84 @@ void Executor::exec_flat(Wave& w, const Inst& in) {
 }
 
 void Executor::exec_ds(Wave& w, const Inst& in) {
+  const OpInfo& info = op_info(in.op);
   const uint32_t exec = w.exec();
-  auto lds_addr = [&](uint32_t a, unsigned bytes) -> uint8_t* {
-    // Out-of-range LDS accesses are discarded (reads return zero), as on hardware.
+  // Out-of-range LDS accesses are discarded (reads return zero), as on hardware.
+  auto at = [&](uint32_t a, unsigned bytes) -> uint8_t* {
     return uint64_t(a) + bytes <= lds_.size() ? &lds_[a] : nullptr;
   };
+  auto load = [&](uint32_t a, void* v, unsigned bytes) {
+    if (uint8_t* p = at(a, bytes)) std::memcpy(v, p, bytes);
+    else std::memset(v, 0, bytes);
+  };
+  auto store = [&](uint32_t a, const void* v, unsigned bytes) {
+    if (uint8_t* p = at(a, bytes)) std::memcpy(p, v, bytes);
+  };
+  const std::string name = info.name;
+  const bool stride64 = name.find("stride64") != std::string::npos;
   for (unsigned lane = 0; lane < kWaveSize; ++lane) {
     if (!((exec >> lane) & 1)) continue;
-    uint32_t base = vreg(w, in.src[0], lane);
+    const uint32_t base = vreg(w, in.src[0], lane);
+    const uint32_t addr = base + uint32_t(in.imm | (in.offset1 << 8));
     switch (in.op) {
-    case Op::ds_store_b32: case Op::ds_store_b64: {
-      unsigned n = in.op == Op::ds_store_b32 ? 1 : 2;
-      uint32_t addr = base + uint32_t(in.imm | (in.offset1 << 8));
-      if (uint8_t* p = lds_addr(addr, 4 * n))
-        for (unsigned i = 0; i < n; ++i) {
-          uint32_t v = vreg(w, in.src[1], lane, i);
-          std::memcpy(p + 4 * i, &v, 4);
-        }
+    case Op::ds_store_b8: { uint8_t v = uint8_t(vreg(w, in.src[1], lane)); store(addr, &v, 1); break; }
+    case Op::ds_store_b16: { uint16_t v = uint16_t(vreg(w, in.src[1], lane)); store(addr, &v, 2); break; }
+    case Op::ds_store_b32: case Op::ds_store_b64: case Op::ds_store_b96: case Op::ds_store_b128: {
+      uint32_t v[4];
+      const unsigned n = regs_of(info.src_dwords[0]);
+      for (unsigned i = 0; i < n; ++i) v[i] = vreg(w, in.src[1], lane, i);
+      store(addr, v, 4 * n);
       break;
     }
-    case Op::ds_load_b32: case Op::ds_load_b64: {
-      unsigned n = in.op == Op::ds_load_b32 ? 1 : 2;
-      uint32_t addr = base + uint32_t(in.imm | (in.offset1 << 8));
-      uint8_t* p = lds_addr(addr, 4 * n);
-      for (unsigned i = 0; i < n; ++i) {
-        uint32_t v = 0;
-        if (p) std::memcpy(&v, p + 4 * i, 4);
-        vreg(w, in.dst, lane, i) = v;
-      }
+    case Op::ds_load_u8: case Op::ds_load_i8: {
+      uint8_t v; load(addr, &v, 1);
+      vreg(w, in.dst, lane) = in.op == Op::ds_load_i8 ? uint32_t(int32_t(int8_t(v))) : v; break;
+    }
+    case Op::ds_load_u16: case Op::ds_load_i16: {
+      uint16_t v; load(addr, &v, 2);
+      vreg(w, in.dst, lane) = in.op == Op::ds_load_i16 ? uint32_t(int32_t(int16_t(v))) : v; break;
+    }
+    case Op::ds_load_b32: case Op::ds_load_b64: case Op::ds_load_b96: case Op::ds_load_b128: {
+      uint32_t v[4];
+      const unsigned n = regs_of(info.dst_dwords);
+      load(addr, v, 4 * n);
+      for (unsigned i = 0; i < n; ++i) vreg(w, in.dst, lane, i) = v[i];
       break;
     }
-    case Op::ds_store_2addr_b32: {
+    case Op::ds_store_2addr_b32: case Op::ds_store_2addr_stride64_b32: {
+      const uint32_t unit = stride64 ? 256 : 4;
       uint32_t v0 = vreg(w, in.src[1], lane), v1 = vreg(w, in.src[2], lane);
-      if (uint8_t* p = lds_addr(base + 4u * uint32_t(in.imm), 4)) std::memcpy(p, &v0, 4);
-      if (uint8_t* p = lds_addr(base + 4u * in.offset1, 4)) std::memcpy(p, &v1, 4);
+      store(base + unit * uint32_t(in.imm), &v0, 4);
+      store(base + unit * in.offset1, &v1, 4);
       break;
     }
-    case Op::ds_load_2addr_b32: {
-      uint32_t v0 = 0, v1 = 0;
-      if (uint8_t* p = lds_addr(base + 4u * uint32_t(in.imm), 4)) std::memcpy(&v0, p, 4);
-      if (uint8_t* p = lds_addr(base + 4u * in.offset1, 4)) std::memcpy(&v1, p, 4);
+    case Op::ds_load_2addr_b32: case Op::ds_load_2addr_stride64_b32: {
+      const uint32_t unit = stride64 ? 256 : 4;
+      uint32_t v0, v1;
+      load(base + unit * uint32_t(in.imm), &v0, 4);
+      load(base + unit * in.offset1, &v1, 4);
       vreg(w, in.dst, lane) = v0;
       vreg(w, in.dst, lane, 1) = v1;
       break;
     }
-    case Op::ds_add_u32: {
-      uint32_t addr = base + uint32_t(in.imm | (in.offset1 << 8));
-      if (uint8_t* p = lds_addr(addr, 4)) {
-        uint32_t v;
-        std::memcpy(&v, p, 4);
-        v += vreg(w, in.src[1], lane);
-        std::memcpy(p, &v, 4);
+    case Op::ds_add_u32: case Op::ds_sub_u32: case Op::ds_min_i32: case Op::ds_max_i32:
+    case Op::ds_min_u32: case Op::ds_max_u32: case Op::ds_and_b32: case Op::ds_or_b32:
+    case Op::ds_xor_b32: {
+      // Lanes run one after another here, so each read-modify-write is atomic.
+      uint32_t old, x = vreg(w, in.src[1], lane), r;
+      load(addr, &old, 4);
+      switch (in.op) {
+      case Op::ds_add_u32: r = old + x; break;
+      case Op::ds_sub_u32: r = old - x; break;
+      case Op::ds_min_i32: r = uint32_t(std::min(int32_t(old), int32_t(x))); break;
+      case Op::ds_max_i32: r = uint32_t(std::max(int32_t(old), int32_t(x))); break;
+      case Op::ds_min_u32: r = std::min(old, x); break;
+      case Op::ds_max_u32: r = std::max(old, x); break;
+      case Op::ds_and_b32: r = old & x; break;
+      case Op::ds_or_b32: r = old | x; break;
+      default: r = old ^ x; break;
       }
+      store(addr, &r, 4);
       break;
     }
     default: fault(w, in, "unimplemented LDS instruction");

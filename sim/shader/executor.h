@@ -55,6 +55,7 @@ private:
   void exec_flat(Wave& w, const Inst& in);
   void exec_ds(Wave& w, const Inst& in);
   void exec_vopd(Wave& w, const Inst& in);
+  void exec_vop3p(Wave& w, const Inst& in);
 
   uint32_t sread(const Wave& w, const Inst& in, uint16_t code) const;
   uint64_t sread64(const Wave& w, const Inst& in, uint16_t code, bool as_double) const;

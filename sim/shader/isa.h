@@ -10,7 +10,7 @@
 namespace sim::shader {
 
 enum class Format : uint8_t { SOP2, SOP1, SOPC, SOPK, SOPP, SMEM, VOP2, VOP1, VOPC, VOP3, VOP3SD,
-                              FLAT, DS, VOPD };
+                              FLAT, DS, VOPD, VOP3P, MUBUF };
 
 enum class Op : uint16_t {
 #define X(name, fmt, code, d, s0, s1, s2) name,
@@ -18,6 +18,11 @@ enum class Op : uint16_t {
 #undef X
   kCount
 };
+
+// Operand width marker in the opcode table: a 16-bit operand (half of a VGPR under true16).
+inline constexpr uint8_t kHalf = 0x80;
+inline constexpr unsigned regs_of(uint8_t width) { return width == kHalf ? 1 : width; }
+inline constexpr bool is_half(uint8_t width) { return width == kHalf; }
 
 struct OpInfo {
   Op op;
@@ -54,7 +59,9 @@ struct Inst {
   uint32_t literal = 0;
   int32_t imm = 0;       // SOPP/SOPK simm16, SMEM/FLAT/DS offset
   uint16_t soffset = src::kNull; // SMEM soffset / FLAT saddr
-  uint8_t abs = 0, neg = 0, opsel = 0, omod = 0;
+  // opsel: VOP3 op_sel / true16 high halves (bit 0..2 sources, bit 3 destination);
+  // opsel_hi and neg_hi: VOP3P's second halves.
+  uint8_t abs = 0, neg = 0, opsel = 0, omod = 0, opsel_hi = 7, neg_hi = 0;
   bool clamp = false;
   bool glc = false, slc = false, dlc = false;
   Segment segment = Segment::Flat;
@@ -68,6 +75,12 @@ struct Inst {
 
 // VOPD opcode fields map onto these VOP2/VOP1 operations (RDNA3 ISA manual, "VOPD").
 Op vopd_op(unsigned code);
+
+// The whole opcode table (for tests that check it against LLVM).
+std::span<const OpInfo> all_ops();
+
+// Comparison predicate names of VOPC families, indexed by Inst::imm.
+const char* vopc_predicate(Op family, unsigned predicate);
 
 // Decodes one instruction from `words` (at least 1 dword; literals need more). Returns
 // nothing when the encoding or opcode is one amcl does not implement; `why` says which.
