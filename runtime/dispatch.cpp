@@ -45,8 +45,6 @@ void dispatch_kernel(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t
   if (l[0] * l[1] * l[2] > info.max_flat_workgroup_size) throw ClError{CL_INVALID_WORK_GROUP_SIZE, ""};
   for (int i = 0; i < 3; ++i)
     if (g[i] / l[i] > 0xffffffffull) throw ClError{CL_INVALID_GLOBAL_WORK_SIZE, ""};
-  if (info.private_segment_size > 0)
-    throw ClError{CL_OUT_OF_RESOURCES, "kernels needing scratch memory are not supported yet"};
 
   am::Device& dev = *q->device->am;
   if (!q->kernargs) q->kernargs = dev.alloc_vram(kKernargBytes);
@@ -119,6 +117,25 @@ void dispatch_kernel(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t
 
   am::Pm4Builder pm4;
   pm4.acquire_mem_all();
+  if (rsrc2_scratch_en(info.rsrc2)) {
+    // Private memory: one slot per wave the hardware may run at once; each slot holds the
+    // private segment of the wave's 32 lanes.
+    const uint64_t wave_bytes = std::max<uint64_t>(
+        kScratchWaveGranule, (uint64_t(info.private_segment_size) * info.wavefront_size +
+                              kScratchWaveGranule - 1) / kScratchWaveGranule * kScratchWaveGranule);
+    if (wave_bytes > 0x1fffull * kScratchWaveGranule)
+      throw ClError{CL_OUT_OF_RESOURCES, "private memory per work-item too large"};
+    uint64_t waves = std::min<uint64_t>(uint64_t(dev.info().compute_units) * 32, 0xfff);
+    waves = std::max<uint64_t>(32, std::min<uint64_t>(waves, (256ull << 20) / wave_bytes));
+    if (q->scratch.size < waves * wave_bytes) {
+      dev.free(q->scratch);
+      q->scratch = {};
+      q->scratch = dev.alloc_vram(waves * wave_bytes);
+    }
+    pm4.set_sh_regs(regCOMPUTE_DISPATCH_SCRATCH_BASE_LO,
+                    {uint32_t(q->scratch.va >> 8), uint32_t(q->scratch.va >> 40)});
+    pm4.set_sh_regs(regCOMPUTE_TMPRING_SIZE, {tmpring_size(uint32_t(waves), uint32_t(wave_bytes))});
+  }
   pm4.set_sh_regs(regCOMPUTE_PGM_LO, {uint32_t(code_va >> 8), uint32_t(code_va >> 40)});
   pm4.set_sh_regs(regCOMPUTE_PGM_RSRC1, {info.rsrc1, rsrc2});
   pm4.set_sh_regs(regCOMPUTE_PGM_RSRC3, {info.rsrc3});

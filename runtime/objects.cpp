@@ -9,6 +9,7 @@ _cl_command_queue::~_cl_command_queue() {
   if (device) {
     device->am->free(kernargs);
     device->am->free(staging);
+    device->am->free(scratch);
   }
   if (context) release(context);
 }

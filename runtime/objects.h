@@ -72,6 +72,7 @@ struct _cl_command_queue : amcl::rt::ObjectHeader {
   std::mutex mutex;
   am::Allocation kernargs; // kernel arguments + dispatch packet of the running command
   am::Allocation staging;  // pinned host memory for host<->device copies
+  am::Allocation scratch;  // private memory of running waves (COMPUTE_TMPRING_SIZE)
 };
 
 struct _cl_mem : amcl::rt::ObjectHeader {

@@ -126,6 +126,9 @@ void Mec::dispatch_direct(std::span<const uint32_t> body) {
     L.grid_groups[i] = body[i];
   }
   L.wave32 = initiator & sh::DISPATCH_CS_W32_EN;
+  L.scratch_base = (uint64_t(sh(sh::regCOMPUTE_DISPATCH_SCRATCH_BASE_LO)) |
+                    (uint64_t(sh(sh::regCOMPUTE_DISPATCH_SCRATCH_BASE_HI)) << 32)) << 8;
+  L.tmpring_size = sh(sh::regCOMPUTE_TMPRING_SIZE);
   if (initiator & sh::DISPATCH_USE_THREAD_DIMENSIONS)
     throw PacketError("DISPATCH_DIRECT with USE_THREAD_DIMENSIONS is not modelled");
   if (!L.group_size[0] || !L.group_size[1] || !L.group_size[2] ||

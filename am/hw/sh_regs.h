@@ -19,6 +19,8 @@ inline constexpr uint32_t regCOMPUTE_NUM_THREAD_Y = 0x2E08;
 inline constexpr uint32_t regCOMPUTE_NUM_THREAD_Z = 0x2E09;
 inline constexpr uint32_t regCOMPUTE_PGM_LO = 0x2E0C;             // 0xB830
 inline constexpr uint32_t regCOMPUTE_PGM_HI = 0x2E0D;
+inline constexpr uint32_t regCOMPUTE_DISPATCH_SCRATCH_BASE_LO = 0x2E10; // 0xB840, address >> 8
+inline constexpr uint32_t regCOMPUTE_DISPATCH_SCRATCH_BASE_HI = 0x2E11; // 0xB844
 inline constexpr uint32_t regCOMPUTE_PGM_RSRC1 = 0x2E12;          // 0xB848
 inline constexpr uint32_t regCOMPUTE_PGM_RSRC2 = 0x2E13;          // 0xB84C
 inline constexpr uint32_t regCOMPUTE_RESOURCE_LIMITS = 0x2E15;    // 0xB854
@@ -33,6 +35,15 @@ inline constexpr uint32_t DISPATCH_PARTIAL_TG_EN = 1u << 1;
 inline constexpr uint32_t DISPATCH_FORCE_START_AT_000 = 1u << 2;
 inline constexpr uint32_t DISPATCH_USE_THREAD_DIMENSIONS = 1u << 5;
 inline constexpr uint32_t DISPATCH_CS_W32_EN = 1u << 15;
+
+// COMPUTE_TMPRING_SIZE: WAVES[11:0] scratch slots, WAVESIZE[24:12] bytes per wave in units of
+// 256 bytes on gfx11 (Mesa ac_get_scratch_tmpring_size).
+inline constexpr uint32_t kScratchWaveGranule = 256;
+inline constexpr uint32_t tmpring_size(uint32_t waves, uint32_t wave_bytes) {
+  return (waves & 0xfff) | (((wave_bytes / kScratchWaveGranule) & 0x1fff) << 12);
+}
+inline constexpr uint32_t tmpring_waves(uint32_t v) { return v & 0xfff; }
+inline constexpr uint32_t tmpring_wave_bytes(uint32_t v) { return ((v >> 12) & 0x1fff) * kScratchWaveGranule; }
 
 // COMPUTE_PGM_RSRC2 fields (also the kernel descriptor's compute_pgm_rsrc2).
 inline constexpr uint32_t rsrc2_user_sgpr(uint32_t v) { return (v >> 1) & 0x1f; }

@@ -39,6 +39,16 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory,
   const unsigned tid_comps = rsrc2_tidig_comp_cnt(L.rsrc2);
   const unsigned nvgpr = vgpr_count(L.rsrc1, true);
   const unsigned denorm32 = (L.rsrc1 >> 16) & 3, denorm64 = (L.rsrc1 >> 18) & 3;
+  const bool scratch = rsrc2_scratch_en(L.rsrc2);
+  const uint32_t wave_bytes = tmpring_wave_bytes(L.tmpring_size);
+  if (scratch && (tmpring_waves(L.tmpring_size) < waves_per_group || !wave_bytes || !L.scratch_base)) {
+    result.ok = false;
+    result.fault = "dispatch needs scratch but COMPUTE_TMPRING_SIZE/DISPATCH_SCRATCH_BASE give " +
+                   std::to_string(tmpring_waves(L.tmpring_size)) + " slots of " +
+                   std::to_string(wave_bytes) + " bytes for " + std::to_string(waves_per_group) +
+                   " waves per group";
+    return result;
+  }
 
   try {
     for (uint32_t wz = 0; wz < L.grid_groups[2]; ++wz)
@@ -55,6 +65,11 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory,
             w.vgpr.assign(size_t(nvgpr) * kWaveSize, 0);
             w.flush_f32_denorms = denorm32 == 0;
             w.flush_f64_denorms = denorm64 == 0;
+            if (scratch) {
+              // Work-groups run one at a time here, so a wave's slot is its index in the group.
+              w.scratch_base = L.scratch_base + uint64_t(wi) * wave_bytes;
+              w.scratch_bytes = wave_bytes;
+            }
             unsigned s = 0;
             for (; s < user_sgprs && s < 16; ++s) w.sgpr[s] = L.user_data[s];
             if (rsrc2_tgid_x(L.rsrc2)) w.sgpr[s++] = id[0];

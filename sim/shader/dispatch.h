@@ -17,6 +17,8 @@ struct LaunchState {
   uint32_t grid_groups[3] = {1, 1, 1}; // DISPATCH_DIRECT dims, in workgroups
   uint32_t start[3] = {0, 0, 0};       // COMPUTE_START_X/Y/Z
   bool wave32 = true;                  // DISPATCH_INITIATOR.CS_W32_EN
+  uint64_t scratch_base = 0;           // COMPUTE_DISPATCH_SCRATCH_BASE_LO/HI << 8
+  uint32_t tmpring_size = 0;           // COMPUTE_TMPRING_SIZE
 };
 
 struct DispatchResult {

@@ -503,6 +503,11 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     if (in.neg & (1u << i)) x = -x;
     return x;
   };
+  auto bitmods = [&](uint32_t v, unsigned i) {
+    if (in.abs & (1u << i)) v &= 0x7fffffffu;
+    if (in.neg & (1u << i)) v ^= 0x80000000u;
+    return v;
+  };
   auto fout = [&](float r) {
     if (in.omod == 1) r *= 2.0f; else if (in.omod == 2) r *= 4.0f; else if (in.omod == 3) r *= 0.5f;
     if (in.clamp) r = clamp01(r);
@@ -571,8 +576,9 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     auto fc = [&] { return fin(c(), 2); };
     uint32_t& d = vreg(w, in.dst, lane);
     switch (in.op) {
-    case Op::v_mov_b32: d = a(); break;
-    case Op::v_cndmask_b32: d = (carry_in >> lane) & 1 ? b() : a(); break;
+    // Moves and selects still honour VOP3's abs/neg, as operations on the sign bit.
+    case Op::v_mov_b32: d = bitmods(a(), 0); break;
+    case Op::v_cndmask_b32: d = (carry_in >> lane) & 1 ? bitmods(b(), 1) : bitmods(a(), 0); break;
     case Op::v_add_f32: d = fout(fa() + fb()); break;
     case Op::v_sub_f32: d = fout(fa() - fb()); break;
     case Op::v_subrev_f32: d = fout(fb() - fa()); break;
@@ -590,8 +596,14 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     case Op::v_cvt_f32_f16: d = fout(hf(0, lane)); break;
     case Op::v_cvt_pk_rtz_f16_f32: d = uint32_t(f2h_rtz(fa())) | (uint32_t(f2h_rtz(fb())) << 16); break;
     case Op::v_mov_b16: half_dst(d, half_src(0, lane)); break;
-    case Op::v_add_nc_u16: half_dst(d, uint16_t(half_src(0, lane) + half_src(1, lane))); break;
-    case Op::v_sub_nc_u16: half_dst(d, uint16_t(half_src(0, lane) - half_src(1, lane))); break;
+    case Op::v_add_nc_u16: {
+      uint32_t r = uint32_t(half_src(0, lane)) + half_src(1, lane);
+      half_dst(d, uint16_t(in.clamp && r > 0xffff ? 0xffff : r)); break;
+    }
+    case Op::v_sub_nc_u16: {
+      uint16_t x = half_src(0, lane), y = half_src(1, lane);
+      half_dst(d, uint16_t(in.clamp && y > x ? 0 : x - y)); break;
+    }
     case Op::v_and_b16: half_dst(d, half_src(0, lane) & half_src(1, lane)); break;
     case Op::v_or_b16: half_dst(d, half_src(0, lane) | half_src(1, lane)); break;
     case Op::v_xor_b16: half_dst(d, half_src(0, lane) ^ half_src(1, lane)); break;
@@ -724,9 +736,16 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     }
     case Op::v_clz_i32_u32: { uint32_t v = a(); d = v ? uint32_t(std::countl_zero(v)) : ~0u; break; }
     case Op::v_ctz_i32_b32: { uint32_t v = a(); d = v ? uint32_t(std::countr_zero(v)) : ~0u; break; }
-    case Op::v_add_nc_u32: d = a() + b(); break;
-    case Op::v_sub_nc_u32: d = a() - b(); break;
-    case Op::v_subrev_nc_u32: d = b() - a(); break;
+    // With VOP3's clamp bit the unsigned add/sub saturate.
+    case Op::v_add_nc_u32: {
+      uint64_t r = uint64_t(a()) + b();
+      d = in.clamp && r > 0xffffffffu ? 0xffffffffu : uint32_t(r); break;
+    }
+    case Op::v_sub_nc_u32: case Op::v_subrev_nc_u32: {
+      uint32_t x = a(), y = b();
+      if (in.op == Op::v_subrev_nc_u32) std::swap(x, y);
+      d = in.clamp && y > x ? 0 : x - y; break;
+    }
     case Op::v_add_co_u32: {
       uint64_t r = uint64_t(a()) + b(); d = uint32_t(r);
       carry_mask |= uint32_t(r >> 32) << lane; break;
@@ -1057,8 +1076,61 @@ bool is_atomic(Op op) { return op >= Op::atomic_cmpswap_b32 && op <= Op::atomic_
 
 } // namespace
 
+// Private (scratch) memory is swizzled: dword k of a lane's private space lives at
+// wave base + (k * 32 + lane) * 4, so the 32 lanes' same dword is contiguous.
+void Executor::exec_scratch(Wave& w, const Inst& in) {
+  const OpInfo& info = op_info(in.op);
+  if (!w.scratch_bytes) fault(w, in, "scratch access in a dispatch without private memory");
+  const uint32_t lane_bytes = w.scratch_bytes / kWaveSize;
+  const uint32_t exec = w.exec();
+  const bool is_store = info.dst_dwords == 0;
+  const unsigned bytes = in.op == Op::load_u8 || in.op == Op::load_i8 || in.op == Op::store_b8 ? 1
+                       : in.op == Op::load_u16 || in.op == Op::load_i16 || in.op == Op::store_b16 ? 2
+                       : 4 * regs_of(is_store ? info.src_dwords[0] : info.dst_dwords);
+  const uint32_t sbase = in.soffset != src::kNull ? sread(w, in, in.soffset) : 0;
+  for (unsigned lane = 0; lane < kWaveSize; ++lane) {
+    if (!((exec >> lane) & 1)) continue;
+    uint32_t off = sbase + uint32_t(in.imm) + (in.src[0] != src::kNull ? vreg(w, in.src[0], lane) : 0);
+    if (uint64_t(off) + bytes > lane_bytes)
+      fault(w, in, "private access at offset " + std::to_string(off) + " beyond the " +
+                       std::to_string(lane_bytes) + "-byte private segment");
+    uint8_t data[16] = {};
+    if (is_store)
+      for (unsigned i = 0; i < (bytes + 3) / 4; ++i) {
+        uint32_t v = vreg(w, in.src[1], lane, i);
+        std::memcpy(data + 4 * i, &v, std::min(4u, bytes));
+      }
+    try {
+      for (unsigned b = 0; b < bytes;) { // one swizzled dword at a time
+        const uint32_t o = off + b;
+        const unsigned n = std::min(bytes - b, 4 - (o & 3));
+        const uint64_t addr = w.scratch_base + (uint64_t(o / 4) * kWaveSize + lane) * 4 + (o & 3);
+        if (is_store) memory_.write(addr, data + b, n);
+        else memory_.read(addr, data + b, n);
+        b += n;
+      }
+    } catch (const MemoryFault& f) {
+      throw ShaderFault(std::string(f.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")",
+                        f.address, f.write);
+    }
+    if (is_store) continue;
+    if (bytes == 1) vreg(w, in.dst, lane) = in.op == Op::load_i8 ? uint32_t(int32_t(int8_t(data[0]))) : data[0];
+    else if (bytes == 2) {
+      uint16_t v;
+      std::memcpy(&v, data, 2);
+      vreg(w, in.dst, lane) = in.op == Op::load_i16 ? uint32_t(int32_t(int16_t(v))) : v;
+    } else {
+      for (unsigned i = 0; i < bytes / 4; ++i) {
+        uint32_t v;
+        std::memcpy(&v, data + 4 * i, 4);
+        vreg(w, in.dst, lane, i) = v;
+      }
+    }
+  }
+}
+
 void Executor::exec_flat(Wave& w, const Inst& in) {
-  if (in.segment == Segment::Scratch) fault(w, in, "scratch memory is not implemented yet");
+  if (in.segment == Segment::Scratch) return exec_scratch(w, in);
   const OpInfo& info = op_info(in.op);
   const uint32_t exec = w.exec();
   const bool saddr = in.segment == Segment::Global && in.soffset != src::kNull;

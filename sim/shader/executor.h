@@ -53,6 +53,7 @@ private:
   void exec_valu(Wave& w, const Inst& in);
   void exec_vopc(Wave& w, const Inst& in);
   void exec_flat(Wave& w, const Inst& in);
+  void exec_scratch(Wave& w, const Inst& in);
   void exec_ds(Wave& w, const Inst& in);
   void exec_vopd(Wave& w, const Inst& in);
   void exec_vop3p(Wave& w, const Inst& in);

@@ -20,6 +20,9 @@ struct Wave {
   bool done = false;
   bool at_barrier = false;
   unsigned id_in_group = 0;
+  // Private memory: this wave's slot in the scratch ring and its size (0: no scratch).
+  uint64_t scratch_base = 0;
+  uint32_t scratch_bytes = 0;
   // MODE register pieces that change arithmetic (from COMPUTE_PGM_RSRC1 FLOAT_MODE).
   bool flush_f32_denorms = false;
   bool flush_f64_denorms = false;

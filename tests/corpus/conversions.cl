@@ -3,10 +3,10 @@
 #define X as_float(a[i])
 #define Y as_float(b[i])
 
-K(cvt_f32_to_i32) { I; out[i] = (uint)convert_int_rtz(X * 1000.0f); }
+K(cvt_f32_to_i32_fi) { I; out[i] = (uint)convert_int_rtz(X * 1000.0f); }
 K(cvt_f32_to_u32_sat) { I; out[i] = convert_uint_sat(X * 1e7f); }
-K(cvt_f32_rte) { I; out[i] = (uint)convert_int_rte(X); }
-K(cvt_f32_rtn_rtp) { I; out[i] = (uint)(convert_int_rtn(X) * 3 + convert_int_rtp(X)); }
+K(cvt_f32_rte_fi) { I; out[i] = (uint)convert_int_rte(X); }
+K(cvt_f32_rtn_rtp_fi) { I; out[i] = (uint)(convert_int_rtn(X) * 3 + convert_int_rtp(X)); }
 K(cvt_i32_to_f32) { I; out[i] = as_uint((float)(int)a[i]); }
 K(cvt_u32_to_f32) { I; out[i] = as_uint((float)a[i]); }
 K(cvt_u64_to_f32) { I; ulong x = ((ulong)a[i] << 32) | b[i]; out[i] = as_uint((float)x); }
