@@ -1,9 +1,7 @@
 // Buffer objects.
 #include "api_util.h"
+#include "enqueue.h"
 
-namespace amcl::rt {
-void upload(cl_command_queue q, uint64_t va, const void* src, size_t size);
-}
 
 using namespace amcl;
 using namespace amcl::icd;
@@ -46,7 +44,8 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t
       cl_command_queue q = clCreateCommandQueueWithProperties(context, context->devices[0], nullptr, &err);
       if (!q) throw ClError{err, ""};
       try {
-        rt::upload(q, m->alloc.va, host_ptr, size);
+        std::lock_guard lock(q->mutex);
+        copy_to_device(q, m->alloc.va, static_cast<const uint8_t*>(host_ptr), size);
       } catch (...) {
         rt::release(q);
         throw;

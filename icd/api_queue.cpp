@@ -1,8 +1,7 @@
-// Command queues, events and the enqueue entry points. Commands execute in submission order:
-// each is turned into SDMA or PM4 packets on the device's rings and completes (signal
-// reached) before the enqueue returns, which satisfies in-order semantics; events therefore
-// start out complete, with host timestamps around the GPU work.
+// Command queues, events and the plain enqueue entry points (see enqueue.h for how commands
+// execute).
 #include "api_util.h"
+#include "enqueue.h"
 #include "runtime/dispatch.h"
 
 #include <algorithm>
@@ -10,117 +9,6 @@
 
 using namespace amcl;
 using namespace amcl::icd;
-
-namespace {
-
-constexpr uint64_t kStagingBytes = 1 << 20;
-
-void check_wait_list(cl_command_queue q, cl_uint n, const cl_event* list) {
-  if ((n == 0) != (list == nullptr)) throw ClError{CL_INVALID_EVENT_WAIT_LIST, ""};
-  for (cl_uint i = 0; i < n; ++i) {
-    if (!rt::valid(list[i])) throw ClError{CL_INVALID_EVENT_WAIT_LIST, ""};
-    if (list[i]->context != q->context) throw ClError{CL_INVALID_CONTEXT, ""};
-  }
-  for (cl_uint i = 0; i < n; ++i)
-    if (list[i]->status < 0) throw ClError{CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, ""};
-}
-
-cl_event make_event(cl_command_queue q, cl_command_type type, uint64_t queued,
-                    cl_int status = CL_COMPLETE) {
-  auto* e = new _cl_event();
-  e->context = q->context;
-  e->queue = q;
-  e->type = type;
-  e->status = status;
-  e->queued = queued;
-  e->submit = queued;
-  e->start = queued;
-  e->end = rt::host_time_ns();
-  rt::retain(q);
-  return e;
-}
-
-void finish_event(cl_command_queue q, cl_command_type type, uint64_t queued, cl_event* event) {
-  if (event) *event = make_event(q, type, queued);
-}
-
-// Runs a command on the device. A device-side failure (page fault, shader exception, hang)
-// does not fail the enqueue: it becomes the event's error status and is reported through the
-// context's notify callback, and the queue stays usable. Returns that status.
-template <class F>
-cl_int execute(cl_command_queue q, cl_command_type type, cl_event* event, F&& body) {
-  const uint64_t queued = rt::host_time_ns();
-  cl_int status = CL_COMPLETE;
-  try {
-    std::lock_guard lock(q->mutex);
-    body();
-  } catch (const am::DeviceError& e) {
-    status = CL_OUT_OF_RESOURCES;
-    std::string msg = std::string("amcl: command failed on ") + q->device->am->info().gfx + ": " + e.what();
-    std::fprintf(stderr, "%s\n", msg.c_str());
-    if (q->context->notify) q->context->notify(msg.c_str(), nullptr, 0, q->context->notify_data);
-  }
-  if (event) *event = make_event(q, type, queued, status);
-  return status;
-}
-
-void check_buffer_range(cl_mem m, size_t offset, size_t size) {
-  if (!rt::valid(m)) throw ClError{CL_INVALID_MEM_OBJECT, ""};
-  if (offset > m->size || size > m->size - offset) throw ClError{CL_INVALID_VALUE, ""};
-}
-
-// Checks shared by clEnqueueReadBuffer and clEnqueueWriteBuffer; `forbidden` are the host
-// access flags that make the transfer invalid.
-void check_host_transfer(cl_command_queue q, cl_mem m, size_t offset, size_t size, const void* ptr,
-                         cl_uint nwait, const cl_event* wait, cl_mem_flags forbidden) {
-  require(q, CL_INVALID_COMMAND_QUEUE);
-  check_buffer_range(m, offset, size);
-  if (!ptr || size == 0) throw ClError{CL_INVALID_VALUE, ""};
-  if (m->context != q->context) throw ClError{CL_INVALID_CONTEXT, ""};
-  if (m->flags & forbidden) throw ClError{CL_INVALID_OPERATION, ""};
-  check_wait_list(q, nwait, wait);
-}
-
-am::Device& device_of(cl_command_queue q) { return *q->device->am; }
-
-void ensure_staging(cl_command_queue q) {
-  if (!q->staging) q->staging = device_of(q).alloc_system(kStagingBytes);
-}
-
-void copy_to_device(cl_command_queue q, uint64_t dst_va, const uint8_t* src, size_t size) {
-  ensure_staging(q);
-  am::Device& dev = device_of(q);
-  for (size_t done = 0; done < size;) {
-    size_t n = std::min<size_t>(size - done, kStagingBytes);
-    std::memcpy(q->staging.cpu, src + done, n);
-    am::SdmaBuilder b;
-    b.copy_linear(dst_va + done, q->staging.va, n);
-    dev.wait(am::Engine::Sdma, dev.submit_sdma(b));
-    done += n;
-  }
-}
-
-void copy_from_device(cl_command_queue q, uint8_t* dst, uint64_t src_va, size_t size) {
-  ensure_staging(q);
-  am::Device& dev = device_of(q);
-  for (size_t done = 0; done < size;) {
-    size_t n = std::min<size_t>(size - done, kStagingBytes);
-    am::SdmaBuilder b;
-    b.copy_linear(q->staging.va, src_va + done, n);
-    dev.wait(am::Engine::Sdma, dev.submit_sdma(b));
-    std::memcpy(dst + done, q->staging.cpu, n);
-    done += n;
-  }
-}
-
-} // namespace
-
-namespace amcl::rt {
-// Used by clCreateBuffer for CL_MEM_COPY_HOST_PTR / USE_HOST_PTR initialisation.
-void upload(cl_command_queue q, uint64_t va, const void* src, size_t size) {
-  copy_to_device(q, va, static_cast<const uint8_t*>(src), size);
-}
-} // namespace amcl::rt
 
 extern "C" {
 

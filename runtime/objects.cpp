@@ -3,6 +3,8 @@
 // every destructor copes with the members that were never set.
 #include "objects.h"
 
+#include <cstdlib>
+
 using amcl::rt::release;
 
 _cl_command_queue::~_cl_command_queue() {
@@ -17,6 +19,8 @@ _cl_command_queue::~_cl_command_queue() {
 _cl_mem::~_cl_mem() {
   // Destructor callbacks run in reverse registration order, before the memory is freed.
   for (auto it = destructors.rbegin(); it != destructors.rend(); ++it) it->fn(this, it->data);
+  for (const Mapping& m : maps)
+    if (m.owned) std::free(m.ptr); // mapped but never unmapped: the memory goes with the object
   if (parent) release(parent);
   else if (context) context->devices[0]->am->free(alloc);
   if (context) release(context);

@@ -91,6 +91,15 @@ struct _cl_mem : amcl::rt::ObjectHeader {
     void* data;
   };
   std::vector<Callback> destructors;
+  // Live clEnqueueMapBuffer mappings: where the host sees [offset, offset+size).
+  struct Mapping {
+    void* ptr;
+    size_t offset, size;
+    cl_map_flags flags;
+    bool owned; // host memory amcl allocated for the mapping (not the USE_HOST_PTR region)
+  };
+  std::vector<Mapping> maps;
+  std::mutex map_mutex;
   uint64_t va() const { return parent ? parent->alloc.va + offset : alloc.va; }
 };
 

@@ -120,7 +120,7 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t n, void* p, size
   case CL_DEVICE_IMAGE_SUPPORT: return b(CL_FALSE);
   case CL_DEVICE_IMAGE_PITCH_ALIGNMENT: case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: return u(0);
   case CL_DEVICE_MAX_PARAMETER_SIZE: return sz(4096);
-  case CL_DEVICE_MEM_BASE_ADDR_ALIGN: return u(4096 * 8);
+  case CL_DEVICE_MEM_BASE_ADDR_ALIGN: return u(1024); // bits: sub-buffers on 128-byte boundaries
   case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: return u(128);
   case CL_DEVICE_SINGLE_FP_CONFIG: return write_info(fp32, n, p, r);
   case CL_DEVICE_DOUBLE_FP_CONFIG: return write_info(fp64, n, p, r);

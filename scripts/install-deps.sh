@@ -7,7 +7,7 @@ PACKAGES=(
   llvm-22-dev llvm-22-tools llvm-22 clang-22 libclang-cpp22-dev libclang-22-dev
   liblld-22-dev lld-22 libclc-22 zlib1g-dev libzstd-dev
   ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-c-headers opencl-clhpp-headers clinfo
-  libgtest-dev googletest pocl-opencl-icd
+  libgtest-dev googletest pocl-opencl-icd python3-pyopencl python3-numpy
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -1262,20 +1262,32 @@ void Executor::exec_ds(Wave& w, const Inst& in) {
       for (unsigned i = 0; i < n; ++i) vreg(w, in.dst, lane, i) = v[i];
       break;
     }
-    case Op::ds_store_2addr_b32: case Op::ds_store_2addr_stride64_b32: {
-      const uint32_t unit = stride64 ? 256 : 4;
-      uint32_t v0 = vreg(w, in.src[1], lane), v1 = vreg(w, in.src[2], lane);
-      store(base + unit * uint32_t(in.imm), &v0, 4);
-      store(base + unit * in.offset1, &v1, 4);
+    // Two addresses: offset0/offset1 count elements (times 64 for the stride64 forms).
+    case Op::ds_store_2addr_b32: case Op::ds_store_2addr_stride64_b32:
+    case Op::ds_store_2addr_b64: case Op::ds_store_2addr_stride64_b64: {
+      const unsigned n = regs_of(info.src_dwords[0]); // dwords per element
+      const uint32_t unit = 4 * n * (stride64 ? 64 : 1);
+      uint32_t v0[2], v1[2];
+      for (unsigned i = 0; i < n; ++i) v0[i] = vreg(w, in.src[1], lane, i), v1[i] = vreg(w, in.src[2], lane, i);
+      store(base + unit * uint32_t(in.imm), v0, 4 * n);
+      store(base + unit * in.offset1, v1, 4 * n);
       break;
     }
-    case Op::ds_load_2addr_b32: case Op::ds_load_2addr_stride64_b32: {
-      const uint32_t unit = stride64 ? 256 : 4;
-      uint32_t v0, v1;
-      load(base + unit * uint32_t(in.imm), &v0, 4);
-      load(base + unit * in.offset1, &v1, 4);
-      vreg(w, in.dst, lane) = v0;
-      vreg(w, in.dst, lane, 1) = v1;
+    case Op::ds_load_2addr_b32: case Op::ds_load_2addr_stride64_b32:
+    case Op::ds_load_2addr_b64: case Op::ds_load_2addr_stride64_b64: {
+      const unsigned n = regs_of(info.dst_dwords) / 2;
+      const uint32_t unit = 4 * n * (stride64 ? 64 : 1);
+      uint32_t v[4];
+      load(base + unit * uint32_t(in.imm), v, 4 * n);
+      load(base + unit * in.offset1, v + n, 4 * n);
+      for (unsigned i = 0; i < 2 * n; ++i) vreg(w, in.dst, lane, i) = v[i];
+      break;
+    }
+    case Op::ds_add_u64: {
+      uint64_t old, x = uint64_t(vreg(w, in.src[1], lane)) | (uint64_t(vreg(w, in.src[1], lane, 1)) << 32);
+      load(addr, &old, 8);
+      old += x;
+      store(addr, &old, 8);
       break;
     }
     case Op::ds_add_u32: case Op::ds_sub_u32: case Op::ds_min_i32: case Op::ds_max_i32:

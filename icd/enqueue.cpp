@@ -1,0 +1,95 @@
+#include "enqueue.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace amcl::icd {
+
+void check_wait_list(cl_command_queue q, cl_uint n, const cl_event* list) {
+  if ((n == 0) != (list == nullptr)) throw ClError{CL_INVALID_EVENT_WAIT_LIST, ""};
+  for (cl_uint i = 0; i < n; ++i) {
+    if (!rt::valid(list[i])) throw ClError{CL_INVALID_EVENT_WAIT_LIST, ""};
+    if (list[i]->context != q->context) throw ClError{CL_INVALID_CONTEXT, ""};
+  }
+  for (cl_uint i = 0; i < n; ++i)
+    if (list[i]->status < 0) throw ClError{CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, ""};
+}
+
+cl_event make_event(cl_command_queue q, cl_command_type type, uint64_t queued, cl_int status) {
+  auto* e = new _cl_event();
+  e->context = q->context;
+  e->queue = q;
+  e->type = type;
+  e->status = status;
+  e->queued = queued;
+  e->submit = queued;
+  e->start = queued;
+  e->end = rt::host_time_ns();
+  rt::retain(q);
+  return e;
+}
+
+void finish_event(cl_command_queue q, cl_command_type type, uint64_t queued, cl_event* event) {
+  if (event) *event = make_event(q, type, queued);
+}
+
+void report_device_error(cl_command_queue q, const am::DeviceError& e) {
+  std::string msg = std::string("amcl: command failed on ") + q->device->am->info().gfx + ": " + e.what();
+  std::fprintf(stderr, "%s\n", msg.c_str());
+  if (q->context->notify) q->context->notify(msg.c_str(), nullptr, 0, q->context->notify_data);
+}
+
+void check_buffer_range(cl_mem m, size_t offset, size_t size) {
+  if (!rt::valid(m)) throw ClError{CL_INVALID_MEM_OBJECT, ""};
+  if (offset > m->size || size > m->size - offset) throw ClError{CL_INVALID_VALUE, ""};
+}
+
+void check_host_transfer(cl_command_queue q, cl_mem m, size_t offset, size_t size, const void* ptr,
+                         cl_uint nwait, const cl_event* wait, cl_mem_flags forbidden) {
+  require(q, CL_INVALID_COMMAND_QUEUE);
+  check_buffer_range(m, offset, size);
+  if (!ptr || size == 0) throw ClError{CL_INVALID_VALUE, ""};
+  if (m->context != q->context) throw ClError{CL_INVALID_CONTEXT, ""};
+  if (m->flags & forbidden) throw ClError{CL_INVALID_OPERATION, ""};
+  check_wait_list(q, nwait, wait);
+}
+
+am::Device& device_of(cl_command_queue q) { return *q->device->am; }
+
+void ensure_staging(cl_command_queue q) {
+  if (!q->staging) q->staging = device_of(q).alloc_system(kStagingBytes);
+}
+
+void copy_to_device(cl_command_queue q, uint64_t dst_va, const uint8_t* src, size_t size) {
+  ensure_staging(q);
+  for (size_t done = 0; done < size;) {
+    size_t n = std::min<size_t>(size - done, kStagingBytes);
+    std::memcpy(q->staging.cpu, src + done, n);
+    am::SdmaBuilder b;
+    b.copy_linear(dst_va + done, q->staging.va, n);
+    run_sdma(q, b);
+    done += n;
+  }
+}
+
+void copy_from_device(cl_command_queue q, uint8_t* dst, uint64_t src_va, size_t size) {
+  ensure_staging(q);
+  for (size_t done = 0; done < size;) {
+    size_t n = std::min<size_t>(size - done, kStagingBytes);
+    am::SdmaBuilder b;
+    b.copy_linear(q->staging.va, src_va + done, n);
+    run_sdma(q, b);
+    std::memcpy(dst + done, q->staging.cpu, n);
+    done += n;
+  }
+}
+
+
+
+
+void run_sdma(cl_command_queue q, const am::SdmaBuilder& packets) {
+  am::Device& dev = device_of(q);
+  dev.wait(am::Engine::Sdma, dev.submit_sdma(packets));
+}
+
+} // namespace amcl::icd
