@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <mutex>
+#include <thread>
 #include <string>
 #include <vector>
 

@@ -74,29 +74,38 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_in
   }
 }
 
-cl_int CL_API_CALL clFlush(cl_command_queue q) { return rt::valid(q) ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE; }
-cl_int CL_API_CALL clFinish(cl_command_queue q) { return rt::valid(q) ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE; }
+cl_int CL_API_CALL clFlush(cl_command_queue q) {
+  if (!rt::valid(q)) return CL_INVALID_COMMAND_QUEUE;
+  rt::flush(q);
+  return CL_SUCCESS;
+}
 
-cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem m, cl_bool, size_t offset, size_t size,
+cl_int CL_API_CALL clFinish(cl_command_queue q) {
+  if (!rt::valid(q)) return CL_INVALID_COMMAND_QUEUE;
+  rt::finish(q);
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem m, cl_bool blocking, size_t offset, size_t size,
                                         const void* ptr, cl_uint nwait, const cl_event* wait,
                                         cl_event* event) {
   return guarded([&] {
     check_host_transfer(q, m, offset, size, ptr, nwait, wait, CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS);
-    cl_int st = execute(q, CL_COMMAND_WRITE_BUFFER, event, [&] {
-      copy_to_device(q, m->va() + offset, static_cast<const uint8_t*>(ptr), size);
-    });
-    return st == CL_COMPLETE ? CL_SUCCESS : st; // the transfer is synchronous: report it here
+    const auto* src = static_cast<const uint8_t*>(ptr);
+    return submit(q, CL_COMMAND_WRITE_BUFFER, nwait, wait, event,
+                  [q, mem = Hold(m), offset, size, src] { copy_to_device(q, mem->va() + offset, src, size); },
+                  blocking);
   });
 }
 
-cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool, size_t offset, size_t size,
+cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool blocking, size_t offset, size_t size,
                                        void* ptr, cl_uint nwait, const cl_event* wait, cl_event* event) {
   return guarded([&] {
     check_host_transfer(q, m, offset, size, ptr, nwait, wait, CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS);
-    cl_int st = execute(q, CL_COMMAND_READ_BUFFER, event, [&] {
-      copy_from_device(q, static_cast<uint8_t*>(ptr), m->va() + offset, size);
-    });
-    return st == CL_COMPLETE ? CL_SUCCESS : st;
+    auto* dst = static_cast<uint8_t*>(ptr);
+    return submit(q, CL_COMMAND_READ_BUFFER, nwait, wait, event,
+                  [q, mem = Hold(m), offset, size, dst] { copy_from_device(q, dst, mem->va() + offset, size); },
+                  blocking);
   });
 }
 
@@ -111,13 +120,13 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem ds
     if (src == dst && src_off < dst_off + size && dst_off < src_off + size)
       throw ClError{CL_MEM_COPY_OVERLAP, ""};
     check_wait_list(q, nwait, wait);
-    execute(q, CL_COMMAND_COPY_BUFFER, event, [&] {
-      am::SdmaBuilder b;
-      b.copy_linear(dst->va() + dst_off, src->va() + src_off, size);
-      am::Device& dev = device_of(q);
-      dev.wait(am::Engine::Sdma, dev.submit_sdma(b));
-    });
-    return CL_SUCCESS;
+    return submit(q, CL_COMMAND_COPY_BUFFER, nwait, wait, event,
+                  [q, s = Hold(src), d = Hold(dst), src_off, dst_off, size] {
+                    am::SdmaBuilder b;
+                    b.copy_linear(d->va() + dst_off, s->va() + src_off, size);
+                    run_sdma(q, b);
+                  },
+                  false);
   });
 }
 
@@ -130,9 +139,9 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_ui
     require(k, CL_INVALID_KERNEL);
     if (k->program->context != q->context) throw ClError{CL_INVALID_CONTEXT, ""};
     check_wait_list(q, nwait, wait);
-    execute(q, CL_COMMAND_NDRANGE_KERNEL, event,
-            [&] { rt::dispatch_kernel(q, k, dims, offset, global, local); });
-    return CL_SUCCESS;
+    rt::Launch launch = rt::prepare_launch(k, dims, offset, global, local);
+    return submit(q, CL_COMMAND_NDRANGE_KERNEL, nwait, wait, event,
+                  [q, launch] { rt::run_launch(q, launch); }, false);
   });
 }
 
@@ -147,8 +156,8 @@ cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint nwait
   return guarded([&] {
     require(q, CL_INVALID_COMMAND_QUEUE);
     check_wait_list(q, nwait, wait);
-    finish_event(q, CL_COMMAND_MARKER, rt::host_time_ns(), event);
-    return CL_SUCCESS;
+    // In order, a marker completes after everything before it; its wait list adds to that.
+    return submit(q, CL_COMMAND_MARKER, nwait, wait, event, nullptr, false);
   });
 }
 
@@ -157,8 +166,7 @@ cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue q, cl_uint nwai
   return guarded([&] {
     require(q, CL_INVALID_COMMAND_QUEUE);
     check_wait_list(q, nwait, wait);
-    finish_event(q, CL_COMMAND_BARRIER, rt::host_time_ns(), event);
-    return CL_SUCCESS;
+    return submit(q, CL_COMMAND_BARRIER, nwait, wait, event, nullptr, false);
   });
 }
 
@@ -168,9 +176,7 @@ cl_int CL_API_CALL clWaitForEvents(cl_uint n, const cl_event* list) {
     if (!rt::valid(list[i])) return CL_INVALID_EVENT;
   for (cl_uint i = 0; i < n; ++i)
     if (list[i]->context != list[0]->context) return CL_INVALID_CONTEXT;
-  for (cl_uint i = 0; i < n; ++i)
-    if (list[i]->status < 0) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-  return CL_SUCCESS;
+  return rt::wait_for(list, n);
 }
 
 cl_int CL_API_CALL clGetEventInfo(cl_event e, cl_event_info param, size_t size, void* value,
@@ -192,13 +198,53 @@ cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling_info param, 
   if (!e->queue || !(e->queue->properties & CL_QUEUE_PROFILING_ENABLE))
     return CL_PROFILING_INFO_NOT_AVAILABLE;
   switch (param) {
-  case CL_PROFILING_COMMAND_QUEUED: return rt::write_info(e->queued, size, value, size_ret);
+  case CL_PROFILING_COMMAND_QUEUED:
+    if (e->status != CL_COMPLETE) return CL_PROFILING_INFO_NOT_AVAILABLE;
+    return rt::write_info(e->queued, size, value, size_ret);
   case CL_PROFILING_COMMAND_SUBMIT: return rt::write_info(e->submit, size, value, size_ret);
   case CL_PROFILING_COMMAND_START: return rt::write_info(e->start, size, value, size_ret);
   case CL_PROFILING_COMMAND_END: case CL_PROFILING_COMMAND_COMPLETE:
     return rt::write_info(e->end, size, value, size_ret);
   default: return CL_INVALID_VALUE;
   }
+}
+
+cl_event CL_API_CALL clCreateUserEvent(cl_context context, cl_int* errcode_ret) {
+  return create<cl_event>(errcode_ret, [&]() -> cl_event {
+    require(context, CL_INVALID_CONTEXT);
+    return rt::create_user_event(context);
+  });
+}
+
+cl_int CL_API_CALL clSetUserEventStatus(cl_event e, cl_int status) {
+  if (!rt::valid(e) || e->type != CL_COMMAND_USER) return CL_INVALID_EVENT;
+  if (status > CL_COMPLETE) return CL_INVALID_VALUE;
+  if (e->status <= CL_COMPLETE) return CL_INVALID_OPERATION; // already set
+  rt::set_status(e, status);
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clSetEventCallback(cl_event e, cl_int type,
+                                      void(CL_CALLBACK* fn)(cl_event, cl_int, void*), void* data) {
+  if (!rt::valid(e)) return CL_INVALID_EVENT;
+  if (!fn || (type != CL_SUBMITTED && type != CL_RUNNING && type != CL_COMPLETE)) return CL_INVALID_VALUE;
+  rt::add_callback(e, type, fn, data);
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clEnqueueMarker(cl_command_queue q, cl_event* event) {
+  if (!event) return CL_INVALID_VALUE;
+  return clEnqueueMarkerWithWaitList(q, 0, nullptr, event);
+}
+
+cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue q) {
+  return clEnqueueBarrierWithWaitList(q, 0, nullptr, nullptr);
+}
+
+cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue q, cl_uint n, const cl_event* list) {
+  if (!rt::valid(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (n == 0 || !list) return CL_INVALID_VALUE;
+  return clEnqueueBarrierWithWaitList(q, n, list, nullptr);
 }
 
 cl_int CL_API_CALL clRetainEvent(cl_event h) { return retain_handle(h, CL_INVALID_EVENT); }

@@ -4,6 +4,8 @@
 #include "enqueue.h"
 
 #include <algorithm>
+#include <array>
+#include <memory>
 #include <cstdlib>
 #include <cstring>
 
@@ -86,8 +88,11 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem m, const void*
     if (!pattern || !valid_pattern_size(pattern_size) || offset % pattern_size || size % pattern_size)
       throw ClError{CL_INVALID_VALUE, ""};
     check_wait_list(q, nwait, wait);
-    execute(q, CL_COMMAND_FILL_BUFFER, event, [&] {
-      const uint64_t va = m->va() + offset;
+    std::vector<uint8_t> pat(static_cast<const uint8_t*>(pattern), static_cast<const uint8_t*>(pattern) + pattern_size);
+    return submit(q, CL_COMMAND_FILL_BUFFER, nwait, wait, event, [q, mem = Hold(m), pat, offset, size] {
+      const size_t pattern_size = pat.size();
+      const uint8_t* pattern = pat.data();
+      const uint64_t va = mem->va() + offset;
       if (pattern_size <= 4 && va % 4 == 0 && size % 4 == 0) {
         // Replicate the pattern into one dword and let SDMA fill.
         uint32_t word = 0;
@@ -104,12 +109,11 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem m, const void*
       am::SdmaBuilder b;
       for (size_t done = 0; done < size; done += chunk) b.copy_linear(va + done, q->staging.va, std::min(chunk, size - done));
       run_sdma(q, b);
-    });
-    return CL_SUCCESS;
+    }, false);
   });
 }
 
-void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_bool, cl_map_flags flags,
+void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_bool blocking, cl_map_flags flags,
                                      size_t offset, size_t size, cl_uint nwait, const cl_event* wait,
                                      cl_event* event, cl_int* errcode_ret) {
   return create<void*>(errcode_ret, [&]() -> void* {
@@ -132,18 +136,19 @@ void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_bool, cl_m
     uint8_t* ptr = owned ? static_cast<uint8_t*>(std::malloc(size))
                          : static_cast<uint8_t*>(m->host_ptr) + offset;
     if (!ptr) throw ClError{CL_OUT_OF_HOST_MEMORY, ""};
-    cl_int st = CL_COMPLETE;
+    {
+      std::lock_guard lock(m->map_mutex);
+      m->maps.push_back({ptr, offset, size, flags, owned});
+      ++m->map_count;
+    }
+    std::function<void()> work;
     if (!(flags & CL_MAP_WRITE_INVALIDATE_REGION))
-      st = execute(q, CL_COMMAND_MAP_BUFFER, event, [&] { copy_from_device(q, ptr, m->va() + offset, size); });
-    else if (event)
-      *event = make_event(q, CL_COMMAND_MAP_BUFFER, rt::host_time_ns());
-    if (st != CL_COMPLETE) {
-      if (owned) std::free(ptr);
+      work = [q, mem = Hold(m), ptr, offset, size] { copy_from_device(q, ptr, mem->va() + offset, size); };
+    try {
+      submit(q, CL_COMMAND_MAP_BUFFER, nwait, wait, event, std::move(work), blocking);
+    } catch (const ClError&) {
       throw ClError{CL_MAP_FAILURE, ""};
     }
-    std::lock_guard lock(m->map_mutex);
-    m->maps.push_back({ptr, offset, size, flags, owned});
-    ++m->map_count;
     return ptr;
   });
 }
@@ -164,19 +169,19 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void* m
       m->maps.erase(it);
       --m->map_count;
     }
-    cl_int st = CL_COMPLETE;
-    if (map.flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))
-      st = execute(q, CL_COMMAND_UNMAP_MEM_OBJECT, event, [&] {
-        copy_to_device(q, m->va() + map.offset, static_cast<const uint8_t*>(map.ptr), map.size);
-      });
-    else if (event)
-      *event = make_event(q, CL_COMMAND_UNMAP_MEM_OBJECT, rt::host_time_ns());
-    if (map.owned) std::free(map.ptr);
-    return st == CL_COMPLETE ? CL_SUCCESS : st;
+    // The host copy lives until the command has run (or been dropped).
+    std::shared_ptr<void> host(map.ptr, map.owned ? [](void* p) { std::free(p); } : [](void*) {});
+    const bool write_back = map.flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION);
+    return submit(q, CL_COMMAND_UNMAP_MEM_OBJECT, nwait, wait, event,
+                  [q, mem = Hold(m), host, map, write_back] {
+                    if (write_back)
+                      copy_to_device(q, mem->va() + map.offset, static_cast<const uint8_t*>(host.get()), map.size);
+                  },
+                  false);
   });
 }
 
-cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem m, cl_bool, const size_t* buffer_origin,
+cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem m, cl_bool blocking, const size_t* buffer_origin,
                                            const size_t* host_origin, const size_t* region,
                                            size_t buffer_row_pitch, size_t buffer_slice_pitch,
                                            size_t host_row_pitch, size_t host_slice_pitch, void* ptr,
@@ -186,14 +191,15 @@ cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem m, cl_bool
     Rect host = make_rect(host_origin, region, host_row_pitch, host_slice_pitch);
     check_host_transfer(q, m, 0, rect_end(dev, region), ptr, nwait, wait,
                         CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS);
-    cl_int st = execute(q, CL_COMMAND_READ_BUFFER_RECT, event, [&] {
-      rect_transfer(q, m, dev, host, region, static_cast<uint8_t*>(ptr), false);
-    });
-    return st == CL_COMPLETE ? CL_SUCCESS : st;
+    std::array<size_t, 3> r = {region[0], region[1], region[2]};
+    auto* p = static_cast<uint8_t*>(ptr);
+    return submit(q, CL_COMMAND_READ_BUFFER_RECT, nwait, wait, event,
+                  [q, mem = Hold(m), dev, host, r, p] { rect_transfer(q, mem.get(), dev, host, r.data(), p, false); },
+                  blocking);
   });
 }
 
-cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem m, cl_bool, const size_t* buffer_origin,
+cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem m, cl_bool blocking, const size_t* buffer_origin,
                                             const size_t* host_origin, const size_t* region,
                                             size_t buffer_row_pitch, size_t buffer_slice_pitch,
                                             size_t host_row_pitch, size_t host_slice_pitch, const void* ptr,
@@ -203,10 +209,11 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem m, cl_boo
     Rect host = make_rect(host_origin, region, host_row_pitch, host_slice_pitch);
     check_host_transfer(q, m, 0, rect_end(dev, region), ptr, nwait, wait,
                         CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS);
-    cl_int st = execute(q, CL_COMMAND_WRITE_BUFFER_RECT, event, [&] {
-      rect_transfer(q, m, dev, host, region, const_cast<uint8_t*>(static_cast<const uint8_t*>(ptr)), true);
-    });
-    return st == CL_COMPLETE ? CL_SUCCESS : st;
+    std::array<size_t, 3> r = {region[0], region[1], region[2]};
+    auto* p = const_cast<uint8_t*>(static_cast<const uint8_t*>(ptr));
+    return submit(q, CL_COMMAND_WRITE_BUFFER_RECT, nwait, wait, event,
+                  [q, mem = Hold(m), dev, host, r, p] { rect_transfer(q, mem.get(), dev, host, r.data(), p, true); },
+                  blocking);
   });
 }
 
@@ -224,14 +231,16 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_me
     if (src == dst && (src_row_pitch != dst_row_pitch || src_slice_pitch != dst_slice_pitch))
       throw ClError{CL_INVALID_VALUE, ""};
     check_wait_list(q, nwait, wait);
-    execute(q, CL_COMMAND_COPY_BUFFER_RECT, event, [&] {
-      am::SdmaBuilder b;
-      for (size_t z = 0; z < region[2]; ++z)
-        for (size_t y = 0; y < region[1]; ++y)
-          b.copy_linear(dst->va() + d.offset(y, z), src->va() + s.offset(y, z), region[0]);
-      run_sdma(q, b);
-    });
-    return CL_SUCCESS;
+    std::array<size_t, 3> r = {region[0], region[1], region[2]};
+    return submit(q, CL_COMMAND_COPY_BUFFER_RECT, nwait, wait, event,
+                  [q, sm = Hold(src), dm = Hold(dst), s, d, r] {
+                    am::SdmaBuilder b;
+                    for (size_t z = 0; z < r[2]; ++z)
+                      for (size_t y = 0; y < r[1]; ++y)
+                        b.copy_linear(dm->va() + d.offset(y, z), sm->va() + s.offset(y, z), r[0]);
+                    run_sdma(q, b);
+                  },
+                  false);
   });
 }
 
@@ -287,8 +296,7 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint n, con
     }
     check_wait_list(q, nwait, wait);
     // Buffers live on the context's one device already: nothing moves.
-    finish_event(q, CL_COMMAND_MIGRATE_MEM_OBJECTS, rt::host_time_ns(), event);
-    return CL_SUCCESS;
+    return submit(q, CL_COMMAND_MIGRATE_MEM_OBJECTS, nwait, wait, event, nullptr, false);
   });
 }
 

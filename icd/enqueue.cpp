@@ -15,28 +15,12 @@ void check_wait_list(cl_command_queue q, cl_uint n, const cl_event* list) {
     if (list[i]->status < 0) throw ClError{CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, ""};
 }
 
-cl_event make_event(cl_command_queue q, cl_command_type type, uint64_t queued, cl_int status) {
-  auto* e = new _cl_event();
-  e->context = q->context;
-  e->queue = q;
-  e->type = type;
-  e->status = status;
-  e->queued = queued;
-  e->submit = queued;
-  e->start = queued;
-  e->end = rt::host_time_ns();
-  rt::retain(q);
-  return e;
-}
-
-void finish_event(cl_command_queue q, cl_command_type type, uint64_t queued, cl_event* event) {
-  if (event) *event = make_event(q, type, queued);
-}
-
-void report_device_error(cl_command_queue q, const am::DeviceError& e) {
-  std::string msg = std::string("amcl: command failed on ") + q->device->am->info().gfx + ": " + e.what();
-  std::fprintf(stderr, "%s\n", msg.c_str());
-  if (q->context->notify) q->context->notify(msg.c_str(), nullptr, 0, q->context->notify_data);
+cl_int submit(cl_command_queue q, cl_command_type type, cl_uint nwait, const cl_event* wait,
+              cl_event* event, std::function<void()> work, bool blocking) {
+  cl_event e = rt::enqueue(q, type, wait, nwait, std::move(work), blocking);
+  if (event) *event = e;
+  else rt::release(e);
+  return CL_SUCCESS;
 }
 
 void check_buffer_range(cl_mem m, size_t offset, size_t size) {

@@ -1,9 +1,11 @@
-// How enqueued commands execute. Commands run in submission order: each becomes SDMA or PM4
-// packets on the device's rings and completes (its signal reached) before the enqueue returns,
-// which satisfies in-order semantics; events therefore start out complete, with host
-// timestamps around the GPU work.
+// Helpers shared by the enqueue entry points. Commands go to the scheduler
+// (runtime/scheduler.h), which runs them when their dependencies allow; the device work of
+// each becomes SDMA or PM4 packets and completes before the next command of its queue starts.
 #pragma once
 #include "api_util.h"
+#include "runtime/scheduler.h"
+
+#include <functional>
 
 #include <cstdio>
 #include <string>
@@ -13,28 +15,25 @@ namespace amcl::icd {
 inline constexpr uint64_t kStagingBytes = 1 << 20;
 
 void check_wait_list(cl_command_queue q, cl_uint n, const cl_event* list);
-cl_event make_event(cl_command_queue q, cl_command_type type, uint64_t queued,
-                    cl_int status = CL_COMPLETE);
-void finish_event(cl_command_queue q, cl_command_type type, uint64_t queued, cl_event* event);
-void report_device_error(cl_command_queue q, const am::DeviceError& e);
 
-// Runs a command on the device. A device-side failure (page fault, shader exception, hang)
-// does not fail the enqueue: it becomes the event's error status and is reported through the
-// context's notify callback, and the queue stays usable. Returns that status.
-template <class F>
-cl_int execute(cl_command_queue q, cl_command_type type, cl_event* event, F&& body) {
-  const uint64_t queued = rt::host_time_ns();
-  cl_int status = CL_COMPLETE;
-  try {
-    std::lock_guard lock(q->mutex);
-    body();
-  } catch (const am::DeviceError& e) {
-    status = CL_OUT_OF_RESOURCES;
-    report_device_error(q, e);
-  }
-  if (event) *event = make_event(q, type, queued, status);
-  return status;
-}
+// Hands a command to the scheduler (runtime/scheduler.h) and gives the caller its event if
+// asked for. Blocking commands wait; their failure is returned (CL_EXEC_STATUS_ERROR...).
+cl_int submit(cl_command_queue q, cl_command_type type, cl_uint nwait, const cl_event* wait,
+              cl_event* event, std::function<void()> work, bool blocking);
+
+// A reference on a CL object for as long as a command needs it.
+template <class T> class Hold {
+public:
+  explicit Hold(T* h) : h_(h) { rt::retain(h_); }
+  Hold(const Hold& o) : h_(o.h_) { rt::retain(h_); }
+  Hold& operator=(const Hold&) = delete;
+  ~Hold() { rt::release(h_); }
+  T* operator->() const { return h_; }
+  T* get() const { return h_; }
+
+private:
+  T* h_;
+};
 
 void check_buffer_range(cl_mem m, size_t offset, size_t size);
 // Checks shared by the host<->buffer transfers; `forbidden` are the host access flags that

@@ -18,14 +18,30 @@ template <class T> void put(uint8_t* base, size_t off, T v) { std::memcpy(base +
 
 } // namespace
 
-void dispatch_kernel(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t* offset,
-                     const size_t* global, const size_t* local) {
+Launch::Launch(const Launch& o)
+    : kernel(o.kernel), dims(o.dims), values(o.values), local_sizes(o.local_sizes),
+      buffers(o.buffers) {
+  std::copy(std::begin(o.global), std::end(o.global), global);
+  std::copy(std::begin(o.local), std::end(o.local), local);
+  std::copy(std::begin(o.offset), std::end(o.offset), offset);
+  retain(kernel);
+  for (cl_mem m : buffers) retain(m);
+}
+
+Launch::~Launch() {
+  for (cl_mem m : buffers) release(m);
+  if (kernel) release(kernel);
+}
+
+Launch prepare_launch(cl_kernel k, cl_uint dims, const size_t* offset, const size_t* global,
+                      const size_t* local) {
   const compiler::KernelInfo& info = *k->info;
   if (dims < 1 || dims > 3) throw ClError{CL_INVALID_WORK_DIMENSION, ""};
   if (!global) throw ClError{CL_INVALID_GLOBAL_WORK_SIZE, ""};
   for (size_t i = 0; i < k->arg_set.size(); ++i)
     if (!k->arg_set[i]) throw ClError{CL_INVALID_KERNEL_ARGS, ""};
-  size_t g[3] = {1, 1, 1}, l[3] = {1, 1, 1}, o[3] = {0, 0, 0};
+  Launch L;
+  size_t* g = L.global; size_t* l = L.local; size_t* o = L.offset;
   for (cl_uint i = 0; i < dims; ++i) {
     if (global[i] == 0) throw ClError{CL_INVALID_GLOBAL_WORK_SIZE, ""};
     g[i] = global[i];
@@ -46,6 +62,32 @@ void dispatch_kernel(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t
   for (int i = 0; i < 3; ++i)
     if (g[i] / l[i] > 0xffffffffull) throw ClError{CL_INVALID_GLOBAL_WORK_SIZE, ""};
 
+  L.kernel = k;
+  retain(k);
+  L.dims = dims;
+  // The arguments as they are now: later clSetKernelArg calls do not change this launch, and
+  // the buffers it uses stay alive until it has run.
+  L.values = k->arg_values;
+  L.local_sizes = k->local_sizes;
+  for (size_t i = 0; i < k->explicit_args.size(); ++i) {
+    if (info.args[k->explicit_args[i]].value_kind != "global_buffer") continue;
+    cl_mem m;
+    std::memcpy(&m, L.values[i].data(), sizeof m);
+    if (m) {
+      retain(m);
+      L.buffers.push_back(m);
+    }
+  }
+  return L;
+}
+
+void run_launch(cl_command_queue q, const Launch& L) {
+  cl_kernel k = L.kernel;
+  const compiler::KernelInfo& info = *k->info;
+  const size_t* g = L.global;
+  const size_t* l = L.local;
+  const size_t* o = L.offset;
+  const cl_uint dims = L.dims;
   am::Device& dev = *q->device->am;
   if (!q->kernargs) q->kernargs = dev.alloc_vram(kKernargBytes);
   if (kKernargOffset + info.kernarg_size > q->kernargs.size)
@@ -61,13 +103,13 @@ void dispatch_kernel(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t
     if (a.value_kind == "dynamic_shared_pointer") {
       lds = (lds + 15) & ~15u;
       put<uint32_t>(args, a.offset, lds);
-      lds += uint32_t(k->local_sizes[i]);
+      lds += uint32_t(L.local_sizes[i]);
     } else if (a.value_kind == "global_buffer") {
       cl_mem m;
-      std::memcpy(&m, k->arg_values[i].data(), sizeof m);
+      std::memcpy(&m, L.values[i].data(), sizeof m);
       put<uint64_t>(args, a.offset, m ? m->va() : 0);
     } else {
-      std::memcpy(args + a.offset, k->arg_values[i].data(), std::min<size_t>(a.size, k->arg_values[i].size()));
+      std::memcpy(args + a.offset, L.values[i].data(), std::min<size_t>(a.size, L.values[i].size()));
     }
   }
   if (lds > 64 * 1024) throw ClError{CL_OUT_OF_RESOURCES, "local memory exceeds 64 KiB"};

@@ -4,9 +4,29 @@
 #pragma once
 #include "objects.h"
 
+#include <vector>
+
 namespace amcl::rt {
 
-void dispatch_kernel(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t* offset,
-                     const size_t* global, const size_t* local);
+// A validated NDRange with a snapshot of the kernel's arguments; it holds references on the
+// kernel and on the buffers the arguments name until it is destroyed.
+struct Launch {
+  cl_kernel kernel = nullptr;
+  cl_uint dims = 1;
+  size_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1}, offset[3] = {0, 0, 0};
+  std::vector<std::vector<uint8_t>> values;
+  std::vector<size_t> local_sizes;
+  std::vector<cl_mem> buffers;
+  Launch() = default;
+  Launch(const Launch& other);
+  Launch& operator=(const Launch&) = delete;
+  ~Launch();
+};
+
+// Checks the NDRange against the kernel and device (throws ClError with the spec's code).
+Launch prepare_launch(cl_kernel k, cl_uint dims, const size_t* offset, const size_t* global,
+                      const size_t* local);
+// Dispatches on the queue's device and waits for it (throws am::DeviceError).
+void run_launch(cl_command_queue q, const Launch& launch);
 
 } // namespace amcl::rt

@@ -41,4 +41,5 @@ _cl_kernel::~_cl_kernel() {
 
 _cl_event::~_cl_event() {
   if (queue) release(queue);
+  if (owns_context) release(context);
 }

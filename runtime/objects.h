@@ -11,6 +11,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -73,6 +75,14 @@ struct _cl_command_queue : amcl::rt::ObjectHeader {
   am::Allocation kernargs; // kernel arguments + dispatch packet of the running command
   am::Allocation staging;  // pinned host memory for host<->device copies
   am::Allocation scratch;  // private memory of running waves (COMPUTE_TMPRING_SIZE)
+  // Commands not yet run, in order (runtime/scheduler.cpp; guarded by the scheduler's lock).
+  struct Command {
+    cl_event event = nullptr;
+    std::vector<cl_event> waits;
+    std::function<void()> work;
+  };
+  std::deque<Command> pending;
+  bool running = false;
 };
 
 struct _cl_mem : amcl::rt::ObjectHeader {
@@ -136,6 +146,7 @@ struct _cl_event : amcl::rt::ObjectHeader {
   cl_command_queue queue = nullptr;
   cl_command_type type = 0;
   std::atomic<cl_int> status{CL_COMPLETE};
+  bool owns_context = false; // user events hold a reference on their context
   cl_ulong queued = 0, submit = 0, start = 0, end = 0;
   struct Callback {
     void(CL_CALLBACK* fn)(cl_event, cl_int, void*);

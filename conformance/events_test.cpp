@@ -1,0 +1,165 @@
+// Event semantics through the ICD loader (the CTS "events" suite's ground): user events gate
+// commands, failures propagate to dependants, callbacks run in state order, waits cross
+// queues, and a pending command keeps its arguments and buffers as they were at enqueue.
+#include "cl_helpers.h"
+
+#include <thread>
+
+using amcl_test::Env;
+
+namespace {
+
+const char* kStore = "__kernel void store(__global int* p, int v) { p[get_global_id(0)] = v; }";
+
+int read_int(Env& env, cl_mem m) {
+  int v = -1;
+  EXPECT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, sizeof v, &v, 0, nullptr, nullptr), CL_SUCCESS);
+  return v;
+}
+
+struct Trace {
+  std::mutex mutex;
+  std::vector<cl_int> seen;
+  static void CL_CALLBACK record(cl_event, cl_int status, void* self) {
+    auto* t = static_cast<Trace*>(self);
+    std::lock_guard lock(t->mutex);
+    t->seen.push_back(status);
+  }
+};
+
+} // namespace
+
+TEST(Events, UserEventGatesAKernel) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_int err, zero = 0, seven = 7;
+  cl_mem m = env.buffer(sizeof(int), &zero);
+  cl_kernel k = env.kernel(kStore, "store");
+  clSetKernelArg(k, 0, sizeof m, &m);
+  clSetKernelArg(k, 1, sizeof seven, &seven);
+  cl_event gate = clCreateUserEvent(env.context, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  size_t one = 1;
+  cl_event done;
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, &one, 1, &gate, &done), CL_SUCCESS);
+  EXPECT_EQ(env.status(done), CL_SUBMITTED); // held back by the gate
+  EXPECT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  EXPECT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_INVALID_OPERATION);
+  EXPECT_EQ(clWaitForEvents(1, &done), CL_SUCCESS);
+  EXPECT_EQ(read_int(env, m), 7);
+  clReleaseEvent(done);
+  clReleaseEvent(gate);
+  clReleaseKernel(k);
+  clReleaseMemObject(m);
+}
+
+TEST(Events, FailedUserEventFailsItsDependants) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_int err, zero = 0, v = 3;
+  cl_mem m = env.buffer(sizeof(int), &zero);
+  cl_event gate = clCreateUserEvent(env.context, &err);
+  cl_event write;
+  ASSERT_EQ(clEnqueueWriteBuffer(env.queue, m, CL_FALSE, 0, sizeof v, &v, 1, &gate, &write), CL_SUCCESS);
+  EXPECT_EQ(clSetUserEventStatus(gate, -1234), CL_SUCCESS);
+  EXPECT_EQ(clWaitForEvents(1, &write), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  EXPECT_EQ(env.status(write), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  EXPECT_EQ(read_int(env, m), 0); // the write never ran
+  clReleaseEvent(write);
+  clReleaseEvent(gate);
+  clReleaseMemObject(m);
+}
+
+TEST(Events, CallbacksRunInStateOrder) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_int err;
+  cl_event gate = clCreateUserEvent(env.context, &err);
+  cl_event marker;
+  ASSERT_EQ(clEnqueueMarkerWithWaitList(env.queue, 1, &gate, &marker), CL_SUCCESS);
+  Trace trace;
+  ASSERT_EQ(clSetEventCallback(marker, CL_COMPLETE, &Trace::record, &trace), CL_SUCCESS);
+  ASSERT_EQ(clSetEventCallback(marker, CL_RUNNING, &Trace::record, &trace), CL_SUCCESS);
+  ASSERT_EQ(clSetEventCallback(marker, CL_SUBMITTED, &Trace::record, &trace), CL_SUCCESS); // already there
+  EXPECT_EQ(trace.seen, (std::vector<cl_int>{CL_SUBMITTED}));
+  EXPECT_EQ(clSetEventCallback(marker, 42, &Trace::record, &trace), CL_INVALID_VALUE);
+  clSetUserEventStatus(gate, CL_COMPLETE);
+  clFinish(env.queue);
+  EXPECT_EQ(trace.seen, (std::vector<cl_int>{CL_SUBMITTED, CL_RUNNING, CL_COMPLETE}));
+  clReleaseEvent(marker);
+  clReleaseEvent(gate);
+}
+
+TEST(Events, WaitsCrossQueues) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_int err, zero = 0, v = 11;
+  cl_command_queue q2 = clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &err);
+  cl_mem m = env.buffer(sizeof(int), &zero);
+  cl_event gate = clCreateUserEvent(env.context, &err);
+  cl_event write, read;
+  int got = 0;
+  ASSERT_EQ(clEnqueueWriteBuffer(env.queue, m, CL_FALSE, 0, sizeof v, &v, 1, &gate, &write), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueReadBuffer(q2, m, CL_FALSE, 0, sizeof got, &got, 1, &write, &read), CL_SUCCESS);
+  EXPECT_EQ(env.status(read), CL_SUBMITTED);
+  // Another thread opens the gate while this one waits on the second queue's read.
+  std::thread opener([&] { clSetUserEventStatus(gate, CL_COMPLETE); });
+  EXPECT_EQ(clWaitForEvents(1, &read), CL_SUCCESS);
+  opener.join();
+  EXPECT_EQ(got, 11);
+  clReleaseEvent(read);
+  clReleaseEvent(write);
+  clReleaseEvent(gate);
+  clReleaseMemObject(m);
+  clReleaseCommandQueue(q2);
+}
+
+TEST(Events, PendingLaunchKeepsItsArgumentsAndBuffers) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_int err, zero = 0, first = 5, second = 9;
+  cl_mem a = env.buffer(sizeof(int), &zero), b = env.buffer(sizeof(int), &zero);
+  cl_mem c = env.buffer(sizeof(int), &zero);
+  cl_kernel k = env.kernel(kStore, "store");
+  cl_event gate = clCreateUserEvent(env.context, &err);
+  size_t one = 1;
+  clSetKernelArg(k, 0, sizeof c, &c);
+  clSetKernelArg(k, 1, sizeof first, &first);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, &one, 1, &gate, nullptr), CL_SUCCESS);
+  // Changing the arguments and releasing the buffer now must not affect the pending launch.
+  clSetKernelArg(k, 0, sizeof a, &a);
+  clSetKernelArg(k, 1, sizeof second, &second);
+  cl_mem keep = c;
+  clRetainMemObject(keep);
+  clReleaseMemObject(c);
+  clSetUserEventStatus(gate, CL_COMPLETE);
+  clFinish(env.queue);
+  EXPECT_EQ(read_int(env, keep), 5);
+  EXPECT_EQ(read_int(env, a), 0);
+  clReleaseMemObject(keep);
+  clReleaseMemObject(a);
+  clReleaseMemObject(b);
+  clReleaseEvent(gate);
+  clReleaseKernel(k);
+}
+
+TEST(Events, ProfilingTimesAreOrdered) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_int err, v = 1;
+  cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+  cl_command_queue q = clCreateCommandQueueWithProperties(env.context, env.device, props, &err);
+  cl_mem m = env.buffer(4096);
+  cl_event e;
+  ASSERT_EQ(clEnqueueWriteBuffer(q, m, CL_TRUE, 0, sizeof v, &v, 0, nullptr, &e), CL_SUCCESS);
+  cl_ulong t[4];
+  const cl_profiling_info which[] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                                     CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END};
+  for (int i = 0; i < 4; ++i) ASSERT_EQ(clGetEventProfilingInfo(e, which[i], sizeof t[i], &t[i], nullptr), CL_SUCCESS);
+  EXPECT_LE(t[0], t[1]);
+  EXPECT_LE(t[1], t[2]);
+  EXPECT_LE(t[2], t[3]);
+  clReleaseEvent(e);
+  clReleaseMemObject(m);
+  clReleaseCommandQueue(q);
+}

@@ -1,0 +1,246 @@
+#include "scheduler.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <mutex>
+#include <set>
+
+namespace amcl::rt {
+namespace {
+
+// One lock for the scheduling state of all queues and events: transitions are short, and a
+// single lock keeps cross-queue dependencies free of lock-order problems. Device work runs
+// without it.
+std::mutex& lock() {
+  static std::mutex m;
+  return m;
+}
+std::condition_variable& changed() {
+  static std::condition_variable cv;
+  return cv;
+}
+// Queues that have commands not yet run.
+std::set<cl_command_queue>& active_queues() {
+  static std::set<cl_command_queue> s;
+  return s;
+}
+
+struct Callback {
+  void(CL_CALLBACK* fn)(cl_event, cl_int, void*);
+  cl_int on;
+  void* data;
+};
+
+// Events whose status changed, and the callbacks now due (run after the lock is dropped).
+struct Due {
+  std::vector<std::pair<Callback, cl_event>> calls;
+  std::vector<cl_int> statuses;
+};
+
+void collect_callbacks(cl_event e, cl_int status, Due& due) {
+  // A callback registered for state S runs once the event reaches S or beyond; an error
+  // status counts as reaching CL_COMPLETE.
+  auto& cbs = e->callbacks;
+  for (auto it = cbs.begin(); it != cbs.end();) {
+    if (status <= it->on) {
+      due.calls.push_back({Callback{it->fn, it->on, it->data}, e});
+      due.statuses.push_back(status);
+      retain(e); // keep the event alive until the callback has run
+      it = cbs.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void run_due(Due& due) {
+  for (size_t i = 0; i < due.calls.size(); ++i) {
+    auto& [cb, e] = due.calls[i];
+    cb.fn(e, due.statuses[i], cb.data);
+    release(e);
+  }
+  due.calls.clear();
+  due.statuses.clear();
+}
+
+void set_locked(cl_event e, cl_int status, Due& due) {
+  if (e->status <= CL_COMPLETE) return; // already final
+  e->status = status;
+  const uint64_t now = host_time_ns();
+  if (status <= CL_SUBMITTED && !e->submit) e->submit = now;
+  if (status <= CL_RUNNING && !e->start) e->start = now;
+  if (status <= CL_COMPLETE) e->end = now;
+  collect_callbacks(e, status, due);
+  changed().notify_all();
+}
+
+// The first command of `q` that may run now, or nullptr; a command whose waits failed is
+// failed here without running.
+_cl_command_queue::Command* next_runnable(cl_command_queue q, Due& due) {
+  while (!q->pending.empty()) {
+    auto& c = q->pending.front();
+    bool ready = true, failed = false;
+    for (cl_event w : c.waits) {
+      if (w->status < 0) failed = true;
+      else if (w->status != CL_COMPLETE) ready = false;
+    }
+    if (failed) {
+      set_locked(c.event, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, due);
+      for (cl_event w : c.waits) release(w);
+      release(c.event);
+      q->pending.pop_front();
+      continue;
+    }
+    if (!ready || q->running) return nullptr;
+    return &c;
+  }
+  return nullptr;
+}
+
+// Runs every command of every queue that can run, until none can. Called with the lock held;
+// drops it around device work.
+void pump(std::unique_lock<std::mutex>& held) {
+  static thread_local bool pumping = false;
+  if (pumping) return; // the outer pump will see what changed
+  pumping = true;
+  Due due;
+  bool progress = true;
+  while (progress) {
+    progress = false;
+    std::vector<cl_command_queue> queues(active_queues().begin(), active_queues().end());
+    for (cl_command_queue q : queues) {
+      _cl_command_queue::Command* c = next_runnable(q, due);
+      if (!c) {
+        if (q->pending.empty()) active_queues().erase(q);
+        continue;
+      }
+      _cl_command_queue::Command cmd = std::move(*c);
+      q->pending.pop_front();
+      q->running = true;
+      set_locked(cmd.event, CL_RUNNING, due);
+      held.unlock();
+      run_due(due);
+      cl_int status = CL_COMPLETE;
+      try {
+        std::lock_guard device_lock(q->mutex);
+        if (cmd.work) cmd.work();
+      } catch (const am::DeviceError& e) {
+        status = CL_OUT_OF_RESOURCES;
+        std::string msg = std::string("amcl: command failed on ") + q->device->am->info().gfx + ": " + e.what();
+        std::fprintf(stderr, "%s\n", msg.c_str());
+        if (q->context->notify) q->context->notify(msg.c_str(), nullptr, 0, q->context->notify_data);
+      } catch (const ClError& e) {
+        status = e.code < 0 ? e.code : CL_OUT_OF_RESOURCES;
+      }
+      cmd.work = nullptr; // drop captured references before the events go
+      held.lock();
+      q->running = false;
+      set_locked(cmd.event, status, due);
+      for (cl_event w : cmd.waits) release(w);
+      release(cmd.event);
+      progress = true;
+    }
+  }
+  held.unlock();
+  run_due(due);
+  held.lock();
+  pumping = false;
+}
+
+} // namespace
+
+cl_event enqueue(cl_command_queue q, cl_command_type type, const cl_event* waits, cl_uint nwait,
+                 std::function<void()> work, bool blocking) {
+  auto* e = new _cl_event();
+  e->context = q->context;
+  e->queue = q;
+  retain(q);
+  e->type = type;
+  e->status = CL_QUEUED;
+  e->queued = host_time_ns();
+  _cl_command_queue::Command cmd;
+  cmd.event = e;
+  retain(e); // the command's reference; the caller keeps the one from creation
+  for (cl_uint i = 0; i < nwait; ++i) {
+    retain(waits[i]);
+    cmd.waits.push_back(waits[i]);
+  }
+  cmd.work = std::move(work);
+  {
+    std::unique_lock held(lock());
+    e->status = CL_SUBMITTED;
+    e->submit = host_time_ns();
+    q->pending.push_back(std::move(cmd));
+    active_queues().insert(q);
+    pump(held);
+    if (blocking) {
+      changed().wait(held, [&] { pump(held); return e->status <= CL_COMPLETE; });
+    }
+  }
+  if (blocking && e->status != CL_COMPLETE) {
+    cl_int st = e->status;
+    release(e);
+    throw ClError{st == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST ? st : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, ""};
+  }
+  return e;
+}
+
+void flush(cl_command_queue q) {
+  std::unique_lock held(lock());
+  (void)q;
+  pump(held);
+}
+
+void finish(cl_command_queue q) {
+  std::unique_lock held(lock());
+  changed().wait(held, [&] {
+    pump(held);
+    return q->pending.empty() && !q->running;
+  });
+}
+
+cl_int wait_for(const cl_event* events, cl_uint n) {
+  std::unique_lock held(lock());
+  changed().wait(held, [&] {
+    pump(held);
+    for (cl_uint i = 0; i < n; ++i)
+      if (events[i]->status > CL_COMPLETE) return false;
+    return true;
+  });
+  for (cl_uint i = 0; i < n; ++i)
+    if (events[i]->status < 0) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  return CL_SUCCESS;
+}
+
+cl_event create_user_event(cl_context context) {
+  auto* e = new _cl_event();
+  e->context = context;
+  retain(context);
+  e->owns_context = true;
+  e->type = CL_COMMAND_USER;
+  e->status = CL_SUBMITTED;
+  return e;
+}
+
+void set_status(cl_event e, cl_int status) {
+  std::unique_lock held(lock());
+  Due due;
+  set_locked(e, status, due);
+  held.unlock();
+  run_due(due);
+  held.lock();
+  pump(held);
+}
+
+void add_callback(cl_event e, cl_int on, void(CL_CALLBACK* fn)(cl_event, cl_int, void*), void* data) {
+  std::unique_lock held(lock());
+  e->callbacks.push_back({fn, on, data});
+  Due due;
+  collect_callbacks(e, e->status, due);
+  held.unlock();
+  run_due(due);
+}
+
+} // namespace amcl::rt

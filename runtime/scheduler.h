@@ -1,0 +1,34 @@
+// Command scheduling (OpenCL 3.0, "Execution Model" and "Event Objects"). Each queue keeps its
+// enqueued commands in order; a command runs once every event it waits for has completed and
+// the commands before it on an in-order queue are done. Commands run on whichever thread
+// advances the queue: the enqueuing thread, a thread waiting for completion, or the thread
+// that completes a user event. Device failures become the event's (negative) status.
+#pragma once
+#include "objects.h"
+
+#include <functional>
+#include <vector>
+
+namespace amcl::rt {
+
+// Enqueues `work` (device work, may throw am::DeviceError) behind `waits`. Returns the
+// command's event with one reference for the caller (who passes it on or releases it).
+// `blocking` waits for completion and throws ClError{CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST}
+// or the failure status when the command did not complete.
+cl_event enqueue(cl_command_queue q, cl_command_type type, const cl_event* waits, cl_uint nwait,
+                 std::function<void()> work, bool blocking);
+
+// Runs what can run without blocking (clFlush).
+void flush(cl_command_queue q);
+// Blocks until every command enqueued so far has finished (clFinish).
+void finish(cl_command_queue q);
+// Blocks until the events have completed; returns CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+// if any of them failed (clWaitForEvents).
+cl_int wait_for(const cl_event* events, cl_uint n);
+
+// User events and callbacks.
+cl_event create_user_event(cl_context context);
+void set_status(cl_event e, cl_int status); // completes (or fails) the event, runs dependants
+void add_callback(cl_event e, cl_int on, void(CL_CALLBACK* fn)(cl_event, cl_int, void*), void* data);
+
+} // namespace amcl::rt
