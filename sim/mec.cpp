@@ -3,7 +3,9 @@
 #include "am/hw/pm4.h"
 #include "am/hw/sh_regs.h"
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace sim {
@@ -134,8 +136,10 @@ void Mec::dispatch_direct(std::span<const uint32_t> body) {
   if (!L.group_size[0] || !L.group_size[1] || !L.group_size[2] ||
       L.group_size[0] * L.group_size[1] * L.group_size[2] > 1024)
     throw PacketError("COMPUTE_NUM_THREAD_* describes an invalid workgroup");
+  const auto t0 = std::chrono::steady_clock::now();
   shader::DispatchResult r = shader::run_dispatch(L, dev_.gmc(), &abort_);
   ++dispatches_;
+  record_stats(r, std::chrono::steady_clock::now() - t0);
   if (r.ok || abort_) return; // a queue reset kills waves without an interrupt
   // The waves are gone; the queue goes on with the next packet, as on hardware with
   // retry faults disabled. The driver learns of the fault from the IH ring.
@@ -149,6 +153,19 @@ void Mec::dispatch_direct(std::span<const uint32_t> body) {
     iv.ring_id = am::hw::ih::cp_ring_id(1, 0, 0);
     iv.timestamp = dev_.gpu_clock();
     dev_.post_interrupt(iv);
+  }
+}
+
+// AMCL_SIM_STATS=<file> appends one line per dispatch, for benchmarks and profiling.
+void Mec::record_stats(const shader::DispatchResult& r, std::chrono::nanoseconds took) {
+  static const char* path = std::getenv("AMCL_SIM_STATS");
+  if (!path || !*path) return;
+  if (FILE* f = std::fopen(path, "a")) {
+    std::fprintf(f, "dispatch waves=%llu instructions=%llu lane_instructions=%llu ns=%lld ok=%d\n",
+                 static_cast<unsigned long long>(r.waves), static_cast<unsigned long long>(r.instructions),
+                 static_cast<unsigned long long>(r.lane_instructions), static_cast<long long>(took.count()),
+                 r.ok ? 1 : 0);
+    std::fclose(f);
   }
 }
 

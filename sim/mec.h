@@ -5,6 +5,7 @@
 #include "engine.h"
 #include "shader/dispatch.h"
 
+#include <chrono>
 #include <cstdint>
 #include <mutex>
 #include <span>
@@ -44,6 +45,7 @@ private:
   void release_mem(std::span<const uint32_t> body);
   void write_data(std::span<const uint32_t> body);
   void write_mem(uint64_t va, const void* data, size_t len);
+  void record_stats(const shader::DispatchResult& r, std::chrono::nanoseconds took);
 
   DeviceServices& dev_;
   HqdState hqd_;

@@ -57,6 +57,7 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory,
           const uint32_t id[3] = {L.start[0] + wx, L.start[1] + wy, L.start[2] + wz};
           Executor exec(program, memory, lds_bytes(L.rsrc2), abort);
           std::vector<Wave> waves(waves_per_group);
+          result.waves += waves_per_group;
           for (unsigned wi = 0; wi < waves_per_group; ++wi) {
             Wave& w = waves[wi];
             w.id_in_group = wi;
@@ -95,7 +96,7 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory,
             bool any = false;
             for (Wave& w : waves)
               if (!w.done) {
-                result.instructions += exec.run(w);
+                result.instructions += exec.run(w, result.lane_instructions);
                 any = true;
               }
             if (!any) break;

@@ -27,7 +27,9 @@ struct DispatchResult {
   bool memory_fault = false;  // the fault was a memory access (a VM fault on hardware)
   uint64_t fault_address = 0;
   bool fault_write = false;
-  uint64_t instructions = 0;
+  uint64_t instructions = 0;      // wave-instructions
+  uint64_t lane_instructions = 0; // active lanes summed over vector instructions (+1 per scalar one)
+  uint64_t waves = 0;
 };
 
 // `abort`, when raised from another thread, stops the dispatch with a fault.

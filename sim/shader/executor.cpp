@@ -205,11 +205,13 @@ const Inst& Program::at(uint64_t pc) {
   return decoded_.emplace(pc, *inst).first->second;
 }
 
-uint64_t Executor::run(Wave& w) {
+uint64_t Executor::run(Wave& w, uint64_t& lane_instructions) {
   uint64_t count = 0;
   w.at_barrier = false;
   while (!w.done && !w.at_barrier) {
     const Inst& in = program_.at(w.pc);
+    const bool scalar = in.format <= Format::SMEM;
+    lane_instructions += scalar ? 1 : uint64_t(std::popcount(w.exec()));
     step(w, in);
     // Checking the abort flag every 64K instructions keeps it off the hot path.
     if ((++count & 0xffff) == 0 && abort_ && abort_->load(std::memory_order_relaxed))

@@ -41,9 +41,10 @@ public:
            const std::atomic<bool>* abort = nullptr)
       : program_(program), memory_(memory), lds_(lds_bytes, 0), abort_(abort) {}
 
-  // Runs `wave` until it ends or reaches s_barrier. Returns executed instruction count.
+  // Runs `wave` until it ends or reaches s_barrier. Returns executed instruction count and
+  // adds the lane-instructions (active lanes of vector instructions, 1 for scalar ones).
   // Throws ShaderFault when `abort` is raised (a queue reset killing a runaway dispatch).
-  uint64_t run(Wave& wave);
+  uint64_t run(Wave& wave, uint64_t& lane_instructions);
 
 private:
   void step(Wave& w, const Inst& in);

@@ -9,6 +9,7 @@
 
 namespace sim::shader {
 
+// Scalar formats come first (see Executor::run's lane accounting).
 enum class Format : uint8_t { SOP2, SOP1, SOPC, SOPK, SOPP, SMEM, VOP2, VOP1, VOPC, VOP3, VOP3SD,
                               FLAT, DS, VOPD, VOP3P, MUBUF };
 
