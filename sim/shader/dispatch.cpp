@@ -31,7 +31,7 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory,
     result.fault = "wave64 dispatch is not implemented by the emulated shader core";
     return result;
   }
-  Program program(memory);
+  Program program(memory, L.pgm_addr);
   const uint32_t gx = L.group_size[0], gy = L.group_size[1], gz = L.group_size[2];
   const uint32_t threads = gx * gy * gz;
   const unsigned waves_per_group = (threads + kWaveSize - 1) / kWaveSize;

@@ -185,8 +185,13 @@ template <class T> bool compare_i(unsigned code, T a, T b) {
 } // namespace
 
 const Inst& Program::at(uint64_t pc) {
-  auto it = decoded_.find(pc);
-  if (it != decoded_.end()) return it->second;
+  // Most lookups hit the flat index of the instructions decoded around the entry point.
+  const uint64_t slot = (pc - base_) / 4;
+  if (pc >= base_ && slot < index_.size() && index_[slot] >= 0) return insts_[size_t(index_[slot])];
+  return decode_at(pc);
+}
+
+const Inst& Program::decode_at(uint64_t pc) {
   if (pc & 3) throw ShaderFault("misaligned program counter " + hex(pc));
   // An instruction is at most 3 dwords (64-bit encoding + literal); read what is mapped.
   uint32_t words[3] = {};
@@ -202,7 +207,14 @@ const Inst& Program::at(uint64_t pc) {
   std::string why;
   auto inst = decode(std::span<const uint32_t>(words, n), &why);
   if (!inst) throw ShaderFault(why + " at pc " + hex(pc));
-  return decoded_.emplace(pc, *inst).first->second;
+  const uint64_t slot = (pc - base_) / 4;
+  if (pc >= base_ && slot < kMaxIndexed) {
+    if (slot >= index_.size()) index_.resize(size_t(slot) + 1, -1);
+    index_[slot] = int32_t(insts_.size());
+    insts_.push_back(*inst);
+    return insts_.back();
+  }
+  return far_.emplace(pc, *inst).first->second; // code before the entry or far away
 }
 
 uint64_t Executor::run(Wave& w, uint64_t& lane_instructions) {
@@ -564,19 +576,29 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     if (in.clamp) r = clamp01(r);
     return f2h(r);
   };
-  (void)info;
 
   uint32_t carry_mask = 0;
   const uint32_t carry_in = in.src[2] < 128 || in.src[2] == src::kVccLo ? sread(w, in, in.src[2]) : 0;
+  // 32-bit operands resolved once per instruction: a VGPR row of 32 lanes (bounds-checked
+  // here) or a value broadcast to all lanes.
+  const uint32_t* row[3] = {nullptr, nullptr, nullptr};
+  uint32_t value[3] = {0, 0, 0};
+  for (unsigned i = 0; i < 3; ++i) {
+    const uint8_t width = info.src_dwords[i];
+    if (!width) continue;
+    if (in.src[i] >= src::kVgpr0) row[i] = &vreg(w, in.src[i], 0);
+    else if (width == 1) value[i] = sread(w, in, in.src[i]);
+  }
+  uint32_t* const drow = &vreg(w, in.dst, 0);
   for (unsigned lane = 0; lane < kWaveSize; ++lane) {
     if (!((exec >> lane) & 1)) continue;
-    auto a = [&] { return vread(w, in, 0, lane); };
-    auto b = [&] { return vread(w, in, 1, lane); };
-    auto c = [&] { return vread(w, in, 2, lane); };
+    auto a = [&] { return row[0] ? row[0][lane] : value[0]; };
+    auto b = [&] { return row[1] ? row[1][lane] : value[1]; };
+    auto c = [&] { return row[2] ? row[2][lane] : value[2]; };
     auto fa = [&] { return fin(a(), 0); };
     auto fb = [&] { return fin(b(), 1); };
     auto fc = [&] { return fin(c(), 2); };
-    uint32_t& d = vreg(w, in.dst, lane);
+    uint32_t& d = drow[lane];
     switch (in.op) {
     // Moves and selects still honour VOP3's abs/neg, as operations on the sign bit.
     case Op::v_mov_b32: d = bitmods(a(), 0); break;

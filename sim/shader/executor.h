@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -24,15 +25,21 @@ struct ShaderFault : std::runtime_error {
   bool write = false;
 };
 
-// Instructions decoded once per program address and reused by every wave of the dispatch.
+// Instructions decoded once per program address and reused by every wave of the dispatch,
+// found through a flat index of dword offsets from the entry point.
 class Program {
 public:
-  explicit Program(MemoryPort& memory) : memory_(memory) {}
+  Program(MemoryPort& memory, uint64_t entry) : memory_(memory), base_(entry) {}
   const Inst& at(uint64_t pc);
 
 private:
+  static constexpr uint64_t kMaxIndexed = 1u << 20; // 4 MiB of code
+  const Inst& decode_at(uint64_t pc);
   MemoryPort& memory_;
-  std::unordered_map<uint64_t, Inst> decoded_;
+  uint64_t base_;
+  std::vector<int32_t> index_;  // dword offset from base_ -> position in insts_, or -1
+  std::deque<Inst> insts_;      // stable addresses while growing
+  std::unordered_map<uint64_t, Inst> far_;
 };
 
 class Executor {
