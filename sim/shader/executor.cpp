@@ -587,7 +587,7 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     const uint8_t width = info.src_dwords[i];
     if (!width) continue;
     if (in.src[i] >= src::kVgpr0) row[i] = &vreg(w, in.src[i], 0);
-    else if (width == 1) value[i] = sread(w, in, in.src[i]);
+    else if (width == 1 || is_half(width)) value[i] = sread(w, in, in.src[i]);
   }
   uint32_t* const drow = &vreg(w, in.dst, 0);
   for (unsigned lane = 0; lane < kWaveSize; ++lane) {
