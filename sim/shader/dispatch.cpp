@@ -4,8 +4,12 @@
 
 #include "am/hw/sh_regs.h"
 #include "executor.h"
+#include "translation_cache.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
 
 namespace sim::shader {
 namespace {
@@ -31,7 +35,6 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory,
     result.fault = "wave64 dispatch is not implemented by the emulated shader core";
     return result;
   }
-  Program program(memory, L.pgm_addr);
   const uint32_t gx = L.group_size[0], gy = L.group_size[1], gz = L.group_size[2];
   const uint32_t threads = gx * gy * gz;
   const unsigned waves_per_group = (threads + kWaveSize - 1) / kWaveSize;
@@ -41,6 +44,7 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory,
   const unsigned denorm32 = (L.rsrc1 >> 16) & 3, denorm64 = (L.rsrc1 >> 18) & 3;
   const bool scratch = rsrc2_scratch_en(L.rsrc2);
   const uint32_t wave_bytes = tmpring_wave_bytes(L.tmpring_size);
+  const uint64_t groups = uint64_t(L.grid_groups[0]) * L.grid_groups[1] * L.grid_groups[2];
   if (scratch && (tmpring_waves(L.tmpring_size) < waves_per_group || !wave_bytes || !L.scratch_base)) {
     result.ok = false;
     result.fault = "dispatch needs scratch but COMPUTE_TMPRING_SIZE/DISPATCH_SCRATCH_BASE give " +
@@ -50,71 +54,103 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory,
     return result;
   }
 
-  try {
-    for (uint32_t wz = 0; wz < L.grid_groups[2]; ++wz)
-      for (uint32_t wy = 0; wy < L.grid_groups[1]; ++wy)
-        for (uint32_t wx = 0; wx < L.grid_groups[0]; ++wx) {
-          const uint32_t id[3] = {L.start[0] + wx, L.start[1] + wy, L.start[2] + wz};
-          Executor exec(program, memory, lds_bytes(L.rsrc2), abort);
-          std::vector<Wave> waves(waves_per_group);
-          result.waves += waves_per_group;
-          for (unsigned wi = 0; wi < waves_per_group; ++wi) {
-            Wave& w = waves[wi];
-            w.id_in_group = wi;
-            w.pc = L.pgm_addr;
-            w.num_vgprs = nvgpr;
-            w.vgpr.assign(size_t(nvgpr) * kWaveSize, 0);
-            w.flush_f32_denorms = denorm32 == 0;
-            w.flush_f64_denorms = denorm64 == 0;
-            if (scratch) {
-              // Work-groups run one at a time here, so a wave's slot is its index in the group.
-              w.scratch_base = L.scratch_base + uint64_t(wi) * wave_bytes;
-              w.scratch_bytes = wave_bytes;
-            }
-            unsigned s = 0;
-            for (; s < user_sgprs && s < 16; ++s) w.sgpr[s] = L.user_data[s];
-            if (rsrc2_tgid_x(L.rsrc2)) w.sgpr[s++] = id[0];
-            if (rsrc2_tgid_y(L.rsrc2)) w.sgpr[s++] = id[1];
-            if (rsrc2_tgid_z(L.rsrc2)) w.sgpr[s++] = id[2];
-            if (rsrc2_tg_size(L.rsrc2)) w.sgpr[s++] = waves_per_group & 0x3f;
-            uint32_t exec_mask = 0;
-            for (unsigned lane = 0; lane < kWaveSize; ++lane) {
-              uint32_t t = wi * kWaveSize + lane;
-              if (t >= threads) break;
-              exec_mask |= 1u << lane;
-              uint32_t x = t % gx, y = (t / gx) % gy, z = t / (gx * gy);
-              // gfx11 packs the work-item ids into v0: x[9:0] y[19:10] z[29:20].
-              uint32_t packed = x;
-              if (tid_comps >= 1) packed |= y << 10;
-              if (tid_comps >= 2) packed |= z << 20;
-              w.vgpr[lane] = packed;
-            }
-            w.sgpr[src::kExecLo] = exec_mask;
+  // Work-groups are shared out to host threads; each thread has its own decoded-program and
+  // translation caches, and its own block of scratch slots.
+  unsigned workers = std::max(1u, std::thread::hardware_concurrency());
+  if (const char* env = std::getenv("AMCL_SIM_THREADS")) workers = std::max(1, std::atoi(env));
+  workers = unsigned(std::min<uint64_t>(workers, groups));
+  if (scratch) workers = std::max(1u, std::min(workers, tmpring_waves(L.tmpring_size) / waves_per_group));
+
+  std::atomic<uint64_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex result_mutex;
+  auto worker = [&](unsigned index) {
+    TranslationCache cache(memory);
+    Program program(cache, L.pgm_addr);
+    uint64_t instructions = 0, lanes = 0, waves_run = 0;
+    try {
+      for (uint64_t g; !stop && (g = next.fetch_add(1)) < groups;) {
+        if (abort && abort->load(std::memory_order_relaxed)) throw ShaderFault("dispatch aborted by a queue reset");
+        const uint32_t wx = uint32_t(g % L.grid_groups[0]);
+        const uint32_t wy = uint32_t((g / L.grid_groups[0]) % L.grid_groups[1]);
+        const uint32_t wz = uint32_t(g / (uint64_t(L.grid_groups[0]) * L.grid_groups[1]));
+        const uint32_t id[3] = {L.start[0] + wx, L.start[1] + wy, L.start[2] + wz};
+        Executor exec(program, cache, lds_bytes(L.rsrc2), abort, &stop);
+        std::vector<Wave> waves(waves_per_group);
+        waves_run += waves_per_group;
+        for (unsigned wi = 0; wi < waves_per_group; ++wi) {
+          Wave& w = waves[wi];
+          w.id_in_group = wi;
+          w.pc = L.pgm_addr;
+          w.num_vgprs = nvgpr;
+          w.vgpr.assign(size_t(nvgpr) * kWaveSize, 0);
+          w.flush_f32_denorms = denorm32 == 0;
+          w.flush_f64_denorms = denorm64 == 0;
+          if (scratch) {
+            w.scratch_base = L.scratch_base + (uint64_t(index) * waves_per_group + wi) * wave_bytes;
+            w.scratch_bytes = wave_bytes;
           }
-          // Run every wave to its next barrier (or end), then release the barrier.
-          for (;;) {
-            bool any = false;
-            for (Wave& w : waves)
-              if (!w.done) {
-                result.instructions += exec.run(w, result.lane_instructions);
-                any = true;
-              }
-            if (!any) break;
-            for (Wave& w : waves) w.at_barrier = false;
+          unsigned s = 0;
+          for (; s < user_sgprs && s < 16; ++s) w.sgpr[s] = L.user_data[s];
+          if (rsrc2_tgid_x(L.rsrc2)) w.sgpr[s++] = id[0];
+          if (rsrc2_tgid_y(L.rsrc2)) w.sgpr[s++] = id[1];
+          if (rsrc2_tgid_z(L.rsrc2)) w.sgpr[s++] = id[2];
+          if (rsrc2_tg_size(L.rsrc2)) w.sgpr[s++] = waves_per_group & 0x3f;
+          uint32_t exec_mask = 0;
+          for (unsigned lane = 0; lane < kWaveSize; ++lane) {
+            uint32_t t = wi * kWaveSize + lane;
+            if (t >= threads) break;
+            exec_mask |= 1u << lane;
+            uint32_t x = t % gx, y = (t / gx) % gy, z = t / (gx * gy);
+            // gfx11 packs the work-item ids into v0: x[9:0] y[19:10] z[29:20].
+            uint32_t packed = x;
+            if (tid_comps >= 1) packed |= y << 10;
+            if (tid_comps >= 2) packed |= z << 20;
+            w.vgpr[lane] = packed;
           }
+          w.sgpr[src::kExecLo] = exec_mask;
         }
-  } catch (const ShaderFault& f) {
-    result.ok = false;
-    result.fault = f.what();
-    result.memory_fault = f.memory;
-    result.fault_address = f.address;
-    result.fault_write = f.write;
-  } catch (const MemoryFault& f) {
-    result.ok = false;
-    result.fault = std::string("instruction fetch fault: ") + f.what();
-    result.memory_fault = true;
-    result.fault_address = f.address;
-  }
+        // Run every wave to its next barrier (or end), then release the barrier.
+        for (;;) {
+          bool any = false;
+          for (Wave& w : waves)
+            if (!w.done) {
+              instructions += exec.run(w, lanes);
+              any = true;
+            }
+          if (!any) break;
+          for (Wave& w : waves) w.at_barrier = false;
+        }
+      }
+    } catch (const ShaderFault& f) {
+      std::lock_guard lock(result_mutex);
+      if (result.ok) {
+        result.ok = false;
+        result.fault = f.what();
+        result.memory_fault = f.memory;
+        result.fault_address = f.address;
+        result.fault_write = f.write;
+      }
+      stop = true;
+    } catch (const MemoryFault& f) {
+      std::lock_guard lock(result_mutex);
+      if (result.ok) {
+        result.ok = false;
+        result.fault = std::string("instruction fetch fault: ") + f.what();
+        result.memory_fault = true;
+        result.fault_address = f.address;
+      }
+      stop = true;
+    }
+    std::lock_guard lock(result_mutex);
+    result.instructions += instructions;
+    result.lane_instructions += lanes;
+    result.waves += waves_run;
+  };
+  std::vector<std::thread> pool;
+  for (unsigned i = 1; i < workers; ++i) pool.emplace_back(worker, i);
+  worker(0);
+  for (auto& t : pool) t.join();
   return result;
 }
 

@@ -226,8 +226,14 @@ uint64_t Executor::run(Wave& w, uint64_t& lane_instructions) {
     lane_instructions += scalar ? 1 : uint64_t(std::popcount(w.exec()));
     step(w, in);
     // Checking the abort flag every 64K instructions keeps it off the hot path.
-    if ((++count & 0xffff) == 0 && abort_ && abort_->load(std::memory_order_relaxed))
-      throw ShaderFault("dispatch aborted by a queue reset at pc " + hex(w.pc));
+    if ((++count & 0xffff) == 0) {
+      if (abort_ && abort_->load(std::memory_order_relaxed))
+        throw ShaderFault("dispatch aborted by a queue reset at pc " + hex(w.pc));
+      if (stop_ && stop_->load(std::memory_order_relaxed)) {
+        w.done = true; // another work-group faulted: the dispatch is over
+        break;
+      }
+    }
   }
   return count;
 }

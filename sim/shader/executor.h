@@ -44,9 +44,10 @@ private:
 
 class Executor {
 public:
+  // `abort` (a queue reset) and `stop` (another worker faulted) end the waves early.
   Executor(Program& program, MemoryPort& memory, uint32_t lds_bytes,
-           const std::atomic<bool>* abort = nullptr)
-      : program_(program), memory_(memory), lds_(lds_bytes, 0), abort_(abort) {}
+           const std::atomic<bool>* abort = nullptr, const std::atomic<bool>* stop = nullptr)
+      : program_(program), memory_(memory), lds_(lds_bytes, 0), abort_(abort), stop_(stop) {}
 
   // Runs `wave` until it ends or reaches s_barrier. Returns executed instruction count and
   // adds the lane-instructions (active lanes of vector instructions, 1 for scalar ones).
@@ -78,6 +79,7 @@ private:
   MemoryPort& memory_;
   std::vector<uint8_t> lds_;
   const std::atomic<bool>* abort_;
+  const std::atomic<bool>* stop_;
 };
 
 } // namespace sim::shader
