@@ -1,5 +1,7 @@
 #include "compiler.h"
 
+#include "build_cache.h"
+
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/CodeGen/CodeGenAction.h>
@@ -300,7 +302,40 @@ std::string compiler_version() {
   return std::string("amcl-compiler clang ") + LLVM_VERSION_STRING_FOR_AMCL;
 }
 
+// Everything besides the request that changes what a build produces.
+const std::string& toolchain_identity() {
+  static const std::string id = [] {
+    // libclc by size and modification time: a package update changes both.
+    llvm::sys::fs::file_status st;
+    std::string libclc = "missing";
+    if (!llvm::sys::fs::status(AMCL_LIBCLC_DIR "/amdgcn-amd-amdhsa.bc", st))
+      libclc = std::to_string(st.getSize()) + "@" +
+               std::to_string(st.getLastModificationTime().time_since_epoch().count());
+    return compiler_version() + " libclc " + libclc + " builtins " + cache_key({kWorkitemBuiltins});
+  }();
+  return id;
+}
+
 BuildResult build(const BuildRequest& req) {
+  std::vector<std::string> key_parts = {toolchain_identity(), req.source, req.options, req.target};
+  for (const auto& e : req.extensions) key_parts.push_back("ext:" + e);
+  for (const auto& f : req.features) key_parts.push_back("feature:" + f);
+  const std::string key = cache_key(key_parts);
+  BuildCache& cache = BuildCache::process();
+  if (auto hit = cache.load(key)) {
+    BuildResult r;
+    r.ok = true;
+    r.binary = std::move(hit->binary);
+    r.log = std::move(hit->log);
+    r.cached = true;
+    return r;
+  }
+  BuildResult r = build_uncached(req);
+  if (r.ok) cache.store(key, CachedBuild{r.binary, r.log});
+  return r;
+}
+
+BuildResult build_uncached(const BuildRequest& req) {
   init_llvm();
   BuildResult r;
   std::vector<std::string> cc1;

@@ -23,9 +23,12 @@ struct BuildResult {
   bool bad_options = false; // options clang rejected: CL_INVALID_BUILD_OPTIONS
   std::string log;          // diagnostics, file:line:col with carets
   std::vector<uint8_t> binary;
+  bool cached = false; // served from the on-disk build cache (build_cache.h)
 };
 
+// Builds through the on-disk cache; build_uncached always compiles.
 BuildResult build(const BuildRequest& request);
+BuildResult build_uncached(const BuildRequest& request);
 
 // Version string that identifies the compiler in caches and CL_DEVICE_VERSION-like queries.
 std::string compiler_version();

@@ -1,6 +1,10 @@
 // Building OpenCL C in process and reading the resulting code object.
 #include "compiler/code_object.h"
+#include "compiler/build_cache.h"
 #include "compiler/compiler.h"
+
+#include <filesystem>
+#include <cstdlib>
 
 #include <gtest/gtest.h>
 
@@ -56,4 +60,22 @@ TEST(CodeObject, RejectsMalformedInput) {
     std::vector<uint8_t> cut(res.binary.begin(), res.binary.begin() + long(n));
     EXPECT_FALSE(read_code_object(cut, &err)) << n;
   }
+}
+
+TEST(Compiler, SecondIdenticalBuildComesFromTheCache) {
+  char dir[] = "/tmp/amcl-cache-XXXXXX";
+  ASSERT_TRUE(mkdtemp(dir));
+  // A private cache directory for this process (the cache reads the environment once).
+  ASSERT_EQ(setenv("AMCL_CACHE_DIR", dir, 1), 0);
+  BuildRequest req{std::string(kVectorAdd) + "\n// cache test", "-cl-std=CL1.2", "gfx1100"};
+  auto first = build(req);
+  auto second = build(req);
+  ASSERT_TRUE(first.ok && second.ok);
+  if (BuildCache::process().directory() != dir) GTEST_SKIP() << "cache was opened before this test";
+  EXPECT_FALSE(first.cached);
+  EXPECT_TRUE(second.cached);
+  EXPECT_EQ(first.binary, second.binary);
+  req.options = "-cl-std=CL1.2 -DX=1"; // any option change is a different entry
+  EXPECT_FALSE(build(req).cached);
+  std::filesystem::remove_all(dir);
 }
