@@ -2,11 +2,25 @@
 #include "api_util.h"
 #include "enqueue.h"
 
-
 using namespace amcl;
 using namespace amcl::icd;
 
 extern "C" {
+
+cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context, const cl_mem_properties* properties,
+                                                cl_mem_flags flags, size_t size, void* host_ptr,
+                                                cl_int* errcode_ret) {
+  return create<cl_mem>(errcode_ret, [&]() -> cl_mem {
+    require(context, CL_INVALID_CONTEXT);
+    // OpenCL 3.0 defines no buffer properties; extensions that add some are not supported.
+    if (properties && properties[0] != 0) throw ClError{CL_INVALID_PROPERTY, ""};
+    cl_int err = CL_SUCCESS;
+    cl_mem m = clCreateBuffer(context, flags, size, host_ptr, &err);
+    if (!m) throw ClError{err, ""};
+    if (properties) m->properties = {0};
+    return m;
+  });
+}
 
 cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void* host_ptr,
                                   cl_int* errcode_ret) {
@@ -82,7 +96,7 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param, size_t size, 
   case CL_MEM_ASSOCIATED_MEMOBJECT: return rt::write_info(m->parent, size, value, size_ret);
   case CL_MEM_OFFSET: return rt::write_info(m->offset, size, value, size_ret);
   case CL_MEM_USES_SVM_POINTER: return rt::write_info(cl_bool(CL_FALSE), size, value, size_ret);
-  case CL_MEM_PROPERTIES: return rt::write_info(nullptr, 0, size, value, size_ret);
+  case CL_MEM_PROPERTIES: return rt::write_info_vector(m->properties, size, value, size_ret);
   default: return CL_INVALID_VALUE;
   }
 }

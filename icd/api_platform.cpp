@@ -61,6 +61,23 @@ cl_int CL_API_CALL clCreateSubDevices(cl_device_id device, const cl_device_parti
   if (!rt::valid(device)) return CL_INVALID_DEVICE;
   return CL_INVALID_VALUE; // no partition type is supported (CL_DEVICE_PARTITION_PROPERTIES)
 }
+// Event profiling stamps come from the host's steady clock (runtime/scheduler.cpp), so the
+// device timer and the host timer are the same clock; CL_PLATFORM_HOST_TIMER_RESOLUTION says 1 ns.
+cl_int CL_API_CALL clGetHostTimer(cl_device_id device, cl_ulong* host_timestamp) {
+  if (!rt::valid(device)) return CL_INVALID_DEVICE;
+  if (!host_timestamp) return CL_INVALID_VALUE;
+  *host_timestamp = rt::host_time_ns();
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id device, cl_ulong* device_timestamp,
+                                           cl_ulong* host_timestamp) {
+  if (!rt::valid(device)) return CL_INVALID_DEVICE;
+  if (!device_timestamp || !host_timestamp) return CL_INVALID_VALUE;
+  *device_timestamp = *host_timestamp = rt::host_time_ns();
+  return CL_SUCCESS;
+}
+
 cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
   return rt::valid(device) ? CL_SUCCESS : CL_INVALID_DEVICE;
 }
@@ -131,5 +148,20 @@ cl_int CL_API_CALL clGetContextInfo(cl_context c, cl_context_info param, size_t 
   default: return CL_INVALID_VALUE;
   }
 }
+
+cl_int CL_API_CALL clSetContextDestructorCallback(cl_context c, void(CL_CALLBACK* fn)(cl_context, void*),
+                                                  void* data) {
+  if (!rt::valid(c)) return CL_INVALID_CONTEXT;
+  if (!fn) return CL_INVALID_VALUE;
+  c->destructors.push_back({fn, data});
+  return CL_SUCCESS;
+}
+
+// The compiler lives in process and keeps nothing worth unloading between builds.
+cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform) {
+  return platform == rt::platform() ? CL_SUCCESS : CL_INVALID_PLATFORM;
+}
+
+cl_int CL_API_CALL clUnloadCompiler(void) { return CL_SUCCESS; }
 
 } // extern "C"

@@ -1,4 +1,4 @@
-// Programs and kernels.
+// Programs: creation from source or binary, build, queries.
 #include "api_util.h"
 
 #include "compiler/compiler.h"
@@ -159,94 +159,6 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id d, cl_progra
                                                          : CL_PROGRAM_BINARY_TYPE_NONE),
                           size, value, size_ret);
   case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: return rt::write_info(size_t(0), size, value, size_ret);
-  default: return CL_INVALID_VALUE;
-  }
-}
-
-cl_kernel CL_API_CALL clCreateKernel(cl_program p, const char* name, cl_int* errcode_ret) {
-  return create<cl_kernel>(errcode_ret, [&]() -> cl_kernel {
-    require(p, CL_INVALID_PROGRAM);
-    if (!name) throw ClError{CL_INVALID_VALUE, ""};
-    if (!p->code) throw ClError{CL_INVALID_PROGRAM_EXECUTABLE, ""};
-    const compiler::KernelInfo* info = p->code->find(name);
-    if (!info) throw ClError{CL_INVALID_KERNEL_NAME, ""};
-    auto k = std::make_unique<_cl_kernel>();
-    k->program = p;
-    k->info = info;
-    for (size_t i = 0; i < info->args.size(); ++i)
-      if (!info->args[i].hidden()) k->explicit_args.push_back(i);
-    k->arg_values.resize(k->explicit_args.size());
-    k->local_sizes.resize(k->explicit_args.size());
-    k->arg_set.resize(k->explicit_args.size());
-    rt::retain(p);
-    ++p->kernels_attached;
-    return k.release();
-  });
-}
-
-cl_int CL_API_CALL clRetainKernel(cl_kernel h) { return retain_handle(h, CL_INVALID_KERNEL); }
-
-cl_int CL_API_CALL clReleaseKernel(cl_kernel h) { return release_handle(h, CL_INVALID_KERNEL); }
-
-cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const void* value) {
-  if (!rt::valid(k)) return CL_INVALID_KERNEL;
-  if (index >= k->explicit_args.size()) return CL_INVALID_ARG_INDEX;
-  const compiler::KernelArg& arg = k->info->args[k->explicit_args[index]];
-  if (arg.value_kind == "dynamic_shared_pointer") {
-    if (value) return CL_INVALID_ARG_VALUE;
-    if (size == 0) return CL_INVALID_ARG_SIZE;
-    k->local_sizes[index] = size;
-  } else if (arg.value_kind == "global_buffer") {
-    if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
-    cl_mem m = value ? *static_cast<const cl_mem*>(value) : nullptr;
-    if (m && !rt::valid(m)) return CL_INVALID_MEM_OBJECT;
-    k->arg_values[index].assign(reinterpret_cast<const uint8_t*>(&m),
-                                reinterpret_cast<const uint8_t*>(&m) + sizeof m);
-  } else {
-    if (size != arg.size) return CL_INVALID_ARG_SIZE;
-    if (!value) return CL_INVALID_ARG_VALUE;
-    k->arg_values[index].assign(static_cast<const uint8_t*>(value),
-                                static_cast<const uint8_t*>(value) + size);
-  }
-  k->arg_set[index] = true;
-  return CL_SUCCESS;
-}
-
-cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param, size_t size, void* value,
-                                   size_t* size_ret) {
-  if (!rt::valid(k)) return CL_INVALID_KERNEL;
-  switch (param) {
-  case CL_KERNEL_FUNCTION_NAME: return rt::write_info_string(k->info->name, size, value, size_ret);
-  case CL_KERNEL_NUM_ARGS: return rt::write_info(cl_uint(k->explicit_args.size()), size, value, size_ret);
-  case CL_KERNEL_REFERENCE_COUNT: return rt::write_info(cl_uint(k->refs), size, value, size_ret);
-  case CL_KERNEL_CONTEXT: return rt::write_info(k->program->context, size, value, size_ret);
-  case CL_KERNEL_PROGRAM: return rt::write_info(k->program, size, value, size_ret);
-  case CL_KERNEL_ATTRIBUTES: return rt::write_info_string("", size, value, size_ret);
-  default: return CL_INVALID_VALUE;
-  }
-}
-
-cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id d, cl_kernel_work_group_info param,
-                                            size_t size, void* value, size_t* size_ret) {
-  if (!rt::valid(k)) return CL_INVALID_KERNEL;
-  if (d && (!rt::valid(d) || d != k->program->context->devices[0])) return CL_INVALID_DEVICE;
-  switch (param) {
-  case CL_KERNEL_WORK_GROUP_SIZE:
-    return rt::write_info(size_t(k->info->max_flat_workgroup_size), size, value, size_ret);
-  case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
-    size_t v[3] = {k->info->reqd_workgroup_size[0], k->info->reqd_workgroup_size[1],
-                   k->info->reqd_workgroup_size[2]};
-    return rt::write_info(v, sizeof v, size, value, size_ret);
-  }
-  case CL_KERNEL_LOCAL_MEM_SIZE: {
-    cl_ulong total = k->info->group_segment_size;
-    for (size_t s : k->local_sizes) total += s;
-    return rt::write_info(total, size, value, size_ret);
-  }
-  case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
-    return rt::write_info(size_t(k->info->wavefront_size), size, value, size_ret);
-  case CL_KERNEL_PRIVATE_MEM_SIZE:
-    return rt::write_info(cl_ulong(k->info->private_segment_size), size, value, size_ret);
   default: return CL_INVALID_VALUE;
   }
 }

@@ -90,13 +90,13 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem m, const void*
     check_wait_list(q, nwait, wait);
     std::vector<uint8_t> pat(static_cast<const uint8_t*>(pattern), static_cast<const uint8_t*>(pattern) + pattern_size);
     return submit(q, CL_COMMAND_FILL_BUFFER, nwait, wait, event, [q, mem = Hold(m), pat, offset, size] {
-      const size_t pattern_size = pat.size();
-      const uint8_t* pattern = pat.data();
+      const size_t pat_size = pat.size();
+      const uint8_t* pat_bytes = pat.data();
       const uint64_t va = mem->va() + offset;
-      if (pattern_size <= 4 && va % 4 == 0 && size % 4 == 0) {
+      if (pat_size <= 4 && va % 4 == 0 && size % 4 == 0) {
         // Replicate the pattern into one dword and let SDMA fill.
         uint32_t word = 0;
-        for (size_t i = 0; i < 4; i += pattern_size) std::memcpy(reinterpret_cast<uint8_t*>(&word) + i, pattern, pattern_size);
+        for (size_t i = 0; i < 4; i += pat_size) std::memcpy(reinterpret_cast<uint8_t*>(&word) + i, pat_bytes, pat_size);
         am::SdmaBuilder b;
         b.const_fill(va, word, size);
         run_sdma(q, b);
@@ -104,8 +104,8 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem m, const void*
       }
       // Otherwise fill the staging buffer with whole patterns and copy it out repeatedly.
       ensure_staging(q);
-      const size_t chunk = std::min(size, kStagingBytes / pattern_size * pattern_size);
-      for (size_t i = 0; i < chunk; i += pattern_size) std::memcpy(q->staging.cpu + i, pattern, pattern_size);
+      const size_t chunk = std::min(size, kStagingBytes / pat_size * pat_size);
+      for (size_t i = 0; i < chunk; i += pat_size) std::memcpy(q->staging.cpu + i, pat_bytes, pat_size);
       am::SdmaBuilder b;
       for (size_t done = 0; done < size; done += chunk) b.copy_linear(va + done, q->staging.va, std::min(chunk, size - done));
       run_sdma(q, b);

@@ -68,9 +68,6 @@ void copy_from_device(cl_command_queue q, uint8_t* dst, uint64_t src_va, size_t 
   }
 }
 
-
-
-
 void run_sdma(cl_command_queue q, const am::SdmaBuilder& packets) {
   am::Device& dev = device_of(q);
   dev.wait(am::Engine::Sdma, dev.submit_sdma(packets));

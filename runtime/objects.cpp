@@ -16,6 +16,11 @@ _cl_command_queue::~_cl_command_queue() {
   if (context) release(context);
 }
 
+_cl_context::~_cl_context() {
+  // Destructor callbacks run in reverse registration order once the context is gone for good.
+  for (auto it = destructors.rbegin(); it != destructors.rend(); ++it) it->fn(this, it->data);
+}
+
 _cl_mem::~_cl_mem() {
   // Destructor callbacks run in reverse registration order, before the memory is freed.
   for (auto it = destructors.rbegin(); it != destructors.rend(); ++it) it->fn(this, it->data);

@@ -57,11 +57,17 @@ struct _cl_device_id : amcl::rt::ObjectHeader {
 };
 
 struct _cl_context : amcl::rt::ObjectHeader {
+  ~_cl_context();
   _cl_context() : ObjectHeader(amcl::rt::kContextMagic) {}
   std::vector<cl_device_id> devices;
   std::vector<cl_context_properties> properties;
   void(CL_CALLBACK* notify)(const char*, const void*, size_t, void*) = nullptr;
   void* notify_data = nullptr;
+  struct Callback {
+    void(CL_CALLBACK* fn)(cl_context, void*);
+    void* data;
+  };
+  std::vector<Callback> destructors; // clSetContextDestructorCallback
 };
 
 struct _cl_command_queue : amcl::rt::ObjectHeader {
@@ -90,6 +96,7 @@ struct _cl_mem : amcl::rt::ObjectHeader {
   _cl_mem() : ObjectHeader(amcl::rt::kMemMagic) {}
   cl_context context = nullptr;
   cl_mem_flags flags = 0;
+  std::vector<cl_mem_properties> properties; // as given to clCreateBufferWithProperties
   size_t size = 0;
   void* host_ptr = nullptr;
   am::Allocation alloc; // on the context's first device

@@ -180,9 +180,9 @@ cl_event enqueue(cl_command_queue q, cl_command_type type, const cl_event* waits
     }
   }
   if (blocking && e->status != CL_COMPLETE) {
-    cl_int st = e->status;
+    // A blocking call whose command (or a command it waited for) failed.
     release(e);
-    throw ClError{st == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST ? st : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, ""};
+    throw ClError{CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, ""};
   }
   return e;
 }

@@ -1,0 +1,208 @@
+// Kernels: creation, arguments, queries.
+#include "api_util.h"
+
+#include <algorithm>
+
+using namespace amcl;
+using namespace amcl::icd;
+
+namespace {
+
+cl_kernel new_kernel(cl_program p, const compiler::KernelInfo* info) {
+  auto k = std::make_unique<_cl_kernel>();
+  k->program = p;
+  k->info = info;
+  for (size_t i = 0; i < info->args.size(); ++i)
+    if (!info->args[i].hidden()) k->explicit_args.push_back(i);
+  k->arg_values.resize(k->explicit_args.size());
+  k->local_sizes.resize(k->explicit_args.size());
+  k->arg_set.resize(k->explicit_args.size());
+  rt::retain(p);
+  ++p->kernels_attached;
+  return k.release();
+}
+
+// OpenCL promises argument info for programs built with -cl-kernel-arg-info; LLVM's AMDGPU
+// metadata records names and types anyway, so a binary that carries them answers too.
+bool arg_info_available(cl_kernel k) {
+  if (k->program->options.find("-cl-kernel-arg-info") != std::string::npos) return true;
+  for (size_t i : k->explicit_args)
+    if (!k->info->args[i].name.empty()) return true;
+  return false;
+}
+
+// Code object metadata spells the qualifiers as AMDGPUUsage's .address_space and .access.
+cl_kernel_arg_address_qualifier address_qualifier(const compiler::KernelArg& a) {
+  if (a.address_space == "global" || a.address_space == "generic")
+    return CL_KERNEL_ARG_ADDRESS_GLOBAL;
+  if (a.address_space == "constant") return CL_KERNEL_ARG_ADDRESS_CONSTANT;
+  if (a.address_space == "local" || a.value_kind == "dynamic_shared_pointer")
+    return CL_KERNEL_ARG_ADDRESS_LOCAL;
+  return CL_KERNEL_ARG_ADDRESS_PRIVATE;
+}
+
+cl_kernel_arg_access_qualifier access_qualifier(const compiler::KernelArg& a) {
+  if (a.access_qual == "read_only") return CL_KERNEL_ARG_ACCESS_READ_ONLY;
+  if (a.access_qual == "write_only") return CL_KERNEL_ARG_ACCESS_WRITE_ONLY;
+  if (a.access_qual == "read_write") return CL_KERNEL_ARG_ACCESS_READ_WRITE;
+  return CL_KERNEL_ARG_ACCESS_NONE;
+}
+
+} // namespace
+
+extern "C" {
+
+cl_kernel CL_API_CALL clCreateKernel(cl_program p, const char* name, cl_int* errcode_ret) {
+  return create<cl_kernel>(errcode_ret, [&]() -> cl_kernel {
+    require(p, CL_INVALID_PROGRAM);
+    if (!name) throw ClError{CL_INVALID_VALUE, ""};
+    if (!p->code) throw ClError{CL_INVALID_PROGRAM_EXECUTABLE, ""};
+    const compiler::KernelInfo* info = p->code->find(name);
+    if (!info) throw ClError{CL_INVALID_KERNEL_NAME, ""};
+    return new_kernel(p, info);
+  });
+}
+
+cl_int CL_API_CALL clCreateKernelsInProgram(cl_program p, cl_uint num_kernels, cl_kernel* kernels,
+                                            cl_uint* num_kernels_ret) {
+  return guarded([&] {
+    require(p, CL_INVALID_PROGRAM);
+    if (!p->code) throw ClError{CL_INVALID_PROGRAM_EXECUTABLE, ""};
+    const auto& infos = p->code->kernels;
+    if (kernels && num_kernels < infos.size()) throw ClError{CL_INVALID_VALUE, ""};
+    if (kernels) {
+      // All or nothing: on failure the kernels made so far are released again.
+      std::vector<cl_kernel> made;
+      try {
+        for (const compiler::KernelInfo& info : infos) made.push_back(new_kernel(p, &info));
+      } catch (...) {
+        for (cl_kernel k : made) rt::release(k);
+        throw;
+      }
+      std::copy(made.begin(), made.end(), kernels);
+    }
+    if (num_kernels_ret) *num_kernels_ret = cl_uint(infos.size());
+    return CL_SUCCESS;
+  });
+}
+
+cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl_int* errcode_ret) {
+  return create<cl_kernel>(errcode_ret, [&]() -> cl_kernel {
+    require(source, CL_INVALID_KERNEL);
+    cl_kernel k = new_kernel(source->program, source->info);
+    // The clone starts with the arguments set on the source; later changes stay separate.
+    k->arg_values = source->arg_values;
+    k->local_sizes = source->local_sizes;
+    k->arg_set = source->arg_set;
+    return k;
+  });
+}
+
+cl_int CL_API_CALL clRetainKernel(cl_kernel h) {
+  return retain_handle(h, CL_INVALID_KERNEL);
+}
+
+cl_int CL_API_CALL clReleaseKernel(cl_kernel h) {
+  return release_handle(h, CL_INVALID_KERNEL);
+}
+
+cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const void* value) {
+  if (!rt::valid(k)) return CL_INVALID_KERNEL;
+  if (index >= k->explicit_args.size()) return CL_INVALID_ARG_INDEX;
+  const compiler::KernelArg& arg = k->info->args[k->explicit_args[index]];
+  if (arg.value_kind == "dynamic_shared_pointer") {
+    if (value) return CL_INVALID_ARG_VALUE;
+    if (size == 0) return CL_INVALID_ARG_SIZE;
+    k->local_sizes[index] = size;
+  } else if (arg.value_kind == "global_buffer") {
+    if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
+    cl_mem m = value ? *static_cast<const cl_mem*>(value) : nullptr;
+    if (m && !rt::valid(m)) return CL_INVALID_MEM_OBJECT;
+    k->arg_values[index].assign(reinterpret_cast<const uint8_t*>(&m),
+                                reinterpret_cast<const uint8_t*>(&m) + sizeof m);
+  } else {
+    if (size != arg.size) return CL_INVALID_ARG_SIZE;
+    if (!value) return CL_INVALID_ARG_VALUE;
+    k->arg_values[index].assign(static_cast<const uint8_t*>(value),
+                                static_cast<const uint8_t*>(value) + size);
+  }
+  k->arg_set[index] = true;
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param, size_t size, void* value,
+                                   size_t* size_ret) {
+  if (!rt::valid(k)) return CL_INVALID_KERNEL;
+  switch (param) {
+  case CL_KERNEL_FUNCTION_NAME:
+    return rt::write_info_string(k->info->name, size, value, size_ret);
+  case CL_KERNEL_NUM_ARGS:
+    return rt::write_info(cl_uint(k->explicit_args.size()), size, value, size_ret);
+  case CL_KERNEL_REFERENCE_COUNT:
+    return rt::write_info(cl_uint(k->refs), size, value, size_ret);
+  case CL_KERNEL_CONTEXT:
+    return rt::write_info(k->program->context, size, value, size_ret);
+  case CL_KERNEL_PROGRAM:
+    return rt::write_info(k->program, size, value, size_ret);
+  case CL_KERNEL_ATTRIBUTES:
+    return rt::write_info_string("", size, value, size_ret);
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id d,
+                                            cl_kernel_work_group_info param, size_t size,
+                                            void* value, size_t* size_ret) {
+  if (!rt::valid(k)) return CL_INVALID_KERNEL;
+  if (d && (!rt::valid(d) || d != k->program->context->devices[0])) return CL_INVALID_DEVICE;
+  switch (param) {
+  case CL_KERNEL_WORK_GROUP_SIZE:
+    return rt::write_info(size_t(k->info->max_flat_workgroup_size), size, value, size_ret);
+  case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
+    size_t v[3] = {k->info->reqd_workgroup_size[0], k->info->reqd_workgroup_size[1],
+                   k->info->reqd_workgroup_size[2]};
+    return rt::write_info(v, sizeof v, size, value, size_ret);
+  }
+  case CL_KERNEL_LOCAL_MEM_SIZE: {
+    cl_ulong total = k->info->group_segment_size;
+    for (size_t s : k->local_sizes) total += s;
+    return rt::write_info(total, size, value, size_ret);
+  }
+  case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+    return rt::write_info(size_t(k->info->wavefront_size), size, value, size_ret);
+  case CL_KERNEL_PRIVATE_MEM_SIZE:
+    return rt::write_info(cl_ulong(k->info->private_segment_size), size, value, size_ret);
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint index, cl_kernel_arg_info param,
+                                      size_t size, void* value, size_t* size_ret) {
+  if (!rt::valid(k)) return CL_INVALID_KERNEL;
+  if (index >= k->explicit_args.size()) return CL_INVALID_ARG_INDEX;
+  if (!arg_info_available(k)) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+  const compiler::KernelArg& a = k->info->args[k->explicit_args[index]];
+  switch (param) {
+  case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+    return rt::write_info(address_qualifier(a), size, value, size_ret);
+  case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+    return rt::write_info(access_qualifier(a), size, value, size_ret);
+  case CL_KERNEL_ARG_TYPE_NAME:
+    return rt::write_info_string(a.type_name, size, value, size_ret);
+  case CL_KERNEL_ARG_TYPE_QUALIFIER: {
+    cl_kernel_arg_type_qualifier q = CL_KERNEL_ARG_TYPE_NONE;
+    if (a.is_const || a.address_space == "constant") q |= CL_KERNEL_ARG_TYPE_CONST;
+    if (a.is_restrict) q |= CL_KERNEL_ARG_TYPE_RESTRICT;
+    if (a.is_volatile) q |= CL_KERNEL_ARG_TYPE_VOLATILE;
+    return rt::write_info(q, size, value, size_ret);
+  }
+  case CL_KERNEL_ARG_NAME:
+    return rt::write_info_string(a.name, size, value, size_ret);
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+} // extern "C"
