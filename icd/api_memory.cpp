@@ -54,17 +54,10 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t
       throw ClError{CL_MEM_OBJECT_ALLOCATION_FAILURE, ""};
     }
     if (needs_ptr) {
-      cl_int err;
-      cl_command_queue q = clCreateCommandQueueWithProperties(context, context->devices[0], nullptr, &err);
-      if (!q) throw ClError{err, ""};
-      try {
-        std::lock_guard lock(q->mutex);
-        copy_to_device(q, m->alloc.va, static_cast<const uint8_t*>(host_ptr), size);
-      } catch (...) {
-        rt::release(q);
-        throw;
-      }
-      rt::release(q);
+      // Through the device's own staging buffer: creating a buffer needs no queue.
+      cl_device_id d = context->devices[0];
+      std::lock_guard lock(d->staging_mutex);
+      copy_to_device(dev, d->staging, m->alloc.va, static_cast<const uint8_t*>(host_ptr), size);
     }
     return m.release();
   });

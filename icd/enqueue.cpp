@@ -40,20 +40,27 @@ void check_host_transfer(cl_command_queue q, cl_mem m, size_t offset, size_t siz
 
 am::Device& device_of(cl_command_queue q) { return *q->device->am; }
 
-void ensure_staging(cl_command_queue q) {
-  if (!q->staging) q->staging = device_of(q).alloc_system(kStagingBytes);
+void ensure_staging(am::Device& dev, am::Allocation& staging) {
+  if (!staging) staging = dev.alloc_system(kStagingBytes);
+}
+
+void ensure_staging(cl_command_queue q) { ensure_staging(device_of(q), q->staging); }
+
+void copy_to_device(am::Device& dev, am::Allocation& staging, uint64_t dst_va, const uint8_t* src,
+                    size_t size) {
+  ensure_staging(dev, staging);
+  for (size_t done = 0; done < size;) {
+    size_t n = std::min<size_t>(size - done, kStagingBytes);
+    std::memcpy(staging.cpu, src + done, n);
+    am::SdmaBuilder b;
+    b.copy_linear(dst_va + done, staging.va, n);
+    run_sdma(dev, b);
+    done += n;
+  }
 }
 
 void copy_to_device(cl_command_queue q, uint64_t dst_va, const uint8_t* src, size_t size) {
-  ensure_staging(q);
-  for (size_t done = 0; done < size;) {
-    size_t n = std::min<size_t>(size - done, kStagingBytes);
-    std::memcpy(q->staging.cpu, src + done, n);
-    am::SdmaBuilder b;
-    b.copy_linear(dst_va + done, q->staging.va, n);
-    run_sdma(q, b);
-    done += n;
-  }
+  copy_to_device(device_of(q), q->staging, dst_va, src, size);
 }
 
 void copy_from_device(cl_command_queue q, uint8_t* dst, uint64_t src_va, size_t size) {
@@ -68,9 +75,10 @@ void copy_from_device(cl_command_queue q, uint8_t* dst, uint64_t src_va, size_t 
   }
 }
 
-void run_sdma(cl_command_queue q, const am::SdmaBuilder& packets) {
-  am::Device& dev = device_of(q);
+void run_sdma(am::Device& dev, const am::SdmaBuilder& packets) {
   dev.wait(am::Engine::Sdma, dev.submit_sdma(packets));
 }
+
+void run_sdma(cl_command_queue q, const am::SdmaBuilder& packets) { run_sdma(device_of(q), packets); }
 
 } // namespace amcl::icd

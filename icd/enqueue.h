@@ -42,11 +42,15 @@ void check_host_transfer(cl_command_queue q, cl_mem m, size_t offset, size_t siz
                          cl_uint nwait, const cl_event* wait, cl_mem_flags forbidden);
 
 am::Device& device_of(cl_command_queue q);
-// Staged copies through the queue's pinned staging buffer (q->mutex held).
+// Staged copies through a pinned staging buffer the caller holds exclusively: the queue's
+// (q->mutex held) or the device's (device->staging_mutex held, for work outside any queue).
+void copy_to_device(am::Device& dev, am::Allocation& staging, uint64_t dst_va, const uint8_t* src,
+                    size_t size);
 void copy_to_device(cl_command_queue q, uint64_t dst_va, const uint8_t* src, size_t size);
 void copy_from_device(cl_command_queue q, uint8_t* dst, uint64_t src_va, size_t size);
 void ensure_staging(cl_command_queue q);
 // Submits SDMA packets and waits for them.
+void run_sdma(am::Device& dev, const am::SdmaBuilder& packets);
 void run_sdma(cl_command_queue q, const am::SdmaBuilder& packets);
 
 } // namespace amcl::icd

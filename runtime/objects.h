@@ -53,7 +53,9 @@ struct _cl_device_id : amcl::rt::ObjectHeader {
   _cl_device_id() : ObjectHeader(amcl::rt::kDeviceMagic) {}
   cl_platform_id platform = nullptr;
   std::unique_ptr<am::Device> am;
-  std::mutex submit_mutex;
+  // Pinned staging memory for host data copied outside any queue (CL_MEM_COPY_HOST_PTR).
+  std::mutex staging_mutex;
+  am::Allocation staging;
 };
 
 struct _cl_context : amcl::rt::ObjectHeader {
