@@ -3,8 +3,8 @@
 // has read (from its read-pointer write-back).
 #pragma once
 #include "memory.h"
+#include "write_barrier.h"
 
-#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -34,7 +34,7 @@ public:
     if (wptr_ + words.size() - read_dwords() >= dwords_) return false;
     auto* ring = reinterpret_cast<uint32_t*>(mem_.cpu);
     for (size_t i = 0; i < words.size(); ++i) ring[(wptr_ + i) & (dwords_ - 1)] = words[i];
-    std::atomic_thread_fence(std::memory_order_release);
+    device_write_barrier(); // the packets are in memory before the doorbell announces them
     wptr_ += words.size();
     return true;
   }
