@@ -1,6 +1,7 @@
 #include "compiler.h"
 
 #include "build_cache.h"
+#include "code_object.h"
 
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>
@@ -11,6 +12,7 @@
 #include <clang/Lex/PreprocessorOptions.h>
 #include <lld/Common/Driver.h>
 #include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
@@ -22,6 +24,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Triple.h>
@@ -36,6 +39,7 @@ namespace amcl::compiler {
 namespace {
 
 constexpr const char* kTriple = "amdgcn-amd-amdhsa";
+constexpr const char* kHeaderDir = "/amcl-embedded-headers";
 
 const char kWorkitemBuiltins[] =
 #include "workitem_builtins.inc"
@@ -109,7 +113,8 @@ bool translate_options(const std::string& options, std::vector<std::string>& cc1
 std::unique_ptr<llvm::Module> frontend(llvm::LLVMContext& ctx, const std::string& source,
                                        const std::string& name, const std::string& target,
                                        std::vector<std::string> extra, bool default_header,
-                                       std::string& log, bool& bad_options) {
+                                       std::string& log, bool& bad_options,
+                                       const std::vector<SourceFile>& headers = {}) {
   std::vector<std::string> args = {"-triple", kTriple, "-target-cpu", target, "-emit-llvm-only",
                                    "-O2", "-disable-llvm-passes", "-mcode-object-version=5",
                                    "-resource-dir", AMCL_CLANG_RESOURCE_DIR, "-fno-signed-char",
@@ -119,6 +124,7 @@ std::unique_ptr<llvm::Module> frontend(llvm::LLVMContext& ctx, const std::string
     args.push_back("-fdeclare-opencl-builtins");
   }
   args.insert(args.end(), extra.begin(), extra.end());
+  if (!headers.empty()) args.insert(args.end(), {"-I", kHeaderDir});
   args.push_back(name);
   std::vector<const char*> argv;
   for (auto& a : args) argv.push_back(a.c_str());
@@ -137,8 +143,18 @@ std::unique_ptr<llvm::Module> frontend(llvm::LLVMContext& ctx, const std::string
   }
   invocation->getPreprocessorOpts().addRemappedFile(
       name, llvm::MemoryBuffer::getMemBufferCopy(source, name).release());
+
   invocation->getFrontendOpts().DisableFree = false;
   clang::CompilerInstance ci(std::move(invocation));
+  // Embedded headers (clCompileProgram's input_headers) sit in an in-memory directory over
+  // the real file system, searched like an -I directory.
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  auto in_memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  for (const SourceFile& h : headers)
+    in_memory->addFile(std::string(kHeaderDir) + "/" + h.name, 0,
+                       llvm::MemoryBuffer::getMemBufferCopy(h.text, h.name));
+  overlay->pushOverlay(in_memory);
+  ci.createVirtualFileSystem(overlay);
   ci.createDiagnostics(printer.release(), true);
   clang::EmitLLVMOnlyAction action(&ctx);
   bool ok = ci.ExecuteAction(action);
@@ -320,6 +336,7 @@ BuildResult build(const BuildRequest& req) {
   std::vector<std::string> key_parts = {toolchain_identity(), req.source, req.options, req.target};
   for (const auto& e : req.extensions) key_parts.push_back("ext:" + e);
   for (const auto& f : req.features) key_parts.push_back("feature:" + f);
+  for (const auto& h : req.headers) key_parts.push_back("header:" + h.name + "\n" + h.text);
   const std::string key = cache_key(key_parts);
   BuildCache& cache = BuildCache::process();
   if (auto hit = cache.load(key)) {
@@ -335,31 +352,159 @@ BuildResult build(const BuildRequest& req) {
   return r;
 }
 
-BuildResult build_uncached(const BuildRequest& req) {
-  init_llvm();
-  BuildResult r;
+namespace {
+
+// The source of a request through clang, with the request's options, extensions and features.
+std::unique_ptr<llvm::Module> compile_module(llvm::LLVMContext& ctx, const BuildRequest& req,
+                                             BuildResult& r) {
   std::vector<std::string> cc1;
   std::string std = "CL1.2";
   if (!translate_options(req.options, cc1, std, r.log)) {
     r.bad_options = true;
-    return r;
+    return nullptr;
   }
-  const bool optimize = req.options.find("-cl-opt-disable") == std::string::npos;
   cc1.push_back("-cl-std=" + std);
   std::string ext = "-cl-ext=-all";
   for (const auto& e : req.extensions) ext += ",+" + e;
   for (const auto& f : req.features) ext += ",+" + f;
   cc1.push_back(ext);
-  llvm::LLVMContext ctx;
-  auto module = frontend(ctx, req.source, "input.cl", req.target, cc1, true, r.log, r.bad_options);
-  if (!module) return r;
-  if (!link_builtins(*module, req.target, r.log)) return r;
-  finalize_linkage(*module, req.target);
+  return frontend(ctx, req.source, "input.cl", req.target, cc1, true, r.log, r.bad_options,
+                  req.headers);
+}
+
+// A whole program's module -> code object: builtins, linkage, optimisation, codegen, lld.
+bool finish_executable(llvm::Module& m, const std::string& target, bool optimize, BuildResult& r) {
+  if (!link_builtins(m, target, r.log)) return false;
+  finalize_linkage(m, target);
   llvm::SmallVector<char, 0> object;
-  if (!optimize_and_emit(*module, req.target, optimize, object, r.log)) return r;
-  if (!link_code_object(object, r.binary, r.log)) return r;
+  if (!optimize_and_emit(m, target, optimize, object, r.log)) return false;
+  return link_code_object(object, r.binary, r.log);
+}
+
+// Libraries carry this named metadata so that their binaries say what they are.
+constexpr const char* kLibraryMarker = "amcl.library";
+
+std::vector<uint8_t> to_bitcode(const llvm::Module& m) {
+  llvm::SmallVector<char, 0> buf;
+  llvm::raw_svector_ostream os(buf);
+  llvm::WriteBitcodeToFile(m, os);
+  return {buf.begin(), buf.end()};
+}
+
+std::unique_ptr<llvm::Module> from_bitcode(llvm::LLVMContext& ctx, const std::vector<uint8_t>& bytes,
+                                           std::string& log) {
+  llvm::MemoryBufferRef ref(llvm::StringRef(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+                            "input.bc");
+  auto mod = llvm::parseBitcodeFile(ref, ctx);
+  if (!mod) {
+    log += "invalid bitcode: " + llvm::toString(mod.takeError()) + "\n";
+    return nullptr;
+  }
+  return std::move(*mod);
+}
+
+bool is_bitcode(const std::vector<uint8_t>& b) {
+  return b.size() >= 4 && b[0] == 'B' && b[1] == 'C' && b[2] == 0xC0 && b[3] == 0xDE;
+}
+
+// clLinkProgram's options (OpenCL 3.0 §5.8.6.3); the math options were already applied when
+// the inputs were compiled, so they are accepted and change nothing here.
+bool parse_link_options(const std::string& options, bool& create_library, std::string& log) {
+  create_library = false;
+  for (const std::string& t : split_options(options)) {
+    if (t == "-create-library") create_library = true;
+    else if (t == "-enable-link-options" || t == "-cl-denorms-are-zero" ||
+             t == "-cl-no-signed-zeros" || t == "-cl-unsafe-math-optimizations" ||
+             t == "-cl-finite-math-only" || t == "-cl-fast-relaxed-math" || t == "-cl-no-subgroup-ifp")
+      continue;
+    else return log += "invalid link option: " + t + "\n", false;
+  }
+  return true;
+}
+
+// Functions still only declared after linking, other than LLVM intrinsics and what the
+// builtin libraries will provide, are the program's undefined references.
+bool check_defined(const llvm::Module& m, std::string& log) {
+  bool ok = true;
+  for (const llvm::Function& f : m)
+    if (f.isDeclaration() && !f.isIntrinsic() && !f.use_empty() && !f.getName().starts_with("_Z") &&
+        !f.getName().starts_with("__")) {
+      log += "undefined reference to function " + f.getName().str() + "\n";
+      ok = false;
+    }
+  return ok;
+}
+
+} // namespace
+
+BuildResult build_uncached(const BuildRequest& req) {
+  init_llvm();
+  BuildResult r;
+  llvm::LLVMContext ctx;
+  auto module = compile_module(ctx, req, r);
+  if (!module) return r;
+  const bool optimize = req.options.find("-cl-opt-disable") == std::string::npos;
+  r.ok = finish_executable(*module, req.target, optimize, r);
+  return r;
+}
+
+BuildResult compile(const BuildRequest& req) {
+  init_llvm();
+  BuildResult r;
+  llvm::LLVMContext ctx;
+  auto module = compile_module(ctx, req, r);
+  if (!module) return r;
+  r.binary = to_bitcode(*module);
   r.ok = true;
   return r;
+}
+
+BuildResult link(const LinkRequest& req) {
+  init_llvm();
+  BuildResult r;
+  bool create_library = false;
+  if (!parse_link_options(req.options, create_library, r.log)) {
+    r.bad_options = true;
+    return r;
+  }
+  if (req.inputs.empty()) return r.log += "nothing to link\n", r;
+  llvm::LLVMContext ctx;
+  std::unique_ptr<llvm::Module> program;
+  for (const auto& input : req.inputs) {
+    auto m = from_bitcode(ctx, input, r.log);
+    if (!m) return r;
+    if (auto* marker = m->getNamedMetadata(kLibraryMarker)) m->eraseNamedMetadata(marker);
+    if (!program) {
+      program = std::move(m);
+      continue;
+    }
+    if (llvm::Linker::linkModules(*program, std::move(m))) {
+      r.log += "link error: conflicting definitions between the linked programs\n";
+      return r;
+    }
+  }
+  if (create_library) {
+    program->getOrInsertNamedMetadata(kLibraryMarker);
+    r.binary = to_bitcode(*program);
+    r.ok = true;
+    return r;
+  }
+  if (!check_defined(*program, r.log)) return r;
+  r.ok = finish_executable(*program, req.target, true, r);
+  return r;
+}
+
+BinaryKind classify_binary(const std::vector<uint8_t>& binary) {
+  if (!is_bitcode(binary)) {
+    std::string error;
+    return read_code_object(binary, &error) ? BinaryKind::Executable : BinaryKind::Invalid;
+  }
+  llvm::LLVMContext ctx;
+  std::string log;
+  auto m = from_bitcode(ctx, binary, log);
+  if (!m || llvm::Triple(m->getTargetTriple()).getArch() != llvm::Triple::amdgcn)
+    return BinaryKind::Invalid;
+  return m->getNamedMetadata(kLibraryMarker) ? BinaryKind::Library : BinaryKind::Object;
 }
 
 } // namespace amcl::compiler

@@ -8,6 +8,11 @@
 
 namespace amcl::compiler {
 
+// A named source text: clCompileProgram's embedded headers (#include "name").
+struct SourceFile {
+  std::string name, text;
+};
+
 struct BuildRequest {
   std::string source;
   std::string options; // OpenCL build options (clBuildProgram)
@@ -16,6 +21,7 @@ struct BuildRequest {
   // macros defined, so source sees what CL_DEVICE_EXTENSIONS/OPENCL_C_FEATURES say.
   std::vector<std::string> extensions;
   std::vector<std::string> features;
+  std::vector<SourceFile> headers; // compile(): files #include "name" can find
 };
 
 struct BuildResult {
@@ -29,6 +35,22 @@ struct BuildResult {
 // Builds through the on-disk cache; build_uncached always compiles.
 BuildResult build(const BuildRequest& request);
 BuildResult build_uncached(const BuildRequest& request);
+
+// clCompileProgram: source (+ headers) -> LLVM bitcode object, builtins not yet linked.
+BuildResult compile(const BuildRequest& request);
+
+// clLinkProgram: bitcode objects and libraries -> a library (bitcode; -create-library) or an
+// executable code object. bad_options means options clLinkProgram does not accept.
+struct LinkRequest {
+  std::vector<std::vector<uint8_t>> inputs;
+  std::string options;
+  std::string target = "gfx1100";
+};
+BuildResult link(const LinkRequest& request);
+
+// What a program binary is: an executable code object, or bitcode from compile()/link().
+enum class BinaryKind { Invalid, Executable, Object, Library };
+BinaryKind classify_binary(const std::vector<uint8_t>& binary);
 
 // Version string that identifies the compiler in caches and CL_DEVICE_VERSION-like queries.
 std::string compiler_version();

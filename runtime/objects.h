@@ -130,7 +130,8 @@ struct _cl_program : amcl::rt::ObjectHeader {
   std::string options;
   std::string log;
   cl_build_status status = CL_BUILD_NONE;
-  std::vector<uint8_t> binary;
+  std::vector<uint8_t> binary; // code object, or bitcode for compiled objects and libraries
+  cl_program_binary_type binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
   std::optional<amcl::compiler::CodeObject> code;
   am::Allocation image; // loaded code object in VRAM
   std::atomic<cl_uint> kernels_attached{0};

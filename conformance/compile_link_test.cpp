@@ -1,0 +1,206 @@
+// Separate compilation (mirrors the Khronos CTS "compiler" suite): clCompileProgram with
+// embedded headers, clLinkProgram into executables and libraries, binaries of compiled
+// objects, and the errors of each step.
+#include "cl_helpers.h"
+
+using amcl_test::Env;
+
+namespace {
+
+const char* kHeader = "int twice(int x);\n#define OFFSET 3\n";
+const char* kHelper = "int twice(int x) { return 2 * x; }\n";
+const char* kKernel = R"(
+#include "helpers/math.h"
+kernel void apply(global int* data) {
+  size_t i = get_global_id(0);
+  data[i] = twice(data[i]) + OFFSET;
+}
+)";
+
+cl_program source(Env& env, const char* text) {
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(env.context, 1, &text, nullptr, &err);
+  EXPECT_EQ(err, CL_SUCCESS);
+  return p;
+}
+
+cl_program_binary_type binary_type(Env& env, cl_program p) {
+  cl_program_binary_type t = 0;
+  EXPECT_EQ(clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BINARY_TYPE, sizeof t, &t, nullptr),
+            CL_SUCCESS);
+  return t;
+}
+
+std::string build_log(Env& env, cl_program p) {
+  size_t n = 0;
+  clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
+  std::string log(n, '\0');
+  clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
+  return log;
+}
+
+// Compiles kKernel with the header embedded under the name it #includes.
+cl_program compiled_kernel(Env& env) {
+  cl_program header = source(env, kHeader), kernel = source(env, kKernel);
+  const char* name = "helpers/math.h";
+  EXPECT_EQ(clCompileProgram(kernel, 1, &env.device, "", 1, &header, &name, nullptr, nullptr),
+            CL_SUCCESS)
+      << build_log(env, kernel);
+  clReleaseProgram(header);
+  return kernel;
+}
+
+cl_program compiled_helper(Env& env) {
+  cl_program helper = source(env, kHelper);
+  EXPECT_EQ(clCompileProgram(helper, 0, nullptr, "", 0, nullptr, nullptr, nullptr, nullptr),
+            CL_SUCCESS);
+  return helper;
+}
+
+// Runs `apply` from an executable on 0..15 and checks 2x+3.
+void expect_apply_works(Env& env, cl_program exe) {
+  cl_int err;
+  cl_kernel k = clCreateKernel(exe, "apply", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  int data[16];
+  for (int i = 0; i < 16; ++i) data[i] = i;
+  cl_mem m = env.buffer(sizeof data, data);
+  ASSERT_EQ(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+  size_t global = 16;
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, sizeof data, data, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(data[i], 2 * i + 3) << i;
+  clReleaseMemObject(m);
+  clReleaseKernel(k);
+}
+
+TEST(CompileLink, TwoObjectsWithAnEmbeddedHeader) {
+  Env env;
+  ASSERT_NE(env.context, nullptr);
+  cl_program kernel = compiled_kernel(env), helper = compiled_helper(env);
+  EXPECT_EQ(binary_type(env, kernel),
+            cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT));
+  // A compiled object has no kernels yet.
+  cl_int err;
+  EXPECT_EQ(clCreateKernel(kernel, "apply", &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_PROGRAM_EXECUTABLE);
+  static int notified = 0;
+  notified = 0;
+  auto notify = [](cl_program, void*) { ++notified; };
+  cl_program inputs[] = {kernel, helper};
+  cl_program exe = clLinkProgram(env.context, 1, &env.device, "", 2, inputs, notify, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS) << (exe ? build_log(env, exe) : "");
+  EXPECT_EQ(notified, 1);
+  EXPECT_EQ(binary_type(env, exe), cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_EXECUTABLE));
+  expect_apply_works(env, exe);
+  clReleaseProgram(exe);
+  clReleaseProgram(kernel);
+  clReleaseProgram(helper);
+}
+
+TEST(CompileLink, LibraryThenExecutable) {
+  Env env;
+  ASSERT_NE(env.context, nullptr);
+  cl_program helper = compiled_helper(env), kernel = compiled_kernel(env);
+  cl_int err;
+  cl_program lib =
+      clLinkProgram(env.context, 0, nullptr, "-create-library", 1, &helper, nullptr, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  EXPECT_EQ(binary_type(env, lib), cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_LIBRARY));
+  cl_program inputs[] = {kernel, lib};
+  cl_program exe = clLinkProgram(env.context, 0, nullptr, "-cl-fast-relaxed-math", 2, inputs,
+                                 nullptr, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  expect_apply_works(env, exe);
+  clReleaseProgram(exe);
+  clReleaseProgram(lib);
+  clReleaseProgram(kernel);
+  clReleaseProgram(helper);
+}
+
+TEST(CompileLink, CompiledObjectBinaryRoundTrips) {
+  Env env;
+  ASSERT_NE(env.context, nullptr);
+  cl_program helper = compiled_helper(env);
+  size_t size = 0;
+  ASSERT_EQ(clGetProgramInfo(helper, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr),
+            CL_SUCCESS);
+  ASSERT_GT(size, 0u);
+  std::vector<unsigned char> bin(size);
+  unsigned char* ptr = bin.data();
+  ASSERT_EQ(clGetProgramInfo(helper, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr), CL_SUCCESS);
+  const unsigned char* cptr = bin.data();
+  cl_int err, status;
+  cl_program again =
+      clCreateProgramWithBinary(env.context, 1, &env.device, &size, &cptr, &status, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  EXPECT_EQ(binary_type(env, again),
+            cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT));
+  cl_program kernel = compiled_kernel(env);
+  cl_program inputs[] = {kernel, again};
+  cl_program exe = clLinkProgram(env.context, 0, nullptr, "", 2, inputs, nullptr, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  expect_apply_works(env, exe);
+  clReleaseProgram(exe);
+  clReleaseProgram(kernel);
+  clReleaseProgram(again);
+  clReleaseProgram(helper);
+}
+
+TEST(CompileLink, UndefinedFunctionFailsTheLinkWithALog) {
+  Env env;
+  ASSERT_NE(env.context, nullptr);
+  cl_program kernel = compiled_kernel(env); // calls twice(), which nothing defines
+  cl_int err;
+  cl_program exe = clLinkProgram(env.context, 0, nullptr, "", 1, &kernel, nullptr, nullptr, &err);
+  EXPECT_EQ(err, CL_LINK_PROGRAM_FAILURE);
+  ASSERT_NE(exe, nullptr); // returned so that the log can be read
+  EXPECT_NE(build_log(env, exe).find("twice"), std::string::npos) << build_log(env, exe);
+  cl_build_status st = 0;
+  clGetProgramBuildInfo(exe, env.device, CL_PROGRAM_BUILD_STATUS, sizeof st, &st, nullptr);
+  EXPECT_EQ(st, CL_BUILD_ERROR);
+  clReleaseProgram(exe);
+  clReleaseProgram(kernel);
+}
+
+TEST(CompileLink, Errors) {
+  Env env;
+  ASSERT_NE(env.context, nullptr);
+  cl_program bad = source(env, "kernel void k(global int* p) { p[0] = undeclared; }");
+  EXPECT_EQ(clCompileProgram(bad, 0, nullptr, "", 0, nullptr, nullptr, nullptr, nullptr),
+            CL_COMPILE_PROGRAM_FAILURE);
+  EXPECT_NE(build_log(env, bad).find("undeclared"), std::string::npos);
+  EXPECT_EQ(
+      clCompileProgram(bad, 0, nullptr, "-no-such-option", 0, nullptr, nullptr, nullptr, nullptr),
+      CL_INVALID_COMPILER_OPTIONS);
+  // Header arguments must come together.
+  const char* name = "x.h";
+  EXPECT_EQ(clCompileProgram(bad, 0, nullptr, "", 1, nullptr, &name, nullptr, nullptr),
+            CL_INVALID_VALUE);
+  cl_program helper = compiled_helper(env);
+  cl_int err;
+  EXPECT_EQ(
+      clLinkProgram(env.context, 0, nullptr, "-no-such-option", 1, &helper, nullptr, nullptr, &err),
+      nullptr);
+  EXPECT_EQ(err, CL_INVALID_LINKER_OPTIONS);
+  EXPECT_EQ(clLinkProgram(env.context, 0, nullptr, "", 0, nullptr, nullptr, nullptr, &err),
+            nullptr);
+  EXPECT_EQ(err, CL_INVALID_VALUE);
+  // Only compiled objects and libraries link; a program never compiled does not.
+  cl_program raw = source(env, kHelper);
+  EXPECT_EQ(clLinkProgram(env.context, 0, nullptr, "", 1, &raw, nullptr, nullptr, &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_OPERATION);
+  // An executable's binary cannot be compiled again.
+  cl_program exe = clLinkProgram(env.context, 0, nullptr, "", 1, &helper, nullptr, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS); // no kernels, nothing undefined: an empty executable
+  EXPECT_EQ(clCompileProgram(exe, 0, nullptr, "", 0, nullptr, nullptr, nullptr, nullptr),
+            CL_INVALID_OPERATION);
+  clReleaseProgram(exe);
+  clReleaseProgram(raw);
+  clReleaseProgram(helper);
+  clReleaseProgram(bad);
+}
+
+} // namespace
