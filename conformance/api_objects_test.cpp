@@ -265,6 +265,19 @@ TEST(ApiObjects, HostAndDeviceTimersAdvance) {
   clReleaseCommandQueue(q);
 }
 
+TEST(ApiObjects, NoBuiltInKernels) {
+  Env env;
+  ASSERT_NE(env.context, nullptr);
+  size_t size = 0;
+  ASSERT_EQ(clGetDeviceInfo(env.device, CL_DEVICE_BUILT_IN_KERNELS, 0, nullptr, &size), CL_SUCCESS);
+  EXPECT_EQ(size, 1u); // the empty string
+  cl_int err;
+  EXPECT_EQ(clCreateProgramWithBuiltInKernels(env.context, 1, &env.device, "anything", &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_VALUE);
+  EXPECT_EQ(clCreateProgramWithBuiltInKernels(nullptr, 1, &env.device, "anything", &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_CONTEXT);
+}
+
 TEST(ApiObjects, UnloadCompiler) {
   Env env;
   ASSERT_NE(env.platform, nullptr);

@@ -118,6 +118,20 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
   });
 }
 
+// The devices offer no built-in kernels (CL_DEVICE_BUILT_IN_KERNELS is empty), so every
+// name is one no device supports.
+cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
+                                                         const cl_device_id* devices,
+                                                         const char* kernel_names, cl_int* errcode_ret) {
+  return create<cl_program>(errcode_ret, [&]() -> cl_program {
+    require(context, CL_INVALID_CONTEXT);
+    if (num_devices == 0 || !devices) throw ClError{CL_INVALID_VALUE, ""};
+    check_devices(context, num_devices, devices);
+    (void)kernel_names;
+    throw ClError{CL_INVALID_VALUE, "no built-in kernels"};
+  });
+}
+
 cl_int CL_API_CALL clRetainProgram(cl_program h) { return retain_handle(h, CL_INVALID_PROGRAM); }
 
 cl_int CL_API_CALL clReleaseProgram(cl_program h) { return release_handle(h, CL_INVALID_PROGRAM); }
