@@ -91,9 +91,14 @@ cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl_int* errcode_ret) {
     require(source, CL_INVALID_KERNEL);
     cl_kernel k = new_kernel(source->program, source->info);
     // The clone starts with the arguments set on the source; later changes stay separate.
-    k->arg_values = source->arg_values;
-    k->local_sizes = source->local_sizes;
-    k->arg_set = source->arg_set;
+    try {
+      k->arg_values = source->arg_values;
+      k->local_sizes = source->local_sizes;
+      k->arg_set = source->arg_set;
+    } catch (...) {
+      rt::release(k); // out of memory while copying: the clone goes again
+      throw;
+    }
     return k;
   });
 }
