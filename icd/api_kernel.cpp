@@ -73,6 +73,7 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program p, cl_uint num_kernels, c
     if (kernels) {
       // All or nothing: on failure the kernels made so far are released again.
       std::vector<cl_kernel> made;
+      made.reserve(infos.size()); // push_back cannot fail after a kernel exists
       try {
         for (const compiler::KernelInfo& info : infos) made.push_back(new_kernel(p, &info));
       } catch (...) {
