@@ -8,6 +8,28 @@
 namespace amcl::compiler {
 namespace {
 
+void classify_arg(KernelArg& arg) {
+  const std::string& v = arg.value_kind;
+  if (v == "by_value") arg.kind = ArgKind::ByValue;
+  else if (v == "global_buffer") arg.kind = ArgKind::GlobalBuffer;
+  else if (v == "dynamic_shared_pointer") arg.kind = ArgKind::DynamicSharedPointer;
+  else if (v == "hidden_grid_dims") arg.kind = ArgKind::HiddenGridDims;
+  else if (arg.hidden()) arg.kind = ArgKind::HiddenOther;
+  else arg.kind = ArgKind::Other;
+  static const std::pair<const char*, ArgKind> per_dim[] = {
+      {"hidden_block_count_", ArgKind::HiddenBlockCount},
+      {"hidden_group_size_", ArgKind::HiddenGroupSize},
+      {"hidden_remainder_", ArgKind::HiddenRemainder},
+      {"hidden_global_offset_", ArgKind::HiddenGlobalOffset}};
+  for (const auto& [prefix, kind] : per_dim) {
+    const size_t n = std::strlen(prefix);
+    if (v.size() == n + 1 && v.compare(0, n, prefix) == 0 && v[n] >= 'x' && v[n] <= 'z') {
+      arg.kind = kind;
+      arg.dim = uint8_t(v[n] - 'x');
+    }
+  }
+}
+
 // ELF constants (System V gABI) and the AMDGPU specifics from LLVM's AMDGPUUsage.
 constexpr uint16_t kEmAmdgpu = 224;
 constexpr uint8_t kOsAbiAmdgpuHsa = 64;
@@ -71,6 +93,7 @@ bool parse_kernel_metadata(const MsgValue& k, KernelInfo& info) {
       arg.name = a.str_or(".name", "");
       arg.type_name = a.str_or(".type_name", "");
       arg.value_kind = a.str_or(".value_kind", "");
+      classify_arg(arg);
       arg.address_space = a.str_or(".address_space", "");
       arg.access_qual = a.str_or(".access", "");
       arg.offset = uint32_t(a.int_or(".offset", 0));

@@ -12,9 +12,26 @@
 
 namespace amcl::compiler {
 
+// What the launcher must put in an argument's kernarg slot, from its .value_kind
+// (AMDGPUUsage "Code Object V3+ Metadata"), decoded once when the code object is read.
+enum class ArgKind : uint8_t {
+  ByValue,
+  GlobalBuffer,
+  DynamicSharedPointer, // __local pointer: an LDS offset the launcher assigns
+  HiddenBlockCount,     // hidden_block_count_{x,y,z}: uint32
+  HiddenGroupSize,      // hidden_group_size_{x,y,z}: uint16
+  HiddenRemainder,      // hidden_remainder_{x,y,z}: uint16
+  HiddenGlobalOffset,   // hidden_global_offset_{x,y,z}: uint64
+  HiddenGridDims,       // hidden_grid_dims: uint16
+  HiddenOther,          // other hidden_* arguments: left zero
+  Other,                // kinds amcl does not bind (images, samplers, pipes, queues)
+};
+
 struct KernelArg {
   std::string name, type_name;
   std::string value_kind;    // by_value, global_buffer, dynamic_shared_pointer, hidden_*...
+  ArgKind kind = ArgKind::Other;
+  uint8_t dim = 0;           // x/y/z = 0/1/2 for the per-dimension hidden kinds
   std::string address_space; // global, local, constant, private, generic
   std::string access_qual;
   uint32_t offset = 0, size = 0;

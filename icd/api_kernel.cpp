@@ -36,7 +36,7 @@ cl_kernel_arg_address_qualifier address_qualifier(const compiler::KernelArg& a) 
   if (a.address_space == "global" || a.address_space == "generic")
     return CL_KERNEL_ARG_ADDRESS_GLOBAL;
   if (a.address_space == "constant") return CL_KERNEL_ARG_ADDRESS_CONSTANT;
-  if (a.address_space == "local" || a.value_kind == "dynamic_shared_pointer")
+  if (a.address_space == "local" || a.kind == compiler::ArgKind::DynamicSharedPointer)
     return CL_KERNEL_ARG_ADDRESS_LOCAL;
   return CL_KERNEL_ARG_ADDRESS_PRIVATE;
 }
@@ -116,11 +116,11 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const
   if (!rt::valid(k)) return CL_INVALID_KERNEL;
   if (index >= k->explicit_args.size()) return CL_INVALID_ARG_INDEX;
   const compiler::KernelArg& arg = k->info->args[k->explicit_args[index]];
-  if (arg.value_kind == "dynamic_shared_pointer") {
+  if (arg.kind == compiler::ArgKind::DynamicSharedPointer) {
     if (value) return CL_INVALID_ARG_VALUE;
     if (size == 0) return CL_INVALID_ARG_SIZE;
     k->local_sizes[index] = size;
-  } else if (arg.value_kind == "global_buffer") {
+  } else if (arg.kind == compiler::ArgKind::GlobalBuffer) {
     if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
     cl_mem m = value ? *static_cast<const cl_mem*>(value) : nullptr;
     if (m && !rt::valid(m)) return CL_INVALID_MEM_OBJECT;

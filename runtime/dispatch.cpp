@@ -70,7 +70,7 @@ Launch prepare_launch(cl_kernel k, cl_uint dims, const size_t* offset, const siz
   L.values = k->arg_values;
   L.local_sizes = k->local_sizes;
   for (size_t i = 0; i < k->explicit_args.size(); ++i) {
-    if (info.args[k->explicit_args[i]].value_kind != "global_buffer") continue;
+    if (info.args[k->explicit_args[i]].kind != compiler::ArgKind::GlobalBuffer) continue;
     cl_mem m;
     std::memcpy(&m, L.values[i].data(), sizeof m);
     if (m) {
@@ -100,34 +100,34 @@ void run_launch(cl_command_queue q, const Launch& L) {
   uint32_t lds = info.group_segment_size;
   for (size_t i = 0; i < k->explicit_args.size(); ++i) {
     const compiler::KernelArg& a = info.args[k->explicit_args[i]];
-    if (a.value_kind == "dynamic_shared_pointer") {
+    switch (a.kind) {
+    case compiler::ArgKind::DynamicSharedPointer:
       lds = (lds + 15) & ~15u;
       put<uint32_t>(args, a.offset, lds);
       lds += uint32_t(L.local_sizes[i]);
-    } else if (a.value_kind == "global_buffer") {
+      break;
+    case compiler::ArgKind::GlobalBuffer: {
       cl_mem m;
       std::memcpy(&m, L.values[i].data(), sizeof m);
       put<uint64_t>(args, a.offset, m ? m->va() : 0);
-    } else {
+      break;
+    }
+    default:
       std::memcpy(args + a.offset, L.values[i].data(), std::min<size_t>(a.size, L.values[i].size()));
     }
   }
   if (lds > 64 * 1024) throw ClError{CL_OUT_OF_RESOURCES, "local memory exceeds 64 KiB"};
   // Hidden arguments (code object v5).
   for (const compiler::KernelArg& a : info.args) {
-    if (!a.hidden()) continue;
-    const std::string& v = a.value_kind;
-    auto dim = [&](const char* prefix) -> int {
-      size_t n = std::strlen(prefix);
-      return v.compare(0, n, prefix) == 0 ? v[n] - 'x' : -1;
-    };
-    int d;
-    if ((d = dim("hidden_block_count_")) >= 0) put<uint32_t>(args, a.offset, uint32_t(g[d] / l[d]));
-    else if ((d = dim("hidden_group_size_")) >= 0) put<uint16_t>(args, a.offset, uint16_t(l[d]));
-    else if ((d = dim("hidden_remainder_")) >= 0) put<uint16_t>(args, a.offset, uint16_t(g[d] % l[d]));
-    else if ((d = dim("hidden_global_offset_")) >= 0) put<uint64_t>(args, a.offset, uint64_t(o[d]));
-    else if (v == "hidden_grid_dims") put<uint16_t>(args, a.offset, uint16_t(dims));
-    // Other hidden arguments (printf buffer, heap, queue) stay zero: not provided yet.
+    const int d = a.dim;
+    switch (a.kind) {
+    case compiler::ArgKind::HiddenBlockCount: put<uint32_t>(args, a.offset, uint32_t(g[d] / l[d])); break;
+    case compiler::ArgKind::HiddenGroupSize: put<uint16_t>(args, a.offset, uint16_t(l[d])); break;
+    case compiler::ArgKind::HiddenRemainder: put<uint16_t>(args, a.offset, uint16_t(g[d] % l[d])); break;
+    case compiler::ArgKind::HiddenGlobalOffset: put<uint64_t>(args, a.offset, uint64_t(o[d])); break;
+    case compiler::ArgKind::HiddenGridDims: put<uint16_t>(args, a.offset, uint16_t(dims)); break;
+    default: break; // printf buffer, heap, queue...: left zero, not provided yet
+    }
   }
 
   const uint64_t kernarg_va = q->kernargs.va + kKernargOffset;

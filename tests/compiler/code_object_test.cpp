@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 using namespace amcl::compiler;
 
 namespace {
@@ -35,6 +37,22 @@ TEST(Compiler, BuildsAndReadsVectorAdd) {
                                                       "global_buffer", "by_value"}));
   EXPECT_EQ(k->args[3].offset, 24u);
   EXPECT_EQ((int64_t(k->descriptor_offset) + k->entry_offset) % 256, 0);
+  // The value kinds decode once into what the launcher fills in.
+  EXPECT_EQ(k->args[0].kind, ArgKind::GlobalBuffer);
+  EXPECT_EQ(k->args[3].kind, ArgKind::ByValue);
+  std::map<std::string, std::pair<ArgKind, int>> hidden;
+  for (auto& a : k->args)
+    if (a.hidden()) hidden[a.value_kind] = {a.kind, a.dim};
+  EXPECT_EQ(hidden["hidden_block_count_y"], std::make_pair(ArgKind::HiddenBlockCount, 1));
+  EXPECT_EQ(hidden["hidden_group_size_z"], std::make_pair(ArgKind::HiddenGroupSize, 2));
+  EXPECT_EQ(hidden["hidden_remainder_x"], std::make_pair(ArgKind::HiddenRemainder, 0));
+  EXPECT_EQ(hidden["hidden_global_offset_y"], std::make_pair(ArgKind::HiddenGlobalOffset, 1));
+  EXPECT_EQ(hidden["hidden_grid_dims"], std::make_pair(ArgKind::HiddenGridDims, 0));
+  for (auto& [kind_name, decoded] : hidden)
+    if (kind_name.find("_count_") == std::string::npos && kind_name.find("_size_") == std::string::npos &&
+        kind_name.find("_remainder_") == std::string::npos && kind_name.find("_offset_") == std::string::npos &&
+        kind_name != "hidden_grid_dims")
+      EXPECT_EQ(decoded.first, ArgKind::HiddenOther) << kind_name;
 }
 
 TEST(Compiler, BadSourceFillsTheLog) {
