@@ -63,6 +63,26 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t
   });
 }
 
+// The devices have no image support (CL_DEVICE_IMAGE_SUPPORT is false): every valid query
+// succeeds with no formats.
+cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
+                                              cl_mem_object_type image_type, cl_uint num_entries,
+                                              cl_image_format* formats, cl_uint* num_formats) {
+  if (!rt::valid(context)) return CL_INVALID_CONTEXT;
+  const cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
+                             CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR |
+                             CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS |
+                             CL_MEM_KERNEL_READ_AND_WRITE;
+  switch (image_type) {
+  case CL_MEM_OBJECT_IMAGE1D: case CL_MEM_OBJECT_IMAGE1D_BUFFER: case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+  case CL_MEM_OBJECT_IMAGE2D: case CL_MEM_OBJECT_IMAGE2D_ARRAY: case CL_MEM_OBJECT_IMAGE3D: break;
+  default: return CL_INVALID_VALUE;
+  }
+  if ((flags & ~known) || (num_entries == 0 && formats)) return CL_INVALID_VALUE;
+  if (num_formats) *num_formats = 0;
+  return CL_SUCCESS;
+}
+
 cl_int CL_API_CALL clRetainMemObject(cl_mem h) { return retain_handle(h, CL_INVALID_MEM_OBJECT); }
 
 cl_int CL_API_CALL clReleaseMemObject(cl_mem h) { return release_handle(h, CL_INVALID_MEM_OBJECT); }
