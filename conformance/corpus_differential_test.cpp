@@ -212,6 +212,7 @@ TEST(CorpusDifferential, AmclAgreesWithPocl) {
     for (const std::string& name : kernel_names(src)) {
       std::vector<uint8_t> a, b, ours, ref;
       fill(name, a, b, seed++);
+      if (std::getenv("AMCL_TRACE_CORPUS")) std::fprintf(stderr, "corpus: %s\n", name.c_str());
       std::string err = amcl.run(pa, name, a, b, ours);
       if (!err.empty()) {
         failures.push_back(file + ":" + name + ": amcl " + err);

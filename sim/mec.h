@@ -4,6 +4,7 @@
 #include "device_services.h"
 #include "engine.h"
 #include "shader/dispatch.h"
+#include "shader/worker_pool.h"
 
 #include <chrono>
 #include <cstdint>
@@ -55,6 +56,7 @@ private:
   uint64_t rptr_ = 0; // in dwords, monotonically increasing
   uint32_t sh_regs_[0x400] = {};
   std::atomic<uint64_t> dispatches_ = 0;
+  shader::WorkerPool workers_; // the shader array's host threads, kept across dispatches
 };
 
 } // namespace sim

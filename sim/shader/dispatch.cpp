@@ -5,6 +5,7 @@
 #include "am/hw/sh_regs.h"
 #include "executor.h"
 #include "translation_cache.h"
+#include "worker_pool.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -27,7 +28,7 @@ uint32_t lds_bytes(uint32_t rsrc2) { return ((rsrc2 >> 15) & 0x1ff) * 512; }
 
 } // namespace
 
-DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory,
+DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool& pool,
                             const std::atomic<bool>* abort) {
   DispatchResult result;
   if (!L.wave32) {
@@ -147,10 +148,7 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory,
     result.lane_instructions += lanes;
     result.waves += waves_run;
   };
-  std::vector<std::thread> pool;
-  for (unsigned i = 1; i < workers; ++i) pool.emplace_back(worker, i);
-  worker(0);
-  for (auto& t : pool) t.join();
+  pool.run(workers, worker);
   return result;
 }
 

@@ -32,8 +32,11 @@ struct DispatchResult {
   uint64_t waves = 0;
 };
 
-// `abort`, when raised from another thread, stops the dispatch with a fault.
-DispatchResult run_dispatch(const LaunchState& launch, MemoryPort& memory,
+class WorkerPool;
+
+// Work-groups are shared out over `pool`'s threads and the caller's. `abort`, when raised from
+// another thread, stops the dispatch with a fault.
+DispatchResult run_dispatch(const LaunchState& launch, MemoryPort& memory, WorkerPool& pool,
                             const std::atomic<bool>* abort = nullptr);
 
 } // namespace sim::shader
