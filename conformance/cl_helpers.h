@@ -73,10 +73,16 @@ struct Env {
     EXPECT_EQ(err, CL_SUCCESS);
     return m;
   }
+  // The event's status now.
   cl_int status(cl_event e) {
     cl_int s = 1;
     clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr);
     return s;
+  }
+  // The event's final status: enqueues return before their commands run.
+  cl_int final_status(cl_event e) {
+    clWaitForEvents(1, &e);
+    return status(e);
   }
   bool noted(const std::string& needle) {
     std::lock_guard lock(mutex);

@@ -24,7 +24,7 @@ void expect_queue_usable(Env& env) {
   size_t global = 256;
   cl_event e;
   ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, &e), CL_SUCCESS);
-  EXPECT_EQ(env.status(e), CL_COMPLETE);
+  EXPECT_EQ(env.final_status(e), CL_COMPLETE);
   ASSERT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, v.size() * sizeof(int), v.data(), 0, nullptr, nullptr),
             CL_SUCCESS);
   for (int i = 0; i < 256; ++i) ASSERT_EQ(v[i], 3 * i);
@@ -44,7 +44,7 @@ TEST(DeviceFaults, WriteToUnmappedAddress) {
   size_t global = 64;
   cl_event e;
   ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, &e), CL_SUCCESS);
-  EXPECT_EQ(env.status(e), CL_OUT_OF_RESOURCES);
+  EXPECT_EQ(env.final_status(e), CL_OUT_OF_RESOURCES);
   EXPECT_TRUE(env.noted("page fault (write) at address 0x7000000000"));
   EXPECT_EQ(clWaitForEvents(1, &e), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   clReleaseEvent(e);
@@ -69,7 +69,7 @@ TEST(DeviceFaults, ReadOfFreedBuffer) {
   clSetKernelArg(use, 1, sizeof result, &result);
   cl_event e;
   ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, use, 1, nullptr, &one, &one, 0, nullptr, &e), CL_SUCCESS);
-  EXPECT_EQ(env.status(e), CL_OUT_OF_RESOURCES);
+  EXPECT_EQ(env.final_status(e), CL_OUT_OF_RESOURCES);
   EXPECT_TRUE(env.noted("page fault (read)"));
   clReleaseEvent(e);
   clReleaseMemObject(addr);
@@ -91,7 +91,7 @@ TEST(DeviceFaults, InfiniteLoopIsResetAfterTheHangTimeout) {
   size_t one = 1;
   cl_event e;
   ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, &one, 0, nullptr, &e), CL_SUCCESS);
-  EXPECT_EQ(env.status(e), CL_OUT_OF_RESOURCES);
+  EXPECT_EQ(env.final_status(e), CL_OUT_OF_RESOURCES);
   EXPECT_TRUE(env.noted("hung and has been reset"));
   clReleaseEvent(e);
   clReleaseMemObject(m);

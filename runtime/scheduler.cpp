@@ -6,25 +6,67 @@
 #include <deque>
 #include <mutex>
 #include <set>
+#include <thread>
 
 namespace amcl::rt {
 namespace {
 
 // One lock for the scheduling state of all queues and events: transitions are short, and a
 // single lock keeps cross-queue dependencies free of lock-order problems. Device work runs
-// without it.
+// without it. The scheduling state is never destroyed: the submission thread may still be
+// running commands while the process exits.
 std::mutex& lock() {
-  static std::mutex m;
-  return m;
+  static auto* m = new std::mutex;
+  return *m;
 }
 std::condition_variable& changed() {
-  static std::condition_variable cv;
-  return cv;
+  static auto* cv = new std::condition_variable;
+  return *cv;
 }
 // Queues that have commands not yet run.
 std::set<cl_command_queue>& active_queues() {
-  static std::set<cl_command_queue> s;
-  return s;
+  static auto* s = new std::set<cl_command_queue>;
+  return *s;
+}
+
+// The submission thread runs what non-blocking enqueues leave behind, so that an enqueue
+// returns as soon as its command is recorded. Threads that block (clFinish, clWaitForEvents,
+// blocking transfers) pump too, which saves them a hand-off.
+struct Submitter {
+  bool started = false;
+  bool idle = false;   // asleep on `wake`
+  bool kicked = false; // something may have become runnable since it last looked
+  std::condition_variable wake;
+};
+Submitter& submitter() {
+  static auto* s = new Submitter;
+  return *s;
+}
+
+void pump(std::unique_lock<std::mutex>& held);
+
+// Tells the submission thread to look again (scheduler lock held). Waking a sleeping thread
+// is a system call, so it is only made when the thread is asleep.
+void kick_locked() {
+  Submitter& s = submitter();
+  s.kicked = true;
+  if (!s.started) {
+    s.started = true;
+    std::thread([] {
+      std::unique_lock held(lock());
+      Submitter& self = submitter();
+      for (;;) {
+        self.kicked = false;
+        pump(held);
+        if (self.kicked) continue;
+        self.idle = true;
+        self.wake.wait(held, [&] { return self.kicked; });
+        self.idle = false;
+      }
+    }).detach();
+  } else if (s.idle) {
+    s.wake.notify_one();
+  }
 }
 
 struct Callback {
@@ -174,9 +216,10 @@ cl_event enqueue(cl_command_queue q, cl_command_type type, const cl_event* waits
     e->submit = host_time_ns();
     q->pending.push_back(std::move(cmd));
     active_queues().insert(q);
-    pump(held);
     if (blocking) {
       changed().wait(held, [&] { pump(held); return e->status <= CL_COMPLETE; });
+    } else {
+      kick_locked();
     }
   }
   if (blocking && e->status != CL_COMPLETE) {
@@ -188,9 +231,8 @@ cl_event enqueue(cl_command_queue q, cl_command_type type, const cl_event* waits
 }
 
 void flush(cl_command_queue q) {
-  std::unique_lock held(lock());
-  (void)q;
-  pump(held);
+  std::lock_guard held(lock());
+  if (!q->pending.empty()) kick_locked();
 }
 
 void finish(cl_command_queue q) {
@@ -228,10 +270,9 @@ void set_status(cl_event e, cl_int status) {
   std::unique_lock held(lock());
   Due due;
   set_locked(e, status, due);
+  if (!active_queues().empty()) kick_locked(); // commands waiting for `e` may run now
   held.unlock();
   run_due(due);
-  held.lock();
-  pump(held);
 }
 
 void add_callback(cl_event e, cl_int on, void(CL_CALLBACK* fn)(cl_event, cl_int, void*), void* data) {

@@ -1,8 +1,9 @@
 // Command scheduling (OpenCL 3.0, "Execution Model" and "Event Objects"). Each queue keeps its
 // enqueued commands in order; a command runs once every event it waits for has completed and
-// the commands before it on an in-order queue are done. Commands run on whichever thread
-// advances the queue: the enqueuing thread, a thread waiting for completion, or the thread
-// that completes a user event. Device failures become the event's (negative) status.
+// the commands before it on an in-order queue are done. A non-blocking enqueue only records
+// its command: the runtime's submission thread runs it, and so does any thread that blocks
+// waiting for completion (it would otherwise sit idle). Device failures become the event's
+// (negative) status.
 #pragma once
 #include "objects.h"
 
@@ -18,7 +19,7 @@ namespace amcl::rt {
 cl_event enqueue(cl_command_queue q, cl_command_type type, const cl_event* waits, cl_uint nwait,
                  std::function<void()> work, bool blocking);
 
-// Runs what can run without blocking (clFlush).
+// Makes sure the submission thread sees what is enqueued (clFlush).
 void flush(cl_command_queue q);
 // Blocks until every command enqueued so far has finished (clFinish).
 void finish(cl_command_queue q);
