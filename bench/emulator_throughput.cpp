@@ -7,6 +7,7 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -15,7 +16,6 @@
 #include <sstream>
 #include <string>
 #include <thread>
-#include <algorithm>
 #include <unistd.h>
 #include <vector>
 
@@ -89,7 +89,8 @@ struct Platform {
     clSetKernelArg(k, 2, sizeof b, &b);
     clFinish(queue);
     auto t0 = std::chrono::steady_clock::now();
-    r.ok = clEnqueueNDRangeKernel(queue, k, 1, nullptr, &items, &local, 0, nullptr, nullptr) == CL_SUCCESS &&
+    r.ok = clEnqueueNDRangeKernel(queue, k, 1, nullptr, &items, &local, 0, nullptr, nullptr) ==
+               CL_SUCCESS &&
            clFinish(queue) == CL_SUCCESS;
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     clReleaseKernel(k);
@@ -129,14 +130,16 @@ int main() {
     std::fprintf(stderr, "the amcl platform is not available (set OCL_ICD_VENDORS)\n");
     return 1;
   }
-  struct Case { const char* kernel; size_t items, local; } cases[] = {
-      {"alu", 16384, 256}, {"memory", 1 << 20, 256}, {"lds", 16384, 256}};
+  struct Case {
+    const char* kernel;
+    size_t items, local;
+  } cases[] = {{"alu", 16384, 256}, {"memory", 1 << 20, 256}, {"lds", 16384, 256}};
   std::streamoff offset = 0;
   lane_instructions(stats, offset);
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   if (const char* env = std::getenv("AMCL_SIM_THREADS")) threads = std::max(1, std::atoi(env));
-  std::printf("%-8s %14s %12s %16s %14s %12s %10s\n", "kernel", "lane-instr", "amcl s", "lane-instr/s",
-              "per thread", "PoCL s", "slowdown");
+  std::printf("%-8s %14s %12s %16s %14s %12s %10s\n", "kernel", "lane-instr", "amcl s",
+              "lane-instr/s", "per thread", "PoCL s", "slowdown");
   for (const Case& c : cases) {
     amcl.run(c.kernel, c.items, c.local); // warm up: code upload, decode
     lane_instructions(stats, offset);
@@ -144,8 +147,8 @@ int main() {
     unsigned long long lanes = lane_instructions(stats, offset);
     Run p = pocl.device ? pocl.run(c.kernel, c.items, c.local) : Run{};
     const double rate = a.seconds > 0 ? lanes / a.seconds : 0.0;
-    std::printf("%-8s %14llu %12.4f %16.3e %14.3e %12.4f %10.1f%s\n", c.kernel, lanes, a.seconds, rate,
-                rate / threads, p.seconds, p.seconds > 0 ? a.seconds / p.seconds : 0.0,
+    std::printf("%-8s %14llu %12.4f %16.3e %14.3e %12.4f %10.1f%s\n", c.kernel, lanes, a.seconds,
+                rate, rate / threads, p.seconds, p.seconds > 0 ? a.seconds / p.seconds : 0.0,
                 a.ok ? "" : "  (amcl run FAILED)");
   }
   std::printf("(%u emulator threads for work-groups; PoCL uses all cores)\n", threads);

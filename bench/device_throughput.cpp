@@ -1,0 +1,88 @@
+// Device-side figures, amcl's emulated GPU next to PoCL in the same process: empty-kernel
+// dispatch rate, and copy bandwidth host->device, device->host and device->device.
+//
+//   OCL_ICD_VENDORS=<build>/conformance/vendors build/bench/device_throughput [MiB]
+#include "bench_util.h"
+
+#include <cstdlib>
+
+namespace {
+
+struct Figures {
+  double kernels_per_s = 0, h2d = 0, d2h = 0, d2d = 0; // GB/s for the copies
+};
+
+// Best of `reps` timings of `body`, in seconds (the machines are noisy).
+template <class F> double best_of(int reps, F body) {
+  double best = 1e30;
+  for (int r = 0; r < reps; ++r) {
+    const double t0 = bench::now_us();
+    body();
+    best = std::min(best, (bench::now_us() - t0) * 1e-6);
+  }
+  return best;
+}
+
+Figures measure(bench::Platform& p, size_t bytes) {
+  Figures f;
+  cl_program prog = p.build("__kernel void empty(__global int* p) { }");
+  if (!prog) return f;
+  cl_kernel k = clCreateKernel(prog, "empty", nullptr);
+  cl_mem a = clCreateBuffer(p.context, CL_MEM_READ_WRITE, bytes, nullptr, nullptr);
+  cl_mem b = clCreateBuffer(p.context, CL_MEM_READ_WRITE, bytes, nullptr, nullptr);
+  clSetKernelArg(k, 0, sizeof a, &a);
+  std::vector<unsigned char> host(bytes, 0x5a);
+
+  const size_t global = 64, local = 64, kernels = 2000;
+  clEnqueueNDRangeKernel(p.queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr);
+  clFinish(p.queue);
+  const double t = best_of(3, [&] {
+    for (size_t i = 0; i < kernels; ++i)
+      clEnqueueNDRangeKernel(p.queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr);
+    clFinish(p.queue);
+  });
+  f.kernels_per_s = double(kernels) / t;
+
+  const double gb = double(bytes) * 1e-9;
+  f.h2d = gb / best_of(3, [&] {
+            clEnqueueWriteBuffer(p.queue, a, CL_TRUE, 0, bytes, host.data(), 0, nullptr, nullptr);
+          });
+  f.d2h = gb / best_of(3, [&] {
+            clEnqueueReadBuffer(p.queue, a, CL_TRUE, 0, bytes, host.data(), 0, nullptr, nullptr);
+          });
+  f.d2d = gb / best_of(3, [&] {
+            clEnqueueCopyBuffer(p.queue, a, b, 0, 0, bytes, 0, nullptr, nullptr);
+            clFinish(p.queue);
+          });
+  clReleaseMemObject(a);
+  clReleaseMemObject(b);
+  clReleaseKernel(k);
+  clReleaseProgram(prog);
+  return f;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  const size_t mib = argc > 1 ? size_t(std::atol(argv[1])) : 64;
+  bench::Platform amcl(bench::kAmcl), pocl(bench::kPocl);
+  if (!amcl) {
+    std::fprintf(stderr, "the amcl platform is not available (set OCL_ICD_VENDORS)\n");
+    return 1;
+  }
+  const Figures a = measure(amcl, mib << 20);
+  const Figures p = pocl ? measure(pocl, mib << 20) : Figures{};
+  std::printf("%-36s %12s %12s %10s\n", "figure", "amcl", "PoCL", "amcl/PoCL");
+  auto row = [](const char* what, double x, double y) {
+    std::printf("%-36s %12.3f %12.3f %10s\n", what, x, y, bench::ratio(x, y).c_str());
+  };
+  row("empty kernels per second (x1000)", a.kernels_per_s / 1000, p.kernels_per_s / 1000);
+  char label[64];
+  std::snprintf(label, sizeof label, "host->device GB/s (%zu MiB)", mib);
+  row(label, a.h2d, p.h2d);
+  std::snprintf(label, sizeof label, "device->host GB/s (%zu MiB)", mib);
+  row(label, a.d2h, p.d2h);
+  std::snprintf(label, sizeof label, "device->device GB/s (%zu MiB)", mib);
+  row(label, a.d2d, p.d2d);
+  return 0;
+}
