@@ -3,6 +3,7 @@
 #include "build_cache.h"
 #include "code_object.h"
 
+#include <algorithm>
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/CodeGen/CodeGenAction.h>
@@ -336,6 +337,7 @@ BuildResult build(const BuildRequest& req) {
   std::vector<std::string> key_parts = {toolchain_identity(), req.source, req.options, req.target};
   for (const auto& e : req.extensions) key_parts.push_back("ext:" + e);
   for (const auto& f : req.features) key_parts.push_back("feature:" + f);
+  for (const auto& v : req.c_versions) key_parts.push_back("c-version:" + v);
   for (const auto& h : req.headers) key_parts.push_back("header:" + h.name + "\n" + h.text);
   const std::string key = cache_key(key_parts);
   BuildCache& cache = BuildCache::process();
@@ -361,6 +363,13 @@ std::unique_ptr<llvm::Module> compile_module(llvm::LLVMContext& ctx, const Build
   std::string std = "CL1.2";
   if (!translate_options(req.options, cc1, std, r.log)) {
     r.bad_options = true;
+    return nullptr;
+  }
+  if (!req.c_versions.empty() &&
+      std::find(req.c_versions.begin(), req.c_versions.end(), std) == req.c_versions.end()) {
+    // OpenCL 3.0 §5.8.6.5: building for a version the device does not list fails the build.
+    r.log += "error: -cl-std=" + std + ": the device does not support OpenCL C " + std.substr(2) +
+             " (see CL_DEVICE_OPENCL_C_ALL_VERSIONS)\n";
     return nullptr;
   }
   cc1.push_back("-cl-std=" + std);
@@ -401,6 +410,14 @@ std::unique_ptr<llvm::Module> from_bitcode(llvm::LLVMContext& ctx, const std::ve
     return nullptr;
   }
   return std::move(*mod);
+}
+
+// The processor a compiled object's functions were compiled for ("target-cpu"), or "".
+std::string compiled_for(const llvm::Module& m) {
+  for (const llvm::Function& f : m)
+    if (!f.isDeclaration() && f.hasFnAttribute("target-cpu"))
+      return f.getFnAttribute("target-cpu").getValueAsString().str();
+  return "";
 }
 
 bool is_bitcode(const std::vector<uint8_t>& b) {
@@ -470,9 +487,14 @@ BuildResult link(const LinkRequest& req) {
   if (req.inputs.empty()) return r.log += "nothing to link\n", r;
   llvm::LLVMContext ctx;
   std::unique_ptr<llvm::Module> program;
-  for (const auto& input : req.inputs) {
-    auto m = from_bitcode(ctx, input, r.log);
+  for (size_t i = 0; i < req.inputs.size(); ++i) {
+    auto m = from_bitcode(ctx, req.inputs[i], r.log);
     if (!m) return r;
+    // Code compiled for one processor is not code for another (ISA and features differ).
+    if (std::string cpu = compiled_for(*m); !cpu.empty() && cpu != req.target) {
+      r.log += "input " + std::to_string(i) + " was compiled for " + cpu + ", not for " + req.target + "\n";
+      return r;
+    }
     if (auto* marker = m->getNamedMetadata(kLibraryMarker)) m->eraseNamedMetadata(marker);
     if (!program) {
       program = std::move(m);

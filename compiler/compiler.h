@@ -22,6 +22,9 @@ struct BuildRequest {
   std::vector<std::string> extensions;
   std::vector<std::string> features;
   std::vector<SourceFile> headers; // compile(): files #include "name" can find
+  // The -cl-std values the device supports (CL_DEVICE_OPENCL_C_ALL_VERSIONS as "CL1.2", ...);
+  // asking for another fails the build. Empty: any version clang knows.
+  std::vector<std::string> c_versions;
 };
 
 struct BuildResult {

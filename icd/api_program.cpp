@@ -36,6 +36,19 @@ void unload(cl_program p) {
 
 std::string gfx_of(cl_program p) { return p->context->devices[0]->am->info().gfx; }
 
+// A build of `p`'s source for its device: exactly the extensions, OpenCL C features and
+// language versions the device reports.
+compiler::BuildRequest device_request(cl_program p, std::string options) {
+  compiler::BuildRequest req;
+  req.source = p->source;
+  req.options = std::move(options);
+  req.target = gfx_of(p);
+  req.extensions = rt::names(rt::device_extensions());
+  req.features = rt::names(rt::opencl_c_features());
+  req.c_versions = rt::cl_std_values();
+  return req;
+}
+
 // The device list arguments shared by build, compile and link.
 void check_devices(cl_context c, cl_uint num_devices, const cl_device_id* devices) {
   if ((num_devices == 0) != (devices == nullptr)) throw ClError{CL_INVALID_VALUE, ""};
@@ -155,8 +168,7 @@ cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_de
     }
     p->status = CL_BUILD_IN_PROGRESS;
     unload(p); // a failed build leaves no executable behind
-    compiler::BuildRequest req{p->source, p->options, gfx_of(p), rt::names(rt::device_extensions()),
-                               rt::names(rt::opencl_c_features()), {}};
+    compiler::BuildRequest req = device_request(p, p->options);
     compiler::BuildResult res = compiler::build(req);
     p->log = res.log;
     if (res.bad_options) {
@@ -188,8 +200,7 @@ cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint num_devices, const cl_
       throw ClError{CL_INVALID_VALUE, ""};
     if (p->from_binary) throw ClError{CL_INVALID_OPERATION, ""}; // nothing to compile
     if (p->kernels_attached) throw ClError{CL_INVALID_OPERATION, ""};
-    compiler::BuildRequest req{p->source, options ? options : "", gfx_of(p),
-                               rt::names(rt::device_extensions()), rt::names(rt::opencl_c_features()), {}};
+    compiler::BuildRequest req = device_request(p, options ? options : "");
     for (cl_uint i = 0; i < num_headers; ++i) {
       if (!rt::valid(headers[i]) || headers[i]->from_binary || !header_names[i])
         throw ClError{CL_INVALID_VALUE, ""};

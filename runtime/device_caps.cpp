@@ -43,6 +43,22 @@ const std::vector<Capability>& opencl_c_features() {
   return caps;
 }
 
+// OpenCL C 2.0 is not listed: it makes SVM, pipes, device-side enqueue and work-group
+// collective functions mandatory, and amcl offers none of them yet. OpenCL C 3.0 makes them
+// optional features, reported by opencl_c_features().
+const std::vector<cl_version>& opencl_c_versions() {
+  static const std::vector<cl_version> versions = {CL_MAKE_VERSION(1, 0, 0), CL_MAKE_VERSION(1, 1, 0),
+                                                   CL_MAKE_VERSION(1, 2, 0), CL_MAKE_VERSION(3, 0, 0)};
+  return versions;
+}
+
+std::vector<std::string> cl_std_values() {
+  std::vector<std::string> out;
+  for (cl_version v : opencl_c_versions())
+    out.push_back("CL" + std::to_string(CL_VERSION_MAJOR(v)) + "." + std::to_string(CL_VERSION_MINOR(v)));
+  return out;
+}
+
 std::vector<std::string> names(const std::vector<Capability>& caps) {
   std::vector<std::string> out;
   for (const auto& c : caps) out.emplace_back(c.name);

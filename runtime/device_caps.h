@@ -17,6 +17,9 @@ struct Capability {
 const std::vector<Capability>& device_extensions();
 const std::vector<Capability>& platform_extensions();
 const std::vector<Capability>& opencl_c_features();
+// CL_DEVICE_OPENCL_C_ALL_VERSIONS (all named "OpenCL C"), and the same as -cl-std values.
+const std::vector<cl_version>& opencl_c_versions();
+std::vector<std::string> cl_std_values();
 
 std::vector<std::string> names(const std::vector<Capability>& caps);
 std::string joined_names(const std::vector<Capability>& caps);

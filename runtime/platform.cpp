@@ -158,11 +158,9 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t n, void* p, size
   case CL_DEVICE_NUMERIC_VERSION: return u(CL_MAKE_VERSION(3, 0, 0));
   case CL_DEVICE_OPENCL_C_VERSION: return s("OpenCL C 1.2 ");
   case CL_DEVICE_OPENCL_C_ALL_VERSIONS: {
-    std::vector<cl_name_version> v(4);
-    const cl_version vers[] = {CL_MAKE_VERSION(1, 0, 0), CL_MAKE_VERSION(1, 1, 0),
-                               CL_MAKE_VERSION(1, 2, 0), CL_MAKE_VERSION(3, 0, 0)};
-    for (int i = 0; i < 4; ++i) {
-      v[i].version = vers[i];
+    std::vector<cl_name_version> v(opencl_c_versions().size());
+    for (size_t i = 0; i < v.size(); ++i) {
+      v[i].version = opencl_c_versions()[i];
       std::strcpy(v[i].name, "OpenCL C");
     }
     return write_info_vector(v, n, p, r);

@@ -1,10 +1,10 @@
 // Building OpenCL C in process and reading the resulting code object.
-#include "compiler/code_object.h"
 #include "compiler/build_cache.h"
+#include "compiler/code_object.h"
 #include "compiler/compiler.h"
 
-#include <filesystem>
 #include <cstdlib>
+#include <filesystem>
 
 #include <gtest/gtest.h>
 
@@ -49,9 +49,10 @@ TEST(Compiler, BuildsAndReadsVectorAdd) {
   EXPECT_EQ(hidden["hidden_global_offset_y"], std::make_pair(ArgKind::HiddenGlobalOffset, 1));
   EXPECT_EQ(hidden["hidden_grid_dims"], std::make_pair(ArgKind::HiddenGridDims, 0));
   for (auto& [kind_name, decoded] : hidden)
-    if (kind_name.find("_count_") == std::string::npos && kind_name.find("_size_") == std::string::npos &&
-        kind_name.find("_remainder_") == std::string::npos && kind_name.find("_offset_") == std::string::npos &&
-        kind_name != "hidden_grid_dims")
+    if (kind_name.find("_count_") == std::string::npos &&
+        kind_name.find("_size_") == std::string::npos &&
+        kind_name.find("_remainder_") == std::string::npos &&
+        kind_name.find("_offset_") == std::string::npos && kind_name != "hidden_grid_dims")
       EXPECT_EQ(decoded.first, ArgKind::HiddenOther) << kind_name;
 }
 
