@@ -36,6 +36,9 @@ constexpr uint8_t kOsAbiAmdgpuHsa = 64;
 constexpr uint32_t kPtLoad = 1, kShtSymtab = 2, kShtNote = 7, kShtDynsym = 11;
 constexpr uint32_t kNtAmdgpuMetadata = 32;
 constexpr uint32_t kMachMask = 0xff;
+// The largest image amcl loads: far above any real code object (LLVM emits a few MiB even for
+// big kernels), low enough that a forged segment size cannot make the reader allocate gigabytes.
+constexpr uint64_t kMaxImage = 256ull << 20;
 
 struct Ehdr { uint8_t ident[16]; uint16_t type, machine; uint32_t version; uint64_t entry, phoff, shoff;
               uint32_t flags; uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx; };
@@ -162,8 +165,8 @@ std::optional<CodeObject> read_code_object(std::span<const uint8_t> b, std::stri
     Phdr ph;
     read_at(b, eh.phoff + uint64_t(i) * sizeof ph, ph);
     if (ph.type != kPtLoad) continue;
-    if (!in_bounds(b, ph.offset, ph.filesz) || ph.filesz > ph.memsz || ph.vaddr > (1ull << 32) ||
-        ph.memsz > (1ull << 32))
+    if (!in_bounds(b, ph.offset, ph.filesz) || ph.filesz > ph.memsz || ph.vaddr > kMaxImage ||
+        ph.memsz > kMaxImage - ph.vaddr)
       return fail(error, "loadable segment out of bounds"), std::nullopt;
     co.image_size = std::max(co.image_size, ph.vaddr + ph.memsz);
   }

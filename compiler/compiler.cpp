@@ -1,4 +1,5 @@
 #include "compiler.h"
+#include "sealed_bitcode.h"
 
 #include "build_cache.h"
 #include "code_object.h"
@@ -393,16 +394,22 @@ bool finish_executable(llvm::Module& m, const std::string& target, bool optimize
 // Libraries carry this named metadata so that their binaries say what they are.
 constexpr const char* kLibraryMarker = "amcl.library";
 
+// A module as a compiled-object/library binary: bitcode in a sealed envelope.
 std::vector<uint8_t> to_bitcode(const llvm::Module& m) {
   llvm::SmallVector<char, 0> buf;
   llvm::raw_svector_ostream os(buf);
   llvm::WriteBitcodeToFile(m, os);
-  return {buf.begin(), buf.end()};
+  return seal_bitcode(std::span(reinterpret_cast<const uint8_t*>(buf.data()), buf.size()));
 }
 
-std::unique_ptr<llvm::Module> from_bitcode(llvm::LLVMContext& ctx, const std::vector<uint8_t>& bytes,
+std::unique_ptr<llvm::Module> from_bitcode(llvm::LLVMContext& ctx, const std::vector<uint8_t>& sealed,
                                            std::string& log) {
-  llvm::MemoryBufferRef ref(llvm::StringRef(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+  const auto bytes = unseal_bitcode(sealed);
+  if (!bytes) {
+    log += "invalid binary: not a compiled object or library written by amcl, or altered since\n";
+    return nullptr;
+  }
+  llvm::MemoryBufferRef ref(llvm::StringRef(reinterpret_cast<const char*>(bytes->data()), bytes->size()),
                             "input.bc");
   auto mod = llvm::parseBitcodeFile(ref, ctx);
   if (!mod) {
@@ -420,9 +427,7 @@ std::string compiled_for(const llvm::Module& m) {
   return "";
 }
 
-bool is_bitcode(const std::vector<uint8_t>& b) {
-  return b.size() >= 4 && b[0] == 'B' && b[1] == 'C' && b[2] == 0xC0 && b[3] == 0xDE;
-}
+bool is_bitcode(const std::vector<uint8_t>& b) { return looks_sealed(b); }
 
 // clLinkProgram's options (OpenCL 3.0 §5.8.6.3); the math options were already applied when
 // the inputs were compiled, so they are accepted and change nothing here.

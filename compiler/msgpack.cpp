@@ -74,17 +74,18 @@ private:
   bool array(MsgValue& out, uint64_t n, int depth) {
     if (n > b_.size() - pos_) return false; // each element takes at least one byte
     out.kind = MsgValue::Kind::Array;
-    out.array.resize(n);
-    for (auto& e : out.array)
-      if (!value(e, depth + 1)) return false;
+    // Grown element by element: a forged count must not allocate before the bytes back it.
+    for (uint64_t i = 0; i < n; ++i)
+      if (!value(out.array.emplace_back(), depth + 1)) return false;
     return true;
   }
   bool map(MsgValue& out, uint64_t n, int depth) {
     if (n > (b_.size() - pos_) / 2) return false;
     out.kind = MsgValue::Kind::Map;
-    out.map.resize(n);
-    for (auto& [k, v] : out.map)
+    for (uint64_t i = 0; i < n; ++i) {
+      auto& [k, v] = out.map.emplace_back();
       if (!value(k, depth + 1) || !value(v, depth + 1)) return false;
+    }
     return true;
   }
   std::span<const uint8_t> b_;

@@ -138,6 +138,16 @@ TEST(CompileLink, CompiledObjectBinaryRoundTrips) {
   ASSERT_EQ(err, CL_SUCCESS);
   EXPECT_EQ(binary_type(env, again),
             cl_program_binary_type(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT));
+  // One byte altered anywhere: the binary is refused before the bitcode reader sees it.
+  for (size_t at : {size_t(3), size_t(20), size / 2, size - 1}) {
+    std::vector<unsigned char> bad = bin;
+    bad[at] ^= 0x10;
+    const unsigned char* bptr = bad.data();
+    cl_int bad_status = 0;
+    EXPECT_EQ(clCreateProgramWithBinary(env.context, 1, &env.device, &size, &bptr, &bad_status, &err), nullptr);
+    EXPECT_EQ(err, CL_INVALID_BINARY) << at;
+    EXPECT_EQ(bad_status, CL_INVALID_BINARY) << at;
+  }
   cl_program kernel = compiled_kernel(env);
   cl_program inputs[] = {kernel, again};
   cl_program exe = clLinkProgram(env.context, 0, nullptr, "", 2, inputs, nullptr, nullptr, &err);
