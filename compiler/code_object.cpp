@@ -14,6 +14,7 @@ void classify_arg(KernelArg& arg) {
   else if (v == "global_buffer") arg.kind = ArgKind::GlobalBuffer;
   else if (v == "dynamic_shared_pointer") arg.kind = ArgKind::DynamicSharedPointer;
   else if (v == "hidden_grid_dims") arg.kind = ArgKind::HiddenGridDims;
+  else if (v == "hidden_printf_buffer") arg.kind = ArgKind::HiddenPrintfBuffer;
   else if (arg.hidden()) arg.kind = ArgKind::HiddenOther;
   else arg.kind = ArgKind::Other;
   static const std::pair<const char*, ArgKind> per_dim[] = {
@@ -144,6 +145,58 @@ void CodeObject::load(uint8_t* image) const {
   }
 }
 
+std::optional<PrintfFormat> parse_printf_format(const std::string& entry) {
+  // "ID:N:S0:...:S(N-1):Format"; the format's own colons are escaped, so the first N + 2
+  // fields end at colons.
+  PrintfFormat f;
+  size_t pos = 0;
+  auto number = [&](uint32_t& out) {
+    const size_t colon = entry.find(':', pos);
+    if (colon == std::string::npos || colon == pos || colon - pos > 9) return false;
+    uint32_t v = 0;
+    for (size_t i = pos; i < colon; ++i) {
+      if (entry[i] < '0' || entry[i] > '9') return false;
+      v = v * 10 + uint32_t(entry[i] - '0');
+    }
+    out = v;
+    pos = colon + 1;
+    return true;
+  };
+  uint32_t n = 0;
+  if (!number(f.id) || !number(n) || n > 64) return std::nullopt;
+  f.arg_sizes.resize(n);
+  for (uint32_t& s : f.arg_sizes)
+    if (!number(s) || s == 0 || s > 256) return std::nullopt;
+  // Undo the escapes LLVM's printf lowering writes (AMDGPUPrintfRuntimeBinding): the C
+  // control characters and "\72" for ':'.
+  for (size_t i = pos; i < entry.size(); ++i) {
+    const char c = entry[i];
+    if (c != '\\' || i + 1 >= entry.size()) {
+      f.format += c;
+      continue;
+    }
+    const char e = entry[++i];
+    switch (e) {
+    case 'a': f.format += '\a'; break;
+    case 'b': f.format += '\b'; break;
+    case 'f': f.format += '\f'; break;
+    case 'n': f.format += '\n'; break;
+    case 'r': f.format += '\r'; break;
+    case 't': f.format += '\t'; break;
+    case 'v': f.format += '\v'; break;
+    case '7':
+      if (i + 1 < entry.size() && entry[i + 1] == '2') {
+        f.format += ':';
+        ++i;
+        break;
+      }
+      [[fallthrough]];
+    default: f.format += '\\', f.format += e;
+    }
+  }
+  return f;
+}
+
 std::optional<CodeObject> read_code_object(std::span<const uint8_t> b, std::string* error) {
   Ehdr eh;
   if (!read_at(b, 0, eh) || std::memcmp(eh.ident, "\x7f" "ELF", 4) != 0)
@@ -223,6 +276,14 @@ std::optional<CodeObject> read_code_object(std::span<const uint8_t> b, std::stri
     if (info.descriptor_offset + 64 > co.image_size || (info.descriptor_offset & 63))
       return fail(error, "kernel descriptor of " + info.name + " out of bounds"), std::nullopt;
     co.kernels.push_back(std::move(info));
+  }
+  if (const MsgValue* formats = meta->get("amdhsa.printf")) {
+    if (formats->kind != MsgValue::Kind::Array) return fail(error, "malformed amdhsa.printf"), std::nullopt;
+    for (const MsgValue& f : formats->array) {
+      auto parsed = f.kind == MsgValue::Kind::String ? parse_printf_format(f.s) : std::nullopt;
+      if (!parsed) return fail(error, "malformed amdhsa.printf entry"), std::nullopt;
+      co.printf_formats.push_back(std::move(*parsed));
+    }
   }
   co.elf.assign(b.begin(), b.end());
   // Read the descriptors from the loaded image (they live in a PT_LOAD segment).

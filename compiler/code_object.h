@@ -23,6 +23,7 @@ enum class ArgKind : uint8_t {
   HiddenRemainder,      // hidden_remainder_{x,y,z}: uint16
   HiddenGlobalOffset,   // hidden_global_offset_{x,y,z}: uint64
   HiddenGridDims,       // hidden_grid_dims: uint16
+  HiddenPrintfBuffer,   // hidden_printf_buffer: global pointer to the printf buffer
   HiddenOther,          // other hidden_* arguments: left zero
   Other,                // kinds amcl does not bind (images, samplers, pipes, queues)
 };
@@ -65,11 +66,23 @@ struct KernelInfo {
   bool uses_private_segment_buffer() const { return code_properties & (1u << 0); }
 };
 
+// One printf call site, from the code object's amdhsa.printf metadata (AMDGPUUsage, "Code
+// Object V3+ Metadata"): "ID:N:S0:...:S(N-1):Format". Each record the kernel writes is the
+// call's id (uint32) followed by N arguments of the given byte sizes.
+struct PrintfFormat {
+  uint32_t id = 0;
+  std::vector<uint32_t> arg_sizes;
+  std::string format; // with LLVM's escapes (\n, \72 for ':', ...) undone
+};
+// Parses one amdhsa.printf entry; nullopt when malformed.
+std::optional<PrintfFormat> parse_printf_format(const std::string& entry);
+
 struct CodeObject {
   std::vector<uint8_t> elf;
   std::string target;       // "gfx1100"
   uint64_t image_size = 0;  // bytes spanned by PT_LOAD segments from address 0
   std::vector<KernelInfo> kernels;
+  std::vector<PrintfFormat> printf_formats;
   const KernelInfo* find(const std::string& name) const;
   // Copies the loadable segments into `image` (image_size bytes, zero-filled gaps).
   void load(uint8_t* image) const;

@@ -20,6 +20,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
+#include <llvm/Transforms/Utils/ModuleUtils.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/FileSystem.h>
@@ -201,6 +202,14 @@ bool link_builtins(llvm::Module& program, const std::string& target, std::string
     m->setTargetTriple(program.getTargetTriple());
     if (auto* flags = m->getModuleFlagsMetadata()) m->eraseNamedMetadata(flags);
   }
+  // printf is lowered during code generation into calls of __printf_alloc, long after the
+  // optimiser would have dropped an unreferenced definition: a program that prints asks for
+  // it up front and keeps it (llvm.compiler.used).
+  if (llvm::Function* printf = program.getFunction("printf"); printf && !printf->use_empty()) {
+    llvm::FunctionCallee alloc = program.getOrInsertFunction(
+        "__printf_alloc", llvm::PointerType::get(ctx, 1), llvm::Type::getInt32Ty(ctx));
+    llvm::appendToCompilerUsed(program, {llvm::cast<llvm::GlobalValue>(alloc.getCallee())});
+  }
   llvm::Linker linker(program);
   if (linker.linkInModule(std::move(workitem), llvm::Linker::LinkOnlyNeeded) ||
       linker.linkInModule(std::move(libclc), llvm::Linker::LinkOnlyNeeded)) {
@@ -231,7 +240,8 @@ void finalize_linkage(llvm::Module& m, const std::string& target) {
     f.removeFnAttr(llvm::Attribute::NoInline);
   }
   for (llvm::GlobalVariable& g : m.globals())
-    if (!g.isDeclaration() && g.getLinkage() != llvm::GlobalValue::ExternalLinkage)
+    if (!g.isDeclaration() && g.getLinkage() != llvm::GlobalValue::ExternalLinkage &&
+        !g.getName().starts_with("llvm."))
       g.setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 

@@ -75,3 +75,25 @@ OVERLOAD size_t get_local_linear_id(void) {
   return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) +
          get_local_id(0);
 }
+
+// printf (OpenCL C 3.0 §6.15.14). LLVM's AMDGPU printf lowering turns each call into
+// __printf_alloc(record bytes) followed by stores of the format's id and the arguments
+// (the formats themselves go to the code object's amdhsa.printf metadata). The buffer is the
+// kernel's hidden_printf_buffer argument; amcl's runtime lays it out as
+//   u32 bytes used by records | u32 bytes available for records | records...
+// A record that does not fit is dropped (null), as the specification allows.
+#define HIDDEN_PRINTF_BUFFER 72 /* global char* */
+#define PRINTF_HEADER 8
+
+__global char* __printf_alloc(uint bytes) {
+  __global char* buf = (__global char*)*(__constant ulong*)(implicit_args() + HIDDEN_PRINTF_BUFFER);
+  if (!buf) return 0;
+  volatile __global atomic_uint* used = (volatile __global atomic_uint*)buf;
+  const uint capacity = ((__global uint*)buf)[1];
+  uint offset = __opencl_atomic_load(used, __ATOMIC_RELAXED, __OPENCL_MEMORY_SCOPE_DEVICE);
+  do {
+    if (bytes > capacity || offset > capacity - bytes) return 0;
+  } while (!__opencl_atomic_compare_exchange_strong(used, &offset, offset + bytes, __ATOMIC_RELAXED,
+                                                     __ATOMIC_RELAXED, __OPENCL_MEMORY_SCOPE_DEVICE));
+  return buf + PRINTF_HEADER + offset;
+}

@@ -1,6 +1,9 @@
 #include "dispatch.h"
 
 #include "am/hw/sh_regs.h"
+#include "printf_output.h"
+
+#include <cstdio>
 
 #include <algorithm>
 #include <cstring>
@@ -15,6 +18,20 @@ constexpr uint32_t kKernargOffset = 256; // kernel arguments follow, 256-byte al
 constexpr uint64_t kKernargBytes = 64 * 1024;
 
 template <class T> void put(uint8_t* base, size_t off, T v) { std::memcpy(base + off, &v, sizeof v); }
+
+// CL_DEVICE_PRINTF_BUFFER_SIZE: what one kernel may print.
+constexpr uint64_t kPrintfBufferBytes = 1 << 20;
+
+// Writes what the finished kernel printed to stdout, in one piece.
+void print_records(cl_command_queue q, const std::vector<compiler::PrintfFormat>& formats) {
+  const uint8_t* buf = q->printf_buffer.cpu;
+  uint32_t used = 0;
+  std::memcpy(&used, buf, 4);
+  used = std::min<uint32_t>(used, uint32_t(q->printf_buffer.size - kPrintfHeaderBytes));
+  const std::string text = format_printf_records(formats, {buf + kPrintfHeaderBytes, used});
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
 
 } // namespace
 
@@ -118,6 +135,7 @@ void run_launch(cl_command_queue q, const Launch& L) {
   }
   if (lds > 64 * 1024) throw ClError{CL_OUT_OF_RESOURCES, "local memory exceeds 64 KiB"};
   // Hidden arguments (code object v5).
+  bool prints = false;
   for (const compiler::KernelArg& a : info.args) {
     const int d = a.dim;
     switch (a.kind) {
@@ -126,7 +144,14 @@ void run_launch(cl_command_queue q, const Launch& L) {
     case compiler::ArgKind::HiddenRemainder: put<uint16_t>(args, a.offset, uint16_t(g[d] % l[d])); break;
     case compiler::ArgKind::HiddenGlobalOffset: put<uint64_t>(args, a.offset, uint64_t(o[d])); break;
     case compiler::ArgKind::HiddenGridDims: put<uint16_t>(args, a.offset, uint16_t(dims)); break;
-    default: break; // printf buffer, heap, queue...: left zero, not provided yet
+    case compiler::ArgKind::HiddenPrintfBuffer:
+      if (!q->printf_buffer) q->printf_buffer = dev.alloc_system(kPrintfBufferBytes);
+      put<uint32_t>(q->printf_buffer.cpu, 0, 0);
+      put<uint32_t>(q->printf_buffer.cpu, 4, uint32_t(q->printf_buffer.size - kPrintfHeaderBytes));
+      put<uint64_t>(args, a.offset, q->printf_buffer.va);
+      prints = true;
+      break;
+    default: break; // heap, queues...: left zero, not provided yet
     }
   }
 
@@ -188,6 +213,7 @@ void run_launch(cl_command_queue q, const Launch& L) {
   if (info.wavefront_size == 32) initiator |= DISPATCH_CS_W32_EN;
   pm4.dispatch_direct(uint32_t(g[0] / l[0]), uint32_t(g[1] / l[1]), uint32_t(g[2] / l[2]), initiator);
   dev.wait(am::Engine::Compute, dev.submit_compute(pm4));
+  if (prints) print_records(q, k->program->code->printf_formats);
 }
 
 } // namespace amcl::rt

@@ -12,6 +12,7 @@ _cl_command_queue::~_cl_command_queue() {
     device->am->free(kernargs);
     device->am->free(staging);
     device->am->free(scratch);
+    device->am->free(printf_buffer);
   }
   if (context) release(context);
 }

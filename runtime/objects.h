@@ -83,6 +83,7 @@ struct _cl_command_queue : amcl::rt::ObjectHeader {
   am::Allocation kernargs; // kernel arguments + dispatch packet of the running command
   am::Allocation staging;  // pinned host memory for host<->device copies
   am::Allocation scratch;  // private memory of running waves (COMPUTE_TMPRING_SIZE)
+  am::Allocation printf_buffer; // pinned host memory kernels print into (runtime/printf_output.h)
   // Commands not yet run, in order (runtime/scheduler.cpp; guarded by the scheduler's lock).
   struct Command {
     cl_event event = nullptr;

@@ -250,7 +250,7 @@ std::string disassemble(const Inst& in) {
     case Op::s_waitcnt: return name + " " + waitcnt(in.imm);
     case Op::s_waitcnt_depctr: return name + " " + depctr(in.imm);
     case Op::s_delay_alu: return name + " " + delay_alu(in.imm);
-    case Op::s_clause: case Op::s_sendmsg: return name + " " + hex(uint32_t(in.imm) & 0xffff);
+    case Op::s_clause: case Op::s_sendmsg: case Op::s_set_inst_prefetch_distance: return name + " " + hex(uint32_t(in.imm) & 0xffff);
     case Op::s_branch: case Op::s_cbranch_scc0: case Op::s_cbranch_scc1: case Op::s_cbranch_vccz:
     case Op::s_cbranch_vccnz: case Op::s_cbranch_execz: case Op::s_cbranch_execnz:
       return name + " " + std::to_string(uint32_t(in.imm) & 0xffff);

@@ -473,8 +473,8 @@ void Executor::exec_sopp(Wave& w, const Inst& in) {
   };
   switch (in.op) {
   case Op::s_nop: case Op::s_clause: case Op::s_delay_alu: case Op::s_waitcnt:
-  case Op::s_sendmsg: case Op::s_waitcnt_depctr:
-    break; // memory is performed in program order here, so waits are already satisfied
+  case Op::s_sendmsg: case Op::s_waitcnt_depctr: case Op::s_set_inst_prefetch_distance:
+    break; // no caches or prefetcher to steer; memory is performed in program order here, so waits are already satisfied
   case Op::s_code_end: fault(w, in, "executed s_code_end padding");
   case Op::s_trap: fault(w, in, "s_trap " + std::to_string(in.imm) + " with no trap handler");
   case Op::s_endpgm: w.done = true; break;
