@@ -103,6 +103,8 @@ bool translate_options(const std::string& options, std::vector<std::string>& cc1
                t == "-cl-no-subgroup-ifp" || t == "-g") {
       if (t == "-cl-opt-disable") continue; // handled by the optimisation level
       if (t == "-g") cc1.push_back("-debug-info-kind=line-tables-only");
+      // clang's driver turns this into the f32 denormal mode; -cc1 does not know the flag.
+      else if (t == "-cl-denorms-are-zero") cc1.push_back("-fdenormal-fp-math-f32=preserve-sign,preserve-sign");
       else cc1.push_back(t);
     } else {
       log += "invalid build option: " + t + "\n";

@@ -1,0 +1,152 @@
+// Every build option of OpenCL 3.0 §5.8.6 through clBuildProgram: each is accepted and the
+// kernel built with it computes the right answer; -D/-I reach the preprocessor, -w and -Werror
+// change what a warning does, unknown options are CL_INVALID_BUILD_OPTIONS.
+#include "cl_helpers.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+using amcl_test::Env;
+
+namespace {
+
+const char* kKernel = R"(
+#ifndef SCALE
+#define SCALE 2
+#endif
+kernel void axpy(global float* y, global const float* x) {
+  size_t i = get_global_id(0);
+  y[i] = mad((float)SCALE, x[i], y[i]) / 1.0f + sqrt(4.0f) - 2.0f;
+}
+)";
+
+cl_int build(Env& env, const std::string& src, const std::string& options, std::string* log = nullptr,
+             cl_program* keep = nullptr) {
+  const char* text = src.c_str();
+  cl_program p = clCreateProgramWithSource(env.context, 1, &text, nullptr, nullptr);
+  const cl_int err = clBuildProgram(p, 1, &env.device, options.c_str(), nullptr, nullptr);
+  if (log) {
+    char buf[8192] = "";
+    clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_LOG, sizeof buf, buf, nullptr);
+    *log = buf;
+  }
+  if (keep && err == CL_SUCCESS) *keep = p;
+  else clReleaseProgram(p);
+  return err;
+}
+
+// y = SCALE * x + y over 256 items, checked exactly (all values are small integers).
+void expect_axpy(Env& env, cl_program p, float scale) {
+  cl_kernel k = clCreateKernel(p, "axpy", nullptr);
+  std::vector<float> x(256), y(256);
+  for (int i = 0; i < 256; ++i) x[i] = float(i), y[i] = float(3 * i);
+  cl_mem my = env.buffer(sizeof(float) * 256, y.data()), mx = env.buffer(sizeof(float) * 256, x.data());
+  clSetKernelArg(k, 0, sizeof my, &my);
+  clSetKernelArg(k, 1, sizeof mx, &mx);
+  size_t n = 256;
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+  clEnqueueReadBuffer(env.queue, my, CL_TRUE, 0, sizeof(float) * 256, y.data(), 0, nullptr, nullptr);
+  for (int i = 0; i < 256; ++i) ASSERT_EQ(y[i], scale * float(i) + float(3 * i)) << i;
+  clReleaseMemObject(mx);
+  clReleaseMemObject(my);
+  clReleaseKernel(k);
+}
+
+class BuildOption : public testing::TestWithParam<const char*> {};
+
+TEST_P(BuildOption, IsAcceptedAndTheKernelIsRight) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  std::string log;
+  cl_program p = nullptr;
+  ASSERT_EQ(build(env, kKernel, GetParam(), &log, &p), CL_SUCCESS) << GetParam() << ": " << log;
+  size_t n = 0;
+  clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_OPTIONS, 0, nullptr, &n);
+  std::string stored(n, '\0');
+  clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_OPTIONS, n, stored.data(), nullptr);
+  EXPECT_EQ(stored.c_str(), std::string(GetParam())); // the options as given
+  expect_axpy(env, p, 2.0f);
+  clReleaseProgram(p);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Spec, BuildOption,
+    testing::Values("", "-w", "-Werror", "-cl-opt-disable", "-cl-mad-enable", "-cl-no-signed-zeros",
+                    "-cl-unsafe-math-optimizations", "-cl-finite-math-only", "-cl-fast-relaxed-math",
+                    "-cl-denorms-are-zero", "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-kernel-arg-info",
+                    "-cl-single-precision-constant", "-cl-uniform-work-group-size", "-g", "-cl-std=CL1.1",
+                    "-cl-std=CL1.2", "-cl-std=CL3.0",
+                    "-cl-std=CL3.0 -cl-mad-enable -cl-fast-relaxed-math -g -w"));
+
+TEST(BuildOptions, DefineAndIncludeReachThePreprocessor) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_program p = nullptr;
+  std::string log;
+  ASSERT_EQ(build(env, kKernel, "-DSCALE=5", &log, &p), CL_SUCCESS) << log;
+  expect_axpy(env, p, 5.0f);
+  clReleaseProgram(p);
+  ASSERT_EQ(build(env, kKernel, "-D SCALE=7", &log, &p), CL_SUCCESS) << log;
+  expect_axpy(env, p, 7.0f);
+  clReleaseProgram(p);
+
+  const auto dir = std::filesystem::temp_directory_path() / ("amcl-include-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "scale.h") << "#define SCALE 9\n";
+  const std::string src = std::string("#include \"scale.h\"\n") + kKernel;
+  for (const std::string& opt : {"-I" + dir.string(), "-I " + dir.string()}) {
+    ASSERT_EQ(build(env, src, opt, &log, &p), CL_SUCCESS) << opt << ": " << log;
+    expect_axpy(env, p, 9.0f);
+    clReleaseProgram(p);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(BuildOptions, WarningsFollowWAndWerror) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  const char* warns = "kernel void k(global int* p) { int unused_but_set; p[0] = 1; return; p[1] = 2; }\n"
+                      "#warning this is a warning\n";
+  std::string log;
+  EXPECT_EQ(build(env, warns, "", &log), CL_SUCCESS);
+  EXPECT_NE(log.find("this is a warning"), std::string::npos) << log;
+  EXPECT_EQ(build(env, warns, "-w", &log), CL_SUCCESS);
+  EXPECT_EQ(log.find("warning"), std::string::npos) << log;
+  EXPECT_EQ(build(env, warns, "-Werror", &log), CL_BUILD_PROGRAM_FAILURE);
+  EXPECT_NE(log.find("error"), std::string::npos) << log;
+}
+
+// 1e-20 squared is 1e-40, a single-precision denormal: kept by default, flushed to zero with
+// -cl-denorms-are-zero (the kernel's FLOAT_MODE says so and the shader core obeys it).
+TEST(BuildOptions, DenormsAreZeroFlushesSinglePrecisionDenormals) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  const char* src = "kernel void sq(global float* p) { p[0] = p[0] * p[1]; }";
+  for (const char* opt : {"", "-cl-denorms-are-zero"}) {
+    cl_program p = nullptr;
+    std::string log;
+    ASSERT_EQ(build(env, src, opt, &log, &p), CL_SUCCESS) << log;
+    cl_kernel k = clCreateKernel(p, "sq", nullptr);
+    float v[2] = {1e-20f, 1e-20f};
+    cl_mem m = env.buffer(sizeof v, v);
+    clSetKernelArg(k, 0, sizeof m, &m);
+    size_t one = 1;
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+    clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, sizeof v, v, 0, nullptr, nullptr);
+    if (*opt) EXPECT_EQ(v[0], 0.0f) << opt;
+    else EXPECT_EQ(v[0], 1e-20f * 1e-20f);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+  }
+}
+
+TEST(BuildOptions, UnknownOrIncompleteOptionsAreInvalid) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  for (const char* bad : {"-cl-no-such-option", "--help", "-D", "-I", "-cl-std=CL4.0", "-O3"})
+    EXPECT_EQ(build(env, kKernel, bad), CL_INVALID_BUILD_OPTIONS) << bad;
+}
+
+} // namespace
