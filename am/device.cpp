@@ -86,6 +86,7 @@ void Device::boot() {
   signals_ = alloc_vram(kPage);
   std::memset(signals_.cpu, 0, kPage);
   init_ih();
+  init_shader_apertures();
   init_compute_queue();
   init_sdma_queue();
   pci_->reg_write32(addr(regSCRATCH_REG7), kAmBootedMagic);
@@ -118,6 +119,13 @@ void Device::init_ih() {
   ih_.init(*pci_, ih_mem_, signals_, 8 * kIhWptr);
   // Re-arm the VM fault latch so the first fault of this session is recorded.
   pci_->reg_write32(addr(regGCVM_L2_PROTECTION_FAULT_CNTL), 1);
+}
+
+// Flat addresses of VMID 0's waves (amcl's queues run in VMID 0) reach LDS and private memory
+// through these apertures; without them generic pointers to either would fault.
+void Device::init_shader_apertures() {
+  pci_->reg_write32(addr(regGRBM_GFX_CNTL), grbm_gfx_cntl(0, 0, 0, 0));
+  pci_->reg_write32(addr(regSH_MEM_BASES), sh_mem_bases(kPrivateAperture, kSharedAperture));
 }
 
 void Device::init_compute_queue() {

@@ -81,6 +81,7 @@ private:
   };
   void boot();
   void init_gmc();
+  void init_shader_apertures();
   void init_compute_queue();
   void program_compute_hqd();
   void init_sdma_queue();

@@ -97,3 +97,16 @@ __global char* __printf_alloc(uint bytes) {
                                                      __ATOMIC_RELAXED, __OPENCL_MEMORY_SCOPE_DEVICE));
   return buf + PRINTF_HEADER + offset;
 }
+
+// to_global/to_local/to_private (OpenCL C 3.0 §6.15.10, with __opencl_c_generic_address_space):
+// clang calls these by name and libclc does not provide them. The hardware tells the address
+// spaces apart by the shared and private apertures.
+__global void* __to_global(__generic void* p) {
+  return __builtin_amdgcn_is_shared(p) || __builtin_amdgcn_is_private(p) ? 0 : (__global void*)p;
+}
+__local void* __to_local(__generic void* p) {
+  return __builtin_amdgcn_is_shared(p) ? (__local void*)p : 0;
+}
+__private void* __to_private(__generic void* p) {
+  return __builtin_amdgcn_is_private(p) ? (__private void*)p : 0;
+}

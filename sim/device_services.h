@@ -18,6 +18,8 @@ public:
   virtual void post_interrupt(const am::hw::ih::IvEntry& entry) = 0;
   // A translation failed: latch GCVM_L2_PROTECTION_FAULT_* and post the UTCL2 fault entry.
   virtual void report_vm_fault(uint64_t address, bool write, const std::string& what) = 0;
+  // SH_MEM_BASES as the driver programmed it for `vmid` (the shader apertures).
+  virtual uint32_t sh_mem_bases(unsigned vmid) = 0;
   // The GPU's 64-bit timestamp counter (100 MHz reference clock).
   virtual uint64_t gpu_clock() = 0;
 };

@@ -29,6 +29,7 @@ bool known_register(uint32_t index) {
          in(regCP_MQD_BASE_ADDR, regCP_HQD_PQ_WPTR_HI) ||
          in(regGCVM_L2_PROTECTION_FAULT_CNTL, regGCVM_L2_PROTECTION_FAULT_ADDR_HI32) ||
          index == addr(regGRBM_GFX_CNTL) || in(regSCRATCH_REG6, regSCRATCH_REG7) ||
+         index == addr(regSH_MEM_BASES) || index == addr(regSH_MEM_CONFIG) ||
          (index >= am::hw::oss6::regIH_RB_CNTL && index <= am::hw::oss6::regIH_DOORBELL_RPTR) ||
          index == am::hw::oss6::regIH_CNTL;
 }
@@ -79,6 +80,8 @@ uint32_t Gpu::reg_read32(uint32_t index) {
     auto it = bank.find(index);
     return it == bank.end() ? 0 : it->second;
   }
+  if (index == addr(regSH_MEM_BASES)) return sh_mem_bases_[(grbm_select_ >> 4) & 0xf];
+  if (index == addr(regSH_MEM_CONFIG)) return sh_mem_config_[(grbm_select_ >> 4) & 0xf];
   if (index == addr(regSDMA0_QUEUE0_RB_RPTR)) return uint32_t(sdma_.rptr());
   if (index == addr(regSDMA0_QUEUE0_RB_RPTR_HI)) return uint32_t(sdma_.rptr() >> 32);
   return regs_.read(index);
@@ -99,6 +102,10 @@ void Gpu::reg_write32(uint32_t index, uint32_t value) {
     if (index == addr(regGRBM_GFX_CNTL)) {
       grbm_select_ = value & 0x7ff;
       regs_.store(index, value);
+    } else if (index == addr(regSH_MEM_BASES)) {
+      sh_mem_bases_[(grbm_select_ >> 4) & 0xf] = value;
+    } else if (index == addr(regSH_MEM_CONFIG)) {
+      sh_mem_config_[(grbm_select_ >> 4) & 0xf] = value;
     } else if (hqd_register(index)) {
       hqd_banks_[grbm_select_][index] = value;
       if (index == addr(regCP_HQD_ACTIVE)) {
@@ -148,6 +155,11 @@ void Gpu::reg_write32(uint32_t index, uint32_t value) {
   case Effect::SdmaOff: sdma_.disable(); break;
   case Effect::None: break;
   }
+}
+
+uint32_t Gpu::sh_mem_bases(unsigned vmid) {
+  std::lock_guard lock(reg_mutex_);
+  return sh_mem_bases_[vmid & 0xf];
 }
 
 HqdState Gpu::latch_hqd() {

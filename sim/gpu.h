@@ -55,6 +55,7 @@ public:
   void post_interrupt(const am::hw::ih::IvEntry& entry) override;
   void report_vm_fault(uint64_t address, bool write, const std::string& what) override;
   uint64_t gpu_clock() override;
+  uint32_t sh_mem_bases(unsigned vmid) override;
 
   const GpuConfig& config() const { return config_; }
   Mec& mec() { return mec_; }
@@ -76,6 +77,8 @@ private:
   Ih ih_;
   std::mutex reg_mutex_;
   uint32_t grbm_select_ = 0;
+  uint32_t sh_mem_bases_[16] = {}; // SH_MEM_BASES per VMID
+  uint32_t sh_mem_config_[16] = {};
   std::unordered_map<uint32_t, std::unordered_map<uint32_t, uint32_t>> hqd_banks_;
   Mec mec_;
   SdmaEngine sdma_;

@@ -131,6 +131,10 @@ void Mec::dispatch_direct(std::span<const uint32_t> body) {
   L.scratch_base = (uint64_t(sh(sh::regCOMPUTE_DISPATCH_SCRATCH_BASE_LO)) |
                     (uint64_t(sh(sh::regCOMPUTE_DISPATCH_SCRATCH_BASE_HI)) << 32)) << 8;
   L.tmpring_size = sh(sh::regCOMPUTE_TMPRING_SIZE);
+  // The compute queue runs in VMID 0 (the driver's kernel queue).
+  const uint32_t bases = dev_.sh_mem_bases(0);
+  L.private_aperture = uint64_t(bases & 0xffff) << 48;
+  L.shared_aperture = uint64_t(bases >> 16) << 48;
   if (initiator & sh::DISPATCH_USE_THREAD_DIMENSIONS)
     throw PacketError("DISPATCH_DIRECT with USE_THREAD_DIMENSIONS is not modelled");
   if (!L.group_size[0] || !L.group_size[1] || !L.group_size[2] ||

@@ -28,6 +28,19 @@ inline constexpr uint32_t grbm_gfx_cntl(uint32_t me, uint32_t pipe, uint32_t que
   return (pipe & 3) | ((me & 3) << 2) | ((vmid & 0xf) << 4) | ((queue & 7) << 8);
 }
 
+// Shader memory apertures, banked per VMID through GRBM_GFX_CNTL.VMID (gc_11_0_0_offset.h,
+// base_idx 1). SH_MEM_BASES: PRIVATE_BASE[15:0] and SHARED_BASE[31:16] are bits [63:48] of
+// the private (scratch) and shared (LDS) apertures that flat addresses fall into.
+inline constexpr Reg regSH_MEM_BASES{0x09e3, 1};
+inline constexpr Reg regSH_MEM_CONFIG{0x09e4, 1};
+inline constexpr uint32_t sh_mem_bases(uint64_t private_aperture, uint64_t shared_aperture) {
+  return uint32_t(private_aperture >> 48) | (uint32_t(shared_aperture >> 48) << 16);
+}
+// Where amdgpu puts the apertures on gfx11 (gmc_v11_0.c: private_aperture_start and
+// shared_aperture_start), above any virtual address the 48-bit GPU VM can map.
+inline constexpr uint64_t kPrivateAperture = 0x1000000000000000ull;
+inline constexpr uint64_t kSharedAperture = 0x2000000000000000ull;
+
 // SDMA0 queue 0 ring registers (gc_sdma0_sdma0dec, base_idx 0).
 inline constexpr Reg regSDMA0_QUEUE0_RB_CNTL{0x0080, 0};
 inline constexpr Reg regSDMA0_QUEUE0_RB_BASE{0x0081, 0};

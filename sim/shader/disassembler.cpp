@@ -47,6 +47,10 @@ std::string operand(uint16_t code, uint8_t width, uint32_t literal, bool high = 
   case src::kExecLo: return dwords == 2 ? "exec" : "exec_lo";
   case src::kExecHi: return "exec_hi";
   case src::kScc: return "src_scc";
+  case src::kSharedBase: return "src_shared_base";
+  case src::kSharedLimit: return "src_shared_limit";
+  case src::kPrivateBase: return "src_private_base";
+  case src::kPrivateLimit: return "src_private_limit";
   case src::kLiteral:
     if (is_half(width)) return hex(literal & 0xffff);
     return dwords == 1 && inlinable32(literal) ? "lit(" + hex(literal) + ")" : hex(literal);

@@ -85,6 +85,8 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
           w.pc = L.pgm_addr;
           w.num_vgprs = nvgpr;
           w.vgpr.assign(size_t(nvgpr) * kWaveSize, 0);
+          w.shared_aperture = L.shared_aperture;
+          w.private_aperture = L.private_aperture;
           w.flush_f32_denorms = denorm32 == 0;
           w.flush_f64_denorms = denorm64 == 0;
           if (scratch) {

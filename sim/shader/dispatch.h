@@ -19,6 +19,8 @@ struct LaunchState {
   bool wave32 = true;                  // DISPATCH_INITIATOR.CS_W32_EN
   uint64_t scratch_base = 0;           // COMPUTE_DISPATCH_SCRATCH_BASE_LO/HI << 8
   uint32_t tmpring_size = 0;           // COMPUTE_TMPRING_SIZE
+  uint64_t shared_aperture = 0;        // from SH_MEM_BASES of the queue's VMID
+  uint64_t private_aperture = 0;
 };
 
 struct DispatchResult {

@@ -3,6 +3,8 @@
 // write lane masks with inactive lanes cleared.
 #include "executor.h"
 
+#include "aperture_ports.h"
+
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -268,6 +270,13 @@ void Executor::step(Wave& w, const Inst& in) {
 
 // ---------------------------------------------------------------- operand access
 
+// SRC_{SHARED,PRIVATE}_{BASE,LIMIT}: an aperture's first and last address. The aperture is
+// every address whose bits [63:48] equal the base's; 32-bit reads see the high half.
+uint64_t Executor::aperture(const Wave& w, uint16_t code) {
+  const uint64_t base = code <= src::kSharedLimit ? w.shared_aperture : w.private_aperture;
+  return code == src::kSharedBase || code == src::kPrivateBase ? base : base | 0xffffffffffffull;
+}
+
 uint32_t Executor::sread(const Wave& w, const Inst& in, uint16_t code) const {
   if (code < 128) {
     if (code == src::kNull) return 0;
@@ -281,6 +290,7 @@ uint32_t Executor::sread(const Wave& w, const Inst& in, uint16_t code) const {
   if (code >= src::kFloatHalf && code <= src::kFloatInv2Pi) return u32(kInlineF32[code - 240]);
   if (code == src::kScc) return w.scc;
   if (code == src::kLiteral) return in.literal;
+  if (code >= src::kSharedBase && code <= src::kPrivateLimit) return uint32_t(aperture(w, code) >> 32);
   fault(w, in, "unsupported scalar operand " + std::to_string(code));
 }
 
@@ -297,6 +307,7 @@ uint64_t Executor::sread64(const Wave& w, const Inst& in, uint16_t code, bool as
   // for integers.
   if (code == src::kLiteral) return as_double ? uint64_t(in.literal) << 32 : in.literal;
   if (code == src::kScc) return w.scc;
+  if (code >= src::kSharedBase && code <= src::kPrivateLimit) return aperture(w, code);
   fault(w, in, "unsupported 64-bit scalar operand " + std::to_string(code));
 }
 
@@ -1110,35 +1121,28 @@ bool is_atomic(Op op) { return op >= Op::atomic_cmpswap_b32 && op <= Op::atomic_
 // wave base + (k * 32 + lane) * 4, so the 32 lanes' same dword is contiguous.
 void Executor::exec_scratch(Wave& w, const Inst& in) {
   const OpInfo& info = op_info(in.op);
-  if (!w.scratch_bytes) fault(w, in, "scratch access in a dispatch without private memory");
-  const uint32_t lane_bytes = w.scratch_bytes / kWaveSize;
   const uint32_t exec = w.exec();
   const bool is_store = info.dst_dwords == 0;
   const unsigned bytes = in.op == Op::load_u8 || in.op == Op::load_i8 || in.op == Op::store_b8 ? 1
                        : in.op == Op::load_u16 || in.op == Op::load_i16 || in.op == Op::store_b16 ? 2
                        : 4 * regs_of(is_store ? info.src_dwords[0] : info.dst_dwords);
   const uint32_t sbase = in.soffset != src::kNull ? sread(w, in, in.soffset) : 0;
+  PrivatePort lane_memory(memory_, w);
   for (unsigned lane = 0; lane < kWaveSize; ++lane) {
     if (!((exec >> lane) & 1)) continue;
     uint32_t off = sbase + uint32_t(in.imm) + (in.src[0] != src::kNull ? vreg(w, in.src[0], lane) : 0);
-    if (uint64_t(off) + bytes > lane_bytes)
-      fault(w, in, "private access at offset " + std::to_string(off) + " beyond the " +
-                       std::to_string(lane_bytes) + "-byte private segment");
     uint8_t data[16] = {};
     if (is_store)
       for (unsigned i = 0; i < (bytes + 3) / 4; ++i) {
         uint32_t v = vreg(w, in.src[1], lane, i);
         std::memcpy(data + 4 * i, &v, std::min(4u, bytes));
       }
+    lane_memory.lane = lane;
     try {
-      for (unsigned b = 0; b < bytes;) { // one swizzled dword at a time
-        const uint32_t o = off + b;
-        const unsigned n = std::min(bytes - b, 4 - (o & 3));
-        const uint64_t addr = w.scratch_base + (uint64_t(o / 4) * kWaveSize + lane) * 4 + (o & 3);
-        if (is_store) memory_.write(addr, data + b, n);
-        else memory_.read(addr, data + b, n);
-        b += n;
-      }
+      if (is_store) lane_memory.write(off, data, bytes);
+      else lane_memory.read(off, data, bytes);
+    } catch (const ApertureFault& f) {
+      fault(w, in, f.what());
     } catch (const MemoryFault& f) {
       throw ShaderFault(std::string(f.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")",
                         f.address, f.write);
@@ -1166,28 +1170,42 @@ void Executor::exec_flat(Wave& w, const Inst& in) {
   const bool saddr = in.segment == Segment::Global && in.soffset != src::kNull;
   const uint64_t sbase =
       saddr ? uint64_t(w.sgpr[in.soffset]) | (uint64_t(w.sgpr[in.soffset + 1]) << 32) : 0;
+  LdsPort lds(lds_);
+  PrivatePort lane_private(memory_, w);
   for (unsigned lane = 0; lane < kWaveSize; ++lane) {
     if (!((exec >> lane) & 1)) continue;
     uint64_t addr = saddr ? sbase + vreg(w, in.src[0], lane)
                           : uint64_t(vreg(w, in.src[0], lane)) |
                                 (uint64_t(vreg(w, in.src[0], lane, 1)) << 32);
     addr += uint64_t(int64_t(in.imm));
+    // A flat address in the shared or private aperture reaches LDS or the lane's private memory.
+    MemoryPort* mem = &memory_;
+    if (in.segment == Segment::Flat) {
+      if (w.shared_aperture && (addr >> 48) == (w.shared_aperture >> 48)) {
+        mem = &lds;
+        addr = uint32_t(addr);
+      } else if (w.private_aperture && (addr >> 48) == (w.private_aperture >> 48)) {
+        lane_private.lane = lane;
+        mem = &lane_private;
+        addr = uint32_t(addr);
+      }
+    }
     try {
       switch (in.op) {
       case Op::load_u8: case Op::load_i8: {
-        uint8_t v; memory_.read(addr, &v, 1);
+        uint8_t v; mem->read(addr, &v, 1);
         vreg(w, in.dst, lane) = in.op == Op::load_i8 ? uint32_t(int32_t(int8_t(v))) : v; break;
       }
       case Op::load_u16: case Op::load_i16: {
-        uint16_t v; memory_.read(addr, &v, 2);
+        uint16_t v; mem->read(addr, &v, 2);
         vreg(w, in.dst, lane) = in.op == Op::load_i16 ? uint32_t(int32_t(int16_t(v))) : v; break;
       }
       // d16 loads fill the low half and keep the high half of the VGPR.
       case Op::load_d16_u8: case Op::load_d16_i8: case Op::load_d16_b16: {
         uint16_t v = 0;
-        if (in.op == Op::load_d16_b16) memory_.read(addr, &v, 2);
+        if (in.op == Op::load_d16_b16) mem->read(addr, &v, 2);
         else {
-          uint8_t b; memory_.read(addr, &b, 1);
+          uint8_t b; mem->read(addr, &b, 1);
           v = in.op == Op::load_d16_i8 ? uint16_t(int16_t(int8_t(b))) : b;
         }
         uint32_t& d = vreg(w, in.dst, lane);
@@ -1197,26 +1215,26 @@ void Executor::exec_flat(Wave& w, const Inst& in) {
       case Op::load_b32: case Op::load_b64: case Op::load_b96: case Op::load_b128: {
         uint32_t v[4];
         const unsigned n = regs_of(info.dst_dwords);
-        memory_.read(addr, v, 4 * n);
+        mem->read(addr, v, 4 * n);
         for (unsigned i = 0; i < n; ++i) vreg(w, in.dst, lane, i) = v[i];
         break;
       }
-      case Op::store_b8: { uint8_t v = uint8_t(vreg(w, in.src[1], lane)); memory_.write(addr, &v, 1); break; }
-      case Op::store_b16: { uint16_t v = uint16_t(vreg(w, in.src[1], lane)); memory_.write(addr, &v, 2); break; }
-      case Op::store_d16_hi_b8: { uint8_t v = uint8_t(vreg(w, in.src[1], lane) >> 16); memory_.write(addr, &v, 1); break; }
-      case Op::store_d16_hi_b16: { uint16_t v = uint16_t(vreg(w, in.src[1], lane) >> 16); memory_.write(addr, &v, 2); break; }
+      case Op::store_b8: { uint8_t v = uint8_t(vreg(w, in.src[1], lane)); mem->write(addr, &v, 1); break; }
+      case Op::store_b16: { uint16_t v = uint16_t(vreg(w, in.src[1], lane)); mem->write(addr, &v, 2); break; }
+      case Op::store_d16_hi_b8: { uint8_t v = uint8_t(vreg(w, in.src[1], lane) >> 16); mem->write(addr, &v, 1); break; }
+      case Op::store_d16_hi_b16: { uint16_t v = uint16_t(vreg(w, in.src[1], lane) >> 16); mem->write(addr, &v, 2); break; }
       case Op::store_b32: case Op::store_b64: case Op::store_b96: case Op::store_b128: {
         uint32_t v[4];
         const unsigned n = regs_of(info.src_dwords[0]);
         for (unsigned i = 0; i < n; ++i) v[i] = vreg(w, in.src[1], lane, i);
-        memory_.write(addr, v, 4 * n);
+        mem->write(addr, v, 4 * n);
         break;
       }
       default: {
         if (!is_atomic(in.op)) fault(w, in, "unimplemented memory instruction");
         const bool wide = regs_of(info.dst_dwords) == 2;
         if (addr & (wide ? 7 : 3)) fault(w, in, "misaligned atomic address " + hex(addr));
-        uint8_t* p = memory_.translate(addr, wide ? 8 : 4, true);
+        uint8_t* p = mem->translate(addr, wide ? 8 : 4, true);
         if (wide) {
           std::atomic_ref<uint64_t> ref(*reinterpret_cast<uint64_t*>(p));
           auto data = [&](unsigned k) {
@@ -1240,6 +1258,8 @@ void Executor::exec_flat(Wave& w, const Inst& in) {
         break;
       }
       }
+    } catch (const ApertureFault& f) {
+      fault(w, in, f.what());
     } catch (const MemoryFault& f) {
       throw ShaderFault(std::string(f.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")",
                         f.address, f.write);

@@ -69,6 +69,7 @@ private:
 
   uint32_t sread(const Wave& w, const Inst& in, uint16_t code) const;
   uint64_t sread64(const Wave& w, const Inst& in, uint16_t code, bool as_double) const;
+  static uint64_t aperture(const Wave& w, uint16_t code);
   void swrite(Wave& w, uint16_t code, uint32_t v);
   void swrite64(Wave& w, uint16_t code, uint64_t v);
   uint32_t vread(Wave& w, const Inst& in, unsigned i, unsigned lane) const;

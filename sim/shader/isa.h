@@ -46,6 +46,8 @@ inline constexpr uint16_t kVccLo = 106, kVccHi = 107, kNull = 124, kM0 = 125, kE
                           kExecHi = 127, kConstZero = 128, kConstPos64 = 192,
                           kConstNeg1 = 193, kConstNeg16 = 208, kFloatHalf = 240,
                           kFloatInv2Pi = 248, kScc = 253, kLiteral = 255, kVgpr0 = 256;
+// Aperture operands (RDNA3 ISA, "Scalar Operands"): SRC_SHARED_BASE/LIMIT, SRC_PRIVATE_BASE/LIMIT.
+inline constexpr uint16_t kSharedBase = 235, kSharedLimit = 236, kPrivateBase = 237, kPrivateLimit = 238;
 }
 
 struct Inst {

@@ -34,11 +34,12 @@ void guest_copy(uint8_t* dst, const uint8_t* src, size_t n, bool to_guest) {
 
 } // namespace
 
-// Splits an access at 4 KiB page boundaries so that each piece is translated on its own.
+// Splits an access where host contiguity ends (page boundaries) so each piece is translated on
+// its own.
 void MemoryPort::read(uint64_t va, void* dst, size_t len) {
   auto* out = static_cast<uint8_t*>(dst);
   while (len) {
-    size_t chunk = std::min<size_t>(len, 4096 - (va & 4095));
+    size_t chunk = std::min<size_t>(len, contiguous(va));
     guest_copy(out, translate(va, chunk, false), chunk, false);
     va += chunk, out += chunk, len -= chunk;
   }
@@ -47,7 +48,7 @@ void MemoryPort::read(uint64_t va, void* dst, size_t len) {
 void MemoryPort::write(uint64_t va, const void* src, size_t len) {
   auto* in = static_cast<const uint8_t*>(src);
   while (len) {
-    size_t chunk = std::min<size_t>(len, 4096 - (va & 4095));
+    size_t chunk = std::min<size_t>(len, contiguous(va));
     guest_copy(translate(va, chunk, true), in, chunk, true);
     va += chunk, in += chunk, len -= chunk;
   }

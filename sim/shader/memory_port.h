@@ -22,6 +22,10 @@ public:
   // Host pointer to `len` bytes at `va` that do not cross a 4 KiB page. Throws MemoryFault.
   virtual uint8_t* translate(uint64_t va, size_t len, bool write, bool execute = false) = 0;
 
+  // How many bytes from `va` are contiguous in host memory (translate never crosses it):
+  // a 4 KiB page for virtual memory.
+  virtual size_t contiguous(uint64_t va) const { return 4096 - (va & 4095); }
+
   void read(uint64_t va, void* dst, size_t len);
   void write(uint64_t va, const void* src, size_t len);
   // Naturally aligned 32/64-bit writes that a host may be polling (fences, signals, write-back

@@ -23,6 +23,10 @@ struct Wave {
   // Private memory: this wave's slot in the scratch ring and its size (0: no scratch).
   uint64_t scratch_base = 0;
   uint32_t scratch_bytes = 0;
+  // Flat-address apertures (SH_MEM_BASES of the dispatch's VMID): a flat address whose bits
+  // [63:48] match one of these bases addresses LDS or this lane's private memory with its low
+  // 32 bits. Zero: no such aperture.
+  uint64_t shared_aperture = 0, private_aperture = 0;
   // MODE register pieces that change arithmetic (from COMPUTE_PGM_RSRC1 FLOAT_MODE).
   bool flush_f32_denorms = false;
   bool flush_f64_denorms = false;

@@ -38,6 +38,16 @@ TEST(Gc1100Registers, MatchLinuxHeader) {
   expect_reg(regCP_HQD_PQ_CONTROL, 0x1fba, 0);
   expect_reg(regCP_HQD_EOP_CONTROL, 0x1fd0, 0);
   expect_reg(regCP_HQD_PQ_WPTR_LO, 0x1fdf, 0);
+  expect_reg(regSH_MEM_BASES, 0x09e3, 1);
+  expect_reg(regSH_MEM_CONFIG, 0x09e4, 1);
+}
+
+// SH_MEM_BASES holds bits [63:48] of each aperture (PRIVATE_BASE low half, SHARED_BASE high
+// half), at amdgpu's gfx11 aperture addresses (gmc_v11_0.c).
+TEST(Gc1100Registers, ShMemBasesFields) {
+  EXPECT_EQ(kPrivateAperture, 0x1000000000000000ull);
+  EXPECT_EQ(kSharedAperture, 0x2000000000000000ull);
+  EXPECT_EQ(sh_mem_bases(kPrivateAperture, kSharedAperture), 0x20001000u);
 }
 
 TEST(Gc1100Registers, SegmentBasesPlaceShRegistersWhereSidHSaysTheyAre) {
