@@ -394,9 +394,30 @@ std::unique_ptr<llvm::Module> compile_module(llvm::LLVMContext& ctx, const Build
                   req.headers);
 }
 
+// clLinkProgram's options (OpenCL 3.0 §5.8.6.3 "Linker Options" and §5.8.7).
+struct LinkOptions {
+  bool create_library = false, enable_link_options = false;
+  bool denorms_are_zero = false, no_signed_zeros = false, unsafe_math = false, finite_math = false;
+};
+
+// The math options of an executable's link apply to all of its code: as the function
+// attributes code generation reads (the instruction-level fast-math flags were fixed when
+// each input was compiled).
+void apply_link_math_options(llvm::Module& m, const LinkOptions& o) {
+  for (llvm::Function& f : m) {
+    if (f.isDeclaration()) continue;
+    if (o.denorms_are_zero) f.addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
+    if (o.no_signed_zeros) f.addFnAttr("no-signed-zeros-fp-math", "true");
+    if (o.finite_math) f.addFnAttr("no-nans-fp-math", "true"), f.addFnAttr("no-infs-fp-math", "true");
+    if (o.unsafe_math) f.addFnAttr("approx-func-fp-math", "true");
+  }
+}
+
 // A whole program's module -> code object: builtins, linkage, optimisation, codegen, lld.
-bool finish_executable(llvm::Module& m, const std::string& target, bool optimize, BuildResult& r) {
+bool finish_executable(llvm::Module& m, const std::string& target, bool optimize, BuildResult& r,
+                       const LinkOptions* link_math = nullptr) {
   if (!link_builtins(m, target, r.log)) return false;
+  if (link_math) apply_link_math_options(m, *link_math);
   finalize_linkage(m, target);
   llvm::SmallVector<char, 0> object;
   if (!optimize_and_emit(m, target, optimize, object, r.log)) return false;
@@ -441,18 +462,20 @@ std::string compiled_for(const llvm::Module& m) {
 
 bool is_bitcode(const std::vector<uint8_t>& b) { return looks_sealed(b); }
 
-// clLinkProgram's options (OpenCL 3.0 §5.8.6.3); the math options were already applied when
-// the inputs were compiled, so they are accepted and change nothing here.
-bool parse_link_options(const std::string& options, bool& create_library, std::string& log) {
-  create_library = false;
+bool parse_link_options(const std::string& options, LinkOptions& o, std::string& log) {
   for (const std::string& t : split_options(options)) {
-    if (t == "-create-library") create_library = true;
-    else if (t == "-enable-link-options" || t == "-cl-denorms-are-zero" ||
-             t == "-cl-no-signed-zeros" || t == "-cl-unsafe-math-optimizations" ||
-             t == "-cl-finite-math-only" || t == "-cl-fast-relaxed-math" || t == "-cl-no-subgroup-ifp")
-      continue;
+    if (t == "-create-library") o.create_library = true;
+    else if (t == "-enable-link-options") o.enable_link_options = true;
+    else if (t == "-cl-denorms-are-zero") o.denorms_are_zero = true;
+    else if (t == "-cl-no-signed-zeros") o.no_signed_zeros = true;
+    else if (t == "-cl-unsafe-math-optimizations") o.unsafe_math = o.no_signed_zeros = true;
+    else if (t == "-cl-finite-math-only") o.finite_math = true;
+    else if (t == "-cl-fast-relaxed-math") o.unsafe_math = o.no_signed_zeros = o.finite_math = true;
+    else if (t == "-cl-no-subgroup-ifp") continue; // no subgroups: nothing to relax
     else return log += "invalid link option: " + t + "\n", false;
   }
+  if (o.enable_link_options && !o.create_library)
+    return log += "-enable-link-options is only valid with -create-library\n", false;
   return true;
 }
 
@@ -496,8 +519,8 @@ BuildResult compile(const BuildRequest& req) {
 BuildResult link(const LinkRequest& req) {
   init_llvm();
   BuildResult r;
-  bool create_library = false;
-  if (!parse_link_options(req.options, create_library, r.log)) {
+  LinkOptions options;
+  if (!parse_link_options(req.options, options, r.log)) {
     r.bad_options = true;
     return r;
   }
@@ -522,14 +545,14 @@ BuildResult link(const LinkRequest& req) {
       return r;
     }
   }
-  if (create_library) {
+  if (options.create_library) {
     program->getOrInsertNamedMetadata(kLibraryMarker);
     r.binary = to_bitcode(*program);
     r.ok = true;
     return r;
   }
   if (!check_defined(*program, r.log)) return r;
-  r.ok = finish_executable(*program, req.target, true, r);
+  r.ok = finish_executable(*program, req.target, true, r, &options);
   return r;
 }
 

@@ -175,6 +175,33 @@ TEST(CompileLink, UndefinedFunctionFailsTheLinkWithALog) {
   clReleaseProgram(kernel);
 }
 
+// A link option changes the executable: 1e-20 squared (a single-precision denormal) is kept
+// by a plain link and flushed to zero when the link says -cl-denorms-are-zero.
+TEST(CompileLink, LinkMathOptionsReachTheExecutable) {
+  Env env;
+  ASSERT_NE(env.context, nullptr);
+  for (const char* opt : {"", "-cl-denorms-are-zero"}) {
+    cl_program obj = source(env, "kernel void sq(global float* p) { p[0] = p[0] * p[1]; }");
+    ASSERT_EQ(clCompileProgram(obj, 0, nullptr, "", 0, nullptr, nullptr, nullptr, nullptr), CL_SUCCESS);
+    cl_int err;
+    cl_program exe = clLinkProgram(env.context, 0, nullptr, opt, 1, &obj, nullptr, nullptr, &err);
+    ASSERT_EQ(err, CL_SUCCESS) << opt;
+    cl_kernel k = clCreateKernel(exe, "sq", &err);
+    float v[2] = {1e-20f, 1e-20f};
+    cl_mem m = env.buffer(sizeof v, v);
+    clSetKernelArg(k, 0, sizeof m, &m);
+    size_t one = 1;
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+    clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, sizeof v, v, 0, nullptr, nullptr);
+    if (*opt) EXPECT_EQ(v[0], 0.0f);
+    else EXPECT_EQ(v[0], 1e-20f * 1e-20f);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+    clReleaseProgram(exe);
+    clReleaseProgram(obj);
+  }
+}
+
 TEST(CompileLink, Errors) {
   Env env;
   ASSERT_NE(env.context, nullptr);
@@ -195,6 +222,14 @@ TEST(CompileLink, Errors) {
       clLinkProgram(env.context, 0, nullptr, "-no-such-option", 1, &helper, nullptr, nullptr, &err),
       nullptr);
   EXPECT_EQ(err, CL_INVALID_LINKER_OPTIONS);
+  // -enable-link-options belongs to libraries only (OpenCL 3.0 §5.8.7).
+  EXPECT_EQ(clLinkProgram(env.context, 0, nullptr, "-enable-link-options", 1, &helper, nullptr, nullptr, &err),
+            nullptr);
+  EXPECT_EQ(err, CL_INVALID_LINKER_OPTIONS);
+  cl_program lib = clLinkProgram(env.context, 0, nullptr, "-create-library -enable-link-options", 1, &helper,
+                                 nullptr, nullptr, &err);
+  EXPECT_EQ(err, CL_SUCCESS);
+  if (lib) clReleaseProgram(lib);
   EXPECT_EQ(clLinkProgram(env.context, 0, nullptr, "", 0, nullptr, nullptr, nullptr, &err),
             nullptr);
   EXPECT_EQ(err, CL_INVALID_VALUE);
