@@ -34,6 +34,9 @@
 
 #include <fstream>
 #include <mutex>
+#include <functional>
+#include <thread>
+#include <condition_variable>
 #include <sstream>
 
 LLD_HAS_DRIVER(elf)
@@ -146,8 +149,12 @@ std::unique_ptr<llvm::Module> frontend(llvm::LLVMContext& ctx, const std::string
       return nullptr;
     }
   }
-  invocation->getPreprocessorOpts().addRemappedFile(
-      name, llvm::MemoryBuffer::getMemBufferCopy(source, name).release());
+  // The source buffer stays ours: clang adopts remapped buffers only once it gets as far as
+  // creating its source manager, and a build that fails earlier (an unknown target CPU) would
+  // leak it.
+  std::unique_ptr<llvm::MemoryBuffer> source_buffer = llvm::MemoryBuffer::getMemBufferCopy(source, name);
+  invocation->getPreprocessorOpts().addRemappedFile(name, source_buffer.get());
+  invocation->getPreprocessorOpts().RetainRemappedFileBuffers = true;
 
   invocation->getFrontendOpts().DisableFree = false;
   clang::CompilerInstance ci(std::move(invocation));
@@ -161,6 +168,8 @@ std::unique_ptr<llvm::Module> frontend(llvm::LLVMContext& ctx, const std::string
   overlay->pushOverlay(in_memory);
   ci.createVirtualFileSystem(overlay);
   ci.createDiagnostics(printer.release(), true);
+  // The "N errors generated." summary goes to the build log too, never to the host's stderr.
+  ci.setVerboseOutputStream(log_stream);
   clang::EmitLLVMOnlyAction action(&ctx);
   bool ok = ci.ExecuteAction(action);
   log_stream.flush();
@@ -289,11 +298,47 @@ bool optimize_and_emit(llvm::Module& m, const std::string& target, bool optimize
   return true;
 }
 
-// lld keeps global state, so links are serialised. Objects pass through a private temporary
-// directory because lld's driver reads and writes files.
+// Runs `job` on the process's one linker thread and waits for it. lld keeps global state, so
+// links are serialised anyway; running them all on one long-lived thread also confines what
+// lld does to a thread: its first output file registers LLVM's signal handlers, which gives
+// the registering thread an alternate signal stack that must outlive it (a short-lived
+// application thread would leak it, and ASan aborts when such a thread exits).
+void on_linker_thread(const std::function<void()>& job) {
+  struct Linker {
+    std::mutex mutex;
+    std::condition_variable cv;
+    const std::function<void()>* job = nullptr;
+    bool finished = false;
+  };
+  static Linker* linker = [] {
+    auto* l = new Linker; // never destroyed: the thread may still wait on it at exit
+    std::thread([l] {
+      std::unique_lock lock(l->mutex);
+      for (;;) {
+        l->cv.wait(lock, [&] { return l->job && !l->finished; });
+        lock.unlock();
+        (*l->job)();
+        lock.lock();
+        l->finished = true;
+        l->cv.notify_all();
+      }
+    }).detach();
+    return l;
+  }();
+  std::unique_lock lock(linker->mutex);
+  linker->cv.wait(lock, [&] { return linker->job == nullptr; }); // one link at a time
+  linker->job = &job;
+  linker->finished = false;
+  linker->cv.notify_all();
+  linker->cv.wait(lock, [&] { return linker->finished; });
+  linker->job = nullptr;
+  linker->cv.notify_all();
+}
+
+// Objects pass through a private temporary directory because lld's driver reads and writes
+// files.
 bool link_code_object(const llvm::SmallVectorImpl<char>& object, std::vector<uint8_t>& out,
                       std::string& log) {
-  static std::mutex lld_mutex;
   llvm::SmallString<128> dir;
   if (llvm::sys::fs::createUniqueDirectory("amcl-link", dir)) {
     log += "cannot create a temporary directory for linking\n";
@@ -305,8 +350,7 @@ bool link_code_object(const llvm::SmallVectorImpl<char>& object, std::vector<uin
     std::ofstream f(obj, std::ios::binary);
     f.write(object.data(), std::streamsize(object.size()));
   }
-  {
-    std::lock_guard lock(lld_mutex);
+  on_linker_thread([&] {
     std::string lld_out, lld_err;
     llvm::raw_string_ostream o(lld_out), e(lld_err);
     const char* argv[] = {"ld.lld", "-shared", "--no-undefined", obj.c_str(), "-o", so.c_str()};
@@ -314,7 +358,7 @@ bool link_code_object(const llvm::SmallVectorImpl<char>& object, std::vector<uin
     o.flush(), e.flush();
     if (r.retCode != 0 || !r.canRunAgain) log += "linker error:\n" + lld_err;
     else ok = true;
-  }
+  });
   if (ok) {
     auto buf = llvm::MemoryBuffer::getFile(so);
     if (buf) out.assign((*buf)->getBufferStart(), (*buf)->getBufferEnd());

@@ -3,9 +3,68 @@
 // every destructor copes with the members that were never set.
 #include "objects.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdlib>
+#include <mutex>
+#include <new>
+#include <unordered_map>
 
 using amcl::rt::release;
+
+namespace amcl::rt {
+namespace {
+
+struct FreeBlock {
+  const cl_icd_dispatch* dispatch; // as ObjectHeader lays them out
+  uint32_t magic;
+  uint32_t refs;
+  FreeBlock* next;
+};
+static_assert(offsetof(FreeBlock, dispatch) == offsetof(ObjectHeader, dispatch) &&
+              offsetof(FreeBlock, magic) == offsetof(ObjectHeader, magic) &&
+              offsetof(FreeBlock, next) >= sizeof(ObjectHeader));
+
+std::mutex& pool_mutex() {
+  static auto* m = new std::mutex;
+  return *m;
+}
+// Free blocks by object size (every CL object type has its own size or shares it harmlessly:
+// the magic tells types apart).
+std::unordered_map<size_t, FreeBlock*>& free_lists() {
+  static auto* lists = new std::unordered_map<size_t, FreeBlock*>;
+  return *lists;
+}
+
+} // namespace
+
+void* ObjectHeader::operator new(size_t size) {
+  size = std::max(size, sizeof(FreeBlock));
+  {
+    std::lock_guard lock(pool_mutex());
+    FreeBlock*& head = free_lists()[size];
+    if (FreeBlock* b = head) {
+      head = b->next;
+      return b;
+    }
+  }
+  if (void* p = std::malloc(size)) return p;
+  throw std::bad_alloc();
+}
+
+void ObjectHeader::operator delete(void* block, size_t size) {
+  size = std::max(size, sizeof(FreeBlock));
+  auto* b = static_cast<FreeBlock*>(block);
+  b->dispatch = g_dispatch;
+  b->magic = 0;
+  b->refs = 0;
+  std::lock_guard lock(pool_mutex());
+  FreeBlock*& head = free_lists()[size];
+  b->next = head;
+  head = b;
+}
+
+} // namespace amcl::rt
 
 _cl_command_queue::~_cl_command_queue() {
   if (device) {

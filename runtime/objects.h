@@ -40,6 +40,13 @@ struct ObjectHeader {
   uint32_t magic;
   std::atomic<cl_uint> refs{1};
   explicit ObjectHeader(uint32_t m) : magic(m) {}
+
+  // Object memory is type-stable: a released object's block keeps the dispatch pointer and a
+  // zero magic and goes to a free list for the next object of its size, never back to the
+  // system. The ICD loader dereferences a handle before amcl sees it, so a stale handle must
+  // still point at readable memory with a dispatch table; amcl then rejects it by its magic.
+  static void* operator new(size_t size);
+  static void operator delete(void* block, size_t size);
 };
 
 } // namespace amcl::rt
