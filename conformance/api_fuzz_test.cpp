@@ -127,7 +127,6 @@ struct Fuzzer {
       break;
     }
     case 3: { // copies and fills
-      const int pattern = 7;
       if (coin())
         clEnqueueCopyBuffer(env.queue, handle(mems), handle(mems), size(), size(), size(), 0,
                             nullptr, nullptr);
