@@ -131,8 +131,9 @@ struct Fuzzer {
         clEnqueueCopyBuffer(env.queue, handle(mems), handle(mems), size(), size(), size(), 0,
                             nullptr, nullptr);
       else
-        clEnqueueFillBuffer(env.queue, handle(mems), &pattern, size_t(1) << pick(8), size(), size(),
-                            0, nullptr, nullptr);
+        // Patterns of up to 128 bytes come from `host`, which is larger.
+        clEnqueueFillBuffer(env.queue, handle(mems), host.data(), size_t(1) << pick(8), size(),
+                            size(), 0, nullptr, nullptr);
       break;
     }
     case 4: { // programs
