@@ -10,6 +10,8 @@
 #include <new>
 #include <unordered_map>
 
+#include <sys/mman.h>
+
 using amcl::rt::release;
 
 namespace amcl::rt {
@@ -25,41 +27,60 @@ static_assert(offsetof(FreeBlock, dispatch) == offsetof(ObjectHeader, dispatch) 
               offsetof(FreeBlock, magic) == offsetof(ObjectHeader, magic) &&
               offsetof(FreeBlock, next) >= sizeof(ObjectHeader));
 
-std::mutex& pool_mutex() {
-  static auto* m = new std::mutex;
-  return *m;
-}
-// Free blocks by object size (every CL object type has its own size or shares it harmlessly:
-// the magic tells types apart).
-std::unordered_map<size_t, FreeBlock*>& free_lists() {
-  static auto* lists = new std::unordered_map<size_t, FreeBlock*>;
-  return *lists;
+// All CL objects are carved from one reserved arena (address space only until touched), so
+// that "is this a handle amcl made" is a range check: a handle the loader did not vet (a
+// cl_mem inside clSetKernelArg's value, an event in a wait list) can be garbage, and must be
+// rejected before anything reads through it.
+constexpr size_t kArenaBytes = size_t(16) << 30;
+struct Arena {
+  uint8_t* base = nullptr;
+  std::atomic<size_t> used{0};
+  std::mutex mutex;
+  std::unordered_map<size_t, FreeBlock*> free_lists; // by block size
+  Arena() {
+    void* p = mmap(nullptr, kArenaBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (p != MAP_FAILED) base = static_cast<uint8_t*>(p);
+  }
+};
+Arena& arena() {
+  static auto* a = new Arena; // never destroyed: objects may outlive static destruction
+  return *a;
 }
 
 } // namespace
 
+bool is_object_memory(const void* p) {
+  const Arena& a = arena();
+  const auto addr = reinterpret_cast<uintptr_t>(p), base = reinterpret_cast<uintptr_t>(a.base);
+  return a.base && addr >= base && addr - base + sizeof(ObjectHeader) <= a.used.load(std::memory_order_acquire) &&
+         addr % alignof(std::max_align_t) == 0;
+}
+
 void* ObjectHeader::operator new(size_t size) {
-  size = std::max(size, sizeof(FreeBlock));
-  {
-    std::lock_guard lock(pool_mutex());
-    FreeBlock*& head = free_lists()[size];
-    if (FreeBlock* b = head) {
-      head = b->next;
-      return b;
-    }
+  size = (std::max(size, sizeof(FreeBlock)) + 15) & ~size_t(15);
+  Arena& a = arena();
+  std::lock_guard lock(a.mutex);
+  FreeBlock*& head = a.free_lists[size];
+  if (FreeBlock* b = head) {
+    head = b->next;
+    return b;
   }
-  if (void* p = std::malloc(size)) return p;
-  throw std::bad_alloc();
+  const size_t used = a.used.load(std::memory_order_relaxed);
+  if (!a.base || size > kArenaBytes - used) throw std::bad_alloc();
+  a.used.store(used + size, std::memory_order_release);
+  return a.base + used;
 }
 
 void ObjectHeader::operator delete(void* block, size_t size) {
-  size = std::max(size, sizeof(FreeBlock));
+  size = (std::max(size, sizeof(FreeBlock)) + 15) & ~size_t(15);
   auto* b = static_cast<FreeBlock*>(block);
   b->dispatch = g_dispatch;
   b->magic = 0;
   b->refs = 0;
-  std::lock_guard lock(pool_mutex());
-  FreeBlock*& head = free_lists()[size];
+  Arena& a = arena();
+  std::lock_guard lock(a.mutex);
+  FreeBlock*& head = a.free_lists[size];
   b->next = head;
   head = b;
 }

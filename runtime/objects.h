@@ -187,7 +187,11 @@ template <> constexpr uint32_t magic_of<_cl_program>() { return kProgramMagic; }
 template <> constexpr uint32_t magic_of<_cl_kernel>() { return kKernelMagic; }
 template <> constexpr uint32_t magic_of<_cl_event>() { return kEventMagic; }
 
-template <class T> bool valid(T* h) { return h && h->magic == magic_of<T>(); }
+// True for addresses inside amcl's object arena (see ObjectHeader::operator new).
+bool is_object_memory(const void* p);
+// A live object of type T: made by amcl (so safe to read, whatever the caller passed) and not
+// released (a released object's magic is zero).
+template <class T> bool valid(T* h) { return h && is_object_memory(h) && h->magic == magic_of<T>(); }
 
 // Reference counting (OpenCL 3.0, "Retaining and Releasing Objects"): the last release
 // destroys the object, whose destructor releases what it holds (context, program, queue).
