@@ -20,6 +20,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
+#include <llvm/Support/CrashRecoveryContext.h>
 #include <llvm/Transforms/Utils/ModuleUtils.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -58,6 +59,8 @@ void init_llvm() {
     LLVMInitializeAMDGPUTarget();
     LLVMInitializeAMDGPUTargetMC();
     LLVMInitializeAMDGPUAsmPrinter();
+    // Lets a crash inside clang or LLVM end the build that caused it (see frontend()).
+    llvm::CrashRecoveryContext::Enable();
   });
 }
 
@@ -157,7 +160,7 @@ std::unique_ptr<llvm::Module> frontend(llvm::LLVMContext& ctx, const std::string
   invocation->getPreprocessorOpts().RetainRemappedFileBuffers = true;
 
   invocation->getFrontendOpts().DisableFree = false;
-  clang::CompilerInstance ci(std::move(invocation));
+  auto ci = std::make_unique<clang::CompilerInstance>(std::move(invocation));
   // Embedded headers (clCompileProgram's input_headers) sit in an in-memory directory over
   // the real file system, searched like an -I directory.
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
@@ -166,15 +169,30 @@ std::unique_ptr<llvm::Module> frontend(llvm::LLVMContext& ctx, const std::string
     in_memory->addFile(std::string(kHeaderDir) + "/" + h.name, 0,
                        llvm::MemoryBuffer::getMemBufferCopy(h.text, h.name));
   overlay->pushOverlay(in_memory);
-  ci.createVirtualFileSystem(overlay);
-  ci.createDiagnostics(printer.release(), true);
+  ci->createVirtualFileSystem(overlay);
+  ci->createDiagnostics(printer.release(), true);
   // The "N errors generated." summary goes to the build log too, never to the host's stderr.
-  ci.setVerboseOutputStream(log_stream);
-  clang::EmitLLVMOnlyAction action(&ctx);
-  bool ok = ci.ExecuteAction(action);
+  ci->setVerboseOutputStream(log_stream);
+  auto action = std::make_unique<clang::EmitLLVMOnlyAction>(&ctx);
+  // clang has bugs that crash it on some malformed sources; a crash must fail this build,
+  // not kill the application. What the crashed compilation held is abandoned (leaked):
+  // its destructors would run on inconsistent state.
+  bool ok = false;
+  llvm::CrashRecoveryContext recovery;
+  if (!recovery.RunSafely([&] { ok = ci->ExecuteAction(*action); })) {
+    // Kept reachable, so that leak checkers see a deliberate abandonment, not a leak.
+    static auto* abandoned = new std::vector<std::pair<clang::CompilerInstance*, clang::EmitLLVMOnlyAction*>>;
+    static std::mutex abandoned_mutex;
+    std::lock_guard lock(abandoned_mutex);
+    abandoned->emplace_back(ci.release(), action.release());
+    log_stream.flush();
+    log += "internal compiler error: clang crashed compiling " + name +
+           "; the source is probably invalid near the last diagnostic above\n";
+    return nullptr;
+  }
   log_stream.flush();
   if (!ok) return nullptr;
-  return action.takeModule();
+  return action->takeModule();
 }
 
 std::unique_ptr<llvm::Module> load_bitcode_lazily(llvm::LLVMContext& ctx, const std::string& path,

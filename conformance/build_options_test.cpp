@@ -142,6 +142,22 @@ TEST(BuildOptions, DenormsAreZeroFlushesSinglePrecisionDenormals) {
   }
 }
 
+// clang 22 crashes on this malformed source (Sema::BuildAsTypeExpr): the build fails with a
+// log that says so, and the application lives on to build the next program.
+TEST(BuildOptions, ACompilerCrashFailsTheBuildNotTheProcess) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  std::string log;
+  EXPECT_EQ(build(env, "kernel void k(global uint* out) { float2 x = 0; out[0] = as_uint(dot 200.0f), x)); }", "",
+                  &log),
+            CL_BUILD_PROGRAM_FAILURE);
+  EXPECT_NE(log.find("internal compiler error"), std::string::npos) << log;
+  cl_program p = nullptr;
+  ASSERT_EQ(build(env, kKernel, "", &log, &p), CL_SUCCESS) << log;
+  expect_axpy(env, p, 2.0f);
+  clReleaseProgram(p);
+}
+
 TEST(BuildOptions, UnknownOrIncompleteOptionsAreInvalid) {
   Env env;
   ASSERT_TRUE(env.queue);
