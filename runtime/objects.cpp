@@ -12,6 +12,13 @@
 
 #include <sys/mman.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define AMCL_LEAK_CHECKER 1
+#include <sanitizer/lsan_interface.h>
+#else
+#define AMCL_LEAK_CHECKER 0
+#endif
+
 using amcl::rt::release;
 
 namespace amcl::rt {
@@ -69,6 +76,12 @@ void* ObjectHeader::operator new(size_t size) {
   const size_t used = a.used.load(std::memory_order_relaxed);
   if (!a.base || size > kArenaBytes - used) throw std::bad_alloc();
   a.used.store(used + size, std::memory_order_release);
+#if AMCL_LEAK_CHECKER
+  // Objects point at heap memory; the leak checker must scan the arena to see those pointers.
+  constexpr size_t kChunk = 1 << 20;
+  for (size_t c = (used + kChunk - 1) / kChunk * kChunk; c < used + size; c += kChunk)
+    __lsan_register_root_region(a.base + c, kChunk);
+#endif
   return a.base + used;
 }
 
