@@ -554,10 +554,20 @@ bool check_defined(const llvm::Module& m, std::string& log) {
   return ok;
 }
 
+// LLVM keeps process-wide state that is not safe to use from several threads at once: lld
+// resets every command-line option (cl::opt) at the start of each link while code generation
+// elsewhere reads them. Until compilations can run beside links safely, they take turns
+// (builds served by the on-disk cache do not wait).
+std::mutex& llvm_mutex() {
+  static auto* m = new std::mutex;
+  return *m;
+}
+
 } // namespace
 
 BuildResult build_uncached(const BuildRequest& req) {
   init_llvm();
+  std::lock_guard lock(llvm_mutex());
   BuildResult r;
   llvm::LLVMContext ctx;
   auto module = compile_module(ctx, req, r);
@@ -569,6 +579,7 @@ BuildResult build_uncached(const BuildRequest& req) {
 
 BuildResult compile(const BuildRequest& req) {
   init_llvm();
+  std::lock_guard lock(llvm_mutex());
   BuildResult r;
   llvm::LLVMContext ctx;
   auto module = compile_module(ctx, req, r);
@@ -587,6 +598,7 @@ BuildResult link(const LinkRequest& req) {
     return r;
   }
   if (req.inputs.empty()) return r.log += "nothing to link\n", r;
+  std::lock_guard lock(llvm_mutex());
   llvm::LLVMContext ctx;
   std::unique_ptr<llvm::Module> program;
   for (size_t i = 0; i < req.inputs.size(); ++i) {
@@ -623,6 +635,7 @@ BinaryKind classify_binary(const std::vector<uint8_t>& binary) {
     std::string error;
     return read_code_object(binary, &error) ? BinaryKind::Executable : BinaryKind::Invalid;
   }
+  std::lock_guard lock(llvm_mutex());
   llvm::LLVMContext ctx;
   std::string log;
   auto m = from_bitcode(ctx, binary, log);

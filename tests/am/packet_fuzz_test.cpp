@@ -22,7 +22,8 @@ struct Budget {
   uint64_t seed;
   Budget() {
     seconds = std::getenv("AMCL_FUZZ_SECONDS") ? std::atof(std::getenv("AMCL_FUZZ_SECONDS")) : 10.0;
-    seed = std::getenv("AMCL_FUZZ_SEED") ? std::strtoull(std::getenv("AMCL_FUZZ_SEED"), nullptr, 0) : 1;
+    seed = std::getenv("AMCL_FUZZ_SEED") ? std::strtoull(std::getenv("AMCL_FUZZ_SEED"), nullptr, 0)
+                                         : 1;
   }
 };
 
@@ -36,10 +37,14 @@ std::unique_ptr<am::Device> fuzz_device(unsigned card) {
 
 uint32_t word(std::mt19937_64& rng) {
   switch (rng() % 6) {
-  case 0: return 0;
-  case 1: return ~0u;
-  case 2: return uint32_t(rng() % 64);
-  default: return uint32_t(rng());
+  case 0:
+    return 0;
+  case 1:
+    return ~0u;
+  case 2:
+    return uint32_t(rng() % 64);
+  default:
+    return uint32_t(rng());
   }
 }
 
@@ -51,17 +56,21 @@ TEST(PacketFuzz, ComputeQueueSurvivesRandomPm4) {
   std::mt19937_64 rng(budget.seed);
   auto dev = fuzz_device(5);
   am::Allocation mem = dev->alloc_vram(4096);
-  static const uint32_t kOpcodes[] = {NOP, DISPATCH_DIRECT, WRITE_DATA, RELEASE_MEM, ACQUIRE_MEM, SET_SH_REG,
-                                      EVENT_WRITE, COPY_DATA, WAIT_REG_MEM, INDIRECT_BUFFER, SET_UCONFIG_REG};
-  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(budget.seconds / 2);
+  static const uint32_t kOpcodes[] = {NOP,          DISPATCH_DIRECT, WRITE_DATA,     RELEASE_MEM,
+                                      ACQUIRE_MEM,  SET_SH_REG,      EVENT_WRITE,    COPY_DATA,
+                                      WAIT_REG_MEM, INDIRECT_BUFFER, SET_UCONFIG_REG};
+  const auto end =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(budget.seconds / 2);
   size_t streams = 0, errors = 0;
   while (std::chrono::steady_clock::now() < end) {
     am::Pm4Builder b;
     for (int p = 0, n = 1 + int(rng() % 6); p < n; ++p) {
       const uint32_t op = rng() % 4 ? kOpcodes[rng() % std::size(kOpcodes)] : uint32_t(rng() % 256);
       const uint32_t body = uint32_t(rng() % 12);
-      if (rng() % 16 == 0) b.words().push_back(word(rng)); // not even a type-3 header
-      else b.words().push_back(packet3_compute(op, body));
+      if (rng() % 16 == 0)
+        b.words().push_back(word(rng)); // not even a type-3 header
+      else
+        b.words().push_back(packet3_compute(op, body));
       for (uint32_t i = 0; i < body; ++i) b.words().push_back(word(rng));
     }
     try {
@@ -72,12 +81,13 @@ TEST(PacketFuzz, ComputeQueueSurvivesRandomPm4) {
     // The queue still executes a well-formed packet.
     am::Pm4Builder ok;
     ok.write_data_mem(mem.va, {uint32_t(streams)});
-    ASSERT_NO_THROW(dev->wait(am::Engine::Compute, dev->submit_compute(ok))) << "after stream " << streams;
+    ASSERT_NO_THROW(dev->wait(am::Engine::Compute, dev->submit_compute(ok)))
+        << "after stream " << streams;
     ASSERT_EQ(reinterpret_cast<volatile uint32_t*>(mem.cpu)[0], uint32_t(streams));
     ++streams;
   }
-  std::printf("pm4 fuzz: %zu streams, %zu ended in a device error, %zu queue resets\n", streams, errors,
-              size_t(dev->queue_resets()));
+  std::printf("pm4 fuzz: %zu streams, %zu ended in a device error, %zu queue resets\n", streams,
+              errors, size_t(dev->queue_resets()));
   dev->free(mem);
 }
 
@@ -87,16 +97,18 @@ TEST(PacketFuzz, SdmaQueueSurvivesRandomPackets) {
   std::mt19937_64 rng(budget.seed + 1);
   auto dev = fuzz_device(4);
   am::Allocation mem = dev->alloc_vram(4096);
-  static const uint32_t kOps[] = {OP_NOP, OP_COPY, OP_WRITE, OP_INDIRECT, OP_FENCE, OP_TRAP,
-                                  OP_POLL_REGMEM, OP_CONST_FILL, OP_TIMESTAMP};
-  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(budget.seconds / 2);
+  static const uint32_t kOps[] = {OP_NOP,  OP_COPY,        OP_WRITE,      OP_INDIRECT, OP_FENCE,
+                                  OP_TRAP, OP_POLL_REGMEM, OP_CONST_FILL, OP_TIMESTAMP};
+  const auto end =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(budget.seconds / 2);
   size_t streams = 0, errors = 0;
   while (std::chrono::steady_clock::now() < end) {
     am::SdmaBuilder b;
     for (int p = 0, n = 1 + int(rng() % 4); p < n; ++p) {
       const uint32_t op = rng() % 4 ? kOps[rng() % std::size(kOps)] : uint32_t(rng() % 256);
       b.words().push_back(header(op, uint32_t(rng() % 8)) | (uint32_t(rng() % 4) << 16));
-      for (uint32_t i = 0, body = uint32_t(rng() % 10); i < body; ++i) b.words().push_back(word(rng));
+      for (uint32_t i = 0, body = uint32_t(rng() % 10); i < body; ++i)
+        b.words().push_back(word(rng));
     }
     try {
       dev->wait(am::Engine::Sdma, dev->submit_sdma(b));
@@ -105,7 +117,8 @@ TEST(PacketFuzz, SdmaQueueSurvivesRandomPackets) {
     }
     am::SdmaBuilder ok;
     ok.const_fill(mem.va, uint32_t(streams), 64);
-    ASSERT_NO_THROW(dev->wait(am::Engine::Sdma, dev->submit_sdma(ok))) << "after stream " << streams;
+    ASSERT_NO_THROW(dev->wait(am::Engine::Sdma, dev->submit_sdma(ok)))
+        << "after stream " << streams;
     ASSERT_EQ(reinterpret_cast<volatile uint32_t*>(mem.cpu)[0], uint32_t(streams));
     ++streams;
   }

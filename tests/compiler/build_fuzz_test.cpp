@@ -33,15 +33,24 @@ std::vector<std::string> corpus() {
 
 // Source mutations that keep a program plausible enough to get past the parser sometimes.
 std::string mutate(std::string s, std::mt19937_64& rng) {
-  static const char* kTokens[] = {"(", ")", "{", "}", ";", "*", "&", "[", "]", "__local", "__global", "barrier(0)",
-                                  "int", "float4", "double", "0x7fffffff", "1e38f", "#if 0", "#endif", "\\", "\"",
-                                  "/*", "atomic_add(", "get_global_id(", "return", "goto l;", "l:", "...", "#define"};
+  static const char* kTokens[] = {
+      "(",      ")",       "{",      "}",          ";",           "*",
+      "&",      "[",       "]",      "__local",    "__global",    "barrier(0)",
+      "int",    "float4",  "double", "0x7fffffff", "1e38f",       "#if 0",
+      "#endif", "\\",      "\"",     "/*",         "atomic_add(", "get_global_id(",
+      "return", "goto l;", "l:",     "...",        "#define"};
   for (int n = 1 + int(rng() % 2); n > 0 && !s.empty(); --n) {
     const size_t at = rng() % s.size();
     switch (rng() % 4) {
-    case 0: s[at] = char(rng() % 128); break;
-    case 1: s.erase(at, 1 + rng() % 16); break;
-    case 2: s.insert(at, kTokens[rng() % std::size(kTokens)]); break;
+    case 0:
+      s[at] = char(rng() % 128);
+      break;
+    case 1:
+      s.erase(at, 1 + rng() % 16);
+      break;
+    case 2:
+      s.insert(at, kTokens[rng() % std::size(kTokens)]);
+      break;
     default: { // duplicate a line-sized piece
       const size_t from = rng() % s.size();
       s.insert(at, s.substr(from, 1 + rng() % 80));
@@ -52,21 +61,42 @@ std::string mutate(std::string s, std::mt19937_64& rng) {
 }
 
 std::string options(std::mt19937_64& rng) {
-  static const char* kOptions[] = {"-cl-std=CL1.2", "-cl-std=CL3.0", "-cl-std=CL2.0", "-cl-std=CL9",
-                                   "-cl-opt-disable", "-cl-fast-relaxed-math", "-cl-mad-enable", "-w",
-                                   "-Werror", "-g", "-DX=1", "-D", "-I", "-I/nonexistent", "-cl-denorms-are-zero",
-                                   "-cl-kernel-arg-info", "--", "-x", "-fsanitize=address", "-O0", "\t", "-D\"a b\""};
+  static const char* kOptions[] = {"-cl-std=CL1.2",
+                                   "-cl-std=CL3.0",
+                                   "-cl-std=CL2.0",
+                                   "-cl-std=CL9",
+                                   "-cl-opt-disable",
+                                   "-cl-fast-relaxed-math",
+                                   "-cl-mad-enable",
+                                   "-w",
+                                   "-Werror",
+                                   "-g",
+                                   "-DX=1",
+                                   "-D",
+                                   "-I",
+                                   "-I/nonexistent",
+                                   "-cl-denorms-are-zero",
+                                   "-cl-kernel-arg-info",
+                                   "--",
+                                   "-x",
+                                   "-fsanitize=address",
+                                   "-O0",
+                                   "\t",
+                                   "-D\"a b\""};
   std::string o;
   if (rng() % 2) return o; // half the builds get past option parsing into the pipeline
-  for (int n = 1 + int(rng() % 3); n > 0; --n) o += std::string(kOptions[rng() % std::size(kOptions)]) + " ";
+  for (int n = 1 + int(rng() % 3); n > 0; --n)
+    o += std::string(kOptions[rng() % std::size(kOptions)]) + " ";
   return o;
 }
 
 } // namespace
 
 TEST(BuildFuzz, MutatedSourcesAndOptionsEndInAResult) {
-  const double seconds = std::getenv("AMCL_FUZZ_SECONDS") ? std::atof(std::getenv("AMCL_FUZZ_SECONDS")) : 10.0;
-  const uint64_t seed = std::getenv("AMCL_FUZZ_SEED") ? std::strtoull(std::getenv("AMCL_FUZZ_SEED"), nullptr, 0) : 1;
+  const double seconds =
+      std::getenv("AMCL_FUZZ_SECONDS") ? std::atof(std::getenv("AMCL_FUZZ_SECONDS")) : 10.0;
+  const uint64_t seed =
+      std::getenv("AMCL_FUZZ_SEED") ? std::strtoull(std::getenv("AMCL_FUZZ_SEED"), nullptr, 0) : 1;
   std::mt19937_64 rng(seed);
   const auto files = corpus();
   ASSERT_FALSE(files.empty());
