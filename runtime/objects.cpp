@@ -26,7 +26,7 @@ namespace {
 
 struct FreeBlock {
   const cl_icd_dispatch* dispatch; // as ObjectHeader lays them out
-  uint32_t magic;
+  std::atomic<uint32_t> magic;
   uint32_t refs;
   FreeBlock* next;
 };
@@ -89,7 +89,7 @@ void ObjectHeader::operator delete(void* block, size_t size) {
   size = (std::max(size, sizeof(FreeBlock)) + 15) & ~size_t(15);
   auto* b = static_cast<FreeBlock*>(block);
   b->dispatch = g_dispatch;
-  b->magic = 0;
+  b->magic.store(0, std::memory_order_relaxed);
   b->refs = 0;
   Arena& a = arena();
   std::lock_guard lock(a.mutex);

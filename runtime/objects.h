@@ -37,7 +37,8 @@ struct ClError {
 
 struct ObjectHeader {
   const cl_icd_dispatch* dispatch = g_dispatch;
-  uint32_t magic;
+  // Atomic: another thread may validate a handle while its last release clears the magic.
+  std::atomic<uint32_t> magic;
   std::atomic<cl_uint> refs{1};
   explicit ObjectHeader(uint32_t m) : magic(m) {}
 
@@ -191,14 +192,16 @@ template <> constexpr uint32_t magic_of<_cl_event>() { return kEventMagic; }
 bool is_object_memory(const void* p);
 // A live object of type T: made by amcl (so safe to read, whatever the caller passed) and not
 // released (a released object's magic is zero).
-template <class T> bool valid(T* h) { return h && is_object_memory(h) && h->magic == magic_of<T>(); }
+template <class T> bool valid(T* h) {
+  return h && is_object_memory(h) && h->magic.load(std::memory_order_relaxed) == magic_of<T>();
+}
 
 // Reference counting (OpenCL 3.0, "Retaining and Releasing Objects"): the last release
 // destroys the object, whose destructor releases what it holds (context, program, queue).
 template <class T> void retain(T* h) { ++h->refs; }
 template <class T> void release(T* h) {
   if (--h->refs == 0) {
-    h->magic = 0; // a stale handle is rejected instead of being used
+    h->magic.store(0, std::memory_order_relaxed); // a stale handle is rejected, not used
     delete h;
   }
 }
