@@ -270,6 +270,18 @@ void Executor::step(Wave& w, const Inst& in) {
 
 // ---------------------------------------------------------------- operand access
 
+// A 16-bit source: the op_sel-selected half of a VGPR, or the low half of anything else
+// (inline float constants in their f16 encodings).
+uint16_t Executor::read_half(Wave& w, const Inst& in, unsigned i, unsigned lane) const {
+  const uint16_t code = in.src[i];
+  if (code >= src::kVgpr0) {
+    const uint32_t v = vreg(w, code, lane);
+    return uint16_t((in.opsel >> i) & 1 ? v >> 16 : v);
+  }
+  if (code >= src::kFloatHalf && code <= src::kFloatInv2Pi) return kInlineF16[code - 240];
+  return uint16_t(sread(w, in, code));
+}
+
 // SRC_{SHARED,PRIVATE}_{BASE,LIMIT}: an aperture's first and last address. The aperture is
 // every address whose bits [63:48] equal the base's; 32-bit reads see the high half.
 uint64_t Executor::aperture(const Wave& w, uint16_t code) {
@@ -568,17 +580,7 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
   }
 
   const OpInfo& info = op_info(in.op);
-  // A 16-bit source: the selected half of a VGPR, or the low half of anything else (inline
-  // float constants in their f16 encodings).
-  auto half_src = [&](unsigned i, unsigned lane) -> uint16_t {
-    uint16_t code = in.src[i];
-    if (code >= src::kVgpr0) {
-      uint32_t v = vreg(w, code, lane);
-      return uint16_t((in.opsel >> i) & 1 ? v >> 16 : v);
-    }
-    if (code >= src::kFloatHalf && code <= src::kFloatInv2Pi) return kInlineF16[code - 240];
-    return uint16_t(sread(w, in, code));
-  };
+  auto half_src = [&](unsigned i, unsigned lane) { return read_half(w, in, i, lane); };
   auto hf = [&](unsigned i, unsigned lane) {
     float x = h2f(half_src(i, lane));
     if (in.abs & (1u << i)) x = std::fabs(x);
@@ -924,15 +926,7 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
 void Executor::exec_vopc(Wave& w, const Inst& in) {
   const unsigned pred = unsigned(in.imm);
   const uint32_t exec = w.exec();
-  auto half_src = [&](unsigned i, unsigned lane) -> uint16_t {
-    uint16_t code = in.src[i];
-    if (code >= src::kVgpr0) {
-      uint32_t v = vreg(w, code, lane);
-      return uint16_t((in.opsel >> i) & 1 ? v >> 16 : v);
-    }
-    if (code >= src::kFloatHalf && code <= src::kFloatInv2Pi) return kInlineF16[code - 240];
-    return uint16_t(sread(w, in, code));
-  };
+  auto half_src = [&](unsigned i, unsigned lane) { return read_half(w, in, i, lane); };
   auto mods = [&](auto x, unsigned i) {
     if (in.abs & (1u << i)) x = std::fabs(x);
     if (in.neg & (1u << i)) x = -x;

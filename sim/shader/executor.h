@@ -75,6 +75,7 @@ private:
   uint32_t vread(Wave& w, const Inst& in, unsigned i, unsigned lane) const;
   uint64_t vread64(Wave& w, const Inst& in, unsigned i, unsigned lane, bool as_double) const;
   uint32_t& vreg(Wave& w, uint16_t code, unsigned lane, unsigned dword = 0) const;
+  uint16_t read_half(Wave& w, const Inst& in, unsigned i, unsigned lane) const;
 
   Program& program_;
   MemoryPort& memory_;
