@@ -565,28 +565,29 @@ std::mutex& llvm_mutex() {
 
 } // namespace
 
-BuildResult build_uncached(const BuildRequest& req) {
+// Runs the request's source through clang and hands the module to `finish`, which fills in
+// the result (under the LLVM lock for the whole of it).
+template <class Finish> BuildResult from_source(const BuildRequest& req, Finish finish) {
   init_llvm();
   std::lock_guard lock(llvm_mutex());
   BuildResult r;
   llvm::LLVMContext ctx;
-  auto module = compile_module(ctx, req, r);
-  if (!module) return r;
-  const bool optimize = req.options.find("-cl-opt-disable") == std::string::npos;
-  r.ok = finish_executable(*module, req.target, optimize, r);
+  if (auto module = compile_module(ctx, req, r)) finish(*module, r);
   return r;
 }
 
+BuildResult build_uncached(const BuildRequest& req) {
+  return from_source(req, [&](llvm::Module& m, BuildResult& r) {
+    const bool optimize = req.options.find("-cl-opt-disable") == std::string::npos;
+    r.ok = finish_executable(m, req.target, optimize, r);
+  });
+}
+
 BuildResult compile(const BuildRequest& req) {
-  init_llvm();
-  std::lock_guard lock(llvm_mutex());
-  BuildResult r;
-  llvm::LLVMContext ctx;
-  auto module = compile_module(ctx, req, r);
-  if (!module) return r;
-  r.binary = to_bitcode(*module);
-  r.ok = true;
-  return r;
+  return from_source(req, [](llvm::Module& m, BuildResult& r) {
+    r.binary = to_bitcode(m);
+    r.ok = true;
+  });
 }
 
 BuildResult link(const LinkRequest& req) {
