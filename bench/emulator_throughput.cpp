@@ -4,8 +4,7 @@
 // (AMCL_SIM_STATS); times are the wall time of clFinish around each kernel.
 //
 //   OCL_ICD_VENDORS=<build>/conformance/vendors build/bench/emulator_throughput
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
+#include "bench_util.h"
 
 #include <algorithm>
 #include <chrono>
@@ -53,45 +52,34 @@ struct Run {
   bool ok = false;
 };
 
-struct Platform {
-  cl_device_id device = nullptr;
-  cl_context context = nullptr;
-  cl_command_queue queue = nullptr;
+// One implementation with the benchmark kernels built.
+struct Target {
+  bench::Platform platform;
   cl_program program = nullptr;
-  std::string name;
-  explicit Platform(const char* part) {
-    cl_platform_id ids[16];
-    cl_uint n = 0;
-    clGetPlatformIDs(16, ids, &n);
-    for (cl_uint i = 0; i < n && !device; ++i) {
-      char buf[256] = "";
-      clGetPlatformInfo(ids[i], CL_PLATFORM_NAME, sizeof buf, buf, nullptr);
-      if (std::strstr(buf, part)) {
-        clGetDeviceIDs(ids[i], CL_DEVICE_TYPE_ALL, 1, &device, nullptr);
-        name = buf;
-      }
-    }
-    if (!device) return;
-    context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, nullptr);
-    queue = clCreateCommandQueueWithProperties(context, device, nullptr, nullptr);
-    program = clCreateProgramWithSource(context, 1, &kSource, nullptr, nullptr);
-    if (clBuildProgram(program, 1, &device, "", nullptr, nullptr) != CL_SUCCESS) device = nullptr;
+  explicit Target(const char* name) : platform(name) {
+    if (platform) program = platform.build(kSource);
   }
+  ~Target() {
+    if (program) clReleaseProgram(program);
+  }
+  explicit operator bool() const { return program != nullptr; }
   Run run(const char* kernel, size_t items, size_t local) {
     Run r;
     std::vector<float> host(items, 1.0f);
-    cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, items * 4, nullptr, nullptr);
-    cl_mem a = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, items * 4, host.data(), nullptr);
-    cl_mem b = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, items * 4, host.data(), nullptr);
+    cl_mem out = clCreateBuffer(platform.context, CL_MEM_READ_WRITE, items * 4, nullptr, nullptr);
+    cl_mem a =
+        clCreateBuffer(platform.context, CL_MEM_COPY_HOST_PTR, items * 4, host.data(), nullptr);
+    cl_mem b =
+        clCreateBuffer(platform.context, CL_MEM_COPY_HOST_PTR, items * 4, host.data(), nullptr);
     cl_kernel k = clCreateKernel(program, kernel, nullptr);
     clSetKernelArg(k, 0, sizeof out, &out);
     clSetKernelArg(k, 1, sizeof a, &a);
     clSetKernelArg(k, 2, sizeof b, &b);
-    clFinish(queue);
+    clFinish(platform.queue);
     auto t0 = std::chrono::steady_clock::now();
-    r.ok = clEnqueueNDRangeKernel(queue, k, 1, nullptr, &items, &local, 0, nullptr, nullptr) ==
-               CL_SUCCESS &&
-           clFinish(queue) == CL_SUCCESS;
+    r.ok = clEnqueueNDRangeKernel(platform.queue, k, 1, nullptr, &items, &local, 0, nullptr,
+                                  nullptr) == CL_SUCCESS &&
+           clFinish(platform.queue) == CL_SUCCESS;
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     clReleaseKernel(k);
     clReleaseMemObject(out);
@@ -125,8 +113,8 @@ int main() {
   if (fd < 0) return 1;
   close(fd);
   setenv("AMCL_SIM_STATS", stats, 1); // before amcl initialises
-  Platform amcl("amcl"), pocl("Portable Computing Language");
-  if (!amcl.device) {
+  Target amcl(bench::kAmcl), pocl(bench::kPocl);
+  if (!amcl) {
     std::fprintf(stderr, "the amcl platform is not available (set OCL_ICD_VENDORS)\n");
     return 1;
   }
@@ -145,7 +133,7 @@ int main() {
     lane_instructions(stats, offset);
     Run a = amcl.run(c.kernel, c.items, c.local);
     unsigned long long lanes = lane_instructions(stats, offset);
-    Run p = pocl.device ? pocl.run(c.kernel, c.items, c.local) : Run{};
+    Run p = pocl ? pocl.run(c.kernel, c.items, c.local) : Run{};
     const double rate = a.seconds > 0 ? lanes / a.seconds : 0.0;
     std::printf("%-8s %14llu %12.4f %16.3e %14.3e %12.4f %10.1f%s\n", c.kernel, lanes, a.seconds,
                 rate, rate / threads, p.seconds, p.seconds > 0 ? a.seconds / p.seconds : 0.0,
