@@ -308,3 +308,40 @@ TEST(ApiObjects, UnloadCompiler) {
 }
 
 } // namespace
+
+// Rectangular transfers: a 3x2 block of 4-byte elements written at (1,2) of an 8x4 buffer
+// lands there and nowhere else; reading it back into a host block with its own pitch returns
+// the same values; a region past the buffer's end is CL_INVALID_VALUE.
+TEST(ApiObjects, RectangularWriteAndReadRoundTrip) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  std::vector<int> zero(8 * 4, 0);
+  cl_mem m = env.buffer(zero.size() * sizeof(int), zero.data());
+  const int block[2][3] = {{1, 2, 3}, {4, 5, 6}};
+  const size_t buf_origin[3] = {1 * sizeof(int), 2, 0}, host_origin[3] = {0, 0, 0};
+  const size_t region[3] = {3 * sizeof(int), 2, 1};
+  ASSERT_EQ(clEnqueueWriteBufferRect(env.queue, m, CL_TRUE, buf_origin, host_origin, region, 8 * sizeof(int), 0,
+                                     3 * sizeof(int), 0, block, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  std::vector<int> all(8 * 4);
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, all.size() * sizeof(int), all.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 8; ++x) {
+      const bool inside = y >= 2 && x >= 1 && x < 4;
+      EXPECT_EQ(all[size_t(y * 8 + x)], inside ? block[y - 2][x - 1] : 0) << x << "," << y;
+    }
+  int back[2][5] = {};
+  const size_t host_at[3] = {sizeof(int), 0, 0};
+  ASSERT_EQ(clEnqueueReadBufferRect(env.queue, m, CL_TRUE, buf_origin, host_at, region, 8 * sizeof(int), 0,
+                                    5 * sizeof(int), 0, back, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  for (int y = 0; y < 2; ++y)
+    for (int x = 0; x < 3; ++x) EXPECT_EQ(back[y][x + 1], block[y][x]);
+  EXPECT_EQ(back[0][0], 0);
+  const size_t far[3] = {6 * sizeof(int), 3, 0};
+  EXPECT_EQ(clEnqueueReadBufferRect(env.queue, m, CL_TRUE, far, host_origin, region, 8 * sizeof(int), 0,
+                                    5 * sizeof(int), 0, back, 0, nullptr, nullptr),
+            CL_INVALID_VALUE);
+  clReleaseMemObject(m);
+}
