@@ -74,6 +74,26 @@ bool valid_pattern_size(size_t s) {
   return s == 1 || s == 2 || s == 4 || s == 8 || s == 16 || s == 32 || s == 64 || s == 128;
 }
 
+// clEnqueueReadBufferRect and clEnqueueWriteBufferRect: the same checks and transfer, in
+// opposite directions.
+cl_int enqueue_rect(cl_command_queue q, cl_mem m, cl_bool blocking, const size_t* buffer_origin,
+                    const size_t* host_origin, const size_t* region, size_t buffer_row_pitch,
+                    size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch, uint8_t* p,
+                    cl_uint nwait, const cl_event* wait, cl_event* event, bool to_device) {
+  return guarded([&] {
+    Rect dev = make_rect(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch);
+    Rect host = make_rect(host_origin, region, host_row_pitch, host_slice_pitch);
+    check_host_transfer(q, m, 0, rect_end(dev, region), p, nwait, wait,
+                        (to_device ? CL_MEM_HOST_READ_ONLY : CL_MEM_HOST_WRITE_ONLY) | CL_MEM_HOST_NO_ACCESS);
+    std::array<size_t, 3> r = {region[0], region[1], region[2]};
+    return submit(q, to_device ? CL_COMMAND_WRITE_BUFFER_RECT : CL_COMMAND_READ_BUFFER_RECT, nwait, wait, event,
+                  [q, mem = Hold(m), dev, host, r, p, to_device] {
+                    rect_transfer(q, mem.get(), dev, host, r.data(), p, to_device);
+                  },
+                  blocking);
+  });
+}
+
 } // namespace
 
 extern "C" {
@@ -186,17 +206,8 @@ cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem m, cl_bool
                                            size_t buffer_row_pitch, size_t buffer_slice_pitch,
                                            size_t host_row_pitch, size_t host_slice_pitch, void* ptr,
                                            cl_uint nwait, const cl_event* wait, cl_event* event) {
-  return guarded([&] {
-    Rect dev = make_rect(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch);
-    Rect host = make_rect(host_origin, region, host_row_pitch, host_slice_pitch);
-    check_host_transfer(q, m, 0, rect_end(dev, region), ptr, nwait, wait,
-                        CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS);
-    std::array<size_t, 3> r = {region[0], region[1], region[2]};
-    auto* p = static_cast<uint8_t*>(ptr);
-    return submit(q, CL_COMMAND_READ_BUFFER_RECT, nwait, wait, event,
-                  [q, mem = Hold(m), dev, host, r, p] { rect_transfer(q, mem.get(), dev, host, r.data(), p, false); },
-                  blocking);
-  });
+  return enqueue_rect(q, m, blocking, buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch,
+                      host_row_pitch, host_slice_pitch, static_cast<uint8_t*>(ptr), nwait, wait, event, false);
 }
 
 cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem m, cl_bool blocking, const size_t* buffer_origin,
@@ -204,17 +215,10 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem m, cl_boo
                                             size_t buffer_row_pitch, size_t buffer_slice_pitch,
                                             size_t host_row_pitch, size_t host_slice_pitch, const void* ptr,
                                             cl_uint nwait, const cl_event* wait, cl_event* event) {
-  return guarded([&] {
-    Rect dev = make_rect(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch);
-    Rect host = make_rect(host_origin, region, host_row_pitch, host_slice_pitch);
-    check_host_transfer(q, m, 0, rect_end(dev, region), ptr, nwait, wait,
-                        CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS);
-    std::array<size_t, 3> r = {region[0], region[1], region[2]};
-    auto* p = const_cast<uint8_t*>(static_cast<const uint8_t*>(ptr));
-    return submit(q, CL_COMMAND_WRITE_BUFFER_RECT, nwait, wait, event,
-                  [q, mem = Hold(m), dev, host, r, p] { rect_transfer(q, mem.get(), dev, host, r.data(), p, true); },
-                  blocking);
-  });
+  // Only read from: rect_transfer copies host rows out when `to_device`.
+  return enqueue_rect(q, m, blocking, buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch,
+                      host_row_pitch, host_slice_pitch, const_cast<uint8_t*>(static_cast<const uint8_t*>(ptr)), nwait,
+                      wait, event, true);
 }
 
 cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_mem dst, const size_t* src_origin,
