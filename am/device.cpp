@@ -342,6 +342,10 @@ void Device::service_interrupts() {
     } else if (iv.source_id == hw::ih::SRCID_CP_BAD_OPCODE) {
       msg = "compute queue stopped on a packet it cannot execute";
       compute_stopped_ = true;
+    } else if (iv.client_id == hw::ih::CLIENTID_GFX &&
+               iv.source_id == hw::ih::SRCID_SDMA_QUEUE_HANG) {
+      msg = "SDMA queue stopped on a packet it cannot execute";
+      sdma_stopped_ = true;
     }
     if (msg.empty()) continue; // end-of-pipe and SDMA trap entries only wake waiters
     std::lock_guard lock(fault_mutex_);
@@ -373,6 +377,7 @@ void Device::reset_queue(Engine e) {
     q.ring.reset();
     set_slot(kSdmaRptr, 0);
     program_sdma_queue();
+    sdma_stopped_ = false;
   }
   // Work submitted before the reset is gone: complete its timeline so no waiter blocks on it.
   set_slot(e == Engine::Compute ? kComputeSignal : kSdmaSignal, q.issued);
@@ -385,9 +390,10 @@ void Device::wait(Engine e, uint64_t value) {
   for (;;) {
     service_interrupts();
     if (completed(e) >= value) break;
-    if (e == Engine::Compute && compute_stopped_) {
+    if ((e == Engine::Compute ? compute_stopped_ : sdma_stopped_).load()) {
       reset_queue(e);
-      throw DeviceError("compute queue stopped on a packet it cannot execute; the queue has been reset");
+      throw DeviceError(std::string(name) +
+                        " stopped on a packet it cannot execute; the queue has been reset");
     }
     pci_->wait_interrupt(std::chrono::microseconds(500));
     if (std::chrono::steady_clock::now() - start > hang_timeout_) {

@@ -109,6 +109,7 @@ private:
   std::mutex fault_mutex_;
   std::vector<std::string> faults_; // device faults not yet reported to a waiter
   std::atomic<bool> compute_stopped_ = false; // the MEC reported a bad packet
+  std::atomic<bool> sdma_stopped_ = false;    // the SDMA engine reported a stuck queue
   std::atomic<uint64_t> resets_ = 0;
   std::atomic<uint64_t> live_ = 0;
   std::chrono::milliseconds hang_timeout_;

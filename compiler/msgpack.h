@@ -11,6 +11,8 @@
 
 namespace amcl::compiler {
 
+struct MsgEntry;
+
 struct MsgValue {
   enum class Kind { Nil, Bool, Int, Float, String, Array, Map } kind = Kind::Nil;
   bool b = false;
@@ -18,11 +20,17 @@ struct MsgValue {
   double f = 0;
   std::string s;
   std::vector<MsgValue> array;
-  std::vector<std::pair<MsgValue, MsgValue>> map;
+  std::vector<MsgEntry> map; // in stream order; keys need not be strings
 
   const MsgValue* get(const std::string& key) const;
   int64_t int_or(const std::string& key, int64_t dflt) const;
   std::string str_or(const std::string& key, const std::string& dflt) const;
+};
+
+// A map entry is its own type, not std::pair, because pair may not be instantiated with the
+// still-incomplete MsgValue (clang's libstdc++ checks reject it).
+struct MsgEntry {
+  MsgValue key, value;
 };
 
 std::optional<MsgValue> parse_msgpack(std::span<const uint8_t> bytes);

@@ -57,6 +57,14 @@ void SdmaEngine::process(uint64_t wptr) {
       if (rptr_wb_va_) dev_.gmc().store64(rptr_wb_va_, rptr_);
     }
   } catch (const PacketError& e) {
+    // A packet the engine cannot execute stops the queue. Hardware reports a stuck queue with
+    // SDMA_QUEUE_HANG ("queue hang or command timeout") once its watchdog expires; the model
+    // knows at once that the queue cannot progress, so it raises the interrupt immediately.
+    am::hw::ih::IvEntry iv;
+    iv.client_id = am::hw::ih::CLIENTID_GFX;
+    iv.source_id = am::hw::ih::SRCID_SDMA_QUEUE_HANG;
+    iv.timestamp = dev_.gpu_clock();
+    dev_.post_interrupt(iv);
     halt(std::string(e.what()) + " at ring byte " + std::to_string(rptr_));
   } catch (const shader::MemoryFault& e) {
     halt(e.what()); // the ring itself is unreachable

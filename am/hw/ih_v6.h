@@ -20,7 +20,10 @@ inline constexpr uint8_t CLIENTID_GRBM_CP = 0x14;
 inline constexpr uint8_t SRCID_UTCL2_FAULT = 0;        // UTCL2_1_0__SRCID__FAULT (client GFX)
 inline constexpr uint8_t SRCID_CP_EOP_INTERRUPT = 181;  // GFX_11_0_0__SRCID__CP_EOP_INTERRUPT
 inline constexpr uint8_t SRCID_CP_BAD_OPCODE = 183;     // GFX_11_0_0__SRCID__CP_BAD_OPCODE_ERROR
-inline constexpr uint8_t SRCID_SDMA_TRAP = 224;         // SOC21_INTSRC_SDMA_TRAP (0xE0)
+// SDMA sources on SOC21 come from client GFX (sdma_v6_0.c registers GFX_11_0_0__SRCID__SDMA_TRAP
+// with SOC21_IH_CLIENTID_GFX; kfd soc15_int.h: SOC21_INTSRC_SDMA_TRAP 49). 224 is the SOC15 value.
+inline constexpr uint8_t SRCID_SDMA_TRAP = 49;          // GFX_11_0_0__SRCID__SDMA_TRAP (0x31)
+inline constexpr uint8_t SRCID_SDMA_QUEUE_HANG = 55;    // GFX_11_0_0__SRCID__SDMA_QUEUE_HANG (0x37)
 inline constexpr uint8_t SRCID_SQ_INTERRUPT_MSG = 239;  // GFX_11_0_0__SRCID__SQ_INTERRUPT_ID
 
 // ring_id bits of a VM fault entry (kfd_int_process_v11.c): protection fault valid, read,

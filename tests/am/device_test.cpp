@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
 
 namespace {
@@ -72,6 +73,29 @@ TEST(AmDevice, BadPacketStopsTheQueueWhichIsResetForTheNextSubmission) {
   ok.write_data_mem(mem.va, {42});
   dev.wait(am::Engine::Compute, dev.submit_compute(ok));
   EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 42u);
+  dev.free(mem);
+}
+
+// The SDMA engine raises SDMA_QUEUE_HANG for a packet it cannot execute, so the driver reports
+// the error and resets the queue at once instead of waiting out the hang timeout (30 s).
+TEST(AmDevice, BadSdmaPacketIsReportedWithoutWaitingForTheHangTimeout) {
+  am::Device dev(card());
+  am::SdmaBuilder bad;
+  bad.words().push_back(am::hw::sdma::header(0x7f, 0)); // no such opcode
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    dev.wait(am::Engine::Sdma, dev.submit_sdma(bad));
+    ADD_FAILURE() << "the bad packet completed";
+  } catch (const am::DeviceError& e) {
+    EXPECT_NE(std::string(e.what()).find("SDMA queue stopped"), std::string::npos) << e.what();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_EQ(dev.queue_resets(), 1u);
+  am::Allocation mem = dev.alloc_vram(4096);
+  am::SdmaBuilder ok;
+  ok.const_fill(mem.va, 0x600d, 64);
+  dev.wait(am::Engine::Sdma, dev.submit_sdma(ok));
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 0x600du);
   dev.free(mem);
 }
 

@@ -1,7 +1,9 @@
 // Hardware facts pinned to the literal values of their public sources: Linux
-// gc_11_0_0_offset.h (offset, BASE_IDX), amdgpu_vm.h (PTE/PDE bits), v11_structs.h (MQD).
+// gc_11_0_0_offset.h (offset, BASE_IDX), amdgpu_vm.h (PTE/PDE bits), v11_structs.h (MQD),
+// irqsrcs_gfx_11_0_0.h and soc21's ih client ids (interrupt sources).
 #include "am/hw/gc_11_0_0_regs.h"
 #include "am/hw/gmc_v11.h"
+#include "am/hw/ih_v6.h"
 #include "am/hw/mqd_v11.h"
 #include "am/hw/sh_regs.h"
 
@@ -82,4 +84,16 @@ TEST(GmcV11, PteBits) {
   EXPECT_EQ(gmc::pte_fragment(9), 9ull << 7);
   EXPECT_EQ(gmc::PDE_PTE, 1ull << 54);
   EXPECT_EQ(gmc::level_shift(2), 30u); // the root covers 512 x 1 GiB = 512 GiB
+}
+
+// irqsrcs_gfx_11_0_0.h; kfd soc15_int.h agrees (SOC21_INTSRC_SDMA_TRAP 49, SOC15's was 224).
+TEST(Ih, InterruptSourcesOfGfx11) {
+  EXPECT_EQ(ih::CLIENTID_GFX, 0x0a);
+  EXPECT_EQ(ih::CLIENTID_GRBM_CP, 0x14);
+  EXPECT_EQ(ih::SRCID_UTCL2_FAULT, 0);
+  EXPECT_EQ(ih::SRCID_SDMA_TRAP, 49);
+  EXPECT_EQ(ih::SRCID_SDMA_QUEUE_HANG, 55);
+  EXPECT_EQ(ih::SRCID_CP_EOP_INTERRUPT, 181);
+  EXPECT_EQ(ih::SRCID_CP_BAD_OPCODE, 183);
+  EXPECT_EQ(ih::SRCID_SQ_INTERRUPT_MSG, 239);
 }
