@@ -1,7 +1,6 @@
 // Small helpers for conformance tests that talk to amcl through the ICD loader.
 #pragma once
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
+#include "amcl_platform.h"
 
 #include <gtest/gtest.h>
 
@@ -12,18 +11,6 @@
 #include <vector>
 
 namespace amcl_test {
-
-inline cl_platform_id amcl_platform() {
-  cl_platform_id ids[16];
-  cl_uint n = 0;
-  if (clGetPlatformIDs(16, ids, &n) != CL_SUCCESS) return nullptr;
-  for (cl_uint i = 0; i < n; ++i) {
-    char name[64] = "";
-    clGetPlatformInfo(ids[i], CL_PLATFORM_NAME, sizeof name, name, nullptr);
-    if (std::strcmp(name, "amcl") == 0) return ids[i];
-  }
-  return nullptr;
-}
 
 // A context + in-order queue on the first amcl device; collects notify-callback messages.
 struct Env {

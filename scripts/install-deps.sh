@@ -5,7 +5,7 @@ set -euo pipefail
 PACKAGES=(
   cmake ninja-build g++ pkg-config
   llvm-22-dev llvm-22-tools llvm-22 clang-22 libclang-cpp22-dev libclang-22-dev
-  liblld-22-dev lld-22 libclc-22 zlib1g-dev libzstd-dev
+  liblld-22-dev lld-22 libclc-22 libclang-rt-22-dev zlib1g-dev libzstd-dev
   ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-c-headers opencl-clhpp-headers clinfo valgrind
   libgtest-dev googletest pocl-opencl-icd python3-pyopencl python3-numpy
 )

@@ -3,13 +3,15 @@
 // executable, compiled object and library without crashing, reading out of bounds (ASan
 // builds) or allocating without bound, and whatever they accept must be self-consistent.
 // AMCL_FUZZ_SECONDS (default 10) bounds the run; AMCL_FUZZ_SEED picks another sequence.
-#include "compiler/code_object.h"
+// The checks per input live in fuzz/code_object_target.cpp, shared with the libFuzzer target
+// fuzz/code_object_fuzzer.cpp (which mutates with libFuzzer's own engine).
 #include "compiler/compiler.h"
+#include "fuzz/budget.h"
+#include "fuzz/code_object_target.h"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <random>
 
 using namespace amcl::compiler;
@@ -72,24 +74,6 @@ void mutate(std::vector<uint8_t>& b, std::mt19937_64& rng) {
   }
 }
 
-// What the runtime does with an accepted code object, with the reader's promises checked.
-void exercise(const std::vector<uint8_t>& b) {
-  const BinaryKind kind = classify_binary(b);
-  if (kind != BinaryKind::Executable) return;
-  std::string err;
-  auto co = read_code_object(b, &err);
-  ASSERT_TRUE(co) << "classified as executable but unreadable: " << err;
-  ASSERT_GT(co->image_size, 0u);
-  ASSERT_LE(co->image_size, 256u << 20);
-  std::vector<uint8_t> image(co->image_size);
-  co->load(image.data());
-  for (const KernelInfo& k : co->kernels) {
-    ASSERT_LE(k.descriptor_offset + 64, co->image_size) << k.name;
-    const int64_t entry = int64_t(k.descriptor_offset) + k.entry_offset;
-    ASSERT_TRUE(entry >= 0 && uint64_t(entry) < co->image_size) << k.name;
-  }
-}
-
 } // namespace
 
 TEST(BinaryFuzz, MutantsAreRejectedOrConsistent) {
@@ -103,21 +87,15 @@ TEST(BinaryFuzz, MutantsAreRejectedOrConsistent) {
   ASSERT_EQ(classify_binary(lib.binary), BinaryKind::Library);
   const std::vector<std::vector<uint8_t>> seeds = {exe.binary, obj.binary, lib.binary};
 
-  const double seconds =
-      std::getenv("AMCL_FUZZ_SECONDS") ? std::atof(std::getenv("AMCL_FUZZ_SECONDS")) : 10.0;
-  const uint64_t seed =
-      std::getenv("AMCL_FUZZ_SEED") ? std::strtoull(std::getenv("AMCL_FUZZ_SEED"), nullptr, 0) : 1;
+  const auto [seconds, seed] = amcl_fuzz::Budget::from_env();
   std::mt19937_64 rng(seed);
   const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   size_t runs = 0, accepted = 0;
   while (std::chrono::steady_clock::now() < end) {
     std::vector<uint8_t> b = seeds[runs % seeds.size()];
     for (int i = 0, n = 1 + int(rng() % 4); i < n; ++i) mutate(b, rng);
-    exercise(b);
-    if (HasFatalFailure()) {
-      ADD_FAILURE() << "mutant " << runs << " of seed " << seed;
-      return;
-    }
+    const std::string failure = amcl_fuzz::exercise_code_object(b);
+    ASSERT_EQ(failure, "") << "mutant " << runs << " of seed " << seed;
     accepted += classify_binary(b) != BinaryKind::Invalid;
     ++runs;
   }
