@@ -110,3 +110,114 @@ __local void* __to_local(__generic void* p) {
 __private void* __to_private(__generic void* p) {
   return __builtin_amdgcn_is_private(p) ? (__private void*)p : 0;
 }
+
+// Sub-groups (cl_khr_subgroups, OpenCL C 3.0 §6.15.16 with __opencl_c_subgroups): a sub-group
+// is one wave32 (amcl builds every kernel for wave32), so a work-group's sub-groups are its
+// consecutive runs of 32 work-items in local linear order, the order in which the dispatcher
+// packs work-items into waves. The last sub-group of a work-group whose size is not a multiple
+// of 32 is partial: its missing lanes are off in EXEC. The collectives walk the active lanes
+// in order (readlane of a uniform lane), which is exact for every type and for partial
+// sub-groups, at the cost of one step per active lane.
+#define SG_WAVE 32u
+#define SG OVERLOAD __attribute__((convergent))
+
+static inline uint sg_active(void) { return __builtin_amdgcn_read_exec_lo(); }
+static inline uint sg_lane(void) { return __builtin_amdgcn_mbcnt_lo(~0u, 0u); }
+static inline uint sg_local_linear_size(void) {
+  return get_local_size(0) * get_local_size(1) * get_local_size(2);
+}
+static inline uint sg_enqueued_linear_size(void) {
+  return get_enqueued_local_size(0) * get_enqueued_local_size(1) * get_enqueued_local_size(2);
+}
+
+OVERLOAD uint get_sub_group_id(void) { return get_local_linear_id() / SG_WAVE; }
+OVERLOAD uint get_sub_group_local_id(void) { return sg_lane(); }
+OVERLOAD uint get_num_sub_groups(void) { return (sg_local_linear_size() + SG_WAVE - 1) / SG_WAVE; }
+OVERLOAD uint get_enqueued_num_sub_groups(void) {
+  return (sg_enqueued_linear_size() + SG_WAVE - 1) / SG_WAVE;
+}
+OVERLOAD uint get_sub_group_size(void) {
+  const uint rest = sg_local_linear_size() - get_sub_group_id() * SG_WAVE;
+  return rest < SG_WAVE ? rest : SG_WAVE;
+}
+OVERLOAD uint get_max_sub_group_size(void) {
+  const uint n = sg_enqueued_linear_size();
+  return n < SG_WAVE ? n : SG_WAVE;
+}
+
+// A wave executes in lock step, so a sub-group barrier only orders memory: wait for this
+// lane's outstanding accesses of the named kinds (the fence), then keep the compiler from
+// moving accesses across it (wave_barrier).
+SG void sub_group_barrier(uint flags) {
+  if (flags) __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup");
+  __builtin_amdgcn_wave_barrier();
+}
+// The scope parameter's type mangles by its enum name (..._Z17sub_group_barrierj12memory_scope).
+typedef enum memory_scope { amcl_memory_scope_any } memory_scope;
+SG void sub_group_barrier(uint flags, memory_scope scope) {
+  if (flags) __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup");
+  __builtin_amdgcn_wave_barrier();
+}
+
+SG int sub_group_all(int predicate) {
+  return __builtin_amdgcn_ballot_w32(predicate != 0) == sg_active();
+}
+SG int sub_group_any(int predicate) { return __builtin_amdgcn_ballot_w32(predicate != 0) != 0; }
+
+// Lane l's value of x (l uniform and active).
+static inline uint sg_read32(uint x, uint l) { return __builtin_amdgcn_readlane(x, l); }
+static inline ulong sg_read64(ulong x, uint l) {
+  return sg_read32((uint)x, l) | ((ulong)sg_read32((uint)(x >> 32), l) << 32);
+}
+#define SG_READ_int(x, l) __builtin_astype(sg_read32(__builtin_astype(x, uint), l), int)
+#define SG_READ_uint(x, l) sg_read32(x, l)
+#define SG_READ_float(x, l) __builtin_astype(sg_read32(__builtin_astype(x, uint), l), float)
+#define SG_READ_long(x, l) __builtin_astype(sg_read64(__builtin_astype(x, ulong), l), long)
+#define SG_READ_ulong(x, l) sg_read64(x, l)
+#define SG_READ_double(x, l) __builtin_astype(sg_read64(__builtin_astype(x, ulong), l), double)
+
+#define SG_ADD(a, b) ((a) + (b))
+#define SG_MIN(a, b) ((b) < (a) ? (b) : (a))
+#define SG_MAX(a, b) ((b) > (a) ? (b) : (a))
+
+// reduce, inclusive and exclusive scan of one operation; IDENT is the operation's identity,
+// which the exclusive scan returns in the sub-group's first lane (§6.15.16).
+#define SG_COLLECTIVE(T, NAME, OP, IDENT)                                                        \
+  SG T sub_group_reduce_##NAME(T x) {                                                            \
+    T acc = IDENT;                                                                               \
+    for (uint m = sg_active(); m; m &= m - 1) acc = OP(acc, SG_READ_##T(x, __builtin_ctz(m)));   \
+    return acc;                                                                                  \
+  }                                                                                              \
+  SG T sub_group_scan_inclusive_##NAME(T x) {                                                    \
+    const uint me = sg_lane();                                                                   \
+    T acc = IDENT;                                                                               \
+    for (uint m = sg_active(); m; m &= m - 1) {                                                  \
+      const uint l = __builtin_ctz(m);                                                           \
+      const T v = SG_READ_##T(x, l);                                                             \
+      if (l <= me) acc = OP(acc, v);                                                             \
+    }                                                                                            \
+    return acc;                                                                                  \
+  }                                                                                              \
+  SG T sub_group_scan_exclusive_##NAME(T x) {                                                    \
+    const uint me = sg_lane();                                                                   \
+    T acc = IDENT;                                                                               \
+    for (uint m = sg_active(); m; m &= m - 1) {                                                  \
+      const uint l = __builtin_ctz(m);                                                           \
+      const T v = SG_READ_##T(x, l);                                                             \
+      if (l < me) acc = OP(acc, v);                                                              \
+    }                                                                                            \
+    return acc;                                                                                  \
+  }
+
+#define SG_TYPE(T, MIN_VALUE, MAX_VALUE)                                                         \
+  SG T sub_group_broadcast(T x, uint id) { return SG_READ_##T(x, id); }                          \
+  SG_COLLECTIVE(T, add, SG_ADD, (T)0)                                                            \
+  SG_COLLECTIVE(T, min, SG_MIN, MAX_VALUE)                                                       \
+  SG_COLLECTIVE(T, max, SG_MAX, MIN_VALUE)
+
+SG_TYPE(int, (int)0x80000000, 0x7fffffff)
+SG_TYPE(uint, 0u, 0xffffffffu)
+SG_TYPE(long, (long)0x8000000000000000ul, 0x7fffffffffffffffl)
+SG_TYPE(ulong, 0ul, 0xfffffffffffffffful)
+SG_TYPE(float, -__builtin_inff(), __builtin_inff())
+SG_TYPE(double, -__builtin_inf(), __builtin_inf())

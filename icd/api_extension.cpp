@@ -9,6 +9,8 @@ void* CL_API_CALL clGetExtensionFunctionAddress(const char* name) {
   if (!name) return nullptr;
   if (std::strcmp(name, "clIcdGetPlatformIDsKHR") == 0)
     return reinterpret_cast<void*>(&clIcdGetPlatformIDsKHR);
+  if (std::strcmp(name, "clGetKernelSubGroupInfoKHR") == 0) // cl_khr_subgroups
+    return reinterpret_cast<void*>(&clGetKernelSubGroupInfo);
   // ocl-icd looks clGetPlatformInfo up this way before it trusts the dispatch table.
   if (std::strcmp(name, "clGetPlatformInfo") == 0) return reinterpret_cast<void*>(&clGetPlatformInfo);
   return nullptr;

@@ -184,6 +184,57 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id d,
   }
 }
 
+// Sub-groups are waves (compiler/workitem_builtins.cl): a work-group of n work-items has
+// ceil(n / wave size) of them, all full but the last.
+cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel k, cl_device_id d,
+                                           cl_kernel_sub_group_info param, size_t input_size,
+                                           const void* input, size_t size, void* value,
+                                           size_t* size_ret) {
+  if (!rt::valid(k)) return CL_INVALID_KERNEL;
+  if (d ? !rt::valid(d) || d != k->program->context->devices[0]
+        : k->program->context->devices.size() != 1)
+    return CL_INVALID_DEVICE;
+  const size_t wave = k->info->wavefront_size, max_items = k->info->max_flat_workgroup_size;
+  // The NDRANGE queries take a local size of 1 to 3 dimensions.
+  auto local_items = [&](size_t& items) {
+    if (!input || input_size == 0 || input_size % sizeof(size_t) || input_size > 3 * sizeof(size_t))
+      return false;
+    items = 1;
+    for (size_t i = 0; i < input_size / sizeof(size_t); ++i)
+      items *= static_cast<const size_t*>(input)[i];
+    return true;
+  };
+  switch (param) {
+  case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE: {
+    size_t items;
+    if (!local_items(items)) return CL_INVALID_VALUE;
+    return rt::write_info(std::min(items, wave), size, value, size_ret);
+  }
+  case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
+    size_t items;
+    if (!local_items(items)) return CL_INVALID_VALUE;
+    return rt::write_info((items + wave - 1) / wave, size, value, size_ret);
+  }
+  case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+    // Output: a local size of param_value_size / sizeof(size_t) dimensions giving exactly the
+    // requested count; all zeros when no work-group size can.
+    if (!input || input_size != sizeof(size_t)) return CL_INVALID_VALUE;
+    const size_t count = *static_cast<const size_t*>(input);
+    const size_t dims = size / sizeof(size_t);
+    if (value && (dims == 0 || dims > 3 || size % sizeof(size_t))) return CL_INVALID_VALUE;
+    size_t local[3] = {0, 0, 0};
+    if (count > 0 && count <= max_items / wave) local[0] = count * wave, local[1] = local[2] = 1;
+    return rt::write_info(local, (value ? dims : 3) * sizeof(size_t), size, value, size_ret);
+  }
+  case CL_KERNEL_MAX_NUM_SUB_GROUPS:
+    return rt::write_info((max_items + wave - 1) / wave, size, value, size_ret);
+  case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
+    return rt::write_info(size_t(0), size, value, size_ret); // no source attribute sets it
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
 cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint index, cl_kernel_arg_info param,
                                       size_t size, void* value, size_t* size_ret) {
   if (!rt::valid(k)) return CL_INVALID_KERNEL;

@@ -18,6 +18,8 @@ namespace {
 const cl_icd_dispatch* make_table() {
   static cl_icd_dispatch table;
   amcl_fill_dispatch(table);
+  // cl_khr_subgroups' entry point is the core function under its extension name.
+  table.clGetKernelSubGroupInfoKHR = &clGetKernelSubGroupInfo;
   return &table;
 }
 

@@ -4,8 +4,8 @@
 
 namespace amcl::rt {
 
-// Only what the emulated shader core and the runtime really implement. cl_khr_fp16 and
-// cl_khr_subgroups wait for the f16 and cross-lane instructions of the emulator.
+// Only what the emulated shader core and the runtime really implement. cl_khr_fp16 waits for
+// the emulator's f16 instructions to be complete.
 const std::vector<Capability>& device_extensions() {
   static const std::vector<Capability> caps = {
       {"cl_khr_byte_addressable_store", CL_MAKE_VERSION(1, 0, 0)},
@@ -18,6 +18,7 @@ const std::vector<Capability>& device_extensions() {
       {"cl_khr_int64_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_icd", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_subgroups", CL_MAKE_VERSION(1, 0, 0)},
   };
   return caps;
 }
@@ -39,6 +40,7 @@ const std::vector<Capability>& opencl_c_features() {
       {"__opencl_c_atomic_scope_device", CL_MAKE_VERSION(3, 0, 0)},
       {"__opencl_c_program_scope_global_variables", CL_MAKE_VERSION(3, 0, 0)},
       {"__opencl_c_generic_address_space", CL_MAKE_VERSION(3, 0, 0)},
+      {"__opencl_c_subgroups", CL_MAKE_VERSION(3, 0, 0)},
   };
   return caps;
 }

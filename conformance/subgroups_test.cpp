@@ -1,0 +1,314 @@
+// cl_khr_subgroups / __opencl_c_subgroups (OpenCL C 3.0 §6.15.16, OpenCL 3.0 §5.9.4): the
+// device's sub-groups are its wave32 waves. Every collective of every type is checked against
+// a host model of 32-wide sub-groups over work-groups whose size is not a multiple of 32 (so
+// the last sub-group of each is partial), in one and two dimensions; the queries are checked
+// against the same model.
+#include "cl_helpers.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <random>
+
+using amcl_test::Env;
+
+namespace {
+
+constexpr size_t kWave = 32;
+
+const char* kCollectives = R"(
+#define COLLECT(T)                                                                              \
+  kernel void collect_##T(global T* out, global const T* in, uint lane) {                      \
+    size_t g = get_global_linear_id();                                                          \
+    T x = in[g];                                                                                \
+    global T* o = out + 10 * g;                                                                 \
+    o[0] = sub_group_reduce_add(x);                                                             \
+    o[1] = sub_group_reduce_min(x);                                                             \
+    o[2] = sub_group_reduce_max(x);                                                             \
+    o[3] = sub_group_scan_inclusive_add(x);                                                     \
+    o[4] = sub_group_scan_inclusive_min(x);                                                     \
+    o[5] = sub_group_scan_inclusive_max(x);                                                     \
+    o[6] = sub_group_scan_exclusive_add(x);                                                     \
+    o[7] = sub_group_scan_exclusive_min(x);                                                     \
+    o[8] = sub_group_scan_exclusive_max(x);                                                     \
+    o[9] = sub_group_broadcast(x, lane);                                                        \
+  }
+COLLECT(int) COLLECT(uint) COLLECT(long) COLLECT(ulong) COLLECT(float) COLLECT(double)
+
+kernel void ids(global uint* out, global const int* pred) {
+  size_t g = get_global_linear_id();
+  global uint* o = out + 8 * g;
+  o[0] = get_sub_group_id();
+  o[1] = get_sub_group_local_id();
+  o[2] = get_sub_group_size();
+  o[3] = get_num_sub_groups();
+  o[4] = get_max_sub_group_size();
+  o[5] = get_enqueued_num_sub_groups();
+  o[6] = sub_group_any(pred[g]) | sub_group_all(pred[g]) << 1;
+  // Neighbours in the sub-group exchange values through local memory.
+  local uint t[256];
+  size_t l = get_local_linear_id();
+  t[l] = (uint)g * 3;
+  sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+  uint next = get_sub_group_local_id() + 1 < get_sub_group_size() ? l + 1 : l;
+  o[7] = t[next];
+}
+)";
+
+// Work-item linear ids of one work-group split into sub-groups, as the device forms them.
+struct Layout {
+  size_t global[2], local[2], dims;
+  size_t items() const { return global[0] * global[1]; }
+  // Calls f(sub-group's global linear ids) for every sub-group.
+  void for_each_sub_group(const std::function<void(const std::vector<size_t>&)>& f) const {
+    for (size_t gy = 0; gy < global[1]; gy += local[1])
+      for (size_t gx = 0; gx < global[0]; gx += local[0]) {
+        const size_t lx = std::min(local[0], global[0] - gx), ly = std::min(local[1], global[1] - gy);
+        std::vector<size_t> members;
+        for (size_t y = 0; y < ly; ++y)
+          for (size_t x = 0; x < lx; ++x) {
+            members.push_back((gy + y) * global[0] + gx + x);
+            if (members.size() == kWave) f(members), members.clear();
+          }
+        if (!members.empty()) f(members);
+      }
+  }
+};
+
+// Identities of min and max: the extremes of the type (infinities for floating point).
+template <class T> struct Expect {
+  static T min_id() {
+    if constexpr (std::numeric_limits<T>::is_integer) return std::numeric_limits<T>::min();
+    else return -std::numeric_limits<T>::infinity();
+  }
+  static T max_id() {
+    if constexpr (std::numeric_limits<T>::is_integer) return std::numeric_limits<T>::max();
+    else return std::numeric_limits<T>::infinity();
+  }
+};
+
+template <class T>
+void check_collectives(Env& env, cl_program prog, const char* type, const Layout& L) {
+  SCOPED_TRACE(std::string(type) + " over local " + std::to_string(L.local[0]) + "x" +
+               std::to_string(L.local[1]));
+  std::mt19937_64 rng(7);
+  std::vector<T> in(L.items());
+  // Small integral values: float sums are exact in any order and signed sums cannot overflow.
+  for (T& v : in) v = T(int64_t(rng() % 2001) - (std::is_unsigned_v<T> ? 0 : 1000));
+  const cl_uint lane = 5; // below every sub-group's size here
+  cl_int err;
+  cl_kernel k = clCreateKernel(prog, (std::string("collect_") + type).c_str(), &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_mem min = env.buffer(in.size() * sizeof(T), in.data());
+  cl_mem mout = env.buffer(in.size() * 10 * sizeof(T));
+  clSetKernelArg(k, 0, sizeof mout, &mout);
+  clSetKernelArg(k, 1, sizeof min, &min);
+  clSetKernelArg(k, 2, sizeof lane, &lane);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, cl_uint(L.dims), nullptr, L.global, L.local, 0,
+                                   nullptr, nullptr),
+            CL_SUCCESS);
+  std::vector<T> out(in.size() * 10);
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, mout, CL_TRUE, 0, out.size() * sizeof(T), out.data(), 0,
+                                nullptr, nullptr),
+            CL_SUCCESS);
+  size_t bad = 0;
+  L.for_each_sub_group([&](const std::vector<size_t>& sg) {
+    T sum = 0, lo = Expect<T>::max_id(), hi = Expect<T>::min_id();
+    for (size_t g : sg) sum += in[g], lo = std::min(lo, in[g]), hi = std::max(hi, in[g]);
+    T isum = 0, ilo = Expect<T>::max_id(), ihi = Expect<T>::min_id();
+    for (size_t g : sg) {
+      const T esum = isum, elo = ilo, ehi = ihi; // exclusive: before this lane
+      isum += in[g], ilo = std::min(ilo, in[g]), ihi = std::max(ihi, in[g]);
+      const T want[10] = {sum, lo, hi, isum, ilo, ihi, esum, elo, ehi, in[sg[lane]]};
+      for (int j = 0; j < 10; ++j)
+        if (out[10 * g + j] != want[j] && ++bad <= 5)
+          ADD_FAILURE() << "work-item " << g << " result " << j << ": got " << out[10 * g + j]
+                        << ", want " << want[j];
+    }
+  });
+  EXPECT_EQ(bad, 0u);
+  clReleaseMemObject(min);
+  clReleaseMemObject(mout);
+  clReleaseKernel(k);
+}
+
+cl_program build(Env& env) {
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(env.context, 1, &kCollectives, nullptr, &err);
+  if (clBuildProgram(p, 1, &env.device, "-cl-std=CL3.0", nullptr, nullptr) != CL_SUCCESS) {
+    char log[16384] = "";
+    clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_LOG, sizeof log, log, nullptr);
+    ADD_FAILURE() << log;
+    clReleaseProgram(p);
+    return nullptr;
+  }
+  return p;
+}
+
+const Layout kLayouts[] = {
+    {{96, 1}, {48, 1}, 1},  // two work-groups of 32 + 16
+    {{64, 1}, {64, 1}, 1},  // full sub-groups
+    {{16, 12}, {8, 6}, 2},  // 2-D work-groups of 48 = 32 + 16
+    {{40, 1}, {40, 1}, 1},  // one work-group of 32 + 8
+};
+// (Non-uniform NDRanges would add partial work-groups, but the device does not report
+// CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT yet.)
+
+} // namespace
+
+TEST(Subgroups, DeviceReportsTheExtensionAndFeature) {
+  Env env;
+  char ext[4096] = "";
+  clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, nullptr);
+  EXPECT_NE(std::strstr(ext, "cl_khr_subgroups"), nullptr);
+  cl_uint n = 0;
+  clGetDeviceInfo(env.device, CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof n, &n, nullptr);
+  EXPECT_EQ(n, 1024 / kWave);
+  cl_name_version features[64];
+  size_t bytes = 0;
+  clGetDeviceInfo(env.device, CL_DEVICE_OPENCL_C_FEATURES, sizeof features, features, &bytes);
+  bool listed = false;
+  for (size_t i = 0; i < bytes / sizeof(cl_name_version); ++i)
+    listed |= std::strcmp(features[i].name, "__opencl_c_subgroups") == 0;
+  EXPECT_TRUE(listed);
+}
+
+TEST(Subgroups, CollectivesOfEveryTypeMatchTheHostModel) {
+  Env env;
+  cl_program prog = build(env);
+  ASSERT_TRUE(prog);
+  for (const Layout& L : kLayouts) {
+    check_collectives<cl_int>(env, prog, "int", L);
+    check_collectives<cl_uint>(env, prog, "uint", L);
+    check_collectives<cl_long>(env, prog, "long", L);
+    check_collectives<cl_ulong>(env, prog, "ulong", L);
+    check_collectives<cl_float>(env, prog, "float", L);
+    check_collectives<cl_double>(env, prog, "double", L);
+  }
+  clReleaseProgram(prog);
+}
+
+TEST(Subgroups, IdsSizesVotesAndBarrierMatchTheHostModel) {
+  Env env;
+  cl_program prog = build(env);
+  ASSERT_TRUE(prog);
+  cl_int err;
+  cl_kernel k = clCreateKernel(prog, "ids", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  for (const Layout& L : kLayouts) {
+    SCOPED_TRACE("local " + std::to_string(L.local[0]) + "x" + std::to_string(L.local[1]) +
+                 " global " + std::to_string(L.global[0]) + "x" + std::to_string(L.global[1]));
+    // Predicates: all true in some sub-groups, none in others, mixed in the rest.
+    std::vector<cl_int> pred(L.items());
+    for (size_t g = 0; g < pred.size(); ++g) pred[g] = (g / kWave) % 3 == 0 ? 1 : (g / kWave) % 3 == 1 ? 0 : g % 7 == 0;
+    cl_mem mp = env.buffer(pred.size() * sizeof(cl_int), pred.data());
+    cl_mem mo = env.buffer(pred.size() * 8 * sizeof(cl_uint));
+    clSetKernelArg(k, 0, sizeof mo, &mo);
+    clSetKernelArg(k, 1, sizeof mp, &mp);
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, cl_uint(L.dims), nullptr, L.global, L.local, 0,
+                                     nullptr, nullptr),
+              CL_SUCCESS);
+    std::vector<cl_uint> out(pred.size() * 8);
+    ASSERT_EQ(clEnqueueReadBuffer(env.queue, mo, CL_TRUE, 0, out.size() * 4, out.data(), 0, nullptr,
+                                  nullptr),
+              CL_SUCCESS);
+    const size_t enqueued = L.local[0] * L.local[1];
+    // Sub-groups of each work-group in order: their index within the group restarts at 0.
+    std::vector<std::vector<size_t>> groups;
+    L.for_each_sub_group([&](const std::vector<size_t>& sg) { groups.push_back(sg); });
+    size_t bad = 0, index_in_group = 0, group_items = 0;
+    for (size_t s = 0; s < groups.size(); ++s) {
+      const auto& sg = groups[s];
+      if (s == 0 || index_in_group * kWave >= group_items) { // a new work-group starts
+        group_items = 0, index_in_group = 0;
+        for (size_t t = s; t < groups.size() && (t == s || groups[t - 1].size() == kWave); ++t) {
+          group_items += groups[t].size();
+          if (group_items >= enqueued) break;
+        }
+      }
+      bool any = false, all = true;
+      for (size_t g : sg) any |= pred[g] != 0, all &= pred[g] != 0;
+      for (size_t i = 0; i < sg.size(); ++i) {
+        const size_t g = sg[i];
+        const cl_uint want[8] = {cl_uint(index_in_group),
+                                 cl_uint(i),
+                                 cl_uint(sg.size()),
+                                 cl_uint((group_items + kWave - 1) / kWave),
+                                 cl_uint(std::min(enqueued, kWave)),
+                                 cl_uint((enqueued + kWave - 1) / kWave),
+                                 cl_uint(any) | cl_uint(all) << 1,
+                                 cl_uint(3 * sg[std::min(i + 1, sg.size() - 1)])};
+        for (int j = 0; j < 8; ++j)
+          if (out[8 * g + j] != want[j] && ++bad <= 5)
+            ADD_FAILURE() << "work-item " << g << " value " << j << ": got " << out[8 * g + j]
+                          << ", want " << want[j];
+      }
+      ++index_in_group;
+    }
+    EXPECT_EQ(bad, 0u);
+    clReleaseMemObject(mp);
+    clReleaseMemObject(mo);
+  }
+  clReleaseKernel(k);
+  clReleaseProgram(prog);
+}
+
+TEST(Subgroups, KernelSubGroupInfoQueries) {
+  Env env;
+  cl_program prog = build(env);
+  ASSERT_TRUE(prog);
+  cl_int err;
+  cl_kernel k = clCreateKernel(prog, "ids", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  auto query = [&](cl_kernel_sub_group_info what, std::vector<size_t> in, size_t& out) {
+    return clGetKernelSubGroupInfo(k, env.device, what, in.size() * sizeof(size_t), in.data(),
+                                   sizeof out, &out, nullptr);
+  };
+  size_t v = 0;
+  EXPECT_EQ(query(CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, {48}, v), CL_SUCCESS);
+  EXPECT_EQ(v, 32u);
+  EXPECT_EQ(query(CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, {4, 2}, v), CL_SUCCESS);
+  EXPECT_EQ(v, 8u);
+  EXPECT_EQ(query(CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, {8, 6, 2}, v), CL_SUCCESS);
+  EXPECT_EQ(v, 3u);
+  EXPECT_EQ(query(CL_KERNEL_MAX_NUM_SUB_GROUPS, {}, v), CL_SUCCESS);
+  EXPECT_EQ(v, 32u);
+  EXPECT_EQ(query(CL_KERNEL_COMPILE_NUM_SUB_GROUPS, {}, v), CL_SUCCESS);
+  EXPECT_EQ(v, 0u);
+  // A local size for a sub-group count, in as many dimensions as the caller asks.
+  size_t count = 3, local[2] = {7, 7};
+  EXPECT_EQ(clGetKernelSubGroupInfo(k, env.device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
+                                    sizeof count, &count, sizeof local, local, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(local[0], 96u);
+  EXPECT_EQ(local[1], 1u);
+  count = 33; // more than 1024 work-items: no local size gives it
+  EXPECT_EQ(clGetKernelSubGroupInfo(k, env.device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
+                                    sizeof count, &count, sizeof local, local, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(local[0], 0u);
+  // Misuse.
+  EXPECT_EQ(query(CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, {}, v), CL_INVALID_VALUE);
+  EXPECT_EQ(query(CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, {1, 1, 1, 1}, v), CL_INVALID_VALUE);
+  EXPECT_EQ(query(cl_kernel_sub_group_info(0x1234), {1}, v), CL_INVALID_VALUE);
+  EXPECT_EQ(clGetKernelSubGroupInfo(nullptr, env.device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, nullptr,
+                                    sizeof v, &v, nullptr),
+            CL_INVALID_KERNEL);
+  EXPECT_EQ(clGetKernelSubGroupInfo(k, reinterpret_cast<cl_device_id>(env.queue),
+                                    CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, nullptr, sizeof v, &v, nullptr),
+            CL_INVALID_DEVICE);
+  // The extension's entry point is the same function.
+  using Fn = decltype(&clGetKernelSubGroupInfo);
+  auto khr = reinterpret_cast<Fn>(
+      clGetExtensionFunctionAddressForPlatform(env.platform, "clGetKernelSubGroupInfoKHR"));
+  ASSERT_NE(khr, nullptr);
+  v = 0;
+  size_t in = 40;
+  EXPECT_EQ(khr(k, env.device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof in, &in, sizeof v, &v,
+                nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(v, 2u);
+  clReleaseKernel(k);
+  clReleaseProgram(prog);
+}
