@@ -85,6 +85,7 @@ bool parse_kernel_metadata(const MsgValue& k, KernelInfo& info) {
   info.vgpr_spill_count = uint32_t(k.int_or(".vgpr_spill_count", 0));
   info.max_flat_workgroup_size = uint32_t(k.int_or(".max_flat_workgroup_size", 1024));
   info.reqd_workgroup_size = triple(k.get(".reqd_workgroup_size"));
+  info.uniform_work_group_size = k.int_or(".uniform_work_group_size", 0) == 1;
   info.workgroup_size_hint = triple(k.get(".workgroup_size_hint"));
   info.vec_type_hint = k.str_or(".vec_type_hint", "");
   if (info.name.empty() || info.kernarg_align == 0 || (info.kernarg_align & (info.kernarg_align - 1)))

@@ -52,6 +52,9 @@ struct KernelInfo {
   uint32_t sgpr_spill_count = 0, vgpr_spill_count = 0;
   uint32_t max_flat_workgroup_size = 1024;
   std::array<uint32_t, 3> reqd_workgroup_size{};  // zeros when absent
+  // .uniform_work_group_size: the global size must be a multiple of the work-group size (clang
+  // sets it for OpenCL C < 2.0 and for -cl-uniform-work-group-size).
+  bool uniform_work_group_size = false;
   std::array<uint32_t, 3> workgroup_size_hint{};
   std::string vec_type_hint;
   std::vector<KernelArg> args;

@@ -1,8 +1,8 @@
 // cl_khr_subgroups / __opencl_c_subgroups (OpenCL C 3.0 §6.15.16, OpenCL 3.0 §5.9.4): the
 // device's sub-groups are its wave32 waves. Every collective of every type is checked against
 // a host model of 32-wide sub-groups over work-groups whose size is not a multiple of 32 (so
-// the last sub-group of each is partial), in one and two dimensions; the queries are checked
-// against the same model.
+// the last sub-group of each is partial), in one and two dimensions and over non-uniform
+// NDRanges; the queries are checked against the same model.
 #include "cl_helpers.h"
 
 #include <algorithm>
@@ -32,7 +32,7 @@ const char* kCollectives = R"(
     o[6] = sub_group_scan_exclusive_add(x);                                                     \
     o[7] = sub_group_scan_exclusive_min(x);                                                     \
     o[8] = sub_group_scan_exclusive_max(x);                                                     \
-    o[9] = sub_group_broadcast(x, lane);                                                        \
+    o[9] = sub_group_broadcast(x, lane % get_sub_group_size());                                 \
   }
 COLLECT(int) COLLECT(uint) COLLECT(long) COLLECT(ulong) COLLECT(float) COLLECT(double)
 
@@ -60,18 +60,21 @@ kernel void ids(global uint* out, global const int* pred) {
 struct Layout {
   size_t global[2], local[2], dims;
   size_t items() const { return global[0] * global[1]; }
-  // Calls f(sub-group's global linear ids) for every sub-group.
-  void for_each_sub_group(const std::function<void(const std::vector<size_t>&)>& f) const {
+  // Calls f(sub-group's global linear ids, its index in the work-group, the work-group's
+  // work-item count) for every sub-group.
+  void for_each_sub_group(
+      const std::function<void(const std::vector<size_t>&, size_t, size_t)>& f) const {
     for (size_t gy = 0; gy < global[1]; gy += local[1])
       for (size_t gx = 0; gx < global[0]; gx += local[0]) {
         const size_t lx = std::min(local[0], global[0] - gx), ly = std::min(local[1], global[1] - gy);
         std::vector<size_t> members;
+        size_t index = 0;
         for (size_t y = 0; y < ly; ++y)
           for (size_t x = 0; x < lx; ++x) {
             members.push_back((gy + y) * global[0] + gx + x);
-            if (members.size() == kWave) f(members), members.clear();
+            if (members.size() == kWave) f(members, index++, lx * ly), members.clear();
           }
-        if (!members.empty()) f(members);
+        if (!members.empty()) f(members, index, lx * ly);
       }
   }
 };
@@ -96,7 +99,7 @@ void check_collectives(Env& env, cl_program prog, const char* type, const Layout
   std::vector<T> in(L.items());
   // Small integral values: float sums are exact in any order and signed sums cannot overflow.
   for (T& v : in) v = T(int64_t(rng() % 2001) - (std::is_unsigned_v<T> ? 0 : 1000));
-  const cl_uint lane = 5; // below every sub-group's size here
+  const cl_uint lane = 5; // modulo each sub-group's size: a uniform, valid lane
   cl_int err;
   cl_kernel k = clCreateKernel(prog, (std::string("collect_") + type).c_str(), &err);
   ASSERT_EQ(err, CL_SUCCESS);
@@ -113,14 +116,14 @@ void check_collectives(Env& env, cl_program prog, const char* type, const Layout
                                 nullptr, nullptr),
             CL_SUCCESS);
   size_t bad = 0;
-  L.for_each_sub_group([&](const std::vector<size_t>& sg) {
+  L.for_each_sub_group([&](const std::vector<size_t>& sg, size_t, size_t) {
     T sum = 0, lo = Expect<T>::max_id(), hi = Expect<T>::min_id();
     for (size_t g : sg) sum += in[g], lo = std::min(lo, in[g]), hi = std::max(hi, in[g]);
     T isum = 0, ilo = Expect<T>::max_id(), ihi = Expect<T>::min_id();
     for (size_t g : sg) {
       const T esum = isum, elo = ilo, ehi = ihi; // exclusive: before this lane
       isum += in[g], ilo = std::min(ilo, in[g]), ihi = std::max(ihi, in[g]);
-      const T want[10] = {sum, lo, hi, isum, ilo, ihi, esum, elo, ehi, in[sg[lane]]};
+      const T want[10] = {sum, lo, hi, isum, ilo, ihi, esum, elo, ehi, in[sg[lane % sg.size()]]};
       for (int j = 0; j < 10; ++j)
         if (out[10 * g + j] != want[j] && ++bad <= 5)
           ADD_FAILURE() << "work-item " << g << " result " << j << ": got " << out[10 * g + j]
@@ -151,9 +154,9 @@ const Layout kLayouts[] = {
     {{64, 1}, {64, 1}, 1},  // full sub-groups
     {{16, 12}, {8, 6}, 2},  // 2-D work-groups of 48 = 32 + 16
     {{40, 1}, {40, 1}, 1},  // one work-group of 32 + 8
+    {{100, 1}, {48, 1}, 1}, // non-uniform: the last work-group has 4 work-items
+    {{20, 13}, {8, 6}, 2},  // non-uniform in both dimensions: groups of 48, 24, 8 and 4
 };
-// (Non-uniform NDRanges would add partial work-groups, but the device does not report
-// CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT yet.)
 
 } // namespace
 
@@ -214,24 +217,13 @@ TEST(Subgroups, IdsSizesVotesAndBarrierMatchTheHostModel) {
                                   nullptr),
               CL_SUCCESS);
     const size_t enqueued = L.local[0] * L.local[1];
-    // Sub-groups of each work-group in order: their index within the group restarts at 0.
-    std::vector<std::vector<size_t>> groups;
-    L.for_each_sub_group([&](const std::vector<size_t>& sg) { groups.push_back(sg); });
-    size_t bad = 0, index_in_group = 0, group_items = 0;
-    for (size_t s = 0; s < groups.size(); ++s) {
-      const auto& sg = groups[s];
-      if (s == 0 || index_in_group * kWave >= group_items) { // a new work-group starts
-        group_items = 0, index_in_group = 0;
-        for (size_t t = s; t < groups.size() && (t == s || groups[t - 1].size() == kWave); ++t) {
-          group_items += groups[t].size();
-          if (group_items >= enqueued) break;
-        }
-      }
+    size_t bad = 0;
+    L.for_each_sub_group([&](const std::vector<size_t>& sg, size_t index, size_t group_items) {
       bool any = false, all = true;
       for (size_t g : sg) any |= pred[g] != 0, all &= pred[g] != 0;
       for (size_t i = 0; i < sg.size(); ++i) {
         const size_t g = sg[i];
-        const cl_uint want[8] = {cl_uint(index_in_group),
+        const cl_uint want[8] = {cl_uint(index),
                                  cl_uint(i),
                                  cl_uint(sg.size()),
                                  cl_uint((group_items + kWave - 1) / kWave),
@@ -244,8 +236,7 @@ TEST(Subgroups, IdsSizesVotesAndBarrierMatchTheHostModel) {
             ADD_FAILURE() << "work-item " << g << " value " << j << ": got " << out[8 * g + j]
                           << ", want " << want[j];
       }
-      ++index_in_group;
-    }
+    });
     EXPECT_EQ(bad, 0u);
     clReleaseMemObject(mp);
     clReleaseMemObject(mo);

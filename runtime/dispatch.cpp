@@ -64,20 +64,32 @@ Launch prepare_launch(cl_kernel k, cl_uint dims, const size_t* offset, const siz
     g[i] = global[i];
     if (offset) o[i] = offset[i];
   }
+  const bool reqd = info.reqd_workgroup_size[0] != 0;
   if (local) {
     for (cl_uint i = 0; i < dims; ++i) {
       if (local[i] == 0 || local[i] > 1024) throw ClError{CL_INVALID_WORK_ITEM_SIZE, ""};
       l[i] = local[i];
-      if (g[i] % l[i]) throw ClError{CL_INVALID_WORK_GROUP_SIZE, ""}; // uniform groups only
+      // Kernels of OpenCL C < 2.0 or built with -cl-uniform-work-group-size need whole
+      // work-groups; the others may end each dimension with a partial one (OpenCL 3.0 §5.10).
+      if (g[i] % l[i] && info.uniform_work_group_size) throw ClError{CL_INVALID_WORK_GROUP_SIZE, ""};
+    }
+    for (cl_uint i = 0; reqd && i < 3; ++i)
+      if (l[i] != info.reqd_workgroup_size[i]) throw ClError{CL_INVALID_WORK_GROUP_SIZE, ""};
+  } else if (reqd) {
+    // reqd_work_group_size decides; it must then fit the NDRange like an explicit size.
+    for (cl_uint i = 0; i < 3; ++i) {
+      l[i] = info.reqd_workgroup_size[i];
+      if ((i >= dims && l[i] != 1) || (g[i] % l[i] && info.uniform_work_group_size))
+        throw ClError{CL_INVALID_WORK_GROUP_SIZE, ""};
     }
   } else {
-    // Largest power-of-two divisor of the first dimension up to 256 threads.
+    // Largest power-of-two divisor of the first dimension up to 256 threads: whole groups.
     size_t cap = std::min<size_t>(256, info.max_flat_workgroup_size);
     while (l[0] * 2 <= cap && g[0] % (l[0] * 2) == 0) l[0] *= 2;
   }
   if (l[0] * l[1] * l[2] > info.max_flat_workgroup_size) throw ClError{CL_INVALID_WORK_GROUP_SIZE, ""};
   for (int i = 0; i < 3; ++i)
-    if (g[i] / l[i] > 0xffffffffull) throw ClError{CL_INVALID_GLOBAL_WORK_SIZE, ""};
+    if ((g[i] + l[i] - 1) / l[i] > 0xffffffffull) throw ClError{CL_INVALID_GLOBAL_WORK_SIZE, ""};
 
   L.kernel = k;
   retain(k);
@@ -207,11 +219,21 @@ void run_launch(cl_command_queue q, const Launch& L) {
   pm4.set_sh_regs(regCOMPUTE_PGM_RSRC1, {info.rsrc1, rsrc2});
   pm4.set_sh_regs(regCOMPUTE_PGM_RSRC3, {info.rsrc3});
   pm4.set_sh_regs(regCOMPUTE_START_X, {0, 0, 0});
-  pm4.set_sh_regs(regCOMPUTE_NUM_THREAD_X, {uint32_t(l[0]), uint32_t(l[1]), uint32_t(l[2])});
+  // A dimension that does not divide evenly ends with a partial work-group of the remainder.
+  uint32_t threads[3], groups[3];
+  bool partial = false;
+  for (int i = 0; i < 3; ++i) {
+    const size_t rest = g[i] % l[i];
+    partial |= rest != 0;
+    threads[i] = num_thread(uint32_t(l[i]), uint32_t(rest ? rest : l[i]));
+    groups[i] = uint32_t((g[i] + l[i] - 1) / l[i]);
+  }
+  pm4.set_sh_regs(regCOMPUTE_NUM_THREAD_X, {threads[0], threads[1], threads[2]});
   pm4.set_sh_regs(regCOMPUTE_USER_DATA_0, user, 16);
   uint32_t initiator = DISPATCH_COMPUTE_SHADER_EN | DISPATCH_FORCE_START_AT_000;
   if (info.wavefront_size == 32) initiator |= DISPATCH_CS_W32_EN;
-  pm4.dispatch_direct(uint32_t(g[0] / l[0]), uint32_t(g[1] / l[1]), uint32_t(g[2] / l[2]), initiator);
+  if (partial) initiator |= DISPATCH_PARTIAL_TG_EN;
+  pm4.dispatch_direct(groups[0], groups[1], groups[2], initiator);
   dev.wait(am::Engine::Compute, dev.submit_compute(pm4));
   if (prints) print_records(q, k->program->code->printf_formats);
 }

@@ -205,7 +205,7 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t n, void* p, size
                           CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM |
                           CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE),
                       n, p, r);
-  case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: return b(CL_FALSE);
+  case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: return b(CL_TRUE); // PARTIAL_TG_EN dispatches
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: return b(CL_FALSE);
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT: return b(CL_TRUE);
   case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:

@@ -122,8 +122,15 @@ void Mec::dispatch_direct(std::span<const uint32_t> body) {
   L.rsrc2 = sh(sh::regCOMPUTE_PGM_RSRC2);
   L.rsrc3 = sh(sh::regCOMPUTE_PGM_RSRC3);
   for (unsigned i = 0; i < 16; ++i) L.user_data[i] = sh(sh::regCOMPUTE_USER_DATA_0 + i);
+  const bool partial = initiator & sh::DISPATCH_PARTIAL_TG_EN;
   for (unsigned i = 0; i < 3; ++i) {
-    L.group_size[i] = sh(sh::regCOMPUTE_NUM_THREAD_X + i) & 0x3ff;
+    const uint32_t num_thread = sh(sh::regCOMPUTE_NUM_THREAD_X + i);
+    L.group_size[i] = sh::num_thread_full(num_thread);
+    L.last_group_size[i] = partial ? sh::num_thread_partial(num_thread) : L.group_size[i];
+    if (partial && (L.last_group_size[i] == 0 || L.last_group_size[i] > L.group_size[i]))
+      throw PacketError("PARTIAL_TG_EN with NUM_THREAD_PARTIAL " +
+                        std::to_string(L.last_group_size[i]) + " for a group of " +
+                        std::to_string(L.group_size[i]));
     L.start[i] = sh(sh::regCOMPUTE_START_X + i);
     L.grid_groups[i] = body[i];
   }

@@ -29,6 +29,16 @@ inline constexpr uint32_t regCOMPUTE_PGM_RSRC3 = 0x2E28;          // 0xB8A0
 inline constexpr uint32_t regCOMPUTE_USER_DATA_0 = 0x2E40;        // 0xB900
 inline constexpr uint32_t kNumComputeUserData = 16;
 
+// COMPUTE_NUM_THREAD_X/Y/Z: NUM_THREAD_FULL[15:0] work-items per work-group along the
+// dimension, NUM_THREAD_PARTIAL[31:16] those of the dimension's last work-group when
+// DISPATCH_INITIATOR.PARTIAL_TG_EN is set (gc_11_0_0_sh_mask.h, GFX6-GFX11 layout; Mesa
+// radeonsi writes the remainder there, or a whole group when the grid divides evenly).
+inline constexpr uint32_t num_thread(uint32_t full, uint32_t partial) {
+  return (full & 0xffff) | (partial << 16);
+}
+inline constexpr uint32_t num_thread_full(uint32_t v) { return v & 0xffff; }
+inline constexpr uint32_t num_thread_partial(uint32_t v) { return v >> 16; }
+
 // COMPUTE_DISPATCH_INITIATOR bits.
 inline constexpr uint32_t DISPATCH_COMPUTE_SHADER_EN = 1u << 0;
 inline constexpr uint32_t DISPATCH_PARTIAL_TG_EN = 1u << 1;

@@ -36,9 +36,10 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
     result.fault = "wave64 dispatch is not implemented by the emulated shader core";
     return result;
   }
-  const uint32_t gx = L.group_size[0], gy = L.group_size[1], gz = L.group_size[2];
-  const uint32_t threads = gx * gy * gz;
-  const unsigned waves_per_group = (threads + kWaveSize - 1) / kWaveSize;
+  // Scratch slots and the wave vector are sized for a whole work-group; a partial one (the
+  // last along a dimension with PARTIAL_TG_EN) uses fewer.
+  const unsigned waves_per_group =
+      (L.group_size[0] * L.group_size[1] * L.group_size[2] + kWaveSize - 1) / kWaveSize;
   const unsigned user_sgprs = rsrc2_user_sgpr(L.rsrc2);
   const unsigned tid_comps = rsrc2_tidig_comp_cnt(L.rsrc2);
   const unsigned nvgpr = vgpr_count(L.rsrc1, true);
@@ -76,10 +77,15 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
         const uint32_t wy = uint32_t((g / L.grid_groups[0]) % L.grid_groups[1]);
         const uint32_t wz = uint32_t(g / (uint64_t(L.grid_groups[0]) * L.grid_groups[1]));
         const uint32_t id[3] = {L.start[0] + wx, L.start[1] + wy, L.start[2] + wz};
+        const uint32_t gx = wx + 1 == L.grid_groups[0] ? L.last_group_size[0] : L.group_size[0];
+        const uint32_t gy = wy + 1 == L.grid_groups[1] ? L.last_group_size[1] : L.group_size[1];
+        const uint32_t gz = wz + 1 == L.grid_groups[2] ? L.last_group_size[2] : L.group_size[2];
+        const uint32_t threads = gx * gy * gz;
+        const unsigned group_waves = (threads + kWaveSize - 1) / kWaveSize;
         Executor exec(program, cache, lds_bytes(L.rsrc2), abort, &stop);
-        std::vector<Wave> waves(waves_per_group);
-        waves_run += waves_per_group;
-        for (unsigned wi = 0; wi < waves_per_group; ++wi) {
+        std::vector<Wave> waves(group_waves);
+        waves_run += group_waves;
+        for (unsigned wi = 0; wi < group_waves; ++wi) {
           Wave& w = waves[wi];
           w.id_in_group = wi;
           w.pc = L.pgm_addr;
@@ -98,7 +104,7 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
           if (rsrc2_tgid_x(L.rsrc2)) w.sgpr[s++] = id[0];
           if (rsrc2_tgid_y(L.rsrc2)) w.sgpr[s++] = id[1];
           if (rsrc2_tgid_z(L.rsrc2)) w.sgpr[s++] = id[2];
-          if (rsrc2_tg_size(L.rsrc2)) w.sgpr[s++] = waves_per_group & 0x3f;
+          if (rsrc2_tg_size(L.rsrc2)) w.sgpr[s++] = group_waves & 0x3f;
           uint32_t exec_mask = 0;
           for (unsigned lane = 0; lane < kWaveSize; ++lane) {
             uint32_t t = wi * kWaveSize + lane;

@@ -13,7 +13,10 @@ struct LaunchState {
   uint64_t pgm_addr = 0; // COMPUTE_PGM_LO/HI << 8
   uint32_t rsrc1 = 0, rsrc2 = 0, rsrc3 = 0;
   uint32_t user_data[16] = {};
-  uint32_t group_size[3] = {1, 1, 1};  // COMPUTE_NUM_THREAD_X/Y/Z
+  uint32_t group_size[3] = {1, 1, 1};  // COMPUTE_NUM_THREAD_X/Y/Z.NUM_THREAD_FULL
+  // The last work-group's size along each dimension (NUM_THREAD_PARTIAL with
+  // DISPATCH_INITIATOR.PARTIAL_TG_EN; group_size without).
+  uint32_t last_group_size[3] = {1, 1, 1};
   uint32_t grid_groups[3] = {1, 1, 1}; // DISPATCH_DIRECT dims, in workgroups
   uint32_t start[3] = {0, 0, 0};       // COMPUTE_START_X/Y/Z
   bool wave32 = true;                  // DISPATCH_INITIATOR.CS_W32_EN
