@@ -10,6 +10,7 @@ const std::vector<Capability>& device_extensions() {
   static const std::vector<Capability> caps = {
       {"cl_khr_byte_addressable_store", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_fp16", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_global_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_global_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_local_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
@@ -34,6 +35,7 @@ const std::vector<Capability>& platform_extensions() {
 const std::vector<Capability>& opencl_c_features() {
   static const std::vector<Capability> caps = {
       {"__opencl_c_fp64", CL_MAKE_VERSION(3, 0, 0)},
+      {"__opencl_c_fp16", CL_MAKE_VERSION(3, 0, 0)},
       {"__opencl_c_int64", CL_MAKE_VERSION(3, 0, 0)},
       {"__opencl_c_atomic_order_acq_rel", CL_MAKE_VERSION(3, 0, 0)},
       {"__opencl_c_atomic_order_seq_cst", CL_MAKE_VERSION(3, 0, 0)},

@@ -105,7 +105,8 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t n, void* p, size
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT: case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE: case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
     return u(1);
-  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF: case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: return u(0);
+  // Packed f16 instructions (v_pk_*) work on pairs.
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF: case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: return u(2);
   case CL_DEVICE_MAX_CLOCK_FREQUENCY: return u(info.max_clock_mhz);
   case CL_DEVICE_ADDRESS_BITS: return u(64);
   case CL_DEVICE_MAX_READ_IMAGE_ARGS: case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
@@ -124,7 +125,11 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t n, void* p, size
   case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: return u(128);
   case CL_DEVICE_SINGLE_FP_CONFIG: return write_info(fp32, n, p, r);
   case CL_DEVICE_DOUBLE_FP_CONFIG: return write_info(fp64, n, p, r);
-  case CL_DEVICE_HALF_FP_CONFIG: return write_info(cl_device_fp_config(0), n, p, r);
+  // f16 shares the f64 denormal mode (MODE.FP_DENORM[3:2]), which kernels run with enabled.
+  case CL_DEVICE_HALF_FP_CONFIG:
+    return write_info(cl_device_fp_config(CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
+                                          CL_FP_FMA),
+                      n, p, r);
   case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
     return write_info(cl_device_mem_cache_type(CL_READ_WRITE_CACHE), n, p, r);
   case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: return u(128);

@@ -117,7 +117,7 @@ bool decode_vop3(Inst& inst, std::span<const uint32_t> w, std::string* why) {
     inst.format = op == Op::kCount ? Format::VOP3 : op_info(op).format;
   }
   if (op == Op::kCount) return fail(why, "unimplemented VOP3 opcode " + hex32(code) + " (" + hex32(d0) + ")");
-  if (op == Op::v_fmamk_f32 || op == Op::v_fmaak_f32)
+  if (is_fmamk(op) || is_fmaak(op) || op == Op::v_pk_fmac_f16)
     return fail(why, "VOP3 form of a VOP2-only opcode");
   inst.op = op;
   const bool sd = inst.format == Format::VOP3SD || op == Op::v_add_co_ci_u32 ||
@@ -310,10 +310,13 @@ std::optional<Inst> decode(std::span<const uint32_t> w, std::string* why) {
       inst.src[2] = src::kVccLo; // implicit VCC carry/mask input
       if (inst.op != Op::v_cndmask_b32) inst.sdst = src::kVccLo;
     }
-    if (inst.op == Op::v_fmac_f32) inst.src[2] = inst.dst;
-    const bool k = inst.op == Op::v_fmamk_f32 || inst.op == Op::v_fmaak_f32;
+    const bool k = is_fmamk(inst.op) || is_fmaak(inst.op);
     if (is_dpp_or_sdwa(inst.src[0])) return unimpl("VOP2 DPP/SDWA", bits(d0, 30, 25));
     split_true16(inst, op_info(inst.op));
+    if (is_fmac(inst.op)) { // the accumulator is the destination, the same half of it
+      inst.src[2] = inst.dst;
+      if (inst.opsel & 8) inst.opsel |= 4;
+    }
     return done(take_literal(inst, w, 1, k, why));
   }
   if (top6 == 0x35) return done(decode_vop3(inst, w, why));

@@ -276,7 +276,7 @@ std::string disassemble(const Inst& in) {
   // Vector ALU formats.
   if (in.format == Format::VOPC) name = vopc_name(in);
   const bool no_suffix = in.op == Op::v_nop || in.op == Op::v_readfirstlane_b32 ||
-                         in.op == Op::v_fmamk_f32 || in.op == Op::v_fmaak_f32;
+                         is_fmamk(in.op) || is_fmaak(in.op) || in.op == Op::v_pk_fmac_f16;
   if (in.encoding == Encoding::E32 && !no_suffix) name += "_e32";
   if (in.encoding == Encoding::E64) name += "_e64";
   if (in.op == Op::v_nop) return name;
@@ -295,14 +295,14 @@ std::string disassemble(const Inst& in) {
                      in.op == Op::v_subrev_co_ci_u32;
   if (in.format == Format::VOP3SD || carry)
     s += ", " + (e32 ? std::string("vcc_lo") : operand(in.sdst, 1, 0));
-  if (in.op == Op::v_fmamk_f32)
-    return s + ", " + operand(in.src[0], 1, in.literal) + ", " + hex(in.literal) + ", " +
-           operand(in.src[1], 1, 0);
+  if (is_fmamk(in.op))
+    return s + ", " + src_with_mods(in, 0, info.src_dwords[0]) + ", " + hex(in.literal) + ", " +
+           src_with_mods(in, 1, info.src_dwords[1]);
   int nsrc = info.src_dwords[2] ? 3 : info.src_dwords[1] ? 2 : info.src_dwords[0] ? 1 : 0;
   if (e32 && (in.op == Op::v_cndmask_b32 || carry)) nsrc = 2;
   for (int i = 0; i < nsrc; ++i) s += ", " + src_with_mods(in, unsigned(i), info.src_dwords[i]);
   if (e32 && (carry || in.op == Op::v_cndmask_b32)) s += ", vcc_lo";
-  if (in.op == Op::v_fmaak_f32) s += ", " + hex(in.literal);
+  if (is_fmaak(in.op)) s += ", " + hex(in.literal);
   if (in.clamp) s += " clamp";
   if (in.omod) s += in.omod == 1 ? " mul:2" : in.omod == 2 ? " mul:4" : " div:2";
   const bool t16 = is_half(info.dst_dwords) || is_half(info.src_dwords[0]) ||

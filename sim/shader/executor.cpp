@@ -46,6 +46,10 @@ template <class T> T clamp01(T x) { return x < T(0) ? T(0) : x > T(1) ? T(1) : x
 // IEEE half precision through the compiler's _Float16 (correctly rounded conversions).
 float h2f(uint16_t h) { return float(std::bit_cast<_Float16>(h)); }
 uint16_t f2h(double f) { return std::bit_cast<uint16_t>(_Float16(f)); }
+// From long double: fused results of halves (a * b + c spans at most 56 bits) are exact in it,
+// so their one rounding to half is the only one.
+uint16_t f2h_exact(long double f) { return std::bit_cast<uint16_t>(_Float16(f)); }
+long double fma_exact(float a, float b, float c) { return (long double)a * b + c; }
 // f32 -> f16 rounding toward zero (v_cvt_pk_rtz_f16_f32).
 uint16_t f2h_rtz(float f) {
   uint16_t h = f2h(f);
@@ -595,6 +599,12 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     if (in.clamp) r = clamp01(r);
     return f2h(r);
   };
+  auto hout_exact = [&](long double r) {
+    if (in.clamp) r = clamp01(r);
+    return f2h_exact(r);
+  };
+  // The destination's own half (fmac's accumulator).
+  auto dst_half = [&](uint32_t d) { return h2f(uint16_t(in.opsel & 8 ? d >> 16 : d)); };
 
   uint32_t carry_mask = 0;
   const uint32_t carry_in = in.src[2] < 128 || in.src[2] == src::kVccLo ? sread(w, in, in.src[2]) : 0;
@@ -633,7 +643,104 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     case Op::v_mul_f16: half_dst(d, hout(double(hf(0, lane)) * hf(1, lane))); break;
     case Op::v_max_f16: half_dst(d, hout(fmax_ieee(hf(0, lane), hf(1, lane)))); break;
     case Op::v_min_f16: half_dst(d, hout(fmin_ieee(hf(0, lane), hf(1, lane)))); break;
-    case Op::v_fma_f16: half_dst(d, hout(std::fma(double(hf(0, lane)), double(hf(1, lane)), double(hf(2, lane))))); break;
+    case Op::v_fma_f16: half_dst(d, hout_exact(fma_exact(hf(0, lane), hf(1, lane), hf(2, lane)))); break;
+    case Op::v_fmac_f16: half_dst(d, hout_exact(fma_exact(hf(0, lane), hf(1, lane), dst_half(d)))); break;
+    case Op::v_fmamk_f16: half_dst(d, hout_exact(fma_exact(hf(0, lane), h2f(uint16_t(in.literal)), hf(1, lane)))); break;
+    case Op::v_fmaak_f16: half_dst(d, hout_exact(fma_exact(hf(0, lane), hf(1, lane), h2f(uint16_t(in.literal))))); break;
+    case Op::v_ldexp_f16: half_dst(d, hout(std::ldexp(double(hf(0, lane)), int16_t(half_src(1, lane))))); break;
+    case Op::v_min3_f16: half_dst(d, hout(fmin_ieee(fmin_ieee(hf(0, lane), hf(1, lane)), hf(2, lane)))); break;
+    case Op::v_max3_f16: half_dst(d, hout(fmax_ieee(fmax_ieee(hf(0, lane), hf(1, lane)), hf(2, lane)))); break;
+    case Op::v_med3_f16: {
+      const float x = hf(0, lane), y = hf(1, lane), z = hf(2, lane);
+      half_dst(d, hout(fmax_ieee(fmin_ieee(x, y), fmin_ieee(fmax_ieee(x, y), z)))); break;
+    }
+    case Op::v_maxmin_f16: half_dst(d, hout(fmin_ieee(fmax_ieee(hf(0, lane), hf(1, lane)), hf(2, lane)))); break;
+    case Op::v_minmax_f16: half_dst(d, hout(fmax_ieee(fmin_ieee(hf(0, lane), hf(1, lane)), hf(2, lane)))); break;
+    case Op::v_cvt_f16_u16: half_dst(d, hout(double(half_src(0, lane)))); break;
+    case Op::v_cvt_f16_i16: half_dst(d, hout(double(int16_t(half_src(0, lane))))); break;
+    case Op::v_cvt_u16_f16: {
+      const float x = hf(0, lane);
+      half_dst(d, std::isnan(x) ? 0 : uint16_t(std::clamp(x, 0.0f, 65535.0f))); break;
+    }
+    case Op::v_cvt_i16_f16: {
+      const float x = hf(0, lane);
+      half_dst(d, std::isnan(x) ? 0 : uint16_t(int16_t(std::clamp(x, -32768.0f, 32767.0f)))); break;
+    }
+    case Op::v_rcp_f16: half_dst(d, hout(1.0 / hf(0, lane))); break;
+    case Op::v_sqrt_f16: half_dst(d, hout(std::sqrt(double(hf(0, lane))))); break;
+    case Op::v_rsq_f16: half_dst(d, hout(1.0 / std::sqrt(double(hf(0, lane))))); break;
+    case Op::v_log_f16: half_dst(d, hout(std::log2(double(hf(0, lane))))); break;
+    case Op::v_exp_f16: half_dst(d, hout(std::exp2(double(hf(0, lane))))); break;
+    case Op::v_frexp_mant_f16: half_dst(d, hout(frexp_mant(hf(0, lane)))); break;
+    case Op::v_frexp_exp_i16_f16: half_dst(d, uint16_t(int16_t(frexp_exp(hf(0, lane))))); break;
+    case Op::v_floor_f16: half_dst(d, hout(std::floor(hf(0, lane)))); break;
+    case Op::v_ceil_f16: half_dst(d, hout(std::ceil(hf(0, lane)))); break;
+    case Op::v_trunc_f16: half_dst(d, hout(std::trunc(hf(0, lane)))); break;
+    case Op::v_rndne_f16: half_dst(d, hout(std::nearbyint(hf(0, lane)))); break;
+    case Op::v_fract_f16: {
+      const float x = hf(0, lane);
+      half_dst(d, hout(std::isinf(x) ? std::numeric_limits<float>::quiet_NaN()
+                                     : std::fmin(x - std::floor(x), 0x1.ffcp-1f)));
+      break;
+    }
+    case Op::v_sin_f16: half_dst(d, hout(std::sin(double(hf(0, lane)) * 6.283185307179586))); break;
+    case Op::v_cos_f16: half_dst(d, hout(std::cos(double(hf(0, lane)) * 6.283185307179586))); break;
+    case Op::v_not_b16: half_dst(d, uint16_t(~half_src(0, lane))); break;
+    case Op::v_cvt_i32_i16: d = uint32_t(int32_t(int16_t(half_src(0, lane)))); break;
+    case Op::v_cvt_u32_u16: d = half_src(0, lane); break;
+    case Op::v_mad_u16: {
+      const uint32_t r = uint32_t(half_src(0, lane)) * half_src(1, lane) + half_src(2, lane);
+      half_dst(d, uint16_t(in.clamp && r > 0xffff ? 0xffff : r)); break;
+    }
+    case Op::v_mad_i16: {
+      int32_t r = int32_t(int16_t(half_src(0, lane))) * int16_t(half_src(1, lane)) + int16_t(half_src(2, lane));
+      if (in.clamp) r = std::clamp(r, -32768, 32767);
+      half_dst(d, uint16_t(r)); break;
+    }
+    case Op::v_mad_u32_u16: d = uint32_t(half_src(0, lane)) * half_src(1, lane) + c(); break;
+    case Op::v_mad_i32_i16:
+      d = uint32_t(int32_t(int16_t(half_src(0, lane))) * int16_t(half_src(1, lane)) + int32_t(c())); break;
+    case Op::v_mul_lo_u16: half_dst(d, uint16_t(half_src(0, lane) * half_src(1, lane))); break;
+    case Op::v_max_u16: half_dst(d, std::max(half_src(0, lane), half_src(1, lane))); break;
+    case Op::v_min_u16: half_dst(d, std::min(half_src(0, lane), half_src(1, lane))); break;
+    case Op::v_max_i16: half_dst(d, uint16_t(std::max(int16_t(half_src(0, lane)), int16_t(half_src(1, lane))))); break;
+    case Op::v_min_i16: half_dst(d, uint16_t(std::min(int16_t(half_src(0, lane)), int16_t(half_src(1, lane))))); break;
+    case Op::v_add_nc_i16: case Op::v_sub_nc_i16: {
+      const int32_t x = int16_t(half_src(0, lane)), y = int16_t(half_src(1, lane));
+      int32_t r = in.op == Op::v_add_nc_i16 ? x + y : x - y;
+      if (in.clamp) r = std::clamp(r, -32768, 32767);
+      half_dst(d, uint16_t(r)); break;
+    }
+    // Two halves into one VGPR; the float modifiers act on each half's sign.
+    case Op::v_pack_b32_f16: {
+      auto part = [&](unsigned i) {
+        uint16_t h = half_src(i, lane);
+        if (in.abs & (1u << i)) h &= 0x7fff;
+        if (in.neg & (1u << i)) h ^= 0x8000;
+        return uint32_t(h);
+      };
+      d = part(0) | (part(1) << 16); break;
+    }
+    case Op::v_cvt_pk_norm_i16_f16: {
+      auto norm = [&](unsigned i) {
+        const float x = hf(i, lane);
+        return std::isnan(x) ? 0u : uint32_t(uint16_t(int16_t(std::nearbyint(std::clamp(x, -1.0f, 1.0f) * 32767.0f))));
+      };
+      d = norm(0) | (norm(1) << 16); break;
+    }
+    case Op::v_cvt_pk_u16_u32: d = std::min(a(), 0xffffu) | (std::min(b(), 0xffffu) << 16); break;
+    case Op::v_cvt_pk_i16_i32: {
+      auto sat = [](uint32_t v) { return uint32_t(uint16_t(int16_t(std::clamp(int32_t(v), -32768, 32767)))); };
+      d = sat(a()) | (sat(b()) << 16); break;
+    }
+    case Op::v_pk_fmac_f16: {
+      auto part = [&](uint32_t v, bool hi) { return h2f(uint16_t(hi ? v >> 16 : v)); };
+      const uint32_t x = a(), y = b();
+      uint32_t r = 0;
+      for (int hi = 0; hi < 2; ++hi)
+        r |= uint32_t(f2h_exact(fma_exact(part(x, hi), part(y, hi), part(d, hi)))) << (16 * hi);
+      d = r; break;
+    }
     case Op::v_div_fixup_f16: half_dst(d, hout(div_fixup(hf(0, lane), hf(1, lane), hf(2, lane)))); break;
     case Op::v_cvt_f16_f32: half_dst(d, hout(fa())); break;
     case Op::v_cvt_f32_f16: d = fout(hf(0, lane)); break;
@@ -989,7 +1096,10 @@ void Executor::exec_vop3p(Wave& w, const Inst& in) {
     uint32_t v[3];
     for (unsigned i = 0; i < 3; ++i) {
       uint16_t code = in.src[i];
-      if (code >= src::kFloatHalf && code <= src::kFloatInv2Pi && !mix)
+      // Inline float constants are packed halves, except where the operand is an f32 (the
+      // mixed-precision forms, and dot2's accumulator).
+      const bool f32_operand = mix || (in.op == Op::v_dot2_f32_f16 && i == 2);
+      if (code >= src::kFloatHalf && code <= src::kFloatInv2Pi && !f32_operand)
         v[i] = kInlineF16[code - 240] | (uint32_t(kInlineF16[code - 240]) << 16);
       else
         v[i] = vread(w, in, i, lane);
@@ -1019,18 +1129,49 @@ void Executor::exec_vop3p(Wave& w, const Inst& in) {
       if (((hi ? in.neg_hi : in.neg) >> i) & 1) x = -x;
       return x;
     };
+    if (in.op == Op::v_dot2_f32_f16) { // f16 pairs multiplied and summed into an f32
+      const long double r = (long double)fhalf(0, false) * fhalf(1, false) +
+                            (long double)fhalf(0, true) * fhalf(1, true) + f32(v[2]);
+      d = u32(float(in.clamp ? clamp01(r) : r));
+      continue;
+    }
     uint16_t out[2];
     for (int hi = 0; hi < 2; ++hi) {
       uint16_t x = half(0, hi), y = half(1, hi);
       switch (in.op) {
       case Op::v_pk_mul_lo_u16: out[hi] = uint16_t(x * y); break;
-      case Op::v_pk_add_i16: case Op::v_pk_add_u16: out[hi] = uint16_t(x + y); break;
+      // With the clamp bit, additions and subtractions saturate.
+      case Op::v_pk_add_u16: {
+        const uint32_t r = uint32_t(x) + y;
+        out[hi] = uint16_t(in.clamp && r > 0xffff ? 0xffff : r); break;
+      }
+      case Op::v_pk_sub_u16: out[hi] = uint16_t(in.clamp && y > x ? 0 : x - y); break;
+      case Op::v_pk_add_i16: case Op::v_pk_sub_i16: {
+        int32_t r = in.op == Op::v_pk_add_i16 ? int32_t(int16_t(x)) + int16_t(y) : int32_t(int16_t(x)) - int16_t(y);
+        if (in.clamp) r = std::clamp(r, -32768, 32767);
+        out[hi] = uint16_t(r); break;
+      }
+      case Op::v_pk_max_i16: out[hi] = uint16_t(std::max(int16_t(x), int16_t(y))); break;
+      case Op::v_pk_min_i16: out[hi] = uint16_t(std::min(int16_t(x), int16_t(y))); break;
+      case Op::v_pk_max_u16: out[hi] = std::max(x, y); break;
+      case Op::v_pk_min_u16: out[hi] = std::min(x, y); break;
+      case Op::v_pk_mad_u16: {
+        const uint32_t r = uint32_t(x) * y + half(2, hi);
+        out[hi] = uint16_t(in.clamp && r > 0xffff ? 0xffff : r); break;
+      }
+      case Op::v_pk_mad_i16: {
+        int32_t r = int32_t(int16_t(x)) * int16_t(y) + int16_t(half(2, hi));
+        if (in.clamp) r = std::clamp(r, -32768, 32767);
+        out[hi] = uint16_t(r); break;
+      }
+      case Op::v_pk_max_f16: out[hi] = f2h(fmax_ieee(fhalf(0, hi), fhalf(1, hi))); break;
+      case Op::v_pk_min_f16: out[hi] = f2h(fmin_ieee(fhalf(0, hi), fhalf(1, hi))); break;
       case Op::v_pk_lshlrev_b16: out[hi] = uint16_t(y << (x & 15)); break;
       case Op::v_pk_lshrrev_b16: out[hi] = uint16_t(y >> (x & 15)); break;
       case Op::v_pk_ashrrev_i16: out[hi] = uint16_t(int16_t(y) >> (x & 15)); break;
       case Op::v_pk_add_f16: out[hi] = f2h(double(fhalf(0, hi)) + fhalf(1, hi)); break;
       case Op::v_pk_mul_f16: out[hi] = f2h(double(fhalf(0, hi)) * fhalf(1, hi)); break;
-      case Op::v_pk_fma_f16: out[hi] = f2h(std::fma(double(fhalf(0, hi)), double(fhalf(1, hi)), double(fhalf(2, hi)))); break;
+      case Op::v_pk_fma_f16: out[hi] = f2h_exact(fma_exact(fhalf(0, hi), fhalf(1, hi), fhalf(2, hi))); break;
       default: fault(w, in, "unimplemented packed instruction");
       }
     }

@@ -35,6 +35,14 @@ struct OpInfo {
 };
 const OpInfo& op_info(Op op);
 
+// VOP2 forms with an inline 32-bit constant K (fmamk: a * K + b; fmaak: a * b + K) and with
+// the destination as accumulator (fmac).
+inline constexpr bool is_fmamk(Op op) { return op == Op::v_fmamk_f32 || op == Op::v_fmamk_f16; }
+inline constexpr bool is_fmaak(Op op) { return op == Op::v_fmaak_f32 || op == Op::v_fmaak_f16; }
+inline constexpr bool is_fmac(Op op) {
+  return op == Op::v_fmac_f32 || op == Op::v_fmac_f16 || op == Op::v_pk_fmac_f16;
+}
+
 // How an instruction was encoded: its VOP3 form prints "_e64", the short form "_e32".
 enum class Encoding : uint8_t { Native, E32, E64 };
 // FLAT-family segment.

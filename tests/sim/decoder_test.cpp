@@ -56,9 +56,83 @@ TEST(Decoder, DualIssueVopd) {
   EXPECT_EQ(dis({0xCA100101, 0x02060104}), "v_dual_mov_b32 v2, v1 :: v_dual_mov_b32 v7, v4");
 }
 
+// 16-bit and packed instructions (cl_khr_fp16 code): words and text from llvm-mc-22
+// -mcpu=gfx1100 -filetype=obj then llvm-objdump-22 -d, which pins their opcodes.
+TEST(Decoder, SixteenBitAndPackedInstructions) {
+  const std::pair<std::vector<uint32_t>, const char*> cases[] = {
+      {{0x7E02A102}, "v_cvt_f16_u16_e32 v1.l, v2.l"},
+      {{0x7E02A302}, "v_cvt_f16_i16_e32 v1.l, v2.l"},
+      {{0x7E02A502}, "v_cvt_u16_f16_e32 v1.l, v2.l"},
+      {{0x7E02A702}, "v_cvt_i16_f16_e32 v1.l, v2.l"},
+      {{0x7E02A902}, "v_rcp_f16_e32 v1.l, v2.l"},
+      {{0x7E02AB02}, "v_sqrt_f16_e32 v1.l, v2.l"},
+      {{0x7E02AD02}, "v_rsq_f16_e32 v1.l, v2.l"},
+      {{0x7E02AF02}, "v_log_f16_e32 v1.l, v2.l"},
+      {{0x7E02B102}, "v_exp_f16_e32 v1.l, v2.l"},
+      {{0x7E02B302}, "v_frexp_mant_f16_e32 v1.l, v2.l"},
+      {{0x7E02B502}, "v_frexp_exp_i16_f16_e32 v1.l, v2.l"},
+      {{0x7E02B702}, "v_floor_f16_e32 v1.l, v2.l"},
+      {{0x7E02B902}, "v_ceil_f16_e32 v1.l, v2.l"},
+      {{0x7E02BB02}, "v_trunc_f16_e32 v1.l, v2.l"},
+      {{0x7E02BD02}, "v_rndne_f16_e32 v1.l, v2.l"},
+      {{0x7E02BF02}, "v_fract_f16_e32 v1.l, v2.l"},
+      {{0x7E02C102}, "v_sin_f16_e32 v1.l, v2.l"},
+      {{0x7E02C302}, "v_cos_f16_e32 v1.l, v2.l"},
+      {{0x7E02D302}, "v_not_b16_e32 v1.l, v2.l"},
+      {{0x7E02D502}, "v_cvt_i32_i16_e32 v1, v2.l"},
+      {{0x7E02D702}, "v_cvt_u32_u16_e32 v1, v2.l"},
+      {{0x6C020702}, "v_fmac_f16_e32 v1.l, v2.l, v3.l"},
+      {{0x6E020702, 0x00001234}, "v_fmamk_f16 v1.l, v2.l, 0x1234, v3.l"},
+      {{0x70020702, 0x00001234}, "v_fmaak_f16 v1.l, v2.l, v3.l, 0x1234"},
+      {{0x76020702}, "v_ldexp_f16_e32 v1.l, v2.l, v3.l"},
+      {{0x78020702}, "v_pk_fmac_f16 v1, v2, v3"},
+      {{0xD64C0001, 0x04120702}, "v_max3_f16 v1.l, v2.l, v3.l, v4.l"},
+      {{0xD6490001, 0x04120702}, "v_min3_f16 v1.l, v2.l, v3.l, v4.l"},
+      {{0xD64F0001, 0x04120702}, "v_med3_f16 v1.l, v2.l, v3.l, v4.l"},
+      {{0xD6600001, 0x04120702}, "v_maxmin_f16 v1.l, v2.l, v3.l, v4.l"},
+      {{0xD6610001, 0x04120702}, "v_minmax_f16 v1.l, v2.l, v3.l, v4.l"},
+      {{0xD6410001, 0x04120702}, "v_mad_u16 v1.l, v2.l, v3.l, v4.l"},
+      {{0xD6530001, 0x04120702}, "v_mad_i16 v1.l, v2.l, v3.l, v4.l"},
+      {{0xD7110001, 0x00020702}, "v_pack_b32_f16 v1, v2.l, v3.l"},
+      {{0xD7090001, 0x00020702}, "v_max_u16 v1.l, v2.l, v3.l"},
+      {{0xD70A0001, 0x00020702}, "v_max_i16 v1.l, v2.l, v3.l"},
+      {{0xD70B0001, 0x00020702}, "v_min_u16 v1.l, v2.l, v3.l"},
+      {{0xD70C0001, 0x00020702}, "v_min_i16 v1.l, v2.l, v3.l"},
+      {{0xD7050001, 0x00020702}, "v_mul_lo_u16 v1.l, v2.l, v3.l"},
+      {{0xD6590001, 0x04120702}, "v_mad_u32_u16 v1, v2.l, v3.l, v4"},
+      {{0xD65A0001, 0x04120702}, "v_mad_i32_i16 v1, v2.l, v3.l, v4"},
+      {{0xD7240001, 0x00020702}, "v_cvt_pk_i16_i32 v1, v2, v3"},
+      {{0xD7230001, 0x00020702}, "v_cvt_pk_u16_u32 v1, v2, v3"},
+      {{0xD7120001, 0x00020702}, "v_cvt_pk_norm_i16_f16 v1, v2.l, v3.l"},
+      {{0xD70D0001, 0x00020702}, "v_add_nc_i16 v1.l, v2.l, v3.l"},
+      {{0xD70E0001, 0x00020702}, "v_sub_nc_i16 v1.l, v2.l, v3.l"},
+      {{0xCC124001, 0x18020702}, "v_pk_max_f16 v1, v2, v3"},
+      {{0xCC114001, 0x18020702}, "v_pk_min_f16 v1, v2, v3"},
+      {{0xCC0B4001, 0x18020702}, "v_pk_sub_u16 v1, v2, v3"},
+      {{0xCC024001, 0x18020702}, "v_pk_add_i16 v1, v2, v3"},
+      {{0xCC034001, 0x18020702}, "v_pk_sub_i16 v1, v2, v3"},
+      {{0xCC014001, 0x18020702}, "v_pk_mul_lo_u16 v1, v2, v3"},
+      {{0xCC044001, 0x18020702}, "v_pk_lshlrev_b16 v1, v2, v3"},
+      {{0xCC054001, 0x18020702}, "v_pk_lshrrev_b16 v1, v2, v3"},
+      {{0xCC064001, 0x18020702}, "v_pk_ashrrev_i16 v1, v2, v3"},
+      {{0xCC074001, 0x18020702}, "v_pk_max_i16 v1, v2, v3"},
+      {{0xCC084001, 0x18020702}, "v_pk_min_i16 v1, v2, v3"},
+      {{0xCC0C4001, 0x18020702}, "v_pk_max_u16 v1, v2, v3"},
+      {{0xCC0D4001, 0x18020702}, "v_pk_min_u16 v1, v2, v3"},
+      {{0xCC094001, 0x1C120702}, "v_pk_mad_u16 v1, v2, v3, v4"},
+      {{0xCC004001, 0x1C120702}, "v_pk_mad_i16 v1, v2, v3, v4"},
+      {{0xCC200001, 0x04120702}, "v_fma_mix_f32 v1, v2, v3, v4"},
+      {{0xCC134001, 0x1C120702}, "v_dot2_f32_f16 v1, v2, v3, v4"},
+      {{0x7E021502}, "v_cvt_f16_f32_e32 v1.l, v2"},
+      {{0x7E023902}, "v_mov_b16_e32 v1.l, v2.l"},
+      {{0xCC0A4001, 0x18020702}, "v_pk_add_u16 v1, v2, v3"},
+  };
+  for (const auto& [words, text] : cases) EXPECT_EQ(dis(words), text);
+}
+
 TEST(Decoder, UnimplementedEncodingsAreNamed) {
   std::string why;
-  EXPECT_FALSE(decode(std::vector<uint32_t>{0xCC000000, 0}, &why)); // VOP3P
+  EXPECT_FALSE(decode(std::vector<uint32_t>{0xCC400000, 0}, &why)); // VOP3P 0x40 (v_wmma_f32_16x16x16_f16)
   EXPECT_NE(why.find("VOP3P"), std::string::npos);
   EXPECT_FALSE(decode(std::vector<uint32_t>{0xD7000402}, &why)); // VOP3 without dword 1
 }
