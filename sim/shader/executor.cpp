@@ -13,6 +13,10 @@
 #include <cstring>
 #include <limits>
 
+// The per-lane operand readers and result writers of the ALU paths are small lambdas called
+// once per lane; GCC would otherwise keep them out of line in the big switch functions.
+#define AMCL_INLINE __attribute__((always_inline))
+
 namespace sim::shader {
 namespace {
 
@@ -339,12 +343,9 @@ void Executor::swrite64(Wave& w, uint16_t code, uint64_t v) {
   if (code != src::kNull) swrite(w, uint16_t(code + 1), uint32_t(v >> 32));
 }
 
-uint32_t& Executor::vreg(Wave& w, uint16_t code, unsigned lane, unsigned dword) const {
-  unsigned reg = code - src::kVgpr0 + dword;
-  if (reg >= w.num_vgprs)
-    throw ShaderFault("access to v" + std::to_string(reg) + " beyond the " +
-                      std::to_string(w.num_vgprs) + " VGPRs allocated at pc " + hex(w.pc));
-  return w.vgpr[reg * kWaveSize + lane];
+void Executor::vgpr_fault(const Wave& w, unsigned reg) {
+  throw ShaderFault("access to v" + std::to_string(reg) + " beyond the " +
+                    std::to_string(w.num_vgprs) + " VGPRs allocated at pc " + hex(w.pc));
 }
 
 uint32_t Executor::vread(Wave& w, const Inst& in, unsigned i, unsigned lane) const {
@@ -538,29 +539,29 @@ void Executor::exec_smem(Wave& w, const Inst& in) {
 void Executor::exec_valu(Wave& w, const Inst& in) {
   const uint32_t exec = w.exec();
   const bool ftz = w.flush_f32_denorms;
-  auto fin = [&](uint32_t bits, unsigned i) {
+  auto fin = [&](uint32_t bits, unsigned i) AMCL_INLINE {
     float x = f32(bits);
     if (in.abs & (1u << i)) x = std::fabs(x);
     if (in.neg & (1u << i)) x = -x;
     return flush(x, ftz);
   };
-  auto dfin = [&](uint64_t bits, unsigned i) {
+  auto dfin = [&](uint64_t bits, unsigned i) AMCL_INLINE {
     double x = f64(bits);
     if (in.abs & (1u << i)) x = std::fabs(x);
     if (in.neg & (1u << i)) x = -x;
     return x;
   };
-  auto bitmods = [&](uint32_t v, unsigned i) {
+  auto bitmods = [&](uint32_t v, unsigned i) AMCL_INLINE {
     if (in.abs & (1u << i)) v &= 0x7fffffffu;
     if (in.neg & (1u << i)) v ^= 0x80000000u;
     return v;
   };
-  auto fout = [&](float r) {
+  auto fout = [&](float r) AMCL_INLINE {
     if (in.omod == 1) r *= 2.0f; else if (in.omod == 2) r *= 4.0f; else if (in.omod == 3) r *= 0.5f;
     if (in.clamp) r = clamp01(r);
     return u32(flush(r, ftz));
   };
-  auto dout = [&](double r) {
+  auto dout = [&](double r) AMCL_INLINE {
     if (in.omod == 1) r *= 2.0; else if (in.omod == 2) r *= 4.0; else if (in.omod == 3) r *= 0.5;
     if (in.clamp) r = clamp01(r);
     return u64(r);
@@ -583,28 +584,29 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
   default: break;
   }
 
+  if (exec_valu_fast(w, in)) return;
   const OpInfo& info = op_info(in.op);
-  auto half_src = [&](unsigned i, unsigned lane) { return read_half(w, in, i, lane); };
-  auto hf = [&](unsigned i, unsigned lane) {
+  auto half_src = [&](unsigned i, unsigned lane) AMCL_INLINE { return read_half(w, in, i, lane); };
+  auto hf = [&](unsigned i, unsigned lane) AMCL_INLINE {
     float x = h2f(half_src(i, lane));
     if (in.abs & (1u << i)) x = std::fabs(x);
     if (in.neg & (1u << i)) x = -x;
     return x;
   };
   // Writing a 16-bit result keeps the other half of the VGPR.
-  auto half_dst = [&](uint32_t& d, uint16_t v) {
+  auto half_dst = [&](uint32_t& d, uint16_t v) AMCL_INLINE {
     d = (in.opsel & 8) ? (d & 0xffffu) | (uint32_t(v) << 16) : (d & 0xffff0000u) | v;
   };
-  auto hout = [&](double r) {
+  auto hout = [&](double r) AMCL_INLINE {
     if (in.clamp) r = clamp01(r);
     return f2h(r);
   };
-  auto hout_exact = [&](long double r) {
+  auto hout_exact = [&](long double r) AMCL_INLINE {
     if (in.clamp) r = clamp01(r);
     return f2h_exact(r);
   };
   // The destination's own half (fmac's accumulator).
-  auto dst_half = [&](uint32_t d) { return h2f(uint16_t(in.opsel & 8 ? d >> 16 : d)); };
+  auto dst_half = [&](uint32_t d) AMCL_INLINE { return h2f(uint16_t(in.opsel & 8 ? d >> 16 : d)); };
 
   uint32_t carry_mask = 0;
   const uint32_t carry_in = in.src[2] < 128 || in.src[2] == src::kVccLo ? sread(w, in, in.src[2]) : 0;
@@ -621,12 +623,12 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
   uint32_t* const drow = &vreg(w, in.dst, 0);
   for (unsigned lane = 0; lane < kWaveSize; ++lane) {
     if (!((exec >> lane) & 1)) continue;
-    auto a = [&] { return row[0] ? row[0][lane] : value[0]; };
-    auto b = [&] { return row[1] ? row[1][lane] : value[1]; };
-    auto c = [&] { return row[2] ? row[2][lane] : value[2]; };
-    auto fa = [&] { return fin(a(), 0); };
-    auto fb = [&] { return fin(b(), 1); };
-    auto fc = [&] { return fin(c(), 2); };
+    auto a = [&]() AMCL_INLINE { return row[0] ? row[0][lane] : value[0]; };
+    auto b = [&]() AMCL_INLINE { return row[1] ? row[1][lane] : value[1]; };
+    auto c = [&]() AMCL_INLINE { return row[2] ? row[2][lane] : value[2]; };
+    auto fa = [&]() AMCL_INLINE { return fin(a(), 0); };
+    auto fb = [&]() AMCL_INLINE { return fin(b(), 1); };
+    auto fc = [&]() AMCL_INLINE { return fin(c(), 2); };
     uint32_t& d = drow[lane];
     switch (in.op) {
     // Moves and selects still honour VOP3's abs/neg, as operations on the sign bit.
@@ -713,7 +715,7 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     }
     // Two halves into one VGPR; the float modifiers act on each half's sign.
     case Op::v_pack_b32_f16: {
-      auto part = [&](unsigned i) {
+      auto part = [&](unsigned i) AMCL_INLINE {
         uint16_t h = half_src(i, lane);
         if (in.abs & (1u << i)) h &= 0x7fff;
         if (in.neg & (1u << i)) h ^= 0x8000;
@@ -722,7 +724,7 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
       d = part(0) | (part(1) << 16); break;
     }
     case Op::v_cvt_pk_norm_i16_f16: {
-      auto norm = [&](unsigned i) {
+      auto norm = [&](unsigned i) AMCL_INLINE {
         const float x = hf(i, lane);
         return std::isnan(x) ? 0u : uint32_t(uint16_t(int16_t(std::nearbyint(std::clamp(x, -1.0f, 1.0f) * 32767.0f))));
       };
@@ -734,7 +736,7 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
       d = sat(a()) | (sat(b()) << 16); break;
     }
     case Op::v_pk_fmac_f16: {
-      auto part = [&](uint32_t v, bool hi) { return h2f(uint16_t(hi ? v >> 16 : v)); };
+      auto part = [&](uint32_t v, bool hi) AMCL_INLINE { return h2f(uint16_t(hi ? v >> 16 : v)); };
       const uint32_t x = a(), y = b();
       uint32_t r = 0;
       for (int hi = 0; hi < 2; ++hi)
@@ -811,7 +813,7 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     case Op::v_ldexp_f64: case Op::v_trunc_f64: case Op::v_ceil_f64: case Op::v_rndne_f64:
     case Op::v_floor_f64: case Op::v_rcp_f64: case Op::v_rsq_f64: case Op::v_cvt_f64_i32:
     case Op::v_cvt_f64_u32: {
-      auto D = [&](unsigned i) { return dfin(vread64(w, in, i, lane, true), i); };
+      auto D = [&](unsigned i) AMCL_INLINE { return dfin(vread64(w, in, i, lane, true), i); };
       double r;
       switch (in.op) {
       case Op::v_div_fixup_f64: r = div_fixup(D(0), D(1), D(2)); break;
@@ -850,7 +852,7 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
       break;
     }
     case Op::v_fma_f32: d = fout(std::fma(fa(), fb(), fc())); break;
-    case Op::v_fmac_f32: d = fout(std::fma(fa(), fb(), f32(d))); break;
+    case Op::v_fmac_f32: d = fout(std::fma(fa(), fb(), flush(f32(d), ftz))); break;
     case Op::v_fmamk_f32: d = fout(std::fma(fa(), f32(in.literal), fin(b(), 1))); break;
     case Op::v_fmaak_f32: d = fout(std::fma(fa(), fb(), f32(in.literal))); break;
     case Op::v_min_f32: d = fout(fmin_ieee(fa(), fb())); break;

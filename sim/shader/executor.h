@@ -60,6 +60,7 @@ private:
   void exec_sopp(Wave& w, const Inst& in);
   void exec_smem(Wave& w, const Inst& in);
   void exec_valu(Wave& w, const Inst& in);
+  bool exec_valu_fast(Wave& w, const Inst& in); // valu_fast_path.cpp: false = not handled
   void exec_vopc(Wave& w, const Inst& in);
   void exec_flat(Wave& w, const Inst& in);
   void exec_scratch(Wave& w, const Inst& in);
@@ -74,7 +75,14 @@ private:
   void swrite64(Wave& w, uint16_t code, uint64_t v);
   uint32_t vread(Wave& w, const Inst& in, unsigned i, unsigned lane) const;
   uint64_t vread64(Wave& w, const Inst& in, unsigned i, unsigned lane, bool as_double) const;
-  uint32_t& vreg(Wave& w, uint16_t code, unsigned lane, unsigned dword = 0) const;
+  // A VGPR of one lane; beyond the wave's allocation is a fault (kept out of line: cold).
+  uint32_t& vreg(Wave& w, uint16_t code, unsigned lane, unsigned dword = 0) const {
+    const unsigned reg = code - src::kVgpr0 + dword;
+    if (reg >= w.num_vgprs) [[unlikely]]
+      vgpr_fault(w, reg);
+    return w.vgpr[reg * kWaveSize + lane];
+  }
+  [[noreturn, gnu::cold]] static void vgpr_fault(const Wave& w, unsigned reg);
   uint16_t read_half(Wave& w, const Inst& in, unsigned i, unsigned lane) const;
 
   Program& program_;
