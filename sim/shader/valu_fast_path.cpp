@@ -33,7 +33,7 @@ bool fast_op(Op op) {
   case Op::v_add_nc_u32: case Op::v_sub_nc_u32: case Op::v_lshlrev_b32: case Op::v_lshrrev_b32:
   case Op::v_ashrrev_i32: case Op::v_and_b32: case Op::v_or_b32: case Op::v_xor_b32:
   case Op::v_mul_lo_u32: case Op::v_min_u32: case Op::v_max_u32: case Op::v_min_i32:
-  case Op::v_max_i32:
+  case Op::v_max_i32: case Op::v_add_co_u32: case Op::v_add_co_ci_u32: case Op::v_cndmask_b32:
     return true;
   default:
     return false;
@@ -106,6 +106,24 @@ bool fast_op(Op op) {
   case Op::v_max_i32:
     for_lanes(exec, [&](unsigned l) { d[l] = uint32_t(std::max(int32_t(A(l)), int32_t(B(l)))); });
     break;
+  // Carries and selects: lane masks in SGPRs (VCC for the VOP2 forms); inactive lanes' bits of
+  // a carry-out are cleared.
+  case Op::v_cndmask_b32: {
+    const uint32_t mask = sread(w, in, in.src[2]);
+    for_lanes(exec, [&](unsigned l) { d[l] = (mask >> l) & 1 ? B(l) : A(l); });
+    break;
+  }
+  case Op::v_add_co_u32: case Op::v_add_co_ci_u32: {
+    const uint32_t carry_in = in.op == Op::v_add_co_ci_u32 ? sread(w, in, in.src[2]) : 0;
+    uint32_t carry = 0;
+    for_lanes(exec, [&](unsigned l) {
+      const uint64_t r = uint64_t(A(l)) + B(l) + ((carry_in >> l) & 1);
+      d[l] = uint32_t(r);
+      carry |= uint32_t(r >> 32) << l;
+    });
+    swrite(w, in.sdst, carry);
+    break;
+  }
   default: return false;
   }
   return true;
