@@ -69,6 +69,10 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
   auto worker = [&](unsigned index) {
     TranslationCache cache(memory);
     Program program(cache, L.pgm_addr);
+    // One executor (and its LDS) and one set of waves serve all of this thread's work-groups:
+    // a work-group's state is reset, not reallocated.
+    Executor exec(program, cache, lds_bytes(L.rsrc2), abort, &stop);
+    std::vector<Wave> waves;
     uint64_t instructions = 0, lanes = 0, waves_run = 0;
     try {
       for (uint64_t g; !stop && (g = next.fetch_add(1)) < groups;) {
@@ -82,11 +86,14 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
         const uint32_t gz = wz + 1 == L.grid_groups[2] ? L.last_group_size[2] : L.group_size[2];
         const uint32_t threads = gx * gy * gz;
         const unsigned group_waves = (threads + kWaveSize - 1) / kWaveSize;
-        Executor exec(program, cache, lds_bytes(L.rsrc2), abort, &stop);
-        std::vector<Wave> waves(group_waves);
+        exec.reset_lds();
+        waves.resize(group_waves);
         waves_run += group_waves;
         for (unsigned wi = 0; wi < group_waves; ++wi) {
           Wave& w = waves[wi];
+          std::vector<uint32_t> storage = std::move(w.vgpr);
+          w = Wave{}; // fresh state; the VGPR storage is kept
+          w.vgpr = std::move(storage);
           w.id_in_group = wi;
           w.pc = L.pgm_addr;
           w.num_vgprs = nvgpr;

@@ -1307,6 +1307,7 @@ void Executor::exec_flat(Wave& w, const Inst& in) {
   const bool saddr = in.segment == Segment::Global && in.soffset != src::kNull;
   const uint64_t sbase =
       saddr ? uint64_t(w.sgpr[in.soffset]) | (uint64_t(w.sgpr[in.soffset + 1]) << 32) : 0;
+  if (in.segment == Segment::Global && exec_global_dwords(w, in, exec, saddr, sbase)) return;
   LdsPort lds(lds_);
   PrivatePort lane_private(memory_, w);
   for (unsigned lane = 0; lane < kWaveSize; ++lane) {
@@ -1402,6 +1403,45 @@ void Executor::exec_flat(Wave& w, const Inst& in) {
                         f.address, f.write);
     }
   }
+}
+
+// The common case of the global segment: dword loads and stores whose every lane's access is
+// dword aligned and inside one page. One translation and relaxed word moves per lane instead
+// of the general path's splitting; anything else returns false before touching memory.
+bool Executor::exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool saddr,
+                                  uint64_t sbase) {
+  const bool load = in.op == Op::load_b32 || in.op == Op::load_b64 || in.op == Op::load_b96 ||
+                    in.op == Op::load_b128;
+  const bool store = in.op == Op::store_b32 || in.op == Op::store_b64 ||
+                     in.op == Op::store_b96 || in.op == Op::store_b128;
+  if (!load && !store) return false;
+  const OpInfo& info = op_info(in.op);
+  const unsigned n = regs_of(load ? info.dst_dwords : info.src_dwords[0]);
+  uint64_t addr[kWaveSize];
+  for (uint32_t m = exec; m; m &= m - 1) {
+    const unsigned lane = unsigned(std::countr_zero(m));
+    const uint64_t a = (saddr ? sbase + vreg(w, in.src[0], lane)
+                              : uint64_t(vreg(w, in.src[0], lane)) |
+                                    (uint64_t(vreg(w, in.src[0], lane, 1)) << 32)) +
+                       uint64_t(int64_t(in.imm));
+    if ((a & 3) || (a & 4095) + 4 * n > 4096) return false;
+    addr[lane] = a;
+  }
+  try {
+    for (uint32_t m = exec; m; m &= m - 1) {
+      const unsigned lane = unsigned(std::countr_zero(m));
+      auto* p = reinterpret_cast<uint32_t*>(memory_.translate(addr[lane], 4 * n, store));
+      for (unsigned i = 0; i < n; ++i) {
+        std::atomic_ref<uint32_t> word(p[i]);
+        if (load) vreg(w, in.dst, lane, i) = word.load(std::memory_order_relaxed);
+        else word.store(vreg(w, in.src[1], lane, i), std::memory_order_relaxed);
+      }
+    }
+  } catch (const MemoryFault& f) {
+    throw ShaderFault(std::string(f.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")",
+                      f.address, f.write);
+  }
+  return true;
 }
 
 void Executor::exec_ds(Wave& w, const Inst& in) {

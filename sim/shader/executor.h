@@ -5,6 +5,7 @@
 #include "memory_port.h"
 #include "wave.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <deque>
@@ -53,6 +54,8 @@ public:
   // adds the lane-instructions (active lanes of vector instructions, 1 for scalar ones).
   // Throws ShaderFault when `abort` is raised (a queue reset killing a runaway dispatch).
   uint64_t run(Wave& wave, uint64_t& lane_instructions);
+  // A new work-group starts on this executor: LDS reads as zeros again.
+  void reset_lds() { std::fill(lds_.begin(), lds_.end(), uint8_t(0)); }
 
 private:
   void step(Wave& w, const Inst& in);
@@ -63,6 +66,7 @@ private:
   bool exec_valu_fast(Wave& w, const Inst& in); // valu_fast_path.cpp: false = not handled
   void exec_vopc(Wave& w, const Inst& in);
   void exec_flat(Wave& w, const Inst& in);
+  bool exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool saddr, uint64_t sbase);
   void exec_scratch(Wave& w, const Inst& in);
   void exec_ds(Wave& w, const Inst& in);
   void exec_vopd(Wave& w, const Inst& in);
