@@ -197,7 +197,7 @@ template <class T> bool compare_i(unsigned code, T a, T b) {
 const Inst& Program::at(uint64_t pc) {
   // Most lookups hit the flat index of the instructions decoded around the entry point.
   const uint64_t slot = (pc - base_) / 4;
-  if (pc >= base_ && slot < index_.size() && index_[slot] >= 0) return insts_[size_t(index_[slot])];
+  if (pc >= base_ && slot < index_.size() && index_[slot]) return *index_[slot];
   return decode_at(pc);
 }
 
@@ -219,9 +219,9 @@ const Inst& Program::decode_at(uint64_t pc) {
   if (!inst) throw ShaderFault(why + " at pc " + hex(pc));
   const uint64_t slot = (pc - base_) / 4;
   if (pc >= base_ && slot < kMaxIndexed) {
-    if (slot >= index_.size()) index_.resize(size_t(slot) + 1, -1);
-    index_[slot] = int32_t(insts_.size());
+    if (slot >= index_.size()) index_.resize(size_t(slot) + 1, nullptr);
     insts_.push_back(*inst);
+    index_[slot] = &insts_.back();
     return insts_.back();
   }
   return far_.emplace(pc, *inst).first->second; // code before the entry or far away

@@ -38,7 +38,7 @@ private:
   const Inst& decode_at(uint64_t pc);
   MemoryPort& memory_;
   uint64_t base_;
-  std::vector<int32_t> index_;  // dword offset from base_ -> position in insts_, or -1
+  std::vector<const Inst*> index_; // dword offset from base_ -> its instruction, or null
   std::deque<Inst> insts_;      // stable addresses while growing
   std::unordered_map<uint64_t, Inst> far_;
 };
