@@ -1428,9 +1428,16 @@ bool Executor::exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool s
     addr[lane] = a;
   }
   try {
+    // Neighbouring lanes mostly share a page: translate each page once.
+    uint64_t page = ~0ull;
+    uint8_t* host_page = nullptr;
     for (uint32_t m = exec; m; m &= m - 1) {
       const unsigned lane = unsigned(std::countr_zero(m));
-      auto* p = reinterpret_cast<uint32_t*>(memory_.translate(addr[lane], 4 * n, store));
+      if ((addr[lane] >> 12) != page) {
+        page = addr[lane] >> 12;
+        host_page = memory_.translate(addr[lane] & ~uint64_t(4095), 4096, store);
+      }
+      auto* p = reinterpret_cast<uint32_t*>(host_page + (addr[lane] & 4095));
       for (unsigned i = 0; i < n; ++i) {
         std::atomic_ref<uint32_t> word(p[i]);
         if (load) vreg(w, in.dst, lane, i) = word.load(std::memory_order_relaxed);
