@@ -96,17 +96,7 @@ uint32_t SdmaEngine::execute(uint64_t at) {
       throw PacketError("COPY sub-op " + std::to_string(sdma::header_sub_op(header)) +
                         " not modelled");
     uint64_t bytes = uint64_t(dw(1) & 0x3fffffff) + 1;
-    uint64_t src = addr(3), dst = addr(5);
-    std::vector<uint8_t> chunk;
-    // Copy through a bounce buffer page by page: each side is translated on its own.
-    for (uint64_t done = 0; done < bytes;) {
-      uint64_t n = std::min<uint64_t>(bytes - done, 4096 - ((src + done) & 4095));
-      n = std::min<uint64_t>(n, 4096 - ((dst + done) & 4095));
-      chunk.resize(n);
-      gmc.read(src + done, chunk.data(), n);
-      gmc.write(dst + done, chunk.data(), n);
-      done += n;
-    }
+    gmc.copy(addr(5), addr(3), bytes); // each page of both sides translated on its own
     return sdma::kCopyLinearDwords;
   }
   case sdma::OP_CONST_FILL: {

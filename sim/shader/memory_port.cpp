@@ -25,9 +25,19 @@ template <class T> void copy_relaxed(uint8_t* dst, const uint8_t* src, size_t n,
   }
 }
 
+// Both sides in guest memory: relaxed loads and relaxed stores.
+template <class T> void move_relaxed(uint8_t* dst, const uint8_t* src, size_t n) {
+  for (size_t i = 0; i < n; i += sizeof(T)) {
+    const T v = std::atomic_ref<T>(*reinterpret_cast<T*>(const_cast<uint8_t*>(src + i)))
+                    .load(std::memory_order_relaxed);
+    std::atomic_ref<T>(*reinterpret_cast<T*>(dst + i)).store(v, std::memory_order_relaxed);
+  }
+}
+
 void guest_copy(uint8_t* dst, const uint8_t* src, size_t n, bool to_guest) {
   const uintptr_t guest = reinterpret_cast<uintptr_t>(to_guest ? dst : src);
-  if ((guest | n) % 4 == 0) copy_relaxed<uint32_t>(dst, src, n, to_guest);
+  if ((guest | n) % 8 == 0) copy_relaxed<uint64_t>(dst, src, n, to_guest);
+  else if ((guest | n) % 4 == 0) copy_relaxed<uint32_t>(dst, src, n, to_guest);
   else if ((guest | n) % 2 == 0) copy_relaxed<uint16_t>(dst, src, n, to_guest);
   else copy_relaxed<uint8_t>(dst, src, n, to_guest);
 }
@@ -51,6 +61,19 @@ void MemoryPort::write(uint64_t va, const void* src, size_t len) {
     size_t chunk = std::min<size_t>(len, contiguous(va));
     guest_copy(translate(va, chunk, true), in, chunk, true);
     va += chunk, in += chunk, len -= chunk;
+  }
+}
+
+void MemoryPort::copy(uint64_t dst_va, uint64_t src_va, size_t len) {
+  while (len) {
+    const size_t chunk = std::min({len, contiguous(src_va), contiguous(dst_va)});
+    const uint8_t* src = translate(src_va, chunk, false);
+    uint8_t* dst = translate(dst_va, chunk, true);
+    const uintptr_t both = reinterpret_cast<uintptr_t>(src) | reinterpret_cast<uintptr_t>(dst) | chunk;
+    if (both % 8 == 0) move_relaxed<uint64_t>(dst, src, chunk);
+    else if (both % 4 == 0) move_relaxed<uint32_t>(dst, src, chunk);
+    else move_relaxed<uint8_t>(dst, src, chunk);
+    src_va += chunk, dst_va += chunk, len -= chunk;
   }
 }
 

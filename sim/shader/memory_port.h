@@ -28,6 +28,9 @@ public:
 
   void read(uint64_t va, void* dst, size_t len);
   void write(uint64_t va, const void* src, size_t len);
+  // Device memory to device memory (a DMA engine's copy), each piece translated on both sides
+  // and moved directly. Overlapping ranges copy forwards.
+  void copy(uint64_t dst_va, uint64_t src_va, size_t len);
   // Naturally aligned 32/64-bit writes that a host may be polling (fences, signals, write-back
   // pointers): single-copy atomic with release ordering, as the hardware's memory writes are.
   void store32(uint64_t va, uint32_t value);
