@@ -12,7 +12,7 @@
 
 namespace amcl::icd {
 
-inline constexpr uint64_t kStagingBytes = 1 << 20;
+inline constexpr uint64_t kStagingBytes = 4 << 20; // two halves, see copy_to_device
 
 void check_wait_list(cl_command_queue q, cl_uint n, const cl_event* list);
 
