@@ -1,5 +1,7 @@
 #include "device.h"
 
+#include "hw/discovery.h"
+
 #include "hw/gc_11_0_0_regs.h"
 #include "hw/gmc_v11.h"
 #include "hw/mqd_v11.h"
@@ -54,11 +56,11 @@ Device::Device(std::shared_ptr<Pci> pci)
 
 Device::~Device() {
   // Stop the engines from fetching before their rings and page tables go away.
-  pci_->reg_write32(addr(regSDMA0_QUEUE0_RB_CNTL), 0);
-  pci_->reg_write32(addr(regGRBM_GFX_CNTL), grbm_gfx_cntl(1, 0, 0, 0));
-  pci_->reg_write32(addr(regCP_HQD_ACTIVE), 0);
-  pci_->reg_write32(addr(regGRBM_GFX_CNTL), 0);
-  pci_->reg_write32(hw::oss6::regIH_RB_CNTL, 0);
+  pci_->reg_write32(reg(regSDMA0_QUEUE0_RB_CNTL), 0);
+  pci_->reg_write32(reg(regGRBM_GFX_CNTL), grbm_gfx_cntl(1, 0, 0, 0));
+  pci_->reg_write32(reg(regCP_HQD_ACTIVE), 0);
+  pci_->reg_write32(reg(regGRBM_GFX_CNTL), 0);
+  pci_->reg_write32(oss_base_ + hw::oss6::offset::IH_RB_CNTL, 0);
 }
 
 void Device::boot() {
@@ -74,6 +76,7 @@ void Device::boot() {
   for (const PciPart& p : kKnownParts)
     if (p.device == info_.device_id) info_.gfx = p.gfx, info_.name = p.marketing;
   if (info_.gfx.empty()) throw DeviceError(info_.pci_address + ": unknown RDNA device id");
+  discover();
   if (info_.gfx != "gfx1100")
     throw DeviceError(info_.pci_address + ": " + info_.gfx + " is not supported yet");
   // Navi31 (RX 7900 XTX): 96 compute units (48 WGPs), 2500 MHz boost.
@@ -81,7 +84,7 @@ void Device::boot() {
   info_.max_clock_mhz = 2500;
   if (info_.emulated) info_.name += " (amcl emulated)";
 
-  fast_boot_ = pci_->reg_read32(addr(regSCRATCH_REG7)) == kAmBootedMagic;
+  fast_boot_ = pci_->reg_read32(reg(regSCRATCH_REG7)) == kAmBootedMagic;
   init_gmc();
   signals_ = alloc_vram(kPage);
   std::memset(signals_.cpu, 0, kPage);
@@ -89,7 +92,33 @@ void Device::boot() {
   init_shader_apertures();
   init_compute_queue();
   init_sdma_queue();
-  pci_->reg_write32(addr(regSCRATCH_REG7), kAmBootedMagic);
+  pci_->reg_write32(reg(regSCRATCH_REG7), kAmBootedMagic);
+}
+
+// The IP discovery binary at the top of VRAM says which blocks the card has and where their
+// registers are; the PCI id table only names the product.
+void Device::discover() {
+  using namespace hw::discovery;
+  if (info_.vram_size < kOffsetFromVramTop)
+    throw DeviceError(info_.pci_address + ": VRAM too small for an IP discovery binary");
+  const uint8_t* bin = pci_->vram() + (info_.vram_size - kOffsetFromVramTop);
+  std::string error;
+  auto ip = parse_ip_discovery(std::span(bin, kOffsetFromVramTop), &error);
+  if (!ip) throw DeviceError(info_.pci_address + ": " + error);
+  const IpBlock* gc = ip->find(GC_HWID);
+  const IpBlock* oss = ip->find(OSSSYS_HWID);
+  if (!gc || gc->bases.size() < 2 || !oss || oss->bases.empty())
+    throw DeviceError(info_.pci_address + ": IP discovery lists no GC or OSSSYS register bases");
+  const std::string gfx = gfx_target_of(*gc);
+  if (gfx.empty())
+    throw DeviceError(info_.pci_address + ": GC IP version " + std::to_string(gc->major) + "." +
+                      std::to_string(gc->minor) + "." + std::to_string(gc->revision) +
+                      " is not known to amcl");
+  info_.gfx = gfx; // the silicon's own word wins over the PCI id table
+  gc_base_[0] = uint32_t(gc->bases[0]);
+  gc_base_[1] = uint32_t(gc->bases[1]);
+  oss_base_ = uint32_t(oss->bases[0]);
+  discovery_ = std::move(*ip);
 }
 
 void Device::init_gmc() {
@@ -102,13 +131,13 @@ void Device::init_gmc() {
   });
   const uint64_t base = pt_->root() | gmc::PTE_VALID;
   const uint64_t last_page = (gmc::kVaSpan >> 12) - 1;
-  pci_->reg_write32(addr(regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32), uint32_t(base));
-  pci_->reg_write32(addr(regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32), uint32_t(base >> 32));
-  pci_->reg_write32(addr(regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32), 0);
-  pci_->reg_write32(addr(regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_HI32), 0);
-  pci_->reg_write32(addr(regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32), uint32_t(last_page));
-  pci_->reg_write32(addr(regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32), uint32_t(last_page >> 32));
-  pci_->reg_write32(addr(regGCVM_CONTEXT0_CNTL),
+  pci_->reg_write32(reg(regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32), uint32_t(base));
+  pci_->reg_write32(reg(regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32), uint32_t(base >> 32));
+  pci_->reg_write32(reg(regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32), 0);
+  pci_->reg_write32(reg(regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_HI32), 0);
+  pci_->reg_write32(reg(regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32), uint32_t(last_page));
+  pci_->reg_write32(reg(regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32), uint32_t(last_page >> 32));
+  pci_->reg_write32(reg(regGCVM_CONTEXT0_CNTL),
                     VM_CONTEXT_CNTL_ENABLE | (gmc::kPageTableDepth << VM_CONTEXT_CNTL_DEPTH_SHIFT) |
                         (0u << VM_CONTEXT_CNTL_BLOCK_SIZE_SHIFT));
 }
@@ -116,16 +145,16 @@ void Device::init_gmc() {
 void Device::init_ih() {
   ih_mem_ = alloc_vram(kIhRingBytes);
   std::memset(ih_mem_.cpu, 0, kIhRingBytes);
-  ih_.init(*pci_, ih_mem_, signals_, 8 * kIhWptr);
+  ih_.init(*pci_, oss_base_, ih_mem_, signals_, 8 * kIhWptr);
   // Re-arm the VM fault latch so the first fault of this session is recorded.
-  pci_->reg_write32(addr(regGCVM_L2_PROTECTION_FAULT_CNTL), 1);
+  pci_->reg_write32(reg(regGCVM_L2_PROTECTION_FAULT_CNTL), 1);
 }
 
 // Flat addresses of VMID 0's waves (amcl's queues run in VMID 0) reach LDS and private memory
 // through these apertures; without them generic pointers to either would fault.
 void Device::init_shader_apertures() {
-  pci_->reg_write32(addr(regGRBM_GFX_CNTL), grbm_gfx_cntl(0, 0, 0, 0));
-  pci_->reg_write32(addr(regSH_MEM_BASES), sh_mem_bases(kPrivateAperture, kSharedAperture));
+  pci_->reg_write32(reg(regGRBM_GFX_CNTL), grbm_gfx_cntl(0, 0, 0, 0));
+  pci_->reg_write32(reg(regSH_MEM_BASES), sh_mem_bases(kPrivateAperture, kSharedAperture));
 }
 
 void Device::init_compute_queue() {
@@ -163,15 +192,15 @@ void Device::program_compute_hqd() {
   mqd[cp_hqd_eop_base_addr_hi] = uint32_t(eop_.va >> 40);
   mqd[cp_hqd_eop_control] = uint32_t(std::countr_zero(uint32_t(kPage / 4))) - 1;
 
-  pci_->reg_write32(addr(regGRBM_GFX_CNTL), grbm_gfx_cntl(1, 0, 0, 0));
-  pci_->reg_write32(addr(regCP_HQD_ACTIVE), 0);
+  pci_->reg_write32(reg(regGRBM_GFX_CNTL), grbm_gfx_cntl(1, 0, 0, 0));
+  pci_->reg_write32(reg(regCP_HQD_ACTIVE), 0);
   // HQD registers mirror MQD dwords 128.. in order: program every one we filled.
   for (uint32_t idx = kHqdFirst; idx <= cp_hqd_pq_wptr_hi; ++idx) {
     if (idx == cp_hqd_active) continue;
-    pci_->reg_write32(addr(regCP_MQD_BASE_ADDR) + (idx - kHqdFirst), mqd[idx]);
+    pci_->reg_write32(reg(regCP_MQD_BASE_ADDR) + (idx - kHqdFirst), mqd[idx]);
   }
-  pci_->reg_write32(addr(regCP_HQD_ACTIVE), 1);
-  pci_->reg_write32(addr(regGRBM_GFX_CNTL), 0);
+  pci_->reg_write32(reg(regCP_HQD_ACTIVE), 1);
+  pci_->reg_write32(reg(regGRBM_GFX_CNTL), 0);
 }
 
 void Device::init_sdma_queue() {
@@ -181,9 +210,10 @@ void Device::init_sdma_queue() {
   program_sdma_queue();
 }
 
-void Device::program_sdma_queue() {  const uint64_t rptr_va = signals_.va + 8 * kSdmaRptr;
+void Device::program_sdma_queue() {
+  const uint64_t rptr_va = signals_.va + 8 * kSdmaRptr;
   const uint32_t log2_dwords = uint32_t(std::countr_zero(uint32_t(kRingBytes / 4)));
-  auto w = [&](Reg reg, uint32_t v) { pci_->reg_write32(addr(reg), v); };
+  auto w = [&](Reg r, uint32_t v) { pci_->reg_write32(reg(r), v); };
   w(regSDMA0_QUEUE0_RB_CNTL, 0);
   w(regSDMA0_QUEUE0_RB_BASE, uint32_t(sdma_.ring_mem.va >> 8));
   w(regSDMA0_QUEUE0_RB_BASE_HI, uint32_t(sdma_.ring_mem.va >> 40));
@@ -330,13 +360,13 @@ void Device::service_interrupts() {
     std::string msg;
     if (iv.client_id == hw::ih::CLIENTID_GFX && iv.source_id == hw::ih::SRCID_UTCL2_FAULT) {
       const uint64_t page = iv.src_data[0] | (uint64_t(iv.src_data[1] & 0xf) << 32);
-      const uint32_t status = pci_->reg_read32(addr(regGCVM_L2_PROTECTION_FAULT_STATUS));
+      const uint32_t status = pci_->reg_read32(reg(regGCVM_L2_PROTECTION_FAULT_STATUS));
       char buf[160];
       std::snprintf(buf, sizeof buf, "GPU page fault (%s) at address 0x%llx, GCVM_L2_PROTECTION_FAULT_STATUS 0x%08x",
                     (iv.ring_id & hw::ih::FAULT_RING_PROT_WRITE) ? "write" : "read",
                     static_cast<unsigned long long>(page << 12), status);
       msg = buf;
-      pci_->reg_write32(addr(regGCVM_L2_PROTECTION_FAULT_CNTL), 1); // re-arm the latch
+      pci_->reg_write32(reg(regGCVM_L2_PROTECTION_FAULT_CNTL), 1); // re-arm the latch
     } else if (iv.source_id == hw::ih::SRCID_SQ_INTERRUPT_MSG) {
       msg = "shader exception: a wave executed an illegal or unsupported instruction";
     } else if (iv.source_id == hw::ih::SRCID_CP_BAD_OPCODE) {
@@ -363,16 +393,16 @@ void Device::reset_queue(Engine e) {
   Queue& q = queue(e);
   std::lock_guard lock(q.mutex);
   if (e == Engine::Compute) {
-    pci_->reg_write32(addr(regGRBM_GFX_CNTL), grbm_gfx_cntl(1, 0, 0, 0));
-    pci_->reg_write32(addr(regCP_HQD_ACTIVE), 0);
-    pci_->reg_write32(addr(regGRBM_GFX_CNTL), 0);
+    pci_->reg_write32(reg(regGRBM_GFX_CNTL), grbm_gfx_cntl(1, 0, 0, 0));
+    pci_->reg_write32(reg(regCP_HQD_ACTIVE), 0);
+    pci_->reg_write32(reg(regGRBM_GFX_CNTL), 0);
     discard_faults(); // whatever the killed work reported belongs to it, not to later work
     q.ring.reset();
     set_slot(kComputeRptr, 0);
     program_compute_hqd();
     compute_stopped_ = false;
   } else {
-    pci_->reg_write32(addr(regSDMA0_QUEUE0_RB_CNTL), 0);
+    pci_->reg_write32(reg(regSDMA0_QUEUE0_RB_CNTL), 0);
     discard_faults();
     q.ring.reset();
     set_slot(kSdmaRptr, 0);

@@ -2,7 +2,9 @@
 // am::Pci: boot, VMID 0 page tables, VRAM/system memory, the MEC compute queue (pipe 0
 // queue 0, MES bypassed) and SDMA engine 0 queue 0, with 64-bit timeline signals.
 #pragma once
+#include "hw/gc_11_0_0_regs.h"
 #include "ih_ring.h"
+#include "ip_discovery.h"
 #include "memory.h"
 #include "page_table.h"
 #include "pci.h"
@@ -49,6 +51,8 @@ public:
   Device& operator=(const Device&) = delete;
 
   const DeviceInfo& info() const { return info_; }
+  // What the card's IP discovery binary lists (blocks, versions, register bases).
+  const IpDiscovery& ip_discovery() const { return discovery_; }
   bool booted_fast() const { return fast_boot_; }
 
   // Memory. Sizes are rounded up to whole pages; failures throw DeviceError.
@@ -80,6 +84,9 @@ private:
     std::mutex mutex;
   };
   void boot();
+  void discover();
+  // A GC register's BAR5 dword index, from the bases IP discovery gave.
+  uint32_t reg(hw::gc11::Reg r) const { return gc_base_[r.base_idx] + r.offset; }
   void init_gmc();
   void init_shader_apertures();
   void init_compute_queue();
@@ -99,6 +106,9 @@ private:
 
   std::shared_ptr<Pci> pci_;
   DeviceInfo info_;
+  IpDiscovery discovery_;
+  uint32_t gc_base_[2] = {0, 0}; // GC segment 0 and 1 bases
+  uint32_t oss_base_ = 0;        // OSSSYS segment 0 base
   bool fast_boot_ = false;
   VramAllocator vram_;
   std::unique_ptr<PageTable> pt_;

@@ -13,14 +13,17 @@ namespace am {
 
 class IhRing {
 public:
-  // `ring` is the ring buffer (a power of two bytes); `wptr_wb` an 8-byte write-back slot.
-  void init(Pci& pci, const Allocation& ring, const Allocation& wptr_wb_page, uint64_t wb_offset);
+  // `oss_base`: the OSSSYS register base from IP discovery; `ring` is the ring buffer (a power
+  // of two bytes); `wptr_wb` an 8-byte write-back slot.
+  void init(Pci& pci, uint32_t oss_base, const Allocation& ring, const Allocation& wptr_wb_page,
+            uint64_t wb_offset);
   // Entries written since the last call, oldest first.
   std::vector<hw::ih::IvEntry> drain();
   uint64_t overflows() const { return overflows_; }
 
 private:
   Pci* pci_ = nullptr;
+  uint32_t base_ = 0;
   Allocation ring_;
   const volatile uint32_t* wptr_wb_ = nullptr;
   uint32_t rptr_ = 0;

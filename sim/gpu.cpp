@@ -1,5 +1,8 @@
 #include "gpu.h"
 
+#include "ip_discovery.h"
+
+#include "am/hw/discovery.h"
 #include "am/hw/gc_11_0_0_regs.h"
 #include "am/hw/osssys_6_0_0_regs.h"
 
@@ -8,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <stdexcept>
 
@@ -48,6 +52,10 @@ Gpu::Gpu(const GpuConfig& config)
     throw std::runtime_error("sim: cannot reserve " + std::to_string(config.vram_bytes >> 20) +
                              " MiB of host address space for emulated VRAM");
   }
+  // Firmware leaves the IP discovery binary at the top of VRAM before any driver runs.
+  const std::vector<uint8_t> discovery = build_ip_discovery(gfx1100_ip_blocks());
+  std::memcpy(vram_ + config.vram_bytes - am::hw::discovery::kOffsetFromVramTop, discovery.data(),
+              discovery.size());
   mec_.start();
   sdma_.start();
 }

@@ -9,15 +9,29 @@ namespace am::hw::oss6 {
 
 inline constexpr uint32_t kOssSeg0 = 0x000010A0;
 
-inline constexpr uint32_t regIH_RB_CNTL = kOssSeg0 + 0x0080;
-inline constexpr uint32_t regIH_RB_BASE = kOssSeg0 + 0x0081;    // ring address >> 8
-inline constexpr uint32_t regIH_RB_BASE_HI = kOssSeg0 + 0x0082; // ring address >> 40
-inline constexpr uint32_t regIH_RB_RPTR = kOssSeg0 + 0x0083;    // byte offset [17:2]
-inline constexpr uint32_t regIH_RB_WPTR = kOssSeg0 + 0x0084;    // byte offset, RB_OVERFLOW[0]
-inline constexpr uint32_t regIH_RB_WPTR_ADDR_HI = kOssSeg0 + 0x0085;
-inline constexpr uint32_t regIH_RB_WPTR_ADDR_LO = kOssSeg0 + 0x0086;
-inline constexpr uint32_t regIH_DOORBELL_RPTR = kOssSeg0 + 0x0087;
-inline constexpr uint32_t regIH_CNTL = kOssSeg0 + 0x00c0;
+// Dword offsets from the OSSSYS segment 0 base (the driver adds the base IP discovery gives).
+namespace offset {
+inline constexpr uint32_t IH_RB_CNTL = 0x0080;
+inline constexpr uint32_t IH_RB_BASE = 0x0081;    // ring address >> 8
+inline constexpr uint32_t IH_RB_BASE_HI = 0x0082; // ring address >> 40
+inline constexpr uint32_t IH_RB_RPTR = 0x0083;    // byte offset [17:2]
+inline constexpr uint32_t IH_RB_WPTR = 0x0084;    // byte offset, RB_OVERFLOW[0]
+inline constexpr uint32_t IH_RB_WPTR_ADDR_HI = 0x0085;
+inline constexpr uint32_t IH_RB_WPTR_ADDR_LO = 0x0086;
+inline constexpr uint32_t IH_DOORBELL_RPTR = 0x0087;
+inline constexpr uint32_t IH_CNTL = 0x00c0;
+} // namespace offset
+
+// Absolute BAR5 dword indices on gfx1100 (the emulator's fixed register map).
+inline constexpr uint32_t regIH_RB_CNTL = kOssSeg0 + offset::IH_RB_CNTL;
+inline constexpr uint32_t regIH_RB_BASE = kOssSeg0 + offset::IH_RB_BASE;
+inline constexpr uint32_t regIH_RB_BASE_HI = kOssSeg0 + offset::IH_RB_BASE_HI;
+inline constexpr uint32_t regIH_RB_RPTR = kOssSeg0 + offset::IH_RB_RPTR;
+inline constexpr uint32_t regIH_RB_WPTR = kOssSeg0 + offset::IH_RB_WPTR;
+inline constexpr uint32_t regIH_RB_WPTR_ADDR_HI = kOssSeg0 + offset::IH_RB_WPTR_ADDR_HI;
+inline constexpr uint32_t regIH_RB_WPTR_ADDR_LO = kOssSeg0 + offset::IH_RB_WPTR_ADDR_LO;
+inline constexpr uint32_t regIH_DOORBELL_RPTR = kOssSeg0 + offset::IH_DOORBELL_RPTR;
+inline constexpr uint32_t regIH_CNTL = kOssSeg0 + offset::IH_CNTL;
 
 // IH_RB_CNTL fields.
 inline constexpr uint32_t IH_RB_CNTL_RB_ENABLE = 1u << 0;
