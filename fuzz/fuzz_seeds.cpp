@@ -1,8 +1,9 @@
 // Writes the seed corpora of the libFuzzer targets into <dir>/<target>/: a real executable,
 // compiled object and library for code_object_fuzzer; each kernel of the corpus (empty
-// options line, then the source) for build_fuzzer. The byte-driven targets (api, pm4, sdma)
+// options line, then the source) for build_fuzzer; the emulated card's IP discovery binary. The byte-driven targets (api, pm4, sdma)
 // start from nothing: libFuzzer grows their decision streams itself.
 #include "compiler/compiler.h"
+#include "sim/ip_discovery.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -40,9 +41,12 @@ int main(int argc, char** argv) {
   const BuildResult lib = link({{obj.binary}, "-create-library", "gfx1100"});
   fs::create_directories(out / "code_object");
   fs::create_directories(out / "build");
+  fs::create_directories(out / "ip_discovery");
+  const std::vector<uint8_t> discovery = sim::build_ip_discovery(sim::gfx1100_ip_blocks());
   bool ok = lib.ok && write(out / "code_object" / "executable", str(exe.binary)) &&
             write(out / "code_object" / "object", str(obj.binary)) &&
-            write(out / "code_object" / "library", str(lib.binary));
+            write(out / "code_object" / "library", str(lib.binary)) &&
+            write(out / "ip_discovery" / "gfx1100", str(discovery));
   for (const auto& e : fs::directory_iterator(argv[2])) {
     if (e.path().extension() != ".cl") continue;
     std::ifstream f(e.path());

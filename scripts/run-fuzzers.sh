@@ -6,13 +6,13 @@
 #
 #   scripts/run-fuzzers.sh <build dir> [seconds per target (default 20)] [target ...]
 #
-# Targets: code_object build api pm4 sdma (default: all).
+# Targets: code_object build api pm4 sdma ip_discovery (default: all).
 set -uo pipefail
 build=$(realpath "${1:?usage: run-fuzzers.sh <build dir> [seconds] [target ...]}")
 seconds=${2:-20}
 shift $(( $# >= 2 ? 2 : 1 ))
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(code_object build api pm4 sdma)
+[ ${#targets[@]} -eq 0 ] && targets=(code_object build api pm4 sdma ip_discovery)
 src=$(cd "$(dirname "$0")/.." && pwd)
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
@@ -29,7 +29,7 @@ for t in "${targets[@]}"; do
   args=(-max_total_time="$seconds" -print_final_stats=1 -timeout=60 -rss_limit_mb=4096
         -artifact_prefix="$build/fuzz-artifacts/$t-")
   case $t in
-  code_object | build) inputs=("$corpus" "$seeds/$t") ;;
+  code_object | build | ip_discovery) inputs=("$corpus" "$seeds/$t") ;;
   *) inputs=("$corpus"); args+=(-max_len=512) ;; # decision streams: let them grow long
   esac
   log=$build/fuzz-logs/$t.log
