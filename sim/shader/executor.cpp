@@ -1207,6 +1207,7 @@ static uint32_t dual_lane(Op op, uint32_t a, uint32_t b, uint32_t acc, uint32_t 
 }
 
 void Executor::exec_vopd(Wave& w, const Inst& in) {
+  if (exec_vopd_fast(w, in)) return;
   const uint32_t exec = w.exec(), vcc = w.vcc();
   auto src = [&](uint16_t code, unsigned lane) {
     return code >= src::kVgpr0 ? vreg(w, code, lane) : sread(w, in, code);

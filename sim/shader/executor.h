@@ -64,6 +64,7 @@ private:
   void exec_smem(Wave& w, const Inst& in);
   void exec_valu(Wave& w, const Inst& in);
   bool exec_valu_fast(Wave& w, const Inst& in); // valu_fast_path.cpp: false = not handled
+  bool exec_vopd_fast(Wave& w, const Inst& in);
   void exec_vopc(Wave& w, const Inst& in);
   void exec_flat(Wave& w, const Inst& in);
   bool exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool saddr, uint64_t sbase);

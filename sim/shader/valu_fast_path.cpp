@@ -115,7 +115,45 @@ Loops pick_loops() {
 }
 const Loops kLoops = pick_loops();
 
+// VOPD halves the loops cover (the rest run lane by lane in executor.cpp).
+bool fast_dual_op(Op op) {
+  switch (op) {
+  case Op::v_fmac_f32: case Op::v_fmaak_f32: case Op::v_fmamk_f32: case Op::v_mul_f32:
+  case Op::v_add_f32: case Op::v_sub_f32: case Op::v_mov_b32: case Op::v_add_nc_u32:
+  case Op::v_lshlrev_b32: case Op::v_and_b32:
+    return true;
+  default:
+    return false;
+  }
+}
+
 } // namespace
+
+// A dual-issue pair: both halves read their sources before either writes, so each computes
+// into a copy of its destination row (which also serves fmac as accumulator) and the rows are
+// stored afterwards.
+bool Executor::exec_vopd_fast(Wave& w, const Inst& in) {
+  if (!fast_dual_op(in.op) || !fast_dual_op(in.op_y)) return false;
+  const uint32_t exec = w.exec();
+  uint32_t broadcast[2][kWaveSize];
+  auto row = [&](uint16_t code, unsigned slot) -> const uint32_t* {
+    if (code >= src::kVgpr0) return &vreg(w, code, 0);
+    std::fill_n(broadcast[slot], kWaveSize, sread(w, in, code));
+    return broadcast[slot];
+  };
+  uint32_t x[kWaveSize], y[kWaveSize];
+  uint32_t* const dx = &vreg(w, in.dst, 0);
+  uint32_t* const dy = &vreg(w, in.dst_y, 0);
+  std::copy_n(dx, kWaveSize, x);
+  std::copy_n(dy, kWaveSize, y);
+  const bool ftz = w.flush_f32_denorms;
+  if (!kLoops(in.op, exec, Rows{x, row(in.src[0], 0), &vreg(w, in.src[1], 0), nullptr, in.literal}, ftz) ||
+      !kLoops(in.op_y, exec, Rows{y, row(in.src_y[0], 1), &vreg(w, in.src_y[1], 0), nullptr, in.literal}, ftz))
+    return false; // not reached: fast_dual_op lists only operations the loops cover
+  std::copy_n(x, kWaveSize, dx);
+  std::copy_n(y, kWaveSize, dy);
+  return true;
+}
 
 bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
   if (!fast_op(in.op) || in.abs || in.neg || in.omod || in.clamp || in.opsel) return false;
