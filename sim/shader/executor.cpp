@@ -1466,8 +1466,10 @@ void Executor::exec_ds(Wave& w, const Inst& in) {
   auto store = [&](uint32_t a, const void* v, unsigned bytes) {
     if (uint8_t* p = at(a, bytes)) std::memcpy(p, v, bytes);
   };
-  const std::string name = info.name;
-  const bool stride64 = name.find("stride64") != std::string::npos;
+  const bool stride64 = in.op == Op::ds_store_2addr_stride64_b32 ||
+                        in.op == Op::ds_store_2addr_stride64_b64 ||
+                        in.op == Op::ds_load_2addr_stride64_b32 ||
+                        in.op == Op::ds_load_2addr_stride64_b64;
   for (unsigned lane = 0; lane < kWaveSize; ++lane) {
     if (!((exec >> lane) & 1)) continue;
     const uint32_t base = vreg(w, in.src[0], lane);
