@@ -148,7 +148,7 @@ void Mec::dispatch_direct(std::span<const uint32_t> body) {
       L.group_size[0] * L.group_size[1] * L.group_size[2] > 1024)
     throw PacketError("COMPUTE_NUM_THREAD_* describes an invalid workgroup");
   const auto t0 = std::chrono::steady_clock::now();
-  shader::DispatchResult r = shader::run_dispatch(L, dev_.gmc(), workers_, &abort_);
+  shader::DispatchResult r = shader::run_dispatch(L, dev_.gmc(), workers_, &abort_, &programs_);
   ++dispatches_;
   record_stats(r, std::chrono::steady_clock::now() - t0);
   if (r.ok || abort_) return; // a queue reset kills waves without an interrupt

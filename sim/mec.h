@@ -57,6 +57,7 @@ private:
   uint32_t sh_regs_[0x400] = {};
   std::atomic<uint64_t> dispatches_ = 0;
   shader::WorkerPool workers_; // the shader array's host threads, kept across dispatches
+  shader::ProgramCache programs_; // decoded kernels, reused while their code is unchanged
 };
 
 } // namespace sim

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace sim::shader {
@@ -28,8 +29,25 @@ uint32_t lds_bytes(uint32_t rsrc2) { return ((rsrc2 >> 15) & 0x1ff) * 512; }
 
 } // namespace
 
+ProgramCache::ProgramCache() = default;
+ProgramCache::~ProgramCache() = default;
+
+Program& ProgramCache::get(unsigned worker, uint64_t entry, MemoryPort& memory) {
+  if (worker >= slots_.size()) slots_.resize(worker + 1);
+  auto& programs = slots_[worker];
+  auto it = programs.find(entry);
+  if (it != programs.end() && it->second->revalidate(memory)) {
+    reused_.fetch_add(1, std::memory_order_relaxed);
+    return *it->second;
+  }
+  if (programs.size() >= kMaxPerWorker) programs.clear();
+  auto& slot = programs[entry];
+  slot = std::make_unique<Program>(memory, entry);
+  return *slot;
+}
+
 DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool& pool,
-                            const std::atomic<bool>* abort) {
+                            const std::atomic<bool>* abort, ProgramCache* programs) {
   DispatchResult result;
   if (!L.wave32) {
     result.ok = false;
@@ -68,7 +86,9 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
   std::mutex result_mutex;
   auto worker = [&](unsigned index) {
     TranslationCache cache(memory);
-    Program program(cache, L.pgm_addr);
+    std::optional<Program> own_program;
+    Program& program =
+        programs ? programs->get(index, L.pgm_addr, cache) : own_program.emplace(cache, L.pgm_addr);
     // One executor (and its LDS) and one set of waves serve all of this thread's work-groups:
     // a work-group's state is reset, not reallocated.
     Executor exec(program, cache, lds_bytes(L.rsrc2), abort, &stop);

@@ -4,6 +4,9 @@
 #include "memory_port.h"
 
 #include <atomic>
+#include <memory>
+#include <unordered_map>
+#include <vector>
 #include <cstdint>
 #include <string>
 
@@ -38,10 +41,31 @@ struct DispatchResult {
 };
 
 class WorkerPool;
+class Program;
+
+// Decoded programs kept across dispatches, one slot per worker (a worker index is used by one
+// thread at a time, and the MEC runs one dispatch at a time).
+class ProgramCache {
+public:
+  ProgramCache();
+  ~ProgramCache();
+  // The worker's program for `entry`, reused when its code is unchanged, else decoded afresh.
+  Program& get(unsigned worker, uint64_t entry, MemoryPort& memory);
+  uint64_t reused() const { return reused_; }
+
+private:
+  // Per worker: entry point -> program (a handful of kernels alternate in most programs; the
+  // map is emptied when it grows past kMaxPerWorker).
+  static constexpr size_t kMaxPerWorker = 32;
+  std::vector<std::unordered_map<uint64_t, std::unique_ptr<Program>>> slots_;
+  std::atomic<uint64_t> reused_{0};
+};
 
 // Work-groups are shared out over `pool`'s threads and the caller's. `abort`, when raised from
 // another thread, stops the dispatch with a fault.
+// `programs` (optional) keeps decoded programs across dispatches.
 DispatchResult run_dispatch(const LaunchState& launch, MemoryPort& memory, WorkerPool& pool,
-                            const std::atomic<bool>* abort = nullptr);
+                            const std::atomic<bool>* abort = nullptr,
+                            ProgramCache* programs = nullptr);
 
 } // namespace sim::shader

@@ -201,6 +201,25 @@ const Inst& Program::at(uint64_t pc) {
   return decode_at(pc);
 }
 
+bool Program::revalidate(MemoryPort& memory) {
+  for (const auto& [page, bytes] : pages_) {
+    try {
+      if (std::memcmp(memory.translate(page, 4096, false, true), bytes.data(), 4096) != 0) return false;
+    } catch (const MemoryFault&) {
+      return false;
+    }
+  }
+  memory_ = &memory;
+  return true;
+}
+
+// Keeps the bytes of a code page the program decodes from, for revalidate.
+void Program::snapshot_page(uint64_t page_va) {
+  if (pages_.count(page_va)) return;
+  const uint8_t* p = memory_->translate(page_va, 4096, false, true);
+  pages_.emplace(page_va, std::vector<uint8_t>(p, p + 4096));
+}
+
 const Inst& Program::decode_at(uint64_t pc) {
   if (pc & 3) throw ShaderFault("misaligned program counter " + hex(pc));
   // An instruction is at most 3 dwords (64-bit encoding + literal); read what is mapped.
@@ -208,7 +227,8 @@ const Inst& Program::decode_at(uint64_t pc) {
   size_t n = 0;
   for (; n < 3; ++n) {
     try {
-      std::memcpy(&words[n], memory_.translate(pc + 4 * n, 4, false, true), 4);
+      std::memcpy(&words[n], memory_->translate(pc + 4 * n, 4, false, true), 4);
+      snapshot_page((pc + 4 * n) & ~uint64_t(4095));
     } catch (const MemoryFault&) {
       if (n == 0) throw;
       break;

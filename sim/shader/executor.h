@@ -26,18 +26,26 @@ struct ShaderFault : std::runtime_error {
   bool write = false;
 };
 
-// Instructions decoded once per program address and reused by every wave of the dispatch,
-// found through a flat index of dword offsets from the entry point.
+// Instructions decoded once per program address and reused by every wave, found through a
+// flat index of dword offsets from the entry point. A program outlives its dispatch (see
+// ProgramCache): it keeps a copy of every code page it decoded from, and is reused by a later
+// dispatch of the same entry point only while those pages still hold the same bytes.
 class Program {
 public:
-  Program(MemoryPort& memory, uint64_t entry) : memory_(memory), base_(entry) {}
+  Program(MemoryPort& memory, uint64_t entry) : memory_(&memory), base_(entry) {}
   const Inst& at(uint64_t pc);
+  uint64_t entry() const { return base_; }
+  // Points the program at a new dispatch's memory; false when any code page it decoded from
+  // is unmapped or changed (the program must then be decoded afresh).
+  bool revalidate(MemoryPort& memory);
 
 private:
   static constexpr uint64_t kMaxIndexed = 1u << 20; // 4 MiB of code
   const Inst& decode_at(uint64_t pc);
-  MemoryPort& memory_;
+  void snapshot_page(uint64_t page_va);
+  MemoryPort* memory_;
   uint64_t base_;
+  std::unordered_map<uint64_t, std::vector<uint8_t>> pages_; // page address -> its bytes
   std::vector<const Inst*> index_; // dword offset from base_ -> its instruction, or null
   std::deque<Inst> insts_;      // stable addresses while growing
   std::unordered_map<uint64_t, Inst> far_;
