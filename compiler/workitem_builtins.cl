@@ -6,6 +6,8 @@ typedef unsigned long size_t;
 typedef unsigned int uint;
 typedef unsigned short ushort;
 typedef unsigned long ulong;
+typedef unsigned char uchar;
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 #define OVERLOAD __attribute__((overloadable, always_inline))
 
 // Offsets of the hidden arguments from the implicit-argument pointer.
@@ -175,6 +177,13 @@ static inline ulong sg_read64(ulong x, uint l) {
 #define SG_READ_long(x, l) __builtin_astype(sg_read64(__builtin_astype(x, ulong), l), long)
 #define SG_READ_ulong(x, l) sg_read64(x, l)
 #define SG_READ_double(x, l) __builtin_astype(sg_read64(__builtin_astype(x, ulong), l), double)
+// The narrow types travel in the low bits of a dword.
+#define SG_READ_char(x, l) ((char)sg_read32((uint)(uchar)(x), l))
+#define SG_READ_uchar(x, l) ((uchar)sg_read32((uint)(x), l))
+#define SG_READ_short(x, l) ((short)sg_read32((uint)(ushort)(x), l))
+#define SG_READ_ushort(x, l) ((ushort)sg_read32((uint)(x), l))
+#define SG_READ_half(x, l) \
+  __builtin_astype((ushort)sg_read32((uint)__builtin_astype(x, ushort), l), half)
 
 #define SG_ADD(a, b) ((a) + (b))
 #define SG_MIN(a, b) ((b) < (a) ? (b) : (a))
@@ -221,3 +230,50 @@ SG_TYPE(long, (long)0x8000000000000000ul, 0x7fffffffffffffffl)
 SG_TYPE(ulong, 0ul, 0xfffffffffffffffful)
 SG_TYPE(float, -__builtin_inff(), __builtin_inff())
 SG_TYPE(double, -__builtin_inf(), __builtin_inf())
+SG_TYPE(half, (half)-__builtin_inff(), (half)__builtin_inff())
+
+// cl_khr_subgroup_shuffle and cl_khr_subgroup_shuffle_relative: each lane reads the value of
+// another lane of its sub-group, which may differ from lane to lane. Walking the active lanes
+// with a uniform readlane lets every lane pick the one it wants; a lane naming an inactive or
+// nonexistent lane (undefined by the extensions) keeps its own value.
+#define SG_SHUFFLE(T)                                                                            \
+  static inline T sg_shuffle_##T(T x, uint from) {                                               \
+    T r = x;                                                                                     \
+    for (uint m = sg_active(); m; m &= m - 1) {                                                  \
+      const uint l = __builtin_ctz(m);                                                           \
+      const T v = SG_READ_##T(x, l);                                                             \
+      if (l == from) r = v;                                                                      \
+    }                                                                                            \
+    return r;                                                                                    \
+  }                                                                                              \
+  SG T sub_group_shuffle(T x, uint id) { return sg_shuffle_##T(x, id); }                         \
+  SG T sub_group_shuffle_xor(T x, uint mask) { return sg_shuffle_##T(x, sg_lane() ^ mask); }     \
+  SG T sub_group_shuffle_up(T x, uint delta) { return sg_shuffle_##T(x, sg_lane() - delta); }    \
+  SG T sub_group_shuffle_down(T x, uint delta) { return sg_shuffle_##T(x, sg_lane() + delta); }
+
+// cl_khr_subgroup_non_uniform_vote: votes over the lanes active at the call.
+SG int sub_group_elect(void) { return sg_lane() == (uint)__builtin_ctz(sg_active()); }
+SG int sub_group_non_uniform_all(int predicate) {
+  return __builtin_amdgcn_ballot_w32(predicate != 0) == sg_active();
+}
+SG int sub_group_non_uniform_any(int predicate) {
+  return __builtin_amdgcn_ballot_w32(predicate != 0) != 0;
+}
+#define SG_ALL_EQUAL(T)                                                                          \
+  SG int sub_group_non_uniform_all_equal(T x) {                                                  \
+    const T first = SG_READ_##T(x, __builtin_ctz(sg_active()));                                  \
+    return __builtin_amdgcn_ballot_w32(x == first) == sg_active();                               \
+  }
+
+#define SG_ANY_TYPE(T) SG_SHUFFLE(T) SG_ALL_EQUAL(T)
+SG_ANY_TYPE(char)
+SG_ANY_TYPE(uchar)
+SG_ANY_TYPE(short)
+SG_ANY_TYPE(ushort)
+SG_ANY_TYPE(int)
+SG_ANY_TYPE(uint)
+SG_ANY_TYPE(long)
+SG_ANY_TYPE(ulong)
+SG_ANY_TYPE(float)
+SG_ANY_TYPE(double)
+SG_ANY_TYPE(half)

@@ -172,7 +172,9 @@ TEST(LanguageVersions, ExtensionMacrosMatchTheDevice) {
   // Extensions that came with OpenCL C 2.0 exist in the language from 2.0 on only (clang's
   // OpenCLExtensions.def: cl_khr_subgroups is available from 200): an OpenCL C 1.2 kernel
   // does not see them even on a device that reports them.
-  const std::set<std::string> from_c20 = {"cl_khr_subgroups"};
+  const std::set<std::string> from_c20 = {"cl_khr_subgroups", "cl_khr_subgroup_shuffle",
+                                          "cl_khr_subgroup_shuffle_relative",
+                                          "cl_khr_subgroup_non_uniform_vote"};
   for (const char* std : {"-cl-std=CL1.2", "-cl-std=CL3.0"}) {
     const bool c12 = std::string(std) == "-cl-std=CL1.2";
     auto visible = [&](const std::string& e) {

@@ -6,6 +6,7 @@
 #include "cl_helpers.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -35,6 +36,28 @@ const char* kCollectives = R"(
     o[9] = sub_group_broadcast(x, lane % get_sub_group_size());                                 \
   }
 COLLECT(int) COLLECT(uint) COLLECT(long) COLLECT(ulong) COLLECT(float) COLLECT(double)
+
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+// cl_khr_subgroup_shuffle(_relative), cl_khr_subgroup_non_uniform_vote and half collectives.
+kernel void shuffles(global uint* out, global const uint* in) {
+  size_t g = get_global_linear_id();
+  uint x = in[g], lane = get_sub_group_local_id(), n = get_sub_group_size();
+  global uint* o = out + 8 * g;
+  o[0] = sub_group_shuffle(x, (x >> 8) % n);
+  o[1] = sub_group_shuffle_xor(x, 5);
+  o[2] = sub_group_shuffle_up(x, 3);
+  o[3] = sub_group_shuffle_down(x, 2);
+  ulong wide = sub_group_shuffle(((ulong)x << 32) | (x ^ 0xffffffffu), n - 1 - lane);
+  o[4] = (uint)(wide >> 32) ^ (uint)wide;
+  o[5] = as_ushort(sub_group_reduce_add((half)(x & 7))) |
+         (uint)as_ushort(sub_group_shuffle((half)(x & 1023), 0)) << 16;
+  o[6] = sub_group_elect() | sub_group_non_uniform_all_equal((short)(n)) << 1 |
+         sub_group_non_uniform_all(x != 0) << 2 | sub_group_non_uniform_any(x % 97 == 0) << 3;
+  o[7] = 0;
+  if (lane % 3 == 1) // the votes see only the lanes that took the branch
+    o[7] = sub_group_elect() | sub_group_non_uniform_all_equal((char)(lane % 3)) << 1 |
+           sub_group_non_uniform_any(lane == 4) << 2;
+}
 
 kernel void ids(global uint* out, global const int* pred) {
   size_t g = get_global_linear_id();
@@ -239,6 +262,68 @@ TEST(Subgroups, IdsSizesVotesAndBarrierMatchTheHostModel) {
     });
     EXPECT_EQ(bad, 0u);
     clReleaseMemObject(mp);
+    clReleaseMemObject(mo);
+  }
+  clReleaseKernel(k);
+  clReleaseProgram(prog);
+}
+
+TEST(Subgroups, ShufflesVotesAndHalfMatchTheHostModel) {
+  Env env;
+  cl_program prog = build(env);
+  ASSERT_TRUE(prog);
+  cl_int err;
+  cl_kernel k = clCreateKernel(prog, "shuffles", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  for (const Layout& L : kLayouts) {
+    SCOPED_TRACE("local " + std::to_string(L.local[0]) + "x" + std::to_string(L.local[1]) +
+                 " global " + std::to_string(L.global[0]) + "x" + std::to_string(L.global[1]));
+    std::vector<cl_uint> in(L.items());
+    std::mt19937 rng(11);
+    for (cl_uint& v : in) v = rng() | 1; // never zero
+    cl_mem mi = env.buffer(in.size() * 4, in.data());
+    cl_mem mo = env.buffer(in.size() * 8 * 4);
+    clSetKernelArg(k, 0, sizeof mo, &mo);
+    clSetKernelArg(k, 1, sizeof mi, &mi);
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, cl_uint(L.dims), nullptr, L.global, L.local, 0,
+                                     nullptr, nullptr),
+              CL_SUCCESS);
+    std::vector<cl_uint> out(in.size() * 8);
+    ASSERT_EQ(clEnqueueReadBuffer(env.queue, mo, CL_TRUE, 0, out.size() * 4, out.data(), 0,
+                                  nullptr, nullptr),
+              CL_SUCCESS);
+    size_t bad = 0;
+    auto check = [&](size_t g, int j, cl_uint want) {
+      if (out[8 * g + j] != want && ++bad <= 5)
+        ADD_FAILURE() << "work-item " << g << " value " << j << ": got " << out[8 * g + j]
+                      << ", want " << want;
+    };
+    L.for_each_sub_group([&](const std::vector<size_t>& sg, size_t, size_t) {
+      const size_t n = sg.size();
+      unsigned half_sum = 0;
+      bool any97 = false;
+      for (size_t g : sg) half_sum += in[g] & 7, any97 |= in[g] % 97 == 0;
+      const uint16_t half_bits = uint16_t(std::bit_cast<uint16_t>(_Float16(float(half_sum))));
+      const uint16_t lane0 = std::bit_cast<uint16_t>(_Float16(float(in[sg[0]] & 1023)));
+      for (size_t i = 0; i < n; ++i) {
+        const size_t g = sg[i];
+        const cl_uint x = in[g];
+        check(g, 0, in[sg[(x >> 8) % n]]);
+        if ((i ^ 5) < n) check(g, 1, in[sg[i ^ 5]]); // otherwise undefined by the extension
+        if (i >= 3) check(g, 2, in[sg[i - 3]]);
+        if (i + 2 < n) check(g, 3, in[sg[i + 2]]);
+        const cl_uint y = in[sg[n - 1 - i]];
+        check(g, 4, y ^ (y ^ 0xffffffffu));
+        check(g, 5, half_bits | cl_uint(lane0) << 16);
+        check(g, 6, cl_uint(i == 0) | 2u | 4u | (any97 ? 8u : 0u));
+        // Lanes 1, 4, 7, ... took the branch: lane 1 is the first; lane 4 is among them
+        // exactly when the sub-group has 5 or more lanes.
+        const cl_uint branch = i % 3 == 1 ? cl_uint(i == 1) | 2u | (n > 4 ? 4u : 0u) : 0u;
+        check(g, 7, branch);
+      }
+    });
+    EXPECT_EQ(bad, 0u);
+    clReleaseMemObject(mi);
     clReleaseMemObject(mo);
   }
   clReleaseKernel(k);
