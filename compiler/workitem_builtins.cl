@@ -189,40 +189,77 @@ static inline ulong sg_read64(ulong x, uint l) {
 #define SG_MIN(a, b) ((b) < (a) ? (b) : (a))
 #define SG_MAX(a, b) ((b) > (a) ? (b) : (a))
 
-// reduce, inclusive and exclusive scan of one operation; IDENT is the operation's identity,
-// which the exclusive scan returns in the sub-group's first lane (§6.15.16).
-#define SG_COLLECTIVE(T, NAME, OP, IDENT)                                                        \
-  SG T sub_group_reduce_##NAME(T x) {                                                            \
+// Reduce, inclusive and exclusive scan of one operation over the active lanes, named REDUCE,
+// INCL and EXCL; IDENT is the operation's identity, which the exclusive scan returns in the
+// first active lane (§6.15.16); IN maps the argument first (logical operations take 0/1).
+#define SG_FOLD(T, REDUCE, INCL, EXCL, OP, IDENT, IN)                                           \
+  SG T REDUCE(T arg) {                                                                           \
+    const T x = IN(arg);                                                                         \
     T acc = IDENT;                                                                               \
-    for (uint m = sg_active(); m; m &= m - 1) acc = OP(acc, SG_READ_##T(x, __builtin_ctz(m)));   \
+    for (uint m = sg_active(); m; m &= m - 1)                                                    \
+      acc = (T)OP(acc, SG_READ_##T(x, __builtin_ctz(m)));                                        \
     return acc;                                                                                  \
   }                                                                                              \
-  SG T sub_group_scan_inclusive_##NAME(T x) {                                                    \
+  SG T INCL(T arg) {                                                                             \
+    const T x = IN(arg);                                                                         \
     const uint me = sg_lane();                                                                   \
     T acc = IDENT;                                                                               \
     for (uint m = sg_active(); m; m &= m - 1) {                                                  \
       const uint l = __builtin_ctz(m);                                                           \
       const T v = SG_READ_##T(x, l);                                                             \
-      if (l <= me) acc = OP(acc, v);                                                             \
+      if (l <= me) acc = (T)OP(acc, v);                                                          \
     }                                                                                            \
     return acc;                                                                                  \
   }                                                                                              \
-  SG T sub_group_scan_exclusive_##NAME(T x) {                                                    \
+  SG T EXCL(T arg) {                                                                             \
+    const T x = IN(arg);                                                                         \
     const uint me = sg_lane();                                                                   \
     T acc = IDENT;                                                                               \
     for (uint m = sg_active(); m; m &= m - 1) {                                                  \
       const uint l = __builtin_ctz(m);                                                           \
       const T v = SG_READ_##T(x, l);                                                             \
-      if (l < me) acc = OP(acc, v);                                                              \
+      if (l < me) acc = (T)OP(acc, v);                                                           \
     }                                                                                            \
     return acc;                                                                                  \
   }
+#define SG_SAME(x) (x)
+#define SG_BOOL(x) ((int)((x) != 0))
+
+// cl_khr_subgroups' collectives, and cl_khr_subgroup_non_uniform_arithmetic's of the same
+// operation (the walk over active lanes is already what "non-uniform" asks for).
+#define SG_COLLECTIVE(T, NAME, OP, IDENT)                                                        \
+  SG_FOLD(T, sub_group_reduce_##NAME, sub_group_scan_inclusive_##NAME,                           \
+          sub_group_scan_exclusive_##NAME, OP, IDENT, SG_SAME)                                   \
+  SG_NON_UNIFORM(T, NAME, OP, IDENT)
+#define SG_NON_UNIFORM(T, NAME, OP, IDENT)                                                       \
+  SG_FOLD(T, sub_group_non_uniform_reduce_##NAME, sub_group_non_uniform_scan_inclusive_##NAME,   \
+          sub_group_non_uniform_scan_exclusive_##NAME, OP, IDENT, SG_SAME)
+
+#define SG_MUL(a, b) ((a) * (b))
+#define SG_AND(a, b) ((a) & (b))
+#define SG_OR(a, b) ((a) | (b))
+#define SG_XOR(a, b) ((a) ^ (b))
+#define SG_LAND(a, b) ((a) && (b))
+#define SG_LOR(a, b) ((a) || (b))
+#define SG_LXOR(a, b) ((a) != (b))
 
 #define SG_TYPE(T, MIN_VALUE, MAX_VALUE)                                                         \
   SG T sub_group_broadcast(T x, uint id) { return SG_READ_##T(x, id); }                          \
   SG_COLLECTIVE(T, add, SG_ADD, (T)0)                                                            \
   SG_COLLECTIVE(T, min, SG_MIN, MAX_VALUE)                                                       \
-  SG_COLLECTIVE(T, max, SG_MAX, MIN_VALUE)
+  SG_COLLECTIVE(T, max, SG_MAX, MIN_VALUE)                                                       \
+  SG_NON_UNIFORM(T, mul, SG_MUL, (T)1)
+// The narrow integer types have only the non-uniform forms (cl_khr_subgroups has none).
+#define SG_NARROW_TYPE(T, MIN_VALUE, MAX_VALUE)                                                  \
+  SG_NON_UNIFORM(T, add, SG_ADD, (T)0)                                                           \
+  SG_NON_UNIFORM(T, min, SG_MIN, MAX_VALUE)                                                      \
+  SG_NON_UNIFORM(T, max, SG_MAX, MIN_VALUE)                                                      \
+  SG_NON_UNIFORM(T, mul, SG_MUL, (T)1)
+// Bitwise operations, integer types only.
+#define SG_BITWISE(T)                                                                            \
+  SG_NON_UNIFORM(T, and, SG_AND, (T)~(T)0)                                                       \
+  SG_NON_UNIFORM(T, or, SG_OR, (T)0)                                                             \
+  SG_NON_UNIFORM(T, xor, SG_XOR, (T)0)
 
 SG_TYPE(int, (int)0x80000000, 0x7fffffff)
 SG_TYPE(uint, 0u, 0xffffffffu)
@@ -230,6 +267,27 @@ SG_TYPE(long, (long)0x8000000000000000ul, 0x7fffffffffffffffl)
 SG_TYPE(ulong, 0ul, 0xfffffffffffffffful)
 SG_TYPE(float, -__builtin_inff(), __builtin_inff())
 SG_TYPE(double, -__builtin_inf(), __builtin_inf())
+SG_NARROW_TYPE(char, (char)-128, (char)127)
+SG_NARROW_TYPE(uchar, (uchar)0, (uchar)255)
+SG_NARROW_TYPE(short, (short)-32768, (short)32767)
+SG_NARROW_TYPE(ushort, (ushort)0, (ushort)65535)
+SG_BITWISE(char)
+SG_BITWISE(uchar)
+SG_BITWISE(short)
+SG_BITWISE(ushort)
+SG_BITWISE(int)
+SG_BITWISE(uint)
+SG_BITWISE(long)
+SG_BITWISE(ulong)
+// Logical operations on predicates (results 0 or 1).
+SG_FOLD(int, sub_group_non_uniform_reduce_logical_and,
+        sub_group_non_uniform_scan_inclusive_logical_and,
+        sub_group_non_uniform_scan_exclusive_logical_and, SG_LAND, 1, SG_BOOL)
+SG_FOLD(int, sub_group_non_uniform_reduce_logical_or, sub_group_non_uniform_scan_inclusive_logical_or,
+        sub_group_non_uniform_scan_exclusive_logical_or, SG_LOR, 0, SG_BOOL)
+SG_FOLD(int, sub_group_non_uniform_reduce_logical_xor,
+        sub_group_non_uniform_scan_inclusive_logical_xor,
+        sub_group_non_uniform_scan_exclusive_logical_xor, SG_LXOR, 0, SG_BOOL)
 SG_TYPE(half, (half)-__builtin_inff(), (half)__builtin_inff())
 
 // cl_khr_subgroup_shuffle and cl_khr_subgroup_shuffle_relative: each lane reads the value of

@@ -174,7 +174,8 @@ TEST(LanguageVersions, ExtensionMacrosMatchTheDevice) {
   // does not see them even on a device that reports them.
   const std::set<std::string> from_c20 = {"cl_khr_subgroups", "cl_khr_subgroup_shuffle",
                                           "cl_khr_subgroup_shuffle_relative",
-                                          "cl_khr_subgroup_non_uniform_vote"};
+                                          "cl_khr_subgroup_non_uniform_vote",
+                                          "cl_khr_subgroup_non_uniform_arithmetic"};
   for (const char* std : {"-cl-std=CL1.2", "-cl-std=CL3.0"}) {
     const bool c12 = std::string(std) == "-cl-std=CL1.2";
     auto visible = [&](const std::string& e) {

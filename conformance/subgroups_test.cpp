@@ -59,6 +59,29 @@ kernel void shuffles(global uint* out, global const uint* in) {
            sub_group_non_uniform_any(lane == 4) << 2;
 }
 
+// cl_khr_subgroup_non_uniform_arithmetic, from the two thirds of the lanes that take a branch.
+kernel void non_uniform(global uint* out, global const uint* in) {
+  size_t g = get_global_linear_id();
+  uint x = in[g], lane = get_sub_group_local_id();
+  global uint* o = out + 8 * g;
+  for (int j = 0; j < 8; ++j) o[j] = 0;
+  if (lane % 3 != 2) {
+    o[0] = sub_group_non_uniform_reduce_add((uchar)x);
+    o[1] = sub_group_non_uniform_scan_inclusive_mul(x | 1);
+    ulong w = ((ulong)x << 32) | ~x;
+    ulong a = sub_group_non_uniform_reduce_and(w), b = sub_group_non_uniform_reduce_or(w),
+          c = sub_group_non_uniform_reduce_xor(w);
+    o[2] = (uint)a ^ (uint)(a >> 32) * 3;
+    o[3] = (uint)b ^ (uint)(b >> 32) * 3;
+    o[4] = (uint)c ^ (uint)(c >> 32) * 3;
+    o[5] = (ushort)sub_group_non_uniform_scan_exclusive_min((short)x);
+    o[6] = as_uint(sub_group_non_uniform_reduce_max(as_float(x & 0x3fffffff)));
+    o[7] = sub_group_non_uniform_scan_inclusive_logical_and(x & 4) |
+           sub_group_non_uniform_scan_exclusive_logical_or(x & 8) << 1 |
+           sub_group_non_uniform_reduce_logical_xor(x & 16) << 2;
+  }
+}
+
 kernel void ids(global uint* out, global const int* pred) {
   size_t g = get_global_linear_id();
   global uint* o = out + 8 * g;
@@ -320,6 +343,71 @@ TEST(Subgroups, ShufflesVotesAndHalfMatchTheHostModel) {
         // exactly when the sub-group has 5 or more lanes.
         const cl_uint branch = i % 3 == 1 ? cl_uint(i == 1) | 2u | (n > 4 ? 4u : 0u) : 0u;
         check(g, 7, branch);
+      }
+    });
+    EXPECT_EQ(bad, 0u);
+    clReleaseMemObject(mi);
+    clReleaseMemObject(mo);
+  }
+  clReleaseKernel(k);
+  clReleaseProgram(prog);
+}
+
+TEST(Subgroups, NonUniformArithmeticOverTheActiveLanes) {
+  Env env;
+  cl_program prog = build(env);
+  ASSERT_TRUE(prog);
+  cl_int err;
+  cl_kernel k = clCreateKernel(prog, "non_uniform", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  for (const Layout& L : kLayouts) {
+    SCOPED_TRACE("local " + std::to_string(L.local[0]) + "x" + std::to_string(L.local[1]) +
+                 " global " + std::to_string(L.global[0]) + "x" + std::to_string(L.global[1]));
+    std::vector<cl_uint> in(L.items());
+    std::mt19937 rng(13);
+    for (cl_uint& v : in) v = rng();
+    cl_mem mi = env.buffer(in.size() * 4, in.data());
+    cl_mem mo = env.buffer(in.size() * 8 * 4);
+    clSetKernelArg(k, 0, sizeof mo, &mo);
+    clSetKernelArg(k, 1, sizeof mi, &mi);
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, cl_uint(L.dims), nullptr, L.global, L.local, 0,
+                                     nullptr, nullptr),
+              CL_SUCCESS);
+    std::vector<cl_uint> out(in.size() * 8);
+    ASSERT_EQ(clEnqueueReadBuffer(env.queue, mo, CL_TRUE, 0, out.size() * 4, out.data(), 0,
+                                  nullptr, nullptr),
+              CL_SUCCESS);
+    size_t bad = 0;
+    L.for_each_sub_group([&](const std::vector<size_t>& sg, size_t, size_t) {
+      std::vector<size_t> act; // the lanes in the branch, in lane order
+      for (size_t i = 0; i < sg.size(); ++i)
+        if (i % 3 != 2) act.push_back(sg[i]);
+      uint8_t sum8 = 0;
+      uint64_t a = ~0ull, b = 0, c = 0;
+      uint32_t fmax = 0;
+      bool lxor = false;
+      for (size_t g : act) {
+        const uint64_t w = (uint64_t(in[g]) << 32) | uint32_t(~in[g]);
+        sum8 = uint8_t(sum8 + uint8_t(in[g]));
+        a &= w, b |= w, c ^= w;
+        fmax = std::max(fmax, in[g] & 0x3fffffffu); // positive floats order as their bits
+        lxor ^= (in[g] & 16) != 0;
+      }
+      auto fold = [](uint64_t v) { return cl_uint(uint32_t(v) ^ uint32_t(v >> 32) * 3); };
+      uint32_t prod = 1;
+      int16_t before_min = 32767;
+      bool land = true, lor_before = false;
+      for (size_t g : act) {
+        prod *= in[g] | 1;
+        land = land && (in[g] & 4);
+        const cl_uint want[8] = {sum8, prod, fold(a), fold(b), fold(c), uint16_t(before_min), fmax,
+                                 cl_uint(land) | cl_uint(lor_before) << 1 | cl_uint(lxor) << 2};
+        for (int j = 0; j < 8; ++j)
+          if (out[8 * g + j] != want[j] && ++bad <= 5)
+            ADD_FAILURE() << "work-item " << g << " value " << j << ": got " << out[8 * g + j]
+                          << ", want " << want[j];
+        before_min = std::min<int16_t>(before_min, int16_t(in[g]));
+        lor_before = lor_before || (in[g] & 8);
       }
     });
     EXPECT_EQ(bad, 0u);
