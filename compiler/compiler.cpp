@@ -34,6 +34,7 @@
 #include <llvm/TargetParser/Triple.h>
 
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <functional>
 #include <thread>
@@ -210,18 +211,50 @@ std::unique_ptr<llvm::Module> load_bitcode_lazily(llvm::LLVMContext& ctx, const 
   return std::move(*mod);
 }
 
+// amcl's work-item builtins for `target`, loaded lazily into `ctx`. Their source is compiled
+// once per target and process and kept as bitcode: every build links them, and running the
+// frontend over several hundred sub-group functions per build would cost more than the
+// program's own compile.
+std::unique_ptr<llvm::Module> workitem_builtins(llvm::LLVMContext& ctx, const std::string& target,
+                                                std::string& log) {
+  static std::mutex mutex;
+  static std::map<std::string, std::string> compiled; // target -> bitcode
+  std::string bitcode;
+  {
+    std::lock_guard lock(mutex);
+    if (auto it = compiled.find(target); it != compiled.end()) bitcode = it->second;
+  }
+  if (bitcode.empty()) {
+    llvm::LLVMContext own;
+    bool bad = false;
+    std::string wi_log;
+    auto m = frontend(own, kWorkitemBuiltins, "amcl_workitem_builtins.cl", target,
+                      {"-cl-std=CL3.0"}, false, wi_log, bad);
+    if (!m) {
+      log += "internal error compiling work-item builtins:\n" + wi_log;
+      return nullptr;
+    }
+    llvm::raw_string_ostream os(bitcode);
+    llvm::WriteBitcodeToFile(*m, os);
+    os.flush();
+    std::lock_guard lock(mutex);
+    compiled.emplace(target, bitcode);
+  }
+  auto mod = llvm::getOwningLazyBitcodeModule(
+      llvm::MemoryBuffer::getMemBufferCopy(bitcode, "amcl_workitem_builtins.bc"), ctx);
+  if (!mod) {
+    log += "internal error loading work-item builtins: " + llvm::toString(mod.takeError()) + "\n";
+    return nullptr;
+  }
+  return std::move(*mod);
+}
+
 // Links amcl's work-item builtins, then libclc, pulling in only what the program uses. The
 // first definition wins, which is how amcl's versions take precedence over libclc's.
 bool link_builtins(llvm::Module& program, const std::string& target, std::string& log) {
   llvm::LLVMContext& ctx = program.getContext();
-  bool bad = false;
-  std::string wi_log;
-  auto workitem = frontend(ctx, kWorkitemBuiltins, "amcl_workitem_builtins.cl", target,
-                           {"-cl-std=CL3.0"}, false, wi_log, bad);
-  if (!workitem) {
-    log += "internal error compiling work-item builtins:\n" + wi_log;
-    return false;
-  }
+  auto workitem = workitem_builtins(ctx, target, log);
+  if (!workitem) return false;
   auto libclc = load_bitcode_lazily(ctx, AMCL_LIBCLC_DIR "/amdgcn-amd-amdhsa.bc", log);
   if (!libclc) return false;
   // Bitcode from other compilations: adopt the program's layout and drop module flags that
