@@ -249,12 +249,9 @@ static inline ulong sg_read64(ulong x, uint l) {
   SG_COLLECTIVE(T, min, SG_MIN, MAX_VALUE)                                                       \
   SG_COLLECTIVE(T, max, SG_MAX, MIN_VALUE)                                                       \
   SG_NON_UNIFORM(T, mul, SG_MUL, (T)1)
-// The narrow integer types have only the non-uniform forms (cl_khr_subgroups has none).
-#define SG_NARROW_TYPE(T, MIN_VALUE, MAX_VALUE)                                                  \
-  SG_NON_UNIFORM(T, add, SG_ADD, (T)0)                                                           \
-  SG_NON_UNIFORM(T, min, SG_MIN, MAX_VALUE)                                                      \
-  SG_NON_UNIFORM(T, max, SG_MAX, MIN_VALUE)                                                      \
-  SG_NON_UNIFORM(T, mul, SG_MUL, (T)1)
+// The narrow integer types: cl_khr_subgroup_extended_types adds them to cl_khr_subgroups'
+// broadcast and collectives.
+#define SG_NARROW_TYPE(T, MIN_VALUE, MAX_VALUE) SG_TYPE(T, MIN_VALUE, MAX_VALUE)
 // Bitwise operations, integer types only.
 #define SG_BITWISE(T)                                                                            \
   SG_NON_UNIFORM(T, and, SG_AND, (T)~(T)0)                                                       \
@@ -335,3 +332,82 @@ SG_ANY_TYPE(ulong)
 SG_ANY_TYPE(float)
 SG_ANY_TYPE(double)
 SG_ANY_TYPE(half)
+
+// Vectors, element by element (cl_khr_subgroup_extended_types' sub_group_broadcast and
+// cl_khr_subgroup_ballot's sub_group_non_uniform_broadcast take every vector type).
+#define SG_VECTOR_TYPES(T)                                                                       \
+  typedef T T##2 __attribute__((ext_vector_type(2)));                                            \
+  typedef T T##3 __attribute__((ext_vector_type(3)));                                            \
+  typedef T T##4 __attribute__((ext_vector_type(4)));                                            \
+  typedef T T##8 __attribute__((ext_vector_type(8)));                                            \
+  typedef T T##16 __attribute__((ext_vector_type(16)));
+#define SG_VECTOR_READ(T, N)                                                                     \
+  static inline T##N sg_read_##T##N(T##N x, uint l) {                                            \
+    T##N r;                                                                                      \
+    for (int i = 0; i < N; ++i) r[i] = SG_READ_##T(x[i], l);                                     \
+    return r;                                                                                    \
+  }                                                                                              \
+  SG T##N sub_group_broadcast(T##N x, uint id) { return sg_read_##T##N(x, id); }                 \
+  SG T##N sub_group_non_uniform_broadcast(T##N x, uint id) { return sg_read_##T##N(x, id); }
+// cl_khr_subgroup_ballot's broadcasts of scalars: from a uniform lane, or from the first
+// active one.
+#define SG_BALLOT_SCALAR(T)                                                                      \
+  SG T sub_group_non_uniform_broadcast(T x, uint id) { return SG_READ_##T(x, id); }              \
+  SG T sub_group_broadcast_first(T x) { return SG_READ_##T(x, __builtin_ctz(sg_active())); }
+#define SG_EVERY_WIDTH(T)                                                                        \
+  SG_VECTOR_TYPES(T)                                                                             \
+  SG_VECTOR_READ(T, 2) SG_VECTOR_READ(T, 3) SG_VECTOR_READ(T, 4) SG_VECTOR_READ(T, 8)            \
+  SG_VECTOR_READ(T, 16) SG_BALLOT_SCALAR(T)
+SG_EVERY_WIDTH(char)
+SG_EVERY_WIDTH(uchar)
+SG_EVERY_WIDTH(short)
+SG_EVERY_WIDTH(ushort)
+SG_EVERY_WIDTH(int)
+SG_EVERY_WIDTH(uint)
+SG_EVERY_WIDTH(long)
+SG_EVERY_WIDTH(ulong)
+SG_EVERY_WIDTH(float)
+SG_EVERY_WIDTH(double)
+SG_EVERY_WIDTH(half)
+
+// cl_khr_subgroup_ballot's masks: bit i of a mask stands for the work-item with sub-group local
+// id i. A wave32 sub-group uses only the first component.
+SG uint4 sub_group_ballot(int predicate) {
+  return (uint4)(__builtin_amdgcn_ballot_w32(predicate != 0), 0u, 0u, 0u);
+}
+static inline uint sg_bit(uint4 v, uint i) { return i < 128 ? (v[i / 32] >> (i % 32)) & 1u : 0u; }
+// The bits of `v` that stand for work-items of this sub-group.
+static inline uint sg_in_group(uint4 v) {
+  const uint n = get_sub_group_size();
+  return v.x & (n >= 32 ? ~0u : (1u << n) - 1u);
+}
+SG int sub_group_inverse_ballot(uint4 v) { return (int)sg_bit(v, sg_lane()); }
+SG int sub_group_ballot_bit_extract(uint4 v, uint index) { return (int)sg_bit(v, index); }
+SG uint sub_group_ballot_bit_count(uint4 v) { return __builtin_popcount(sg_in_group(v)); }
+SG uint sub_group_ballot_inclusive_scan(uint4 v) {
+  const uint me = sg_lane();
+  return __builtin_popcount(sg_in_group(v) & (me >= 31 ? ~0u : (2u << me) - 1u));
+}
+SG uint sub_group_ballot_exclusive_scan(uint4 v) {
+  return __builtin_popcount(sg_in_group(v) & ((1u << sg_lane()) - 1u));
+}
+// Undefined by the extension when no bit is set; these return 0xffffffff then.
+SG uint sub_group_ballot_find_lsb(uint4 v) {
+  const uint m = sg_in_group(v);
+  return m ? (uint)__builtin_ctz(m) : ~0u;
+}
+SG uint sub_group_ballot_find_msb(uint4 v) {
+  const uint m = sg_in_group(v);
+  return m ? 31u - (uint)__builtin_clz(m) : ~0u;
+}
+OVERLOAD uint4 get_sub_group_eq_mask(void) { return (uint4)(1u << sg_lane(), 0u, 0u, 0u); }
+OVERLOAD uint4 get_sub_group_ge_mask(void) { return (uint4)(~0u << sg_lane(), 0u, 0u, 0u); }
+OVERLOAD uint4 get_sub_group_gt_mask(void) {
+  const uint me = sg_lane();
+  return (uint4)(me >= 31 ? 0u : ~0u << (me + 1), 0u, 0u, 0u);
+}
+OVERLOAD uint4 get_sub_group_le_mask(void) {
+  const uint me = sg_lane();
+  return (uint4)(me >= 31 ? ~0u : (2u << me) - 1u, 0u, 0u, 0u);
+}
+OVERLOAD uint4 get_sub_group_lt_mask(void) { return (uint4)((1u << sg_lane()) - 1u, 0u, 0u, 0u); }

@@ -175,7 +175,9 @@ TEST(LanguageVersions, ExtensionMacrosMatchTheDevice) {
   const std::set<std::string> from_c20 = {"cl_khr_subgroups", "cl_khr_subgroup_shuffle",
                                           "cl_khr_subgroup_shuffle_relative",
                                           "cl_khr_subgroup_non_uniform_vote",
-                                          "cl_khr_subgroup_non_uniform_arithmetic"};
+                                          "cl_khr_subgroup_non_uniform_arithmetic",
+                                          "cl_khr_subgroup_extended_types",
+                                          "cl_khr_subgroup_ballot"};
   for (const char* std : {"-cl-std=CL1.2", "-cl-std=CL3.0"}) {
     const bool c12 = std::string(std) == "-cl-std=CL1.2";
     auto visible = [&](const std::string& e) {

@@ -82,6 +82,29 @@ kernel void non_uniform(global uint* out, global const uint* in) {
   }
 }
 
+// cl_khr_subgroup_ballot and cl_khr_subgroup_extended_types.
+kernel void ballots(global uint* out, global const uint* in) {
+  size_t g = get_global_linear_id();
+  uint x = in[g], lane = get_sub_group_local_id(), n = get_sub_group_size();
+  global uint* o = out + 8 * g;
+  uint4 b = sub_group_ballot(x & 1);
+  o[0] = b.x | b.y | b.z | b.w;
+  o[1] = sub_group_inverse_ballot(b) | sub_group_ballot_bit_extract(b, (x >> 4) % n) << 1;
+  o[2] = sub_group_ballot_bit_count(b) | sub_group_ballot_inclusive_scan(b) << 8 |
+         sub_group_ballot_exclusive_scan(b) << 16;
+  o[3] = b.x ? sub_group_ballot_find_lsb(b) | sub_group_ballot_find_msb(b) << 8 : 0;
+  o[4] = get_sub_group_lt_mask().x ^ get_sub_group_ge_mask().x * 3 ^ get_sub_group_eq_mask().x * 5 ^
+         get_sub_group_gt_mask().x * 7 ^ get_sub_group_le_mask().x * 11;
+  short4 v = (short4)((short)x, (short)(x >> 16), (short)lane, (short)-lane);
+  short4 w = sub_group_broadcast(v, n - 1);
+  o[5] = (ushort)w.x ^ (ushort)w.y * 3u ^ (ushort)w.z * 5u ^ (uint)(ushort)w.w << 16;
+  o[6] = (ushort)sub_group_reduce_add((short)x) |
+         (uint)(uchar)sub_group_scan_inclusive_max((uchar)x) << 16 |
+         (uint)(uchar)sub_group_broadcast_first((char)(x >> 8)) << 24;
+  double3 d = sub_group_non_uniform_broadcast((double3)((double)x, (double)lane, 0.5), 0);
+  o[7] = (uint)d.x ^ (uint)(d.y * 4.0 + d.z * 2.0);
+}
+
 kernel void ids(global uint* out, global const int* pred) {
   size_t g = get_global_linear_id();
   global uint* o = out + 8 * g;
@@ -408,6 +431,73 @@ TEST(Subgroups, NonUniformArithmeticOverTheActiveLanes) {
                           << ", want " << want[j];
         before_min = std::min<int16_t>(before_min, int16_t(in[g]));
         lor_before = lor_before || (in[g] & 8);
+      }
+    });
+    EXPECT_EQ(bad, 0u);
+    clReleaseMemObject(mi);
+    clReleaseMemObject(mo);
+  }
+  clReleaseKernel(k);
+  clReleaseProgram(prog);
+}
+
+TEST(Subgroups, BallotsAndExtendedTypesMatchTheHostModel) {
+  Env env;
+  cl_program prog = build(env);
+  ASSERT_TRUE(prog);
+  cl_int err;
+  cl_kernel k = clCreateKernel(prog, "ballots", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  for (const Layout& L : kLayouts) {
+    SCOPED_TRACE("local " + std::to_string(L.local[0]) + "x" + std::to_string(L.local[1]) +
+                 " global " + std::to_string(L.global[0]) + "x" + std::to_string(L.global[1]));
+    std::vector<cl_uint> in(L.items());
+    std::mt19937 rng(17);
+    for (cl_uint& v : in) v = rng();
+    cl_mem mi = env.buffer(in.size() * 4, in.data());
+    cl_mem mo = env.buffer(in.size() * 8 * 4);
+    clSetKernelArg(k, 0, sizeof mo, &mo);
+    clSetKernelArg(k, 1, sizeof mi, &mi);
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, cl_uint(L.dims), nullptr, L.global, L.local, 0,
+                                     nullptr, nullptr),
+              CL_SUCCESS);
+    std::vector<cl_uint> out(in.size() * 8);
+    ASSERT_EQ(clEnqueueReadBuffer(env.queue, mo, CL_TRUE, 0, out.size() * 4, out.data(), 0,
+                                  nullptr, nullptr),
+              CL_SUCCESS);
+    size_t bad = 0;
+    L.for_each_sub_group([&](const std::vector<size_t>& sg, size_t, size_t) {
+      const size_t n = sg.size();
+      uint32_t ballot = 0;
+      uint16_t sum16 = 0;
+      for (size_t i = 0; i < n; ++i)
+        ballot |= (in[sg[i]] & 1) << i, sum16 = uint16_t(sum16 + uint16_t(in[sg[i]]));
+      const cl_uint count = cl_uint(std::popcount(ballot));
+      const cl_uint lsb_msb =
+          ballot ? cl_uint(std::countr_zero(ballot)) | cl_uint(31 - std::countl_zero(ballot)) << 8
+                 : 0;
+      const size_t last = sg[n - 1];
+      const cl_uint wx = uint16_t(in[last]), wy = uint16_t(in[last] >> 16), wz = uint16_t(n - 1),
+                    ww = uint16_t(-int(n - 1));
+      uint8_t max8 = 0;
+      for (size_t i = 0; i < n; ++i) {
+        const size_t g = sg[i];
+        const uint32_t below = i ? (1u << i) - 1u : 0u, le = i == 31 ? ~0u : (2u << i) - 1u;
+        const uint32_t ge = ~0u << i, gt = i == 31 ? 0u : ~0u << (i + 1), eq = 1u << i;
+        max8 = std::max(max8, uint8_t(in[g]));
+        const cl_uint want[8] = {
+            ballot,
+            cl_uint((ballot >> i) & 1) | cl_uint((ballot >> ((in[g] >> 4) % n)) & 1) << 1,
+            count | cl_uint(std::popcount(ballot & le)) << 8 | cl_uint(std::popcount(ballot & below)) << 16,
+            lsb_msb,
+            below ^ ge * 3 ^ eq * 5 ^ gt * 7 ^ le * 11,
+            wx ^ wy * 3u ^ wz * 5u ^ ww << 16,
+            cl_uint(sum16) | cl_uint(max8) << 16 | cl_uint(uint8_t(in[sg[0]] >> 8)) << 24,
+            in[sg[0]] ^ cl_uint(0 * 4.0 + 0.5 * 2.0)};
+        for (int j = 0; j < 8; ++j)
+          if (out[8 * g + j] != want[j] && ++bad <= 5)
+            ADD_FAILURE() << "work-item " << g << " value " << j << ": got " << out[8 * g + j]
+                          << ", want " << want[j];
       }
     });
     EXPECT_EQ(bad, 0u);
