@@ -233,7 +233,22 @@ static inline ulong sg_read64(ulong x, uint l) {
   SG_NON_UNIFORM(T, NAME, OP, IDENT)
 #define SG_NON_UNIFORM(T, NAME, OP, IDENT)                                                       \
   SG_FOLD(T, sub_group_non_uniform_reduce_##NAME, sub_group_non_uniform_scan_inclusive_##NAME,   \
-          sub_group_non_uniform_scan_exclusive_##NAME, OP, IDENT, SG_SAME)
+          sub_group_non_uniform_scan_exclusive_##NAME, OP, IDENT, SG_SAME)                       \
+  SG_CLUSTERED(T, sub_group_clustered_reduce_##NAME, OP, IDENT, SG_SAME)
+// cl_khr_subgroup_clustered_reduce: the reduction over the active lanes of this lane's cluster
+// (consecutive lanes, `clustersize` a power of two up to the sub-group size).
+#define SG_CLUSTERED(T, NAME, OP, IDENT, IN)                                                     \
+  SG T NAME(T arg, uint clustersize) {                                                           \
+    const T x = IN(arg);                                                                         \
+    const uint cluster = sg_lane() / clustersize;                                                \
+    T acc = IDENT;                                                                               \
+    for (uint m = sg_active(); m; m &= m - 1) {                                                  \
+      const uint l = __builtin_ctz(m);                                                           \
+      const T v = SG_READ_##T(x, l);                                                             \
+      if (l / clustersize == cluster) acc = (T)OP(acc, v);                                       \
+    }                                                                                            \
+    return acc;                                                                                  \
+  }
 
 #define SG_MUL(a, b) ((a) * (b))
 #define SG_AND(a, b) ((a) & (b))
@@ -285,6 +300,9 @@ SG_FOLD(int, sub_group_non_uniform_reduce_logical_or, sub_group_non_uniform_scan
 SG_FOLD(int, sub_group_non_uniform_reduce_logical_xor,
         sub_group_non_uniform_scan_inclusive_logical_xor,
         sub_group_non_uniform_scan_exclusive_logical_xor, SG_LXOR, 0, SG_BOOL)
+SG_CLUSTERED(int, sub_group_clustered_reduce_logical_and, SG_LAND, 1, SG_BOOL)
+SG_CLUSTERED(int, sub_group_clustered_reduce_logical_or, SG_LOR, 0, SG_BOOL)
+SG_CLUSTERED(int, sub_group_clustered_reduce_logical_xor, SG_LXOR, 0, SG_BOOL)
 SG_TYPE(half, (half)-__builtin_inff(), (half)__builtin_inff())
 
 // cl_khr_subgroup_shuffle and cl_khr_subgroup_shuffle_relative: each lane reads the value of

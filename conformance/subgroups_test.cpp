@@ -105,6 +105,21 @@ kernel void ballots(global uint* out, global const uint* in) {
   o[7] = (uint)d.x ^ (uint)(d.y * 4.0 + d.z * 2.0);
 }
 
+// cl_khr_subgroup_clustered_reduce over clusters of 1 to 32 lanes.
+kernel void clustered(global uint* out, global const uint* in) {
+  size_t g = get_global_linear_id();
+  uint x = in[g];
+  global uint* o = out + 8 * g;
+  o[0] = sub_group_clustered_reduce_add(x, 4);
+  o[1] = sub_group_clustered_reduce_max(x, 8);
+  o[2] = sub_group_clustered_reduce_xor(x, 2);
+  o[3] = sub_group_clustered_reduce_min(x, 32);
+  o[4] = sub_group_clustered_reduce_mul(x | 1, 16);
+  o[5] = (uchar)sub_group_clustered_reduce_or((uchar)x, 1);
+  o[6] = sub_group_clustered_reduce_logical_and(x & 3, 4) | sub_group_clustered_reduce_logical_or(x & 64, 8) << 1;
+  o[7] = as_uint(sub_group_clustered_reduce_add((float)(x & 255), 16));
+}
+
 kernel void ids(global uint* out, global const int* pred) {
   size_t g = get_global_linear_id();
   global uint* o = out + 8 * g;
@@ -494,6 +509,65 @@ TEST(Subgroups, BallotsAndExtendedTypesMatchTheHostModel) {
             wx ^ wy * 3u ^ wz * 5u ^ ww << 16,
             cl_uint(sum16) | cl_uint(max8) << 16 | cl_uint(uint8_t(in[sg[0]] >> 8)) << 24,
             in[sg[0]] ^ cl_uint(0 * 4.0 + 0.5 * 2.0)};
+        for (int j = 0; j < 8; ++j)
+          if (out[8 * g + j] != want[j] && ++bad <= 5)
+            ADD_FAILURE() << "work-item " << g << " value " << j << ": got " << out[8 * g + j]
+                          << ", want " << want[j];
+      }
+    });
+    EXPECT_EQ(bad, 0u);
+    clReleaseMemObject(mi);
+    clReleaseMemObject(mo);
+  }
+  clReleaseKernel(k);
+  clReleaseProgram(prog);
+}
+
+TEST(Subgroups, ClusteredReductionsMatchTheHostModel) {
+  Env env;
+  cl_program prog = build(env);
+  ASSERT_TRUE(prog);
+  cl_int err;
+  cl_kernel k = clCreateKernel(prog, "clustered", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  for (const Layout& L : kLayouts) {
+    SCOPED_TRACE("local " + std::to_string(L.local[0]) + "x" + std::to_string(L.local[1]) +
+                 " global " + std::to_string(L.global[0]) + "x" + std::to_string(L.global[1]));
+    std::vector<cl_uint> in(L.items());
+    std::mt19937 rng(19);
+    for (cl_uint& v : in) v = rng();
+    cl_mem mi = env.buffer(in.size() * 4, in.data());
+    cl_mem mo = env.buffer(in.size() * 8 * 4);
+    clSetKernelArg(k, 0, sizeof mo, &mo);
+    clSetKernelArg(k, 1, sizeof mi, &mi);
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, cl_uint(L.dims), nullptr, L.global, L.local, 0,
+                                     nullptr, nullptr),
+              CL_SUCCESS);
+    std::vector<cl_uint> out(in.size() * 8);
+    ASSERT_EQ(clEnqueueReadBuffer(env.queue, mo, CL_TRUE, 0, out.size() * 4, out.data(), 0,
+                                  nullptr, nullptr),
+              CL_SUCCESS);
+    size_t bad = 0;
+    L.for_each_sub_group([&](const std::vector<size_t>& sg, size_t, size_t) {
+      // The lanes of lane i's cluster of `size`, clipped to the sub-group.
+      auto cluster = [&](size_t i, size_t size) {
+        std::vector<cl_uint> v;
+        for (size_t j = i / size * size; j < std::min(sg.size(), (i / size + 1) * size); ++j)
+          v.push_back(in[sg[j]]);
+        return v;
+      };
+      for (size_t i = 0; i < sg.size(); ++i) {
+        cl_uint add = 0, mx = 0, x2 = 0, mn = ~0u, mul = 1, lor = 0;
+        bool land = true;
+        float fsum = 0;
+        for (cl_uint v : cluster(i, 4)) add += v, land = land && (v & 3);
+        for (cl_uint v : cluster(i, 8)) mx = std::max(mx, v), lor |= (v & 64) != 0;
+        for (cl_uint v : cluster(i, 2)) x2 ^= v;
+        for (cl_uint v : cluster(i, 32)) mn = std::min(mn, v);
+        for (cl_uint v : cluster(i, 16)) mul *= v | 1, fsum += float(v & 255);
+        const size_t g = sg[i];
+        const cl_uint want[8] = {add, mx, x2, mn, mul, uint8_t(in[g]),
+                                 cl_uint(land) | lor << 1, std::bit_cast<cl_uint>(fsum)};
         for (int j = 0; j < 8; ++j)
           if (out[8 * g + j] != want[j] && ++bad <= 5)
             ADD_FAILURE() << "work-item " << g << " value " << j << ": got " << out[8 * g + j]
