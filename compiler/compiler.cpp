@@ -211,10 +211,14 @@ std::unique_ptr<llvm::Module> load_bitcode_lazily(llvm::LLVMContext& ctx, const 
   return std::move(*mod);
 }
 
+} // namespace
+const std::string& toolchain_identity();
+namespace {
+
 // amcl's work-item builtins for `target`, loaded lazily into `ctx`. Their source is compiled
-// once per target and process and kept as bitcode: every build links them, and running the
-// frontend over several hundred sub-group functions per build would cost more than the
-// program's own compile.
+// once per target and kept as bitcode, in memory and in the build cache: every build links
+// them, and running the frontend over several hundred sub-group functions per build would
+// cost more than the program's own compile.
 std::unique_ptr<llvm::Module> workitem_builtins(llvm::LLVMContext& ctx, const std::string& target,
                                                 std::string& log) {
   static std::mutex mutex;
@@ -223,6 +227,15 @@ std::unique_ptr<llvm::Module> workitem_builtins(llvm::LLVMContext& ctx, const st
   {
     std::lock_guard lock(mutex);
     if (auto it = compiled.find(target); it != compiled.end()) bitcode = it->second;
+  }
+  // Then the on-disk cache: compiling them takes most of a second, once per target.
+  const std::string disk_key = cache_key({toolchain_identity(), "workitem-builtins", target});
+  if (bitcode.empty()) {
+    if (auto hit = BuildCache::process().load(disk_key)) {
+      bitcode.assign(hit->binary.begin(), hit->binary.end());
+      std::lock_guard lock(mutex);
+      compiled.emplace(target, bitcode);
+    }
   }
   if (bitcode.empty()) {
     llvm::LLVMContext own;
@@ -237,6 +250,7 @@ std::unique_ptr<llvm::Module> workitem_builtins(llvm::LLVMContext& ctx, const st
     llvm::raw_string_ostream os(bitcode);
     llvm::WriteBitcodeToFile(*m, os);
     os.flush();
+    BuildCache::process().store(disk_key, CachedBuild{{bitcode.begin(), bitcode.end()}, ""});
     std::lock_guard lock(mutex);
     compiled.emplace(target, bitcode);
   }
