@@ -32,9 +32,12 @@ uint32_t lds_bytes(uint32_t rsrc2) { return ((rsrc2 >> 15) & 0x1ff) * 512; }
 ProgramCache::ProgramCache() = default;
 ProgramCache::~ProgramCache() = default;
 
+void ProgramCache::prepare(unsigned workers) {
+  if (workers > slots_.size()) slots_.resize(workers);
+}
+
 Program& ProgramCache::get(unsigned worker, uint64_t entry, MemoryPort& memory) {
-  if (worker >= slots_.size()) slots_.resize(worker + 1);
-  auto& programs = slots_[worker];
+  auto& programs = slots_.at(worker); // prepare() sized the slots before the workers started
   auto it = programs.find(entry);
   if (it != programs.end() && it->second->revalidate(memory)) {
     reused_.fetch_add(1, std::memory_order_relaxed);
@@ -183,6 +186,7 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
     result.lane_instructions += lanes;
     result.waves += waves_run;
   };
+  if (programs) programs->prepare(workers);
   pool.run(workers, worker);
   return result;
 }

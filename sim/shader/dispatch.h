@@ -49,6 +49,9 @@ class ProgramCache {
 public:
   ProgramCache();
   ~ProgramCache();
+  // Makes room for `workers` slots; called before a dispatch's workers start (get() is called
+  // by all of them at once and must not reallocate the slots).
+  void prepare(unsigned workers);
   // The worker's program for `entry`, reused when its code is unchanged, else decoded afresh.
   Program& get(unsigned worker, uint64_t entry, MemoryPort& memory);
   uint64_t reused() const { return reused_; }

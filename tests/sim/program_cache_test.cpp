@@ -34,6 +34,7 @@ TEST(ProgramCache, ReusesAProgramWhileItsCodeIsUnchanged) {
   mem.put(0x10000, kSNop);
   mem.put(0x10004, kSEndpgm);
   ProgramCache cache;
+  cache.prepare(2);
   Program& first = cache.get(0, 0x10000, mem);
   EXPECT_EQ(first.at(0x10000).op, Op::s_nop);
   EXPECT_EQ(first.at(0x10004).op, Op::s_endpgm);
