@@ -338,7 +338,19 @@ SG int sub_group_non_uniform_any(int predicate) {
     return __builtin_amdgcn_ballot_w32(x == first) == sg_active();                               \
   }
 
-#define SG_ANY_TYPE(T) SG_SHUFFLE(T) SG_ALL_EQUAL(T)
+// cl_khr_subgroup_rotate: the value of the lane `delta` places further on, wrapping around the
+// sub-group (or the lane's cluster of `clustersize`).
+#define SG_ROTATE(T)                                                                             \
+  SG T sub_group_rotate(T x, int delta) {                                                        \
+    const int n = (int)get_sub_group_size(), me = (int)sg_lane();                                \
+    return sg_shuffle_##T(x, (uint)(((me + delta) % n + n) % n));                                \
+  }                                                                                              \
+  SG T sub_group_clustered_rotate(T x, int delta, uint clustersize) {                            \
+    const int cs = (int)clustersize, me = (int)sg_lane(), base = me / cs * cs;                   \
+    return sg_shuffle_##T(x, (uint)(base + ((me - base + delta) % cs + cs) % cs));               \
+  }
+
+#define SG_ANY_TYPE(T) SG_SHUFFLE(T) SG_ALL_EQUAL(T) SG_ROTATE(T)
 SG_ANY_TYPE(char)
 SG_ANY_TYPE(uchar)
 SG_ANY_TYPE(short)

@@ -178,7 +178,8 @@ TEST(LanguageVersions, ExtensionMacrosMatchTheDevice) {
                                           "cl_khr_subgroup_non_uniform_arithmetic",
                                           "cl_khr_subgroup_extended_types",
                                           "cl_khr_subgroup_ballot",
-                                          "cl_khr_subgroup_clustered_reduce"};
+                                          "cl_khr_subgroup_clustered_reduce",
+                                          "cl_khr_subgroup_rotate"};
   for (const char* std : {"-cl-std=CL1.2", "-cl-std=CL3.0"}) {
     const bool c12 = std::string(std) == "-cl-std=CL1.2";
     auto visible = [&](const std::string& e) {

@@ -105,6 +105,17 @@ kernel void ballots(global uint* out, global const uint* in) {
   o[7] = (uint)d.x ^ (uint)(d.y * 4.0 + d.z * 2.0);
 }
 
+// cl_khr_subgroup_rotate, whole sub-group and clusters of 8, both directions.
+kernel void rotates(global uint* out, global const uint* in) {
+  size_t g = get_global_linear_id();
+  uint x = in[g];
+  global uint* o = out + 4 * g;
+  o[0] = sub_group_rotate(x, 3);
+  o[1] = sub_group_rotate(x, -5);
+  o[2] = sub_group_clustered_rotate(x, 2, 8);
+  o[3] = (ushort)sub_group_clustered_rotate((short)x, -1, 4);
+}
+
 // cl_khr_subgroup_clustered_reduce over clusters of 1 to 32 lanes.
 kernel void clustered(global uint* out, global const uint* in) {
   size_t g = get_global_linear_id();
@@ -571,6 +582,52 @@ TEST(Subgroups, ClusteredReductionsMatchTheHostModel) {
         for (int j = 0; j < 8; ++j)
           if (out[8 * g + j] != want[j] && ++bad <= 5)
             ADD_FAILURE() << "work-item " << g << " value " << j << ": got " << out[8 * g + j]
+                          << ", want " << want[j];
+      }
+    });
+    EXPECT_EQ(bad, 0u);
+    clReleaseMemObject(mi);
+    clReleaseMemObject(mo);
+  }
+  clReleaseKernel(k);
+  clReleaseProgram(prog);
+}
+
+TEST(Subgroups, RotationsMatchTheHostModel) {
+  Env env;
+  cl_program prog = build(env);
+  ASSERT_TRUE(prog);
+  cl_int err;
+  cl_kernel k = clCreateKernel(prog, "rotates", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  // Full sub-groups only: clusters must fit the sub-group, and every source lane must be active.
+  const Layout full[] = {{{64, 1}, {64, 1}, 1}, {{64, 2}, {32, 2}, 2}};
+  for (const Layout& L : full) {
+    std::vector<cl_uint> in(L.items());
+    std::mt19937 rng(23);
+    for (cl_uint& v : in) v = rng();
+    cl_mem mi = env.buffer(in.size() * 4, in.data());
+    cl_mem mo = env.buffer(in.size() * 4 * 4);
+    clSetKernelArg(k, 0, sizeof mo, &mo);
+    clSetKernelArg(k, 1, sizeof mi, &mi);
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, cl_uint(L.dims), nullptr, L.global, L.local, 0,
+                                     nullptr, nullptr),
+              CL_SUCCESS);
+    std::vector<cl_uint> out(in.size() * 4);
+    ASSERT_EQ(clEnqueueReadBuffer(env.queue, mo, CL_TRUE, 0, out.size() * 4, out.data(), 0,
+                                  nullptr, nullptr),
+              CL_SUCCESS);
+    size_t bad = 0;
+    L.for_each_sub_group([&](const std::vector<size_t>& sg, size_t, size_t) {
+      const size_t n = sg.size();
+      for (size_t i = 0; i < n; ++i) {
+        const size_t g = sg[i], c8 = i / 8 * 8, c4 = i / 4 * 4;
+        const cl_uint want[4] = {in[sg[(i + 3) % n]], in[sg[(i + n - 5) % n]],
+                                 in[sg[c8 + (i - c8 + 2) % 8]],
+                                 uint16_t(in[sg[c4 + (i - c4 + 3) % 4]])};
+        for (int j = 0; j < 4; ++j)
+          if (out[4 * g + j] != want[j] && ++bad <= 5)
+            ADD_FAILURE() << "work-item " << g << " value " << j << ": got " << out[4 * g + j]
                           << ", want " << want[j];
       }
     });

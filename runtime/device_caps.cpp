@@ -27,6 +27,7 @@ const std::vector<Capability>& device_extensions() {
       {"cl_khr_subgroup_extended_types", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_subgroup_ballot", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_subgroup_clustered_reduce", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_subgroup_rotate", CL_MAKE_VERSION(1, 0, 0)},
   };
   return caps;
 }
