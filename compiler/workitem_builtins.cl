@@ -156,10 +156,7 @@ SG void sub_group_barrier(uint flags) {
 }
 // The scope parameter's type mangles by its enum name (..._Z17sub_group_barrierj12memory_scope).
 typedef enum memory_scope { amcl_memory_scope_any } memory_scope;
-SG void sub_group_barrier(uint flags, memory_scope scope) {
-  if (flags) __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup");
-  __builtin_amdgcn_wave_barrier();
-}
+SG void sub_group_barrier(uint flags, memory_scope scope) { sub_group_barrier(flags); }
 
 SG int sub_group_all(int predicate) {
   return __builtin_amdgcn_ballot_w32(predicate != 0) == sg_active();
@@ -193,32 +190,20 @@ static inline ulong sg_read64(ulong x, uint l) {
 // INCL and EXCL; IDENT is the operation's identity, which the exclusive scan returns in the
 // first active lane (§6.15.16); IN maps the argument first (logical operations take 0/1).
 #define SG_FOLD(T, REDUCE, INCL, EXCL, OP, IDENT, IN)                                           \
-  SG T REDUCE(T arg) {                                                                           \
-    const T x = IN(arg);                                                                         \
-    T acc = IDENT;                                                                               \
-    for (uint m = sg_active(); m; m &= m - 1)                                                    \
-      acc = (T)OP(acc, SG_READ_##T(x, __builtin_ctz(m)));                                        \
-    return acc;                                                                                  \
-  }                                                                                              \
-  SG T INCL(T arg) {                                                                             \
-    const T x = IN(arg);                                                                         \
-    const uint me = sg_lane();                                                                   \
-    T acc = IDENT;                                                                               \
-    for (uint m = sg_active(); m; m &= m - 1) {                                                  \
-      const uint l = __builtin_ctz(m);                                                           \
-      const T v = SG_READ_##T(x, l);                                                             \
-      if (l <= me) acc = (T)OP(acc, v);                                                          \
-    }                                                                                            \
-    return acc;                                                                                  \
-  }                                                                                              \
-  SG T EXCL(T arg) {                                                                             \
+  SG_FOLD_FN(T, REDUCE(T arg), OP, IDENT, IN, 1)                                                 \
+  SG_FOLD_FN(T, INCL(T arg), OP, IDENT, IN, l <= me)                                             \
+  SG_FOLD_FN(T, EXCL(T arg), OP, IDENT, IN, l < me)
+// One function SIGNATURE folding OP over the active lanes l (in order) for which KEEP holds;
+// `me` is the calling lane.
+#define SG_FOLD_FN(T, SIGNATURE, OP, IDENT, IN, KEEP)                                            \
+  SG T SIGNATURE {                                                                               \
     const T x = IN(arg);                                                                         \
     const uint me = sg_lane();                                                                   \
     T acc = IDENT;                                                                               \
     for (uint m = sg_active(); m; m &= m - 1) {                                                  \
       const uint l = __builtin_ctz(m);                                                           \
       const T v = SG_READ_##T(x, l);                                                             \
-      if (l < me) acc = (T)OP(acc, v);                                                           \
+      if (KEEP) acc = (T)OP(acc, v);                                                             \
     }                                                                                            \
     return acc;                                                                                  \
   }
@@ -238,17 +223,7 @@ static inline ulong sg_read64(ulong x, uint l) {
 // cl_khr_subgroup_clustered_reduce: the reduction over the active lanes of this lane's cluster
 // (consecutive lanes, `clustersize` a power of two up to the sub-group size).
 #define SG_CLUSTERED(T, NAME, OP, IDENT, IN)                                                     \
-  SG T NAME(T arg, uint clustersize) {                                                           \
-    const T x = IN(arg);                                                                         \
-    const uint cluster = sg_lane() / clustersize;                                                \
-    T acc = IDENT;                                                                               \
-    for (uint m = sg_active(); m; m &= m - 1) {                                                  \
-      const uint l = __builtin_ctz(m);                                                           \
-      const T v = SG_READ_##T(x, l);                                                             \
-      if (l / clustersize == cluster) acc = (T)OP(acc, v);                                       \
-    }                                                                                            \
-    return acc;                                                                                  \
-  }
+  SG_FOLD_FN(T, NAME(T arg, uint clustersize), OP, IDENT, IN, l / clustersize == me / clustersize)
 
 #define SG_MUL(a, b) ((a) * (b))
 #define SG_AND(a, b) ((a) & (b))

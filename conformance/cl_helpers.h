@@ -38,16 +38,25 @@ struct Env {
     if (queue) clReleaseCommandQueue(queue);
     if (context) clReleaseContext(context);
   }
-  cl_kernel kernel(const char* src, const char* name) {
+  // A program built from `src`; a failed build is a test failure showing the build log, and
+  // returns nullptr.
+  cl_program program(const char* src, const char* options = "") {
     cl_int err;
     cl_program p = clCreateProgramWithSource(context, 1, &src, nullptr, &err);
     EXPECT_EQ(err, CL_SUCCESS);
-    err = clBuildProgram(p, 1, &device, "", nullptr, nullptr);
-    if (err != CL_SUCCESS) {
-      char log[8192] = "";
+    if (clBuildProgram(p, 1, &device, options, nullptr, nullptr) != CL_SUCCESS) {
+      char log[16384] = "";
       clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, nullptr);
-      ADD_FAILURE() << "build failed: " << log;
+      ADD_FAILURE() << "build failed (" << options << "): " << log;
+      clReleaseProgram(p);
+      return nullptr;
     }
+    return p;
+  }
+  cl_kernel kernel(const char* src, const char* name) {
+    cl_program p = program(src);
+    if (!p) return nullptr;
+    cl_int err;
     cl_kernel k = clCreateKernel(p, name, &err);
     EXPECT_EQ(err, CL_SUCCESS);
     clReleaseProgram(p); // the kernel keeps the program alive

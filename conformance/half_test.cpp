@@ -99,16 +99,10 @@ std::vector<H> halves(size_t n, uint32_t seed) {
 struct HalfKernels {
   Env& env;
   cl_program prog = nullptr;
-  explicit HalfKernels(Env& e) : env(e) {
-    cl_int err;
-    prog = clCreateProgramWithSource(env.context, 1, &kSource, nullptr, &err);
-    if (clBuildProgram(prog, 1, &env.device, "-cl-std=CL3.0", nullptr, nullptr) != CL_SUCCESS) {
-      char log[16384] = "";
-      clGetProgramBuildInfo(prog, env.device, CL_PROGRAM_BUILD_LOG, sizeof log, log, nullptr);
-      ADD_FAILURE() << log;
-    }
+  explicit HalfKernels(Env& e) : env(e), prog(e.program(kSource, "-cl-std=CL3.0")) {}
+  ~HalfKernels() {
+    if (prog) clReleaseProgram(prog);
   }
-  ~HalfKernels() { clReleaseProgram(prog); }
   // Runs `name` over n work-items; inputs are copied in, outputs (sizes in bytes) read back.
   std::vector<std::vector<uint8_t>> operator()(const char* name, size_t n,
                                                const std::vector<std::vector<uint8_t>>& in,

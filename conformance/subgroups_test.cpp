@@ -231,18 +231,7 @@ void check_collectives(Env& env, cl_program prog, const char* type, const Layout
   clReleaseKernel(k);
 }
 
-cl_program build(Env& env) {
-  cl_int err;
-  cl_program p = clCreateProgramWithSource(env.context, 1, &kCollectives, nullptr, &err);
-  if (clBuildProgram(p, 1, &env.device, "-cl-std=CL3.0", nullptr, nullptr) != CL_SUCCESS) {
-    char log[16384] = "";
-    clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_LOG, sizeof log, log, nullptr);
-    ADD_FAILURE() << log;
-    clReleaseProgram(p);
-    return nullptr;
-  }
-  return p;
-}
+cl_program build(Env& env) { return env.program(kCollectives, "-cl-std=CL3.0"); }
 
 const Layout kLayouts[] = {
     {{96, 1}, {48, 1}, 1},  // two work-groups of 32 + 16
