@@ -2,6 +2,7 @@
 #pragma once
 #include "am/hw/ih_v6.h"
 #include "gmc.h"
+#include "shader/isa.h"
 
 #include <cstdint>
 #include <string>
@@ -22,6 +23,8 @@ public:
   virtual uint32_t sh_mem_bases(unsigned vmid) = 0;
   // The GPU's 64-bit timestamp counter (100 MHz reference clock).
   virtual uint64_t gpu_clock() = 0;
+  // The instruction set of the card's shader array.
+  virtual shader::Gfx shader_isa() const = 0;
 };
 
 } // namespace sim

@@ -56,6 +56,9 @@ public:
   void report_vm_fault(uint64_t address, bool write, const std::string& what) override;
   uint64_t gpu_clock() override;
   uint32_t sh_mem_bases(unsigned vmid) override;
+  shader::Gfx shader_isa() const override {
+    return config_.gfx.starts_with("gfx12") ? shader::Gfx::v12 : shader::Gfx::v11;
+  }
 
   const GpuConfig& config() const { return config_; }
   Mec& mec() { return mec_; }

@@ -141,6 +141,7 @@ void Mec::dispatch_direct(std::span<const uint32_t> body) {
   // The compute queue runs in VMID 0 (the driver's kernel queue).
   const uint32_t bases = dev_.sh_mem_bases(0);
   L.private_aperture = uint64_t(bases & 0xffff) << 48;
+  L.gfx = dev_.shader_isa();
   L.shared_aperture = uint64_t(bases >> 16) << 48;
   if (initiator & sh::DISPATCH_USE_THREAD_DIMENSIONS)
     throw PacketError("DISPATCH_DIRECT with USE_THREAD_DIMENSIONS is not modelled");

@@ -1,5 +1,7 @@
-// gfx11 instruction decoder: encoding detection by the fixed prefix bits of the RDNA3 ISA
-// manual's microcode formats, then field extraction into Inst.
+// gfx11/gfx12 instruction decoder: encoding detection by the fixed prefix bits of the RDNA3 and
+// RDNA4 ISA manuals' microcode formats, then field extraction into Inst. The two generations
+// share every encoding but SMEM and the vector-memory (VFLAT/VGLOBAL/VSCRATCH) ones, which gfx12
+// re-laid; their opcode numbers differ where gfx12_opcodes.def says.
 #include "isa.h"
 
 #include <array>
@@ -11,21 +13,57 @@ namespace {
 constexpr uint8_t H = kHalf;
 constexpr OpInfo kOps[] = {
 #define X(name, fmt, code, d, s0, s1, s2) {Op::name, Format::fmt, code, #name, d, {s0, s1, s2}},
+#define N(name, fmt, code, d, s0, s1, s2) {Op::name, Format::fmt, code, #name, d, {s0, s1, s2}},
+#define C(op, name12, fmt, code)
+#define R(op)
+#include "gfx11_opcodes.def"
+#include "gfx12_opcodes.def"
+#undef X
+#undef N
+#undef C
+#undef R
+};
+constexpr size_t kOpCount = size_t(Op::kCount);
+constexpr size_t kGfx11Ops = 0
+#define X(name, fmt, code, d, s0, s1, s2) +1
 #include "gfx11_opcodes.def"
 #undef X
-};
+    ;
 
 constexpr size_t kFormats = size_t(Format::MUBUF) + 1;
 
-// Per-format lookup tables from opcode number to Op, built once.
+// One generation's view of an operation: its mnemonic, format and opcode (-1: absent).
+struct GenOp {
+  const char* name = nullptr;
+  Format format = Format::SOPP;
+  int code = -1;
+};
+
+// Per-generation operation views and per-format lookup tables from opcode number to Op.
 struct Tables {
-  std::array<std::array<Op, 1024>, kFormats> by_code;
+  std::array<std::array<GenOp, kOpCount>, 2> ops;
+  std::array<std::array<std::array<Op, 1024>, kFormats>, 2> by_code;
   Tables() {
-    for (auto& t : by_code) t.fill(Op::kCount);
-    for (const OpInfo& info : kOps) by_code[size_t(info.format)][info.code] = info.op;
+    for (size_t i = 0; i < kOpCount; ++i) {
+      GenOp g{kOps[i].name, kOps[i].format, kOps[i].code};
+      if (i < kGfx11Ops) ops[0][i] = g; // gfx11's own table
+      ops[1][i] = g;                    // gfx12 keeps it unless changed below; N ops are new
+    }
+#define C(op, name12, fmt, code) ops[1][size_t(Op::op)] = GenOp{name12, Format::fmt, code};
+#define R(op) ops[1][size_t(Op::op)] = GenOp{};
+#define N(name, fmt, code, d, s0, s1, s2)
+#include "gfx12_opcodes.def"
+#undef C
+#undef R
+#undef N
+    for (auto& gen : by_code)
+      for (auto& t : gen) t.fill(Op::kCount);
+    for (size_t g = 0; g < 2; ++g)
+      for (size_t i = 0; i < kOpCount; ++i)
+        if (ops[g][i].code >= 0) by_code[g][size_t(ops[g][i].format)][size_t(ops[g][i].code)] = Op(i);
   }
-  Op find(Format f, uint32_t code) const {
-    return code < 1024 ? by_code[size_t(f)][code] : Op::kCount;
+  Op find(Gfx gfx, Format f, uint32_t code) const {
+    return code < 1024 ? by_code[size_t(gfx)][size_t(f)][code] : Op::kCount;
   }
 };
 const Tables& tables() {
@@ -93,6 +131,7 @@ void split_true16(Inst& inst, const OpInfo& info) {
 }
 
 bool decode_vop3(Inst& inst, std::span<const uint32_t> w, std::string* why) {
+  const Tables& t = tables();
   if (w.size() < 2) return fail(why, "VOP3 needs 2 dwords");
   const uint32_t d0 = w[0], d1 = w[1];
   const uint32_t code = bits(d0, 25, 16);
@@ -104,17 +143,17 @@ bool decode_vop3(Inst& inst, std::span<const uint32_t> w, std::string* why) {
     inst.format = Format::VOPC;
     inst.encoding = Encoding::E64;
   } else if (code < 384) {
-    op = tables().find(Format::VOP2, code - 256);
+    op = t.find(inst.gfx, Format::VOP2, code - 256);
     inst.format = Format::VOP2;
     inst.encoding = Encoding::E64;
   } else if (code < 512) {
-    op = tables().find(Format::VOP1, code - 384);
+    op = t.find(inst.gfx, Format::VOP1, code - 384);
     inst.format = Format::VOP1;
     inst.encoding = Encoding::E64;
   } else {
-    op = tables().find(Format::VOP3, code);
-    if (op == Op::kCount) op = tables().find(Format::VOP3SD, code);
-    inst.format = op == Op::kCount ? Format::VOP3 : op_info(op).format;
+    op = t.find(inst.gfx, Format::VOP3, code);
+    if (op == Op::kCount) op = t.find(inst.gfx, Format::VOP3SD, code);
+    inst.format = op == Op::kCount ? Format::VOP3 : op_format(op, inst.gfx);
   }
   if (op == Op::kCount) return fail(why, "unimplemented VOP3 opcode " + hex32(code) + " (" + hex32(d0) + ")");
   if (is_fmamk(op) || is_fmaak(op) || op == Op::v_pk_fmac_f16)
@@ -148,7 +187,7 @@ bool decode_vop3p(Inst& inst, std::span<const uint32_t> w, std::string* why) {
   if (w.size() < 2) return fail(why, "VOP3P needs 2 dwords");
   const uint32_t d0 = w[0], d1 = w[1];
   inst.format = Format::VOP3P;
-  inst.op = tables().find(Format::VOP3P, bits(d0, 22, 16));
+  inst.op = tables().find(inst.gfx, Format::VOP3P, bits(d0, 22, 16));
   if (inst.op == Op::kCount) return fail(why, "unimplemented VOP3P opcode " + hex32(bits(d0, 22, 16)));
   inst.size = 8;
   inst.dst = uint16_t(src::kVgpr0 + bits(d0, 7, 0));
@@ -191,9 +230,71 @@ bool decode_vopd(Inst& inst, std::span<const uint32_t> w, std::string* why) {
   return true;
 }
 
+// gfx12 SMEM (llvm-mc-22 -mcpu=gfx1201 -show-encoding): sbase/2 [5:0], sdata [12:6],
+// opcode [20:13], scope [22:21], th [24:23]; dword 1: signed 24-bit offset [23:0], soffset
+// [31:25].
+bool decode_smem12(Inst& inst, std::span<const uint32_t> w, std::string* why) {
+  const uint32_t d0 = w[0];
+  if (w.size() < 2) return fail(why, "SMEM needs 2 dwords");
+  inst.op = tables().find(Gfx::v12, Format::SMEM, bits(d0, 20, 13));
+  if (inst.op == Op::kCount) return fail(why, "unimplemented SMEM opcode " + std::to_string(bits(d0, 20, 13)) + " (" + hex32(d0) + ")");
+  inst.format = Format::SMEM;
+  inst.size = 8;
+  inst.src[0] = uint16_t(bits(d0, 5, 0) * 2);
+  inst.dst = uint16_t(bits(d0, 12, 6));
+  inst.scope = uint8_t(bits(d0, 22, 21));
+  inst.th = uint8_t(bits(d0, 24, 23));
+  inst.imm = int32_t(bits(w[1], 23, 0) << 8) >> 8;
+  inst.soffset = uint16_t(bits(w[1], 31, 25));
+  return true;
+}
+
+// gfx12 VFLAT/VGLOBAL/VSCRATCH, 96 bits (same source): saddr [6:0], opcode [21:14], segment
+// [25:24]; dword 1: vdst [7:0], scratch vaddr enable [17], scope [19:18], th [22:20], vsrc
+// (data) [30:23]; dword 2: vaddr [7:0], signed 24-bit offset [31:8].
+bool decode_vflat12(Inst& inst, std::span<const uint32_t> w, std::string* why) {
+  const uint32_t d0 = w[0];
+  if (w.size() < 3) return fail(why, "VFLAT needs 3 dwords");
+  inst.op = tables().find(Gfx::v12, Format::FLAT, bits(d0, 21, 14));
+  if (inst.op == Op::kCount) return fail(why, "unimplemented VFLAT opcode " + std::to_string(bits(d0, 21, 14)) + " (" + hex32(d0) + ")");
+  if (bits(d0, 25, 24) == 3) return fail(why, "VFLAT segment 3 (" + hex32(d0) + ")");
+  inst.format = Format::FLAT;
+  inst.size = 12;
+  inst.segment = Segment(bits(d0, 25, 24));
+  inst.soffset = uint16_t(bits(d0, 6, 0));
+  const uint32_t d1 = w[1], d2 = w[2];
+  inst.dst = uint16_t(src::kVgpr0 + bits(d1, 7, 0));
+  inst.scope = uint8_t(bits(d1, 19, 18));
+  inst.th = uint8_t(bits(d1, 22, 20));
+  inst.src[1] = uint16_t(src::kVgpr0 + bits(d1, 30, 23));
+  inst.src[0] = uint16_t(src::kVgpr0 + bits(d2, 7, 0));
+  inst.imm = int32_t(d2) >> 8;
+  if (inst.segment == Segment::Scratch && !bits(d1, 17, 17)) inst.src[0] = src::kNull;
+  const OpInfo& info = op_info(inst.op);
+  const bool atomic = info.dst_dwords && info.src_dwords[0];
+  inst.has_vdst_data = atomic ? (inst.th & 1) != 0 : info.dst_dwords != 0; // TH_ATOMIC_RETURN
+  return true;
+}
+
 } // namespace
 
 const OpInfo& op_info(Op op) { return kOps[size_t(op)]; }
+
+const char* op_name(Op op, Gfx gfx) {
+  const char* n = tables().ops[size_t(gfx)][size_t(op)].name;
+  return n ? n : kOps[size_t(op)].name;
+}
+
+std::optional<uint16_t> op_code(Op op, Gfx gfx) {
+  const int code = tables().ops[size_t(gfx)][size_t(op)].code;
+  if (code < 0) return std::nullopt;
+  return uint16_t(code);
+}
+
+Format op_format(Op op, Gfx gfx) {
+  const GenOp& g = tables().ops[size_t(gfx)][size_t(op)];
+  return g.code >= 0 ? g.format : kOps[size_t(op)].format;
+}
 
 std::span<const OpInfo> all_ops() { return kOps; }
 
@@ -219,16 +320,17 @@ const char* vopc_predicate(Op family, unsigned p) {
   }
 }
 
-std::optional<Inst> decode(std::span<const uint32_t> w, std::string* why) {
+std::optional<Inst> decode(std::span<const uint32_t> w, Gfx gfx, std::string* why) {
   if (w.empty()) {
     fail(why, "no instruction words");
     return std::nullopt;
   }
   Inst inst;
+  inst.gfx = gfx;
   const uint32_t d0 = w[0];
   auto lookup = [&](Format f, uint32_t code) {
-    inst.format = f;
-    inst.op = tables().find(f, code);
+    inst.op = tables().find(gfx, f, code);
+    inst.format = inst.op == Op::kCount ? f : op_format(inst.op, gfx);
     return inst.op != Op::kCount;
   };
   auto unimpl = [&](const char* fmt_name, uint32_t code) -> std::optional<Inst> {
@@ -322,6 +424,8 @@ std::optional<Inst> decode(std::span<const uint32_t> w, std::string* why) {
   if (top6 == 0x35) return done(decode_vop3(inst, w, why));
   if ((d0 >> 24) == 0xCC) return done(decode_vop3p(inst, w, why));
   if (top6 == 0x32) return done(decode_vopd(inst, w, why));
+  if (gfx == Gfx::v12 && top6 == 0x3D) return done(decode_smem12(inst, w, why));
+  if (gfx == Gfx::v12 && top6 == 0x3B) return done(decode_vflat12(inst, w, why));
   if (top6 == 0x3D) { // SMEM
     if (w.size() < 2) return unimpl("SMEM (truncated)", 0);
     if (!lookup(Format::SMEM, bits(d0, 25, 18))) return unimpl("SMEM", bits(d0, 25, 18));

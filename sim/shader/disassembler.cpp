@@ -1,5 +1,5 @@
-// Prints a decoded instruction exactly as llvm-objdump-22 prints it for gfx1100, so that the
-// decoder can be checked against LLVM's disassembler instruction by instruction.
+// Prints a decoded instruction exactly as llvm-objdump-22 prints it for gfx1100 or gfx1201, so
+// that the decoder can be checked against LLVM's disassembler instruction by instruction.
 #include "isa.h"
 
 #include <cstdio>
@@ -30,10 +30,15 @@ bool inlinable32(uint32_t v) {
   }
 }
 
+// How 16-bit VGPR operands print: gfx11 code is true16 (vN.l / vN.h); LLVM 22 compiles gfx12 as
+// "fake16", whose text names the whole register (the high-half bit is part of the number).
+thread_local bool g_true16 = true;
+
 // `width` is the operand's size in dwords, or kHalf; `high` selects vN.h for halves.
 std::string operand(uint16_t code, uint8_t width, uint32_t literal, bool high = false) {
   const unsigned dwords = regs_of(width ? width : 1);
   if (code >= src::kVgpr0) {
+    if (is_half(width) && !g_true16) return "v" + std::to_string((code - src::kVgpr0) | (high ? 0x80 : 0));
     std::string r = reg_range("v", code - src::kVgpr0, dwords);
     if (is_half(width)) r += high ? ".h" : ".l";
     return r;
@@ -131,7 +136,28 @@ std::string cache_bits(const Inst& in) {
   return s;
 }
 
+// gfx12's temporal hint and scope operands (LLVM's names; SCOPE_CU and TH 0 are defaults).
+std::string th_scope(const Inst& in, bool atomic, bool store) {
+  static const char* const kLoad[] = {"", "TH_LOAD_NT", "TH_LOAD_HT", "TH_LOAD_LU",
+                                      "TH_LOAD_NT_RT", "TH_LOAD_RT_NT", "TH_LOAD_NT_HT", "0x7"};
+  static const char* const kStore[] = {"", "TH_STORE_NT", "TH_STORE_HT", "TH_STORE_WB",
+                                       "TH_STORE_NT_RT", "TH_STORE_RT_NT", "TH_STORE_NT_HT", "TH_STORE_NT_WB"};
+  static const char* const kAtomic[] = {"", "TH_ATOMIC_RETURN", "TH_ATOMIC_NT", "TH_ATOMIC_NT_RETURN",
+                                        "TH_ATOMIC_0x4", "TH_ATOMIC_0x5", "TH_ATOMIC_0x6", "TH_ATOMIC_0x7"};
+  static const char* const kScope[] = {"", "SCOPE_SE", "SCOPE_DEV", "SCOPE_SYS"};
+  std::string th = atomic ? kAtomic[in.th & 7] : store ? kStore[in.th & 7] : kLoad[in.th & 7];
+  if (!atomic && (in.th & 7) == 3 && in.scope == 3) th = store ? "TH_STORE_BYPASS" : "TH_LOAD_BYPASS";
+  std::string s;
+  if (!th.empty()) s += " th:" + th;
+  if (in.scope) s += std::string(" scope:") + kScope[in.scope & 3];
+  return s;
+}
+
 std::string smem_offset(const Inst& in) {
+  if (in.gfx == Gfx::v12) {
+    if (in.soffset != src::kNull) return operand(in.soffset, 1, 0) + " offset:" + hex(uint32_t(in.imm) & 0xffffff);
+    return in.imm < 0 ? "-" + hex(uint32_t(-in.imm)) : hex(uint32_t(in.imm));
+  }
   if (in.soffset == src::kNull) return in.imm ? hex(uint32_t(in.imm) & 0x1fffff) : "null";
   std::string s = operand(in.soffset, 1, 0);
   if (in.imm) s += " offset:" + hex(uint32_t(in.imm) & 0x1fffff);
@@ -140,7 +166,8 @@ std::string smem_offset(const Inst& in) {
 
 std::string print_flat(const Inst& in, const OpInfo& info) {
   static const char* const kSeg[] = {"flat_", "scratch_", "global_"};
-  const std::string name = kSeg[unsigned(in.segment)] + std::string(info.name);
+  const std::string name = kSeg[unsigned(in.segment)] + std::string(op_name(in.op, in.gfx));
+  if (in.op == Op::inv || in.op == Op::wb) return name + th_scope(in, false, false);
   const bool is_store = info.dst_dwords == 0;
   const bool is_atomic = name.find("atomic") != std::string::npos;
   std::string addr;
@@ -155,7 +182,7 @@ std::string print_flat(const Inst& in, const OpInfo& info) {
   const std::string data = operand(in.src[1], uint8_t(regs_of(info.src_dwords[0])), 0);
   std::string s = name + " ";
   if (is_atomic) {
-    if (in.glc) s += operand(in.dst, uint8_t(regs_of(info.dst_dwords)), 0) + ", ";
+    if (in.has_vdst_data) s += operand(in.dst, uint8_t(regs_of(info.dst_dwords)), 0) + ", ";
     s += addr + ", " + data;
   } else if (is_store) {
     s += addr + ", " + data;
@@ -164,11 +191,12 @@ std::string print_flat(const Inst& in, const OpInfo& info) {
   }
   if (!saddr.empty()) s += ", " + saddr;
   if (in.imm) s += " offset:" + std::to_string(in.imm);
+  if (in.gfx == Gfx::v12) return s + th_scope(in, is_atomic, is_store);
   return s + cache_bits(in);
 }
 
 std::string print_ds(const Inst& in, const OpInfo& info) {
-  std::string s = std::string(info.name) + " ";
+  std::string s = std::string(op_name(in.op, in.gfx)) + " ";
   if (info.dst_dwords) s += operand(in.dst, info.dst_dwords, 0) + ", ";
   s += operand(in.src[0], 1, 0);
   if (info.src_dwords[0]) s += ", " + operand(in.src[1], info.src_dwords[0], 0);
@@ -187,8 +215,8 @@ std::string print_ds(const Inst& in, const OpInfo& info) {
 }
 
 // One half of a VOPD pair: "v_dual_<op> vdst, src0[, vsrc1]" with fmaak/fmamk's constant.
-std::string print_dual(Op op, uint16_t dst, uint16_t src0, uint16_t src1, uint32_t literal) {
-  const std::string name = op_info(op).name;
+std::string print_dual(Gfx gfx, Op op, uint16_t dst, uint16_t src0, uint16_t src1, uint32_t literal) {
+  const std::string name = op_name(op, gfx);
   std::string s = "v_dual_" + name.substr(2) + " " + operand(dst, 1, 0) + ", " +
                   (src0 == src::kLiteral ? hex(literal) : operand(src0, 1, literal));
   if (op == Op::v_fmamk_f32) return s + ", " + hex(literal) + ", " + operand(src1, 1, 0);
@@ -202,7 +230,7 @@ std::string print_vop3p(const Inst& in, const OpInfo& info) {
   const bool mix = in.op == Op::v_fma_mix_f32 || in.op == Op::v_fma_mixlo_f16 ||
                    in.op == Op::v_fma_mixhi_f16;
   const unsigned nsrc = info.src_dwords[2] ? 3 : 2;
-  std::string s = std::string(info.name) + " " + operand(in.dst, 1, 0);
+  std::string s = std::string(op_name(in.op, in.gfx)) + " " + operand(in.dst, 1, 0);
   for (unsigned i = 0; i < nsrc; ++i) {
     std::string o = operand(in.src[i], 1, in.literal);
     if (mix) { // neg/abs apply per operand; neg_hi is abs for mixed precision
@@ -222,7 +250,7 @@ std::string print_vop3p(const Inst& in, const OpInfo& info) {
 }
 
 std::string vopc_name(const Inst& in) {
-  const std::string family = op_info(in.op).name; // "v_cmp_f32" or "v_cmp_class_f32"
+  const std::string family = op_name(in.op, in.gfx); // "v_cmp_f32" or "v_cmp_class_f32"
   const std::string prefix = in.cmpx ? "v_cmpx_" : "v_cmp_";
   const std::string type = family.substr(family.rfind('_') + 1);
   return prefix + vopc_predicate(in.op, unsigned(in.imm)) + "_" + type;
@@ -232,7 +260,8 @@ std::string vopc_name(const Inst& in) {
 
 std::string disassemble(const Inst& in) {
   const OpInfo& info = op_info(in.op);
-  std::string name = info.name;
+  std::string name = op_name(in.op, in.gfx);
+  g_true16 = in.gfx == Gfx::v11;
   switch (in.format) {
   case Format::SOP2:
     return name + " " + operand(in.dst, info.dst_dwords, 0) + ", " +
@@ -241,6 +270,7 @@ std::string disassemble(const Inst& in) {
   case Format::SOP1:
     if (in.op == Op::s_getpc_b64) return name + " " + operand(in.dst, 2, 0);
     if (in.op == Op::s_setpc_b64) return name + " " + operand(in.src[0], 2, 0);
+    if (in.op == Op::s_barrier_signal) return name + " " + operand(in.src[0], 1, in.literal);
     return name + " " + operand(in.dst, info.dst_dwords, 0) + ", " +
            operand(in.src[0], info.src_dwords[0], in.literal);
   case Format::SOPC:
@@ -254,6 +284,14 @@ std::string disassemble(const Inst& in) {
     case Op::s_waitcnt: return name + " " + waitcnt(in.imm);
     case Op::s_waitcnt_depctr: return name + " " + depctr(in.imm);
     case Op::s_delay_alu: return name + " " + delay_alu(in.imm);
+    case Op::s_wait_loadcnt: case Op::s_wait_storecnt: case Op::s_wait_samplecnt:
+    case Op::s_wait_bvhcnt: case Op::s_wait_expcnt: case Op::s_wait_dscnt: case Op::s_wait_kmcnt:
+    case Op::s_wait_loadcnt_dscnt: case Op::s_wait_storecnt_dscnt:
+      return name + " " + hex(uint32_t(in.imm) & 0xffff);
+    case Op::s_barrier_wait: {
+      const uint32_t v = uint32_t(in.imm) & 0xffff;
+      return name + " " + (v <= 64 ? std::to_string(v) : hex(v));
+    }
     case Op::s_clause: case Op::s_sendmsg: case Op::s_set_inst_prefetch_distance: return name + " " + hex(uint32_t(in.imm) & 0xffff);
     case Op::s_branch: case Op::s_cbranch_scc0: case Op::s_cbranch_scc1: case Op::s_cbranch_vccz:
     case Op::s_cbranch_vccnz: case Op::s_cbranch_execz: case Op::s_cbranch_execnz:
@@ -262,13 +300,13 @@ std::string disassemble(const Inst& in) {
     }
   case Format::SMEM:
     return name + " " + operand(in.dst, info.dst_dwords, 0) + ", " + operand(in.src[0], 2, 0) +
-           ", " + smem_offset(in) + cache_bits(in);
+           ", " + smem_offset(in) + (in.gfx == Gfx::v12 ? th_scope(in, false, false) : cache_bits(in));
   case Format::FLAT: return print_flat(in, info);
   case Format::DS: return print_ds(in, info);
   case Format::MUBUF: return name;
   case Format::VOPD:
-    return print_dual(in.op, in.dst, in.src[0], in.src[1], in.literal) + " :: " +
-           print_dual(in.op_y, in.dst_y, in.src_y[0], in.src_y[1], in.literal);
+    return print_dual(in.gfx, in.op, in.dst, in.src[0], in.src[1], in.literal) + " :: " +
+           print_dual(in.gfx, in.op_y, in.dst_y, in.src_y[0], in.src_y[1], in.literal);
   case Format::VOP3P: return print_vop3p(in, info);
   default: break;
   }

@@ -36,16 +36,16 @@ void ProgramCache::prepare(unsigned workers) {
   if (workers > slots_.size()) slots_.resize(workers);
 }
 
-Program& ProgramCache::get(unsigned worker, uint64_t entry, MemoryPort& memory) {
+Program& ProgramCache::get(unsigned worker, uint64_t entry, Gfx gfx, MemoryPort& memory) {
   auto& programs = slots_.at(worker); // prepare() sized the slots before the workers started
   auto it = programs.find(entry);
-  if (it != programs.end() && it->second->revalidate(memory)) {
+  if (it != programs.end() && it->second->gfx() == gfx && it->second->revalidate(memory)) {
     reused_.fetch_add(1, std::memory_order_relaxed);
     return *it->second;
   }
   if (programs.size() >= kMaxPerWorker) programs.clear();
   auto& slot = programs[entry];
-  slot = std::make_unique<Program>(memory, entry);
+  slot = std::make_unique<Program>(memory, entry, gfx);
   return *slot;
 }
 
@@ -91,7 +91,8 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
     TranslationCache cache(memory);
     std::optional<Program> own_program;
     Program& program =
-        programs ? programs->get(index, L.pgm_addr, cache) : own_program.emplace(cache, L.pgm_addr);
+        programs ? programs->get(index, L.pgm_addr, L.gfx, cache)
+                 : own_program.emplace(cache, L.pgm_addr, L.gfx);
     // One executor (and its LDS) and one set of waves serve all of this thread's work-groups:
     // a work-group's state is reset, not reallocated.
     Executor exec(program, cache, lds_bytes(L.rsrc2), abort, &stop);

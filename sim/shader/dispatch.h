@@ -1,6 +1,7 @@
 // Runs one compute dispatch on the emulated shader array: builds each workgroup's waves with
 // the launch state COMPUTE_PGM_RSRC1/2/3 and the user SGPRs request, then interprets them.
 #pragma once
+#include "isa.h"
 #include "memory_port.h"
 
 #include <atomic>
@@ -27,6 +28,7 @@ struct LaunchState {
   uint32_t tmpring_size = 0;           // COMPUTE_TMPRING_SIZE
   uint64_t shared_aperture = 0;        // from SH_MEM_BASES of the queue's VMID
   uint64_t private_aperture = 0;
+  Gfx gfx = Gfx::v11;                  // the shader array's instruction set
 };
 
 struct DispatchResult {
@@ -53,7 +55,7 @@ public:
   // by all of them at once and must not reallocate the slots).
   void prepare(unsigned workers);
   // The worker's program for `entry`, reused when its code is unchanged, else decoded afresh.
-  Program& get(unsigned worker, uint64_t entry, MemoryPort& memory);
+  Program& get(unsigned worker, uint64_t entry, Gfx gfx, MemoryPort& memory);
   uint64_t reused() const { return reused_; }
 
 private:

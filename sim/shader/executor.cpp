@@ -235,7 +235,7 @@ const Inst& Program::decode_at(uint64_t pc) {
     }
   }
   std::string why;
-  auto inst = decode(std::span<const uint32_t>(words, n), &why);
+  auto inst = decode(std::span<const uint32_t>(words, n), gfx_, &why);
   if (!inst) throw ShaderFault(why + " at pc " + hex(pc));
   const uint64_t slot = (pc - base_) / 4;
   if (pc >= base_ && slot < kMaxIndexed) {
@@ -1401,7 +1401,7 @@ void Executor::exec_flat(Wave& w, const Inst& in) {
           };
           uint64_t old = ref.load();
           while (!ref.compare_exchange_weak(old, atomic_result<uint64_t>(in.op, old, data(0), data(1)))) {}
-          if (in.glc) vreg(w, in.dst, lane) = uint32_t(old), vreg(w, in.dst, lane, 1) = uint32_t(old >> 32);
+          if (in.has_vdst_data) vreg(w, in.dst, lane) = uint32_t(old), vreg(w, in.dst, lane, 1) = uint32_t(old >> 32);
         } else {
           std::atomic_ref<uint32_t> ref(*reinterpret_cast<uint32_t*>(p));
           const uint32_t data = vreg(w, in.src[1], lane);
@@ -1412,7 +1412,7 @@ void Executor::exec_flat(Wave& w, const Inst& in) {
                                                            : atomic_result<uint32_t>(in.op, old, data, cmp);
             if (ref.compare_exchange_weak(old, desired)) break;
           }
-          if (in.glc) vreg(w, in.dst, lane) = old;
+          if (in.has_vdst_data) vreg(w, in.dst, lane) = old;
         }
         break;
       }

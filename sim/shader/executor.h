@@ -32,9 +32,11 @@ struct ShaderFault : std::runtime_error {
 // dispatch of the same entry point only while those pages still hold the same bytes.
 class Program {
 public:
-  Program(MemoryPort& memory, uint64_t entry) : memory_(&memory), base_(entry) {}
+  Program(MemoryPort& memory, uint64_t entry, Gfx gfx = Gfx::v11)
+      : memory_(&memory), base_(entry), gfx_(gfx) {}
   const Inst& at(uint64_t pc);
   uint64_t entry() const { return base_; }
+  Gfx gfx() const { return gfx_; }
   // Points the program at a new dispatch's memory; false when any code page it decoded from
   // is unmapped or changed (the program must then be decoded afresh).
   bool revalidate(MemoryPort& memory);
@@ -45,6 +47,7 @@ private:
   void snapshot_page(uint64_t page_va);
   MemoryPort* memory_;
   uint64_t base_;
+  Gfx gfx_;
   std::unordered_map<uint64_t, std::vector<uint8_t>> pages_; // page address -> its bytes
   std::vector<const Inst*> index_; // dword offset from base_ -> its instruction, or null
   std::deque<Inst> insts_;      // stable addresses while growing

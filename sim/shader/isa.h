@@ -1,4 +1,4 @@
-// The decoded, compact form of a gfx11 instruction and the decoder/printer entry points.
+// The decoded, compact form of a gfx11/gfx12 instruction and the decoder/printer entry points.
 // Decoding happens once per instruction address of a program (see program.h); the executor
 // only ever sees Inst.
 #pragma once
@@ -13,12 +13,24 @@ namespace sim::shader {
 enum class Format : uint8_t { SOP2, SOP1, SOPC, SOPK, SOPP, SMEM, VOP2, VOP1, VOPC, VOP3, VOP3SD,
                               FLAT, DS, VOPD, VOP3P, MUBUF };
 
+// Operations of both generations: gfx11's table, then the operations gfx12 added (its table
+// renames or renumbers gfx11 operations with the same semantics rather than adding new ones).
 enum class Op : uint16_t {
 #define X(name, fmt, code, d, s0, s1, s2) name,
+#define N(name, fmt, code, d, s0, s1, s2) name,
+#define C(op, name12, fmt, code)
+#define R(op)
 #include "gfx11_opcodes.def"
+#include "gfx12_opcodes.def"
 #undef X
+#undef N
+#undef C
+#undef R
   kCount
 };
+
+// The instruction-set generation a program is decoded for (RDNA3 = gfx11, RDNA4 = gfx12).
+enum class Gfx : uint8_t { v11, v12 };
 
 // Operand width marker in the opcode table: a 16-bit operand (half of a VGPR under true16).
 inline constexpr uint8_t kHalf = 0x80;
@@ -34,6 +46,11 @@ struct OpInfo {
   uint8_t src_dwords[3];
 };
 const OpInfo& op_info(Op op);
+// The mnemonic and opcode of an operation in one generation; no code when it does not exist
+// there (the opcode tables are the facts; see gfx12_opcodes.def).
+const char* op_name(Op op, Gfx gfx);
+std::optional<uint16_t> op_code(Op op, Gfx gfx);
+Format op_format(Op op, Gfx gfx);
 
 // VOP2 forms with an inline 32-bit constant K (fmamk: a * K + b; fmaak: a * b + K) and with
 // the destination as accumulator (fmac).
@@ -60,6 +77,7 @@ inline constexpr uint16_t kSharedBase = 235, kSharedLimit = 236, kPrivateBase = 
 
 struct Inst {
   Op op = Op::kCount;
+  Gfx gfx = Gfx::v11;
   Format format = Format::SOPP;
   Encoding encoding = Encoding::Native;
   bool cmpx = false;     // VOPC writing EXEC
@@ -75,6 +93,7 @@ struct Inst {
   uint8_t abs = 0, neg = 0, opsel = 0, omod = 0, opsel_hi = 7, neg_hi = 0;
   bool clamp = false;
   bool glc = false, slc = false, dlc = false;
+  uint8_t th = 0, scope = 0; // gfx12 temporal hint and coherence scope (VMEM/SMEM)
   Segment segment = Segment::Flat;
   uint8_t offset1 = 0;   // DS second offset
   bool has_vdst_data = false; // atomics with return
@@ -95,9 +114,12 @@ const char* vopc_predicate(Op family, unsigned predicate);
 
 // Decodes one instruction from `words` (at least 1 dword; literals need more). Returns
 // nothing when the encoding or opcode is one amcl does not implement; `why` says which.
-std::optional<Inst> decode(std::span<const uint32_t> words, std::string* why = nullptr);
+std::optional<Inst> decode(std::span<const uint32_t> words, Gfx gfx, std::string* why = nullptr);
+inline std::optional<Inst> decode(std::span<const uint32_t> words, std::string* why = nullptr) {
+  return decode(words, Gfx::v11, why);
+}
 
-// Prints an instruction in llvm-objdump-22's syntax (used by the decode-agreement tests and
+// Prints an instruction in llvm-objdump-22's syntax for its generation (used by the decode-agreement tests and
 // for naming an instruction in a fault).
 std::string disassemble(const Inst& inst);
 

@@ -1,5 +1,5 @@
 // Decode agreement over the kernel corpus (tests/corpus): every instruction LLVM 22 emits for
-// gfx1100 decodes, and prints exactly as llvm-objdump-22 prints it.
+// gfx1100 (RDNA3) and gfx1201 (RDNA4) decodes, and prints exactly as llvm-objdump-22 prints it.
 #include "compiler/compiler.h"
 #include "sim/shader/isa.h"
 
@@ -29,13 +29,15 @@ std::string read_file(const std::filesystem::path& p) {
   return ss.str();
 }
 
-void check_object(const std::vector<uint8_t>& binary, Tally& t, const std::string& file) {
+void check_object(const std::vector<uint8_t>& binary, const std::string& target, Tally& t,
+                  const std::string& file) {
+  const auto gfx = target.starts_with("gfx12") ? sim::shader::Gfx::v12 : sim::shader::Gfx::v11;
   char path[] = "/tmp/amcl-corpus-XXXXXX";
   int fd = mkstemp(path);
   ASSERT_GE(fd, 0);
   ASSERT_EQ(write(fd, binary.data(), binary.size()), ssize_t(binary.size()));
   close(fd);
-  std::string cmd = std::string(AMCL_LLVM_OBJDUMP) + " -d --mcpu=gfx1100 " + path;
+  std::string cmd = std::string(AMCL_LLVM_OBJDUMP) + " -d --mcpu=" + target + " " + path;
   FILE* p = popen(cmd.c_str(), "r");
   ASSERT_TRUE(p);
   char line[1024];
@@ -51,7 +53,7 @@ void check_object(const std::vector<uint8_t>& binary, Tally& t, const std::strin
     while (hex >> w && w[0] != '<') words.push_back(uint32_t(std::stoul(w, nullptr, 16)));
     ++t.checked;
     std::string why;
-    auto inst = sim::shader::decode(words, &why);
+    auto inst = sim::shader::decode(words, gfx, &why);
     std::string mnemonic = text.substr(0, text.find(' '));
     if (!inst) {
       ++t.undecodable;
@@ -72,7 +74,9 @@ void check_object(const std::vector<uint8_t>& binary, Tally& t, const std::strin
 
 } // namespace
 
-TEST(CorpusDecode, EveryInstructionDecodesAsLlvmObjdump) {
+class CorpusDecode : public testing::TestWithParam<const char*> {};
+
+TEST_P(CorpusDecode, EveryInstructionDecodesAsLlvmObjdump) {
   Tally t;
   size_t files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(AMCL_CORPUS_DIR)) {
@@ -81,7 +85,7 @@ TEST(CorpusDecode, EveryInstructionDecodesAsLlvmObjdump) {
     amcl::compiler::BuildRequest req;
     req.source = read_file(entry.path());
     req.options = "-cl-std=CL3.0";
-    req.target = "gfx1100";
+    req.target = GetParam();
     // The decoder must cope with everything the compiler can emit, so enable all of it here.
     req.extensions = {"cl_khr_fp64", "cl_khr_fp16", "cl_khr_int64_base_atomics",
                       "cl_khr_int64_extended_atomics", "cl_khr_subgroups",
@@ -93,14 +97,16 @@ TEST(CorpusDecode, EveryInstructionDecodesAsLlvmObjdump) {
                     "__opencl_c_program_scope_global_variables"};
     auto res = amcl::compiler::build(req);
     ASSERT_TRUE(res.ok) << entry.path() << ":\n" << res.log;
-    check_object(res.binary, t, entry.path().filename().string());
+    check_object(res.binary, req.target, t, entry.path().filename().string());
   }
   std::string examples;
   for (auto& [m, e] : t.examples) examples += "  " + e + " (x" + std::to_string(t.unknown[m]) + ")\n";
-  std::printf("corpus: %zu files, %zu instructions checked, %zu undecodable, %zu mismatched\n", files,
+  std::printf("corpus (%s): %zu files, %zu instructions checked, %zu undecodable, %zu mismatched\n", GetParam(), files,
               t.checked, t.undecodable, t.mismatched);
   EXPECT_GE(files, 10u);
   EXPECT_GT(t.checked, 5000u);
   EXPECT_EQ(t.undecodable + t.mismatched, 0u) << "one example per failing mnemonic:\n" << examples;
 }
+
+INSTANTIATE_TEST_SUITE_P(Targets, CorpusDecode, testing::Values("gfx1100", "gfx1201"));
 #endif

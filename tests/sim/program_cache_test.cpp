@@ -35,20 +35,20 @@ TEST(ProgramCache, ReusesAProgramWhileItsCodeIsUnchanged) {
   mem.put(0x10004, kSEndpgm);
   ProgramCache cache;
   cache.prepare(2);
-  Program& first = cache.get(0, 0x10000, mem);
+  Program& first = cache.get(0, 0x10000, Gfx::v11, mem);
   EXPECT_EQ(first.at(0x10000).op, Op::s_nop);
   EXPECT_EQ(first.at(0x10004).op, Op::s_endpgm);
   // The next dispatch of the same entry point gets the same decoded program.
-  Program& second = cache.get(0, 0x10000, mem);
+  Program& second = cache.get(0, 0x10000, Gfx::v11, mem);
   EXPECT_EQ(&second, &first);
   EXPECT_EQ(cache.reused(), 1u);
   // New code at the same address (a program freed and another loaded there) is decoded afresh.
   mem.put(0x10000, kSEndpgm);
-  Program& third = cache.get(0, 0x10000, mem);
+  Program& third = cache.get(0, 0x10000, Gfx::v11, mem);
   EXPECT_EQ(third.at(0x10000).op, Op::s_endpgm);
   EXPECT_EQ(cache.reused(), 1u);
   // Other workers keep their own programs.
-  cache.get(1, 0x10000, mem);
+  cache.get(1, 0x10000, Gfx::v11, mem);
   EXPECT_EQ(cache.reused(), 1u);
 }
 
