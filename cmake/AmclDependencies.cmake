@@ -52,6 +52,7 @@ if(AMCL_BUILD_TESTS)
 endif()
 
 find_program(AMCL_LLVM_OBJDUMP llvm-objdump-22 HINTS "${AMCL_LLVM_ROOT}/bin")
+find_program(AMCL_LLVM_MC llvm-mc-22 HINTS "${AMCL_LLVM_ROOT}/bin")
 find_program(AMCL_CLINFO clinfo)
 
 # One interface target carrying the OpenCL API version and headers for all layers.

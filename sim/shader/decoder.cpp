@@ -100,7 +100,7 @@ bool take_literal(Inst& inst, std::span<const uint32_t> w, unsigned nsrc, bool f
 bool is_dpp_or_sdwa(uint16_t s) { return s == 250 || s == 233 || s == 234 || s == 249; }
 
 // VOPC opcodes are a family base plus a predicate (RDNA3 ISA manual, VOPC opcode table).
-Op vopc_family(uint32_t code, int32_t& predicate) {
+Op vopc_family(Gfx gfx, uint32_t code, int32_t& predicate) {
   struct Range { uint32_t lo, hi; Op op; };
   static constexpr Range kRanges[] = {
       {0x00, 0x0f, Op::v_cmp_f16}, {0x10, 0x1f, Op::v_cmp_f32}, {0x20, 0x2f, Op::v_cmp_f64},
@@ -111,6 +111,14 @@ Op vopc_family(uint32_t code, int32_t& predicate) {
   for (const Range& r : kRanges)
     if (code >= r.lo && code <= r.hi) {
       predicate = int32_t(code - r.lo);
+      // The 16-bit integer compares have no always-false/always-true forms (LLVM's tables).
+      // gfx12 dropped them from every family (llvm-mc-22 -mcpu=gfx1201).
+      const bool int16 = r.op == Op::v_cmp_i16 || r.op == Op::v_cmp_u16;
+      const bool fp = r.op == Op::v_cmp_f16 || r.op == Op::v_cmp_f32 || r.op == Op::v_cmp_f64;
+      const bool class_op = r.hi == r.lo;
+      const int32_t always_true = fp ? 15 : 7;
+      if ((int16 || (gfx == Gfx::v12 && !class_op)) && (predicate == 0 || predicate == always_true))
+        return Op::kCount;
       return r.op;
     }
   return Op::kCount;
@@ -138,7 +146,7 @@ bool decode_vop3(Inst& inst, std::span<const uint32_t> w, std::string* why) {
   inst.size = 8;
   Op op = Op::kCount;
   if (code < 256) {
-    op = vopc_family(code & 0x7f, inst.imm);
+    op = vopc_family(inst.gfx, code & 0x7f, inst.imm);
     inst.cmpx = code & 0x80;
     inst.format = Format::VOPC;
     inst.encoding = Encoding::E64;
@@ -158,6 +166,8 @@ bool decode_vop3(Inst& inst, std::span<const uint32_t> w, std::string* why) {
   if (op == Op::kCount) return fail(why, "unimplemented VOP3 opcode " + hex32(code) + " (" + hex32(d0) + ")");
   if (is_fmamk(op) || is_fmaak(op) || op == Op::v_pk_fmac_f16)
     return fail(why, "VOP3 form of a VOP2-only opcode");
+  if (op == Op::v_nop || op == Op::v_readfirstlane_b32)
+    return fail(why, "VOP3 form of a VOP1-only opcode");
   inst.op = op;
   const bool sd = inst.format == Format::VOP3SD || op == Op::v_add_co_ci_u32 ||
                   op == Op::v_sub_co_ci_u32 || op == Op::v_subrev_co_ci_u32;
@@ -258,6 +268,8 @@ bool decode_vflat12(Inst& inst, std::span<const uint32_t> w, std::string* why) {
   inst.op = tables().find(Gfx::v12, Format::FLAT, bits(d0, 21, 14));
   if (inst.op == Op::kCount) return fail(why, "unimplemented VFLAT opcode " + std::to_string(bits(d0, 21, 14)) + " (" + hex32(d0) + ")");
   if (bits(d0, 25, 24) == 3) return fail(why, "VFLAT segment 3 (" + hex32(d0) + ")");
+  if ((inst.op == Op::inv || inst.op == Op::wb) && bits(d0, 25, 24) != 2)
+    return fail(why, "cache invalidate/write-back outside the global segment (" + hex32(d0) + ")");
   inst.format = Format::FLAT;
   inst.size = 12;
   inst.segment = Segment(bits(d0, 25, 24));
@@ -389,7 +401,7 @@ std::optional<Inst> decode(std::span<const uint32_t> w, Gfx gfx, std::string* wh
   if ((d0 >> 25) == 0x3E) { // VOPC
     const uint32_t code = bits(d0, 24, 17);
     inst.format = Format::VOPC;
-    inst.op = vopc_family(code & 0x7f, inst.imm);
+    inst.op = vopc_family(gfx, code & 0x7f, inst.imm);
     if (inst.op == Op::kCount) return unimpl("VOPC", code);
     inst.encoding = Encoding::E32;
     inst.cmpx = code & 0x80;

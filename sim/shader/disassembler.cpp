@@ -120,12 +120,28 @@ std::string delay_alu(int simm) {
                                     "SALU_CYCLE_1",  "SALU_CYCLE_2",  "SALU_CYCLE_3"};
   static const char* const kSkip[] = {"SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3", "SKIP_4"};
   unsigned v = unsigned(simm) & 0xffff;
+  if (v == 0) return "0";
   unsigned id0 = v & 0xf, skip = (v >> 4) & 7, id1 = (v >> 7) & 0xf;
   auto id = [&](unsigned x) { return x < 12 ? std::string(kId[x]) : std::to_string(x); };
   std::string s = "instid0(" + id(id0) + ")";
   if (skip) s += " | instskip(" + (skip < 6 ? std::string(kSkip[skip]) : std::to_string(skip)) + ")";
   if (id1) s += " | instid1(" + id(id1) + ")";
   return s;
+}
+
+// s_sendmsg's message (AMDGPU's SendMsg encoding: the id in [7:0]); LLVM names the ones it
+// knows on gfx11/gfx12.
+std::string sendmsg(int simm) {
+  const unsigned v = unsigned(simm) & 0xffff;
+  if (v > 0xff) return hex(v);
+  switch (v) {
+  case 1: return "sendmsg(MSG_INTERRUPT)";
+  case 2: return "sendmsg(MSG_HS_TESSFACTOR)";
+  case 3: return "sendmsg(MSG_DEALLOC_VGPRS)";
+  case 9: return "sendmsg(MSG_GS_ALLOC_REQ)";
+  case 0x80: return "sendmsg(MSG_RTN_GET_DOORBELL)";
+  default: return "sendmsg(" + std::to_string(v) + ", 0, 0)";
+  }
 }
 
 std::string cache_bits(const Inst& in) {
@@ -204,7 +220,7 @@ std::string print_ds(const Inst& in, const OpInfo& info) {
   const std::string n = info.name;
   const bool two = n.find("2addr") != std::string::npos;
   if (in.op == Op::ds_swizzle_b32) {
-    s += " offset:" + hex(uint32_t(in.imm));
+    if (in.imm) s += " offset:" + hex(uint32_t(in.imm));
   } else if (two) {
     if (in.imm) s += " offset0:" + std::to_string(in.imm);
     if (in.offset1) s += " offset1:" + std::to_string(in.offset1);
@@ -292,7 +308,8 @@ std::string disassemble(const Inst& in) {
       const uint32_t v = uint32_t(in.imm) & 0xffff;
       return name + " " + (v <= 64 ? std::to_string(v) : hex(v));
     }
-    case Op::s_clause: case Op::s_sendmsg: case Op::s_set_inst_prefetch_distance: return name + " " + hex(uint32_t(in.imm) & 0xffff);
+    case Op::s_sendmsg: return name + " " + sendmsg(in.imm);
+    case Op::s_clause: case Op::s_set_inst_prefetch_distance: return name + " " + hex(uint32_t(in.imm) & 0xffff);
     case Op::s_branch: case Op::s_cbranch_scc0: case Op::s_cbranch_scc1: case Op::s_cbranch_vccz:
     case Op::s_cbranch_vccnz: case Op::s_cbranch_execz: case Op::s_cbranch_execnz:
       return name + " " + std::to_string(uint32_t(in.imm) & 0xffff);

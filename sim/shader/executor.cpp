@@ -1084,7 +1084,7 @@ void Executor::exec_vopc(Wave& w, const Inst& in) {
     case Op::v_cmp_u64: r = compare_i(pred, vread64(w, in, 0, lane, false), vread64(w, in, 1, lane, false)); break;
     case Op::v_cmp_class_f16: {
       uint16_t x = half_src(0, lane);
-      r = (vread(w, in, 1, lane) >> fp_class(mods(h2f(x), 0), snan16(x))) & 1;
+      r = (half_src(1, lane) >> fp_class(mods(h2f(x), 0), snan16(x))) & 1;
       break;
     }
     case Op::v_cmp_class_f32: {
