@@ -463,6 +463,16 @@ void Executor::exec_salu(Wave& w, const Inst& in) {
   case Op::s_cselect_b32: set(w.scc ? s0() : s1()); break;
   case Op::s_cselect_b64: swrite64(w, in.dst, w.scc ? s0_64() : s1_64()); break;
   case Op::s_pack_ll_b32_b16: set((s0() & 0xffff) | (s1() << 16)); break;
+  // gfx12's 64-bit scalar arithmetic: no carry out, SCC unchanged (RDNA4 ISA manual).
+  case Op::s_add_nc_u64: swrite64(w, in.dst, s0_64() + s1_64()); break;
+  case Op::s_sub_nc_u64: swrite64(w, in.dst, s0_64() - s1_64()); break;
+  case Op::s_mul_u64: swrite64(w, in.dst, s0_64() * s1_64()); break;
+  case Op::s_barrier_signal:
+    // -1 names the work-group barrier, the only one compute code uses (named barriers are not
+    // modelled).
+    if (int32_t(s0()) != -1) fault(w, in, "s_barrier_signal of a named barrier is not implemented");
+    w.barrier_signalled = true;
+    break;
   // SOP1
   case Op::s_mov_b32: set(s0()); break;
   case Op::s_mov_b64: swrite64(w, in.dst, s0_64()); break;
@@ -527,6 +537,18 @@ void Executor::exec_sopp(Wave& w, const Inst& in) {
   case Op::s_trap: fault(w, in, "s_trap " + std::to_string(in.imm) + " with no trap handler");
   case Op::s_endpgm: w.done = true; break;
   case Op::s_barrier: w.at_barrier = true; w.pc += 4; break;
+  // gfx12 splits the barrier: the wave signals its arrival, may run on, and waits for the
+  // others at s_barrier_wait. Waiting at the wait is one valid schedule of that.
+  case Op::s_barrier_wait:
+    if (!w.barrier_signalled) fault(w, in, "s_barrier_wait without s_barrier_signal (the wave would hang)");
+    w.barrier_signalled = false;
+    w.at_barrier = true;
+    w.pc += 4;
+    break;
+  case Op::s_wait_loadcnt: case Op::s_wait_storecnt: case Op::s_wait_samplecnt: case Op::s_wait_bvhcnt:
+  case Op::s_wait_expcnt: case Op::s_wait_dscnt: case Op::s_wait_kmcnt: case Op::s_wait_loadcnt_dscnt:
+  case Op::s_wait_storecnt_dscnt:
+    break; // gfx12's per-counter waits: memory is performed in program order here
   case Op::s_branch: branch(true); break;
   case Op::s_cbranch_scc0: branch(!w.scc); break;
   case Op::s_cbranch_scc1: branch(w.scc); break;
@@ -543,10 +565,24 @@ void Executor::exec_smem(Wave& w, const Inst& in) {
                   0xffffffffffffull;
   int64_t off = in.imm;
   if (in.soffset != src::kNull) off += sread(w, in, in.soffset);
-  uint64_t addr = (base + uint64_t(off)) & ~3ull; // SMEM ignores the two low address bits
+  const bool narrow = in.op == Op::s_load_u8 || in.op == Op::s_load_i8 || in.op == Op::s_load_u16 ||
+                      in.op == Op::s_load_i16;
+  // Dword loads ignore the two low address bits; gfx12's byte and short loads are byte-addressed.
+  uint64_t addr = narrow ? base + uint64_t(off) : (base + uint64_t(off)) & ~3ull;
   unsigned n = regs_of(op_info(in.op).dst_dwords);
   if (in.dst + n > 106) fault(w, in, "scalar load destination out of range");
   try {
+    if (narrow) {
+      const bool byte = in.op == Op::s_load_u8 || in.op == Op::s_load_i8;
+      if (!byte && (addr & 1)) fault(w, in, "misaligned scalar short load " + hex(addr));
+      uint16_t v = 0;
+      memory_.read(addr, &v, byte ? 1 : 2);
+      uint32_t r = v;
+      if (in.op == Op::s_load_i8) r = uint32_t(int32_t(int8_t(v)));
+      if (in.op == Op::s_load_i16) r = uint32_t(int32_t(int16_t(v)));
+      w.sgpr[in.dst] = r;
+      return;
+    }
     memory_.read(addr, &w.sgpr[in.dst], 4 * n);
   } catch (const MemoryFault& f) {
     throw ShaderFault(std::string(f.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")",
@@ -1322,6 +1358,7 @@ void Executor::exec_scratch(Wave& w, const Inst& in) {
 }
 
 void Executor::exec_flat(Wave& w, const Inst& in) {
+  if (in.op == Op::inv || in.op == Op::wb) return; // gfx12 cache control: coherent in the model
   if (in.segment == Segment::Scratch) return exec_scratch(w, in);
   const OpInfo& info = op_info(in.op);
   const uint32_t exec = w.exec();

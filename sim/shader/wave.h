@@ -19,6 +19,7 @@ struct Wave {
   std::vector<uint32_t> vgpr; // vgpr[reg * 32 + lane]
   bool done = false;
   bool at_barrier = false;
+  bool barrier_signalled = false; // gfx12: s_barrier_signal seen, s_barrier_wait not yet
   unsigned id_in_group = 0;
   // Private memory: this wave's slot in the scratch ring and its size (0: no scratch).
   uint64_t scratch_base = 0;
