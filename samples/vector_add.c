@@ -1,19 +1,6 @@
 /* Vector add through the ordinary OpenCL ICD loader: builds an OpenCL C kernel, copies two
  * vectors to the device, runs the kernel, reads the result back and checks every element. */
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#define CHECK(x)                                                                  \
-  do {                                                                            \
-    cl_int err_ = (x);                                                            \
-    if (err_ != CL_SUCCESS) {                                                     \
-      fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #x, err_);    \
-      return 1;                                                                   \
-    }                                                                             \
-  } while (0)
+#include "sample_common.h"
 
 static const char* kSource =
     "__kernel void vector_add(__global const float* a, __global const float* b,\n"
@@ -24,38 +11,13 @@ static const char* kSource =
 
 int main(int argc, char** argv) {
   const cl_uint n = argc > 1 ? (cl_uint)atoi(argv[1]) : 100000;
-  cl_platform_id platforms[8];
-  cl_uint nplat = 0;
-  CHECK(clGetPlatformIDs(8, platforms, &nplat));
-  cl_platform_id platform = NULL;
-  for (cl_uint i = 0; i < nplat; ++i) {
-    char name[64] = "";
-    clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
-    if (strcmp(name, "amcl") == 0) platform = platforms[i];
-  }
-  if (!platform) {
-    fprintf(stderr, "the amcl platform is not visible to the ICD loader (set OCL_ICD_VENDORS)\n");
-    return 1;
-  }
-  cl_device_id device;
-  CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL));
-  char dev_name[128];
-  CHECK(clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof dev_name, dev_name, NULL));
+  struct sample_env env;
+  if (sample_open(&env)) return 1;
+  cl_kernel k = sample_kernel(&env, kSource, "", "vector_add");
+  if (!k) return 1;
+  cl_context ctx = env.context;
+  cl_command_queue q = env.queue;
   cl_int err;
-  cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-  CHECK(err);
-  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
-  CHECK(err);
-  cl_program prog = clCreateProgramWithSource(ctx, 1, &kSource, NULL, &err);
-  CHECK(err);
-  if (clBuildProgram(prog, 1, &device, "", NULL, NULL) != CL_SUCCESS) {
-    char log[8192] = "";
-    clGetProgramBuildInfo(prog, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-    fprintf(stderr, "build failed:\n%s\n", log);
-    return 1;
-  }
-  cl_kernel k = clCreateKernel(prog, "vector_add", &err);
-  CHECK(err);
   float* a = malloc(n * sizeof(float));
   float* b = malloc(n * sizeof(float));
   float* c = malloc(n * sizeof(float));
@@ -83,14 +45,12 @@ int main(int argc, char** argv) {
       if (bad < 5) fprintf(stderr, "c[%u] = %f, expected %f\n", i, c[i], a[i] + b[i]);
       ++bad;
     }
-  printf("vector_add on %s: %u elements, %u mismatches: %s\n", dev_name, n, bad, bad ? "FAILED" : "PASSED");
+  printf("vector_add on %s: %u elements, %u mismatches: %s\n", env.device_name, n, bad, bad ? "FAILED" : "PASSED");
   clReleaseMemObject(da);
   clReleaseMemObject(db);
   clReleaseMemObject(dc);
   clReleaseKernel(k);
-  clReleaseProgram(prog);
-  clReleaseCommandQueue(q);
-  clReleaseContext(ctx);
+  sample_close(&env);
   free(a), free(b), free(c);
   return bad ? 1 : 0;
 }

@@ -835,6 +835,15 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
       uint32_t x = a(), y = b(), z = c();
       d = std::max(std::min(x, y), std::min(std::max(x, y), z)); break;
     }
+    // Three-operand integer min/max (RDNA3 ISA manual: maxmin = min(max(a, b), c)).
+    case Op::v_min3_i32: d = uint32_t(std::min({int32_t(a()), int32_t(b()), int32_t(c())})); break;
+    case Op::v_max3_i32: d = uint32_t(std::max({int32_t(a()), int32_t(b()), int32_t(c())})); break;
+    case Op::v_min3_u32: d = std::min({a(), b(), c()}); break;
+    case Op::v_max3_u32: d = std::max({a(), b(), c()}); break;
+    case Op::v_maxmin_i32: d = uint32_t(std::min(std::max(int32_t(a()), int32_t(b())), int32_t(c()))); break;
+    case Op::v_minmax_i32: d = uint32_t(std::max(std::min(int32_t(a()), int32_t(b())), int32_t(c()))); break;
+    case Op::v_maxmin_u32: d = std::min(std::max(a(), b()), c()); break;
+    case Op::v_minmax_u32: d = std::max(std::min(a(), b()), c()); break;
     case Op::v_maxmin_f32: d = fout(fmin_ieee(fmax_ieee(fa(), fb()), fc())); break;
     case Op::v_minmax_f32: d = fout(fmax_ieee(fmin_ieee(fa(), fb()), fc())); break;
     case Op::v_xor3_b32: d = a() ^ b() ^ c(); break;

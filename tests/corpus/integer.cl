@@ -15,6 +15,8 @@ K(int_rotate) { I; out[i] = rotate(a[i], b[i]); }
 K(int_bitops) { I; out[i] = (a[i] & b[i]) | (~a[i] ^ b[i]); }
 K(int_popcount) { I; out[i] = popcount(a[i]) + 100 * popcount(b[i]); }
 K(int_clz_ctz) { I; out[i] = clz(a[i]) | (ctz(b[i]) << 8); }
+K(int_clamp) { I; out[i] = (uint)clamp((int)a[i], -1000, (int)(b[i] >> 20)) ^ clamp(b[i], 77u, a[i] | 1000u); }
+K(int_min3_max3) { I; int x = (int)a[i], y = (int)b[i], z = (int)(a[i] * 7u); out[i] = (uint)min(min(x, y), z) + (uint)max(max(x, y), z) * 3u + min(min(a[i], b[i]), a[i] ^ b[i]) * 5u + max(max(a[i], b[i]), a[i] * 3u) * 9u; }
 K(int_minmax) { I; out[i] = min(a[i], b[i]) ^ (uint)max((int)a[i], (int)b[i]); }
 K(int_abs_diff) { I; out[i] = abs_diff((int)a[i], (int)b[i]); }
 K(int_add_sat) { I; out[i] = add_sat(a[i], b[i]) ^ (uint)sub_sat((int)a[i], (int)b[i]); }
