@@ -1,38 +1,25 @@
 #include "enumerate.h"
 
-#include "hw/pci_ids.h"
+#include "sysfs_pci.h"
 #include "sim/gpu.h"
 
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 
 namespace am {
 namespace {
 
-std::string read_line(const std::filesystem::path& p) {
-  std::ifstream f(p);
-  std::string s;
-  std::getline(f, s);
-  return s;
-}
-
-// Lists RDNA3/RDNA4 functions on the PCI bus. Driving them needs the sysfs/vfio backends,
-// which are not built yet: each card found is reported and skipped.
+// Reports every RDNA3/RDNA4 card on the PCI bus with what stands between it and amcl. Driving
+// one needs the vfio-pci backend, which is not built yet: each card is reported and skipped.
 void scan_real(std::vector<std::string>& messages, bool& found_any) {
-  std::error_code ec;
-  for (auto& entry : std::filesystem::directory_iterator("/sys/bus/pci/devices", ec)) {
-    auto vendor = read_line(entry.path() / "vendor");
-    if (vendor != "0x1002") continue;
-    unsigned dev = unsigned(std::strtoul(read_line(entry.path() / "device").c_str(), nullptr, 16));
-    for (const auto& part : hw::kKnownParts)
-      if (part.device == dev) {
-        found_any = true;
-        messages.push_back(entry.path().filename().string() + " (" + std::string(part.marketing) +
-                           "): real-hardware PCI backend not available yet; skipped");
-      }
+  for (const PciFunction& f : scan_pci(sysfs_root())) {
+    found_any = true;
+    const std::string why = usability(f);
+    messages.push_back(f.address + " (" + f.name + "): " +
+                       (why.empty() ? "bound to vfio-pci, but the real-hardware PCI backend is not built yet"
+                                    : why) +
+                       "; skipped");
   }
 }
 
