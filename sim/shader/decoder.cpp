@@ -97,6 +97,9 @@ bool take_literal(Inst& inst, std::span<const uint32_t> w, unsigned nsrc, bool f
   return true;
 }
 
+// FLAT-family atomics are the operations with both a result and a data operand.
+bool is_atomic(const OpInfo& info) { return info.dst_dwords && info.src_dwords[0]; }
+
 bool is_dpp_or_sdwa(uint16_t s) { return s == 250 || s == 233 || s == 234 || s == 249; }
 
 // VOPC opcodes are a family base plus a predicate (RDNA3 ISA manual, VOPC opcode table).
@@ -273,6 +276,8 @@ bool decode_vflat12(Inst& inst, std::span<const uint32_t> w, std::string* why) {
   inst.format = Format::FLAT;
   inst.size = 12;
   inst.segment = Segment(bits(d0, 25, 24));
+  if (inst.segment == Segment::Scratch && is_atomic(op_info(inst.op)))
+    return fail(why, "SCRATCH atomic (no such instruction) (" + hex32(d0) + ")");
   inst.soffset = uint16_t(bits(d0, 6, 0));
   const uint32_t d1 = w[1], d2 = w[2];
   inst.dst = uint16_t(src::kVgpr0 + bits(d1, 7, 0));
@@ -283,8 +288,7 @@ bool decode_vflat12(Inst& inst, std::span<const uint32_t> w, std::string* why) {
   inst.imm = int32_t(d2) >> 8;
   if (inst.segment == Segment::Scratch && !bits(d1, 17, 17)) inst.src[0] = src::kNull;
   const OpInfo& info = op_info(inst.op);
-  const bool atomic = info.dst_dwords && info.src_dwords[0];
-  inst.has_vdst_data = atomic ? (inst.th & 1) != 0 : info.dst_dwords != 0; // TH_ATOMIC_RETURN
+  inst.has_vdst_data = is_atomic(info) ? (inst.th & 1) != 0 : info.dst_dwords != 0; // TH_ATOMIC_RETURN
   return true;
 }
 
@@ -460,6 +464,8 @@ std::optional<Inst> decode(std::span<const uint32_t> w, Gfx gfx, std::string* wh
     inst.glc = bits(d0, 14, 14);
     inst.slc = bits(d0, 15, 15);
     inst.segment = Segment(bits(d0, 17, 16));
+    if (inst.segment == Segment::Scratch && is_atomic(op_info(inst.op)))
+      return unimpl("SCRATCH atomic (no such instruction)", bits(d0, 24, 18));
     const uint32_t d1 = w[1];
     inst.src[0] = uint16_t(src::kVgpr0 + bits(d1, 7, 0));  // vaddr
     inst.src[1] = uint16_t(src::kVgpr0 + bits(d1, 15, 8)); // vdata
@@ -467,7 +473,7 @@ std::optional<Inst> decode(std::span<const uint32_t> w, Gfx gfx, std::string* wh
     inst.dst = uint16_t(src::kVgpr0 + bits(d1, 31, 24));
     if (inst.segment == Segment::Scratch && !bits(d1, 23, 23)) inst.src[0] = src::kNull;
     const OpInfo& info = op_info(inst.op);
-    inst.has_vdst_data = info.dst_dwords && info.src_dwords[0] ? inst.glc : info.dst_dwords != 0;
+    inst.has_vdst_data = is_atomic(info) ? inst.glc : info.dst_dwords != 0;
     return inst;
   }
   if (top6 == 0x36) { // DS

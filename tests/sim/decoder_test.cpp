@@ -135,6 +135,11 @@ TEST(Decoder, UnimplementedEncodingsAreNamed) {
   EXPECT_FALSE(decode(std::vector<uint32_t>{0xCC400000, 0}, &why)); // VOP3P 0x40 (v_wmma_f32_16x16x16_f16)
   EXPECT_NE(why.find("VOP3P"), std::string::npos);
   EXPECT_FALSE(decode(std::vector<uint32_t>{0xD7000402}, &why)); // VOP3 without dword 1
+  // scratch_atomic_add_u32 does not exist (llvm-mc-22 cannot decode these words either).
+  EXPECT_FALSE(decode(std::vector<uint32_t>{0xDCD50000, 0x047C0201}, &why));
+  EXPECT_NE(why.find("SCRATCH atomic"), std::string::npos) << why;
+  EXPECT_FALSE(decode(std::vector<uint32_t>{0xED0D407C, 0x01000004, 0x00000001}, Gfx::v12, &why));
+  EXPECT_NE(why.find("SCRATCH atomic"), std::string::npos) << why;
 }
 
 #ifdef AMCL_LLVM_OBJDUMP
