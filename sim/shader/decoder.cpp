@@ -100,7 +100,41 @@ bool take_literal(Inst& inst, std::span<const uint32_t> w, unsigned nsrc, bool f
 // FLAT-family atomics are the operations with both a result and a data operand.
 bool is_atomic(const OpInfo& info) { return info.dst_dwords && info.src_dwords[0]; }
 
-bool is_dpp_or_sdwa(uint16_t s) { return s == 250 || s == 233 || s == 234 || s == 249; }
+// src0 codes that announce a DPP dword after the instruction (RDNA3 ISA "SSRC" table): 250 DPP16,
+// 233 DPP8, 234 DPP8 with fetch-inactive. 249 (SDWA) does not exist on gfx11/gfx12.
+constexpr uint16_t kSrcDpp16 = 250, kSrcDpp8 = 233, kSrcDpp8Fi = 234, kSrcSdwa = 249;
+
+// Reads the DPP dword at word `at` into inst.dpp; src0 becomes the VGPR it names. VOP1/VOP2/
+// VOPC carry src0/src1 neg and abs in it; VOP3 has its own modifier fields.
+bool take_dpp(Inst& inst, std::span<const uint32_t> w, unsigned at, bool modifiers, std::string* why) {
+  const uint16_t code = inst.src[0];
+  if (code == kSrcSdwa) return fail(why, "SDWA does not exist on gfx11/gfx12");
+  if (w.size() <= at) return fail(why, "DPP dword missing");
+  const uint32_t d = w[at];
+  const OpInfo& info = op_info(inst.op);
+  if (regs_of(info.src_dwords[0]) > 1 || regs_of(info.dst_dwords) > 1)
+    return fail(why, "DPP on 64-bit operands does not exist on gfx11/gfx12");
+  inst.src[0] = uint16_t(src::kVgpr0 + bits(d, 7, 0));
+  inst.size = uint8_t(4 * (at + 1));
+  if (code == kSrcDpp16) {
+    inst.dpp.kind = DppKind::Dpp16;
+    inst.dpp.ctrl = uint16_t(bits(d, 16, 8));
+    inst.dpp.fi = bits(d, 18, 18);
+    inst.dpp.bound_ctrl = bits(d, 19, 19);
+    inst.dpp.bank_mask = uint8_t(bits(d, 27, 24));
+    inst.dpp.row_mask = uint8_t(bits(d, 31, 28));
+    if (modifiers) {
+      inst.neg |= uint8_t(bits(d, 20, 20) | (bits(d, 22, 22) << 1));
+      inst.abs |= uint8_t(bits(d, 21, 21) | (bits(d, 23, 23) << 1));
+    }
+  } else {
+    inst.dpp.kind = code == kSrcDpp8 ? DppKind::Dpp8 : DppKind::Dpp8Fi;
+    inst.dpp.sel8 = bits(d, 31, 8);
+  }
+  return true;
+}
+
+bool is_dpp_or_sdwa(uint16_t s) { return s == kSrcDpp16 || s == kSrcDpp8 || s == kSrcDpp8Fi || s == kSrcSdwa; }
 
 // VOPC opcodes are a family base plus a predicate (RDNA3 ISA manual, VOPC opcode table).
 Op vopc_family(Gfx gfx, uint32_t code, int32_t& predicate) {
@@ -193,6 +227,7 @@ bool decode_vop3(Inst& inst, std::span<const uint32_t> w, std::string* why) {
   inst.src[2] = uint16_t(bits(d1, 26, 18));
   inst.omod = uint8_t(bits(d1, 28, 27));
   inst.neg = uint8_t(bits(d1, 31, 29));
+  if (is_dpp_or_sdwa(inst.src[0])) return take_dpp(inst, w, 2, false, why);
   return take_literal(inst, w, 3, false, why);
 }
 
@@ -398,7 +433,12 @@ std::optional<Inst> decode(std::span<const uint32_t> w, Gfx gfx, std::string* wh
     inst.dst = inst.op == Op::v_readfirstlane_b32 ? uint16_t(bits(d0, 24, 17))
                                                    : uint16_t(src::kVgpr0 + bits(d0, 24, 17));
     inst.src[0] = uint16_t(bits(d0, 8, 0));
-    if (is_dpp_or_sdwa(inst.src[0])) return unimpl("VOP1 DPP", bits(d0, 16, 9));
+    if (is_dpp_or_sdwa(inst.src[0])) {
+      if (inst.op == Op::v_readfirstlane_b32 || inst.op == Op::v_nop) return unimpl("VOP1 DPP", bits(d0, 16, 9));
+      if (!take_dpp(inst, w, 1, true, why)) return std::nullopt;
+      split_true16(inst, op_info(inst.op));
+      return inst;
+    }
     split_true16(inst, op_info(inst.op));
     return done(take_literal(inst, w, 1, false, why));
   }
@@ -413,7 +453,11 @@ std::optional<Inst> decode(std::span<const uint32_t> w, Gfx gfx, std::string* wh
     inst.sdst = inst.cmpx ? src::kNull : src::kVccLo;
     inst.src[0] = uint16_t(bits(d0, 8, 0));
     inst.src[1] = uint16_t(src::kVgpr0 + bits(d0, 16, 9));
-    if (is_dpp_or_sdwa(inst.src[0])) return unimpl("VOPC DPP", code);
+    if (is_dpp_or_sdwa(inst.src[0])) {
+      if (!take_dpp(inst, w, 1, true, why)) return std::nullopt;
+      split_true16(inst, op_info(inst.op));
+      return inst;
+    }
     split_true16(inst, op_info(inst.op));
     return done(take_literal(inst, w, 1, false, why));
   }
@@ -429,12 +473,16 @@ std::optional<Inst> decode(std::span<const uint32_t> w, Gfx gfx, std::string* wh
       if (inst.op != Op::v_cndmask_b32) inst.sdst = src::kVccLo;
     }
     const bool k = is_fmamk(inst.op) || is_fmaak(inst.op);
-    if (is_dpp_or_sdwa(inst.src[0])) return unimpl("VOP2 DPP/SDWA", bits(d0, 30, 25));
+    if (is_dpp_or_sdwa(inst.src[0])) {
+      if (k || inst.op == Op::v_pk_fmac_f16) return unimpl("VOP2 DPP", bits(d0, 30, 25));
+      if (!take_dpp(inst, w, 1, true, why)) return std::nullopt;
+    }
     split_true16(inst, op_info(inst.op));
     if (is_fmac(inst.op)) { // the accumulator is the destination, the same half of it
       inst.src[2] = inst.dst;
       if (inst.opsel & 8) inst.opsel |= 4;
     }
+    if (inst.dpp.kind != DppKind::None) return inst;
     return done(take_literal(inst, w, 1, k, why));
   }
   if (top6 == 0x35) return done(decode_vop3(inst, w, why));

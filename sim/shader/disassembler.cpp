@@ -265,6 +265,32 @@ std::string print_vop3p(const Inst& in, const OpInfo& info) {
   return s;
 }
 
+// The DPP operands as LLVM prints them after the instruction's own operands.
+std::string dpp_text(const Dpp& d) {
+  if (d.kind == DppKind::Dpp8 || d.kind == DppKind::Dpp8Fi) {
+    std::string s = " dpp8:[";
+    for (unsigned i = 0; i < 8; ++i) s += (i ? "," : "") + std::to_string((d.sel8 >> (3 * i)) & 7);
+    return s + "]" + (d.kind == DppKind::Dpp8Fi ? " fi:1" : "");
+  }
+  const unsigned c = d.ctrl, n = c & 15;
+  std::string s;
+  if (c <= 0xff)
+    s = " quad_perm:[" + std::to_string(c & 3) + "," + std::to_string((c >> 2) & 3) + "," +
+        std::to_string((c >> 4) & 3) + "," + std::to_string((c >> 6) & 3) + "]";
+  else if ((c & ~15u) == 0x100) s = " row_shl:" + std::to_string(n);
+  else if ((c & ~15u) == 0x110) s = " row_shr:" + std::to_string(n);
+  else if ((c & ~15u) == 0x120) s = " row_ror:" + std::to_string(n);
+  else if (c == 0x140) s = " row_mirror";
+  else if (c == 0x141) s = " row_half_mirror";
+  else if ((c & ~15u) == 0x150) s = " row_share:" + std::to_string(n);
+  else if ((c & ~15u) == 0x160) s = " row_xmask:" + std::to_string(n);
+  else s = " dpp_ctrl:" + hex(c);
+  s += " row_mask:" + hex(d.row_mask) + " bank_mask:" + hex(d.bank_mask);
+  if (d.bound_ctrl) s += " bound_ctrl:1";
+  if (d.fi) s += " fi:1";
+  return s;
+}
+
 std::string vopc_name(const Inst& in) {
   const std::string family = op_name(in.op, in.gfx); // "v_cmp_f32" or "v_cmp_class_f32"
   const std::string prefix = in.cmpx ? "v_cmpx_" : "v_cmp_";
@@ -332,15 +358,18 @@ std::string disassemble(const Inst& in) {
   if (in.format == Format::VOPC) name = vopc_name(in);
   const bool no_suffix = in.op == Op::v_nop || in.op == Op::v_readfirstlane_b32 ||
                          is_fmamk(in.op) || is_fmaak(in.op) || in.op == Op::v_pk_fmac_f16;
-  if (in.encoding == Encoding::E32 && !no_suffix) name += "_e32";
-  if (in.encoding == Encoding::E64) name += "_e64";
+  const bool dpp = in.dpp.kind != DppKind::None;
+  // DPP forms: _dpp and _e64_dpp, except that the short VOPC form prints no suffix at all.
+  if (in.encoding == Encoding::E32 && !no_suffix) name += dpp ? (in.format == Format::VOPC ? "" : "_dpp") : "_e32";
+  if (in.encoding == Encoding::E64 || (dpp && in.encoding == Encoding::Native)) name += dpp ? "_e64_dpp" : "_e64";
   if (in.op == Op::v_nop) return name;
 
   std::string s = name + " ";
   const bool e32 = in.encoding == Encoding::E32;
   if (in.format == Format::VOPC) {
     if (!in.cmpx) s += (e32 ? std::string("vcc_lo") : operand(in.sdst, 1, 0)) + ", ";
-    return s + src_with_mods(in, 0, info.src_dwords[0]) + ", " + src_with_mods(in, 1, info.src_dwords[1]);
+    return s + src_with_mods(in, 0, info.src_dwords[0]) + ", " + src_with_mods(in, 1, info.src_dwords[1]) +
+           (dpp ? dpp_text(in.dpp) : "");
   }
   if (in.op == Op::v_readlane_b32 || in.op == Op::v_readfirstlane_b32)
     s += operand(in.dst, 1, 0);
@@ -368,6 +397,7 @@ std::string disassemble(const Inst& in) {
     unsigned bits_list = (in.opsel & ((1u << nsrc) - 1)) | (((in.opsel >> 3) & 1) << nsrc);
     s += " op_sel:" + bit_list(bits_list, unsigned(nsrc) + 1);
   }
+  if (dpp) s += dpp_text(in.dpp);
   return s;
 }
 

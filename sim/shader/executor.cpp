@@ -285,9 +285,13 @@ void Executor::step(Wave& w, const Inst& in) {
     return;
   }
   case Format::SMEM: w.pc -= in.size; exec_smem(w, in); w.pc = next; return;
-  case Format::VOPC: w.pc -= in.size; exec_vopc(w, in); w.pc = next; return;
-  case Format::VOP1: case Format::VOP2: case Format::VOP3: case Format::VOP3SD:
-    w.pc -= in.size; exec_valu(w, in); w.pc = next; return;
+  case Format::VOPC: case Format::VOP1: case Format::VOP2: case Format::VOP3: case Format::VOP3SD:
+    w.pc -= in.size;
+    if (in.dpp.kind != DppKind::None) [[unlikely]] exec_dpp(w, in);
+    else if (in.format == Format::VOPC) exec_vopc(w, in);
+    else exec_valu(w, in);
+    w.pc = next;
+    return;
   case Format::FLAT: w.pc -= in.size; exec_flat(w, in); w.pc = next; return;
   case Format::DS: w.pc -= in.size; exec_ds(w, in); w.pc = next; return;
   case Format::VOPD: w.pc -= in.size; exec_vopd(w, in); w.pc = next; return;
@@ -1095,6 +1099,62 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
                             in.op == Op::v_div_scale_f32 || in.op == Op::v_div_scale_f64 ||
                             in.op == Op::v_sub_co_ci_u32 || in.op == Op::v_subrev_co_ci_u32;
   if (writes_carry) swrite(w, in.sdst, carry_mask);
+}
+
+// DPP (RDNA3 ISA manual, "Data Parallel Processing"): lane l reads src0 from a source lane of
+// its row of 16 (DPP16) or group of 8 (DPP8). A DPP16 source lane outside the row, or disabled
+// in EXEC without FI, is invalid: BOUND_CTRL makes it read 0, else the lane is not written;
+// ROW_MASK and BANK_MASK (rows of 16, banks of 4 lanes) also leave lanes unwritten. DPP8 reads a
+// disabled lane as 0 unless FI. Model: the sources land in a staging VGPR past the wave's own,
+// and the plain instruction runs with EXEC limited to the lanes DPP writes.
+void Executor::exec_dpp(Wave& w, const Inst& in) {
+  const uint32_t exec = w.exec();
+  const Dpp& d = in.dpp;
+  const unsigned staging = w.num_vgprs;
+  if (w.vgpr.size() < size_t(staging + 1) * kWaveSize) w.vgpr.resize(size_t(staging + 1) * kWaveSize);
+  const bool dpp8 = d.kind != DppKind::Dpp16;
+  uint32_t write = 0;
+  for (unsigned lane = 0; lane < kWaveSize; ++lane) {
+    if (!((exec >> lane) & 1)) continue;
+    unsigned src = lane;
+    bool valid = true;
+    if (dpp8) {
+      src = (lane & ~7u) | ((d.sel8 >> (3 * (lane & 7))) & 7);
+    } else {
+      if (!((d.row_mask >> (lane >> 4)) & 1) || !((d.bank_mask >> ((lane >> 2) & 3)) & 1)) continue;
+      const unsigned c = d.ctrl, n = c & 15, row = lane & ~15u, in_row = lane & 15;
+      if (c <= 0xff) src = (lane & ~3u) | ((c >> (2 * (lane & 3))) & 3);
+      else if ((c & ~15u) == 0x100 && n) valid = in_row + n < 16, src = lane + n;   // row_shl
+      else if ((c & ~15u) == 0x110 && n) valid = in_row >= n, src = lane - n;       // row_shr
+      else if ((c & ~15u) == 0x120 && n) src = row | ((in_row - n) & 15);           // row_ror
+      else if (c == 0x140) src = row | (15 - in_row);                               // row_mirror
+      else if (c == 0x141) src = (lane & ~7u) | (7 - (lane & 7));                   // row_half_mirror
+      else if ((c & ~15u) == 0x150) src = row | n;                                  // row_share
+      else if ((c & ~15u) == 0x160) src = row | (in_row ^ n);                       // row_xmask
+      else fault(w, in, "DPP control " + hex(c) + " does not exist on gfx11");
+    }
+    if (valid && !((exec >> src) & 1) && !(dpp8 ? d.kind == DppKind::Dpp8Fi : d.fi)) valid = false;
+    uint32_t value = 0;
+    if (valid) value = vreg(w, in.src[0], src);
+    else if (!dpp8 && !d.bound_ctrl) continue;
+    w.vgpr[staging * kWaveSize + lane] = value;
+    write |= 1u << lane;
+  }
+  Inst plain = in;
+  plain.dpp = Dpp{};
+  plain.src[0] = uint16_t(src::kVgpr0 + staging);
+  w.num_vgprs = staging + 1;
+  w.sgpr[src::kExecLo] = write;
+  try {
+    if (in.format == Format::VOPC) exec_vopc(w, plain);
+    else exec_valu(w, plain);
+  } catch (...) {
+    w.num_vgprs = staging;
+    w.sgpr[src::kExecLo] = exec;
+    throw;
+  }
+  w.num_vgprs = staging;
+  if (!(in.format == Format::VOPC && in.cmpx)) w.sgpr[src::kExecLo] = exec; // v_cmpx sets EXEC
 }
 
 void Executor::exec_vopc(Wave& w, const Inst& in) {

@@ -77,6 +77,8 @@ private:
   bool exec_valu_fast(Wave& w, const Inst& in); // valu_fast_path.cpp: false = not handled
   bool exec_vopd_fast(Wave& w, const Inst& in);
   void exec_vopc(Wave& w, const Inst& in);
+  // A DPP instruction: stages each lane's src0 from its source lane, then runs the plain form.
+  void exec_dpp(Wave& w, const Inst& in);
   void exec_flat(Wave& w, const Inst& in);
   bool exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool saddr, uint64_t sbase);
   void exec_scratch(Wave& w, const Inst& in);

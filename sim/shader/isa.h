@@ -75,6 +75,19 @@ inline constexpr uint16_t kVccLo = 106, kVccHi = 107, kNull = 124, kM0 = 125, kE
 inline constexpr uint16_t kSharedBase = 235, kSharedLimit = 236, kPrivateBase = 237, kPrivateLimit = 238;
 }
 
+// Data-parallel primitives: a VOP1/VOP2/VOPC/VOP3 instruction whose src0 is another lane's
+// VGPR (RDNA3 ISA manual, "DPP16" and "DPP8"; field layout pinned by tests/sim/decoder_test.cpp
+// against llvm-mc-22).
+enum class DppKind : uint8_t { None, Dpp16, Dpp8, Dpp8Fi };
+struct Dpp {
+  DppKind kind = DppKind::None;
+  bool bound_ctrl = false; // DPP16: an invalid source lane reads 0 (else the lane is not written)
+  bool fi = false;         // DPP16: fetch disabled lanes' values
+  uint8_t row_mask = 0xf, bank_mask = 0xf;
+  uint16_t ctrl = 0;       // DPP16 DPP_CTRL
+  uint32_t sel8 = 0;       // DPP8: eight 3-bit lane selects
+};
+
 struct Inst {
   Op op = Op::kCount;
   Gfx gfx = Gfx::v11;
@@ -101,6 +114,7 @@ struct Inst {
   Op op_y = Op::kCount;
   uint16_t dst_y = 0;
   uint16_t src_y[2] = {0, 0};
+  Dpp dpp;
 };
 
 // VOPD opcode fields map onto these VOP2/VOP1 operations (RDNA3 ISA manual, "VOPD").

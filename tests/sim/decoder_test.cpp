@@ -130,6 +130,41 @@ TEST(Decoder, SixteenBitAndPackedInstructions) {
   for (const auto& [words, text] : cases) EXPECT_EQ(dis(words), text);
 }
 
+// DPP16 and DPP8 forms of VOP1, VOP2, VOPC and VOP3: words from llvm-mc-22 -mcpu=gfx1100
+// -show-encoding, text as llvm-mc-22 --disassemble prints those words.
+TEST(Decoder, DataParallelPrimitives) {
+  const std::pair<std::vector<uint32_t>, const char*> cases[] = {
+      {{0x7E0202FA, 0xFF00B102}, "v_mov_b32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf"},
+      {{0x060206FA, 0xFF090102}, "v_add_f32_dpp v1, v2, v3 row_shl:1 row_mask:0xf bank_mask:0xf bound_ctrl:1"},
+      {{0x4A0206FA, 0x5A051302}, "v_add_nc_u32_dpp v1, v2, v3 row_shr:3 row_mask:0x5 bank_mask:0xa fi:1"},
+      {{0x7E0202FA, 0xFF014002}, "v_mov_b32_dpp v1, v2 row_mirror row_mask:0xf bank_mask:0xf"},
+      {{0x7E0202FA, 0xFF014102}, "v_mov_b32_dpp v1, v2 row_half_mirror row_mask:0xf bank_mask:0xf"},
+      {{0x7E0202FA, 0xFF012702}, "v_mov_b32_dpp v1, v2 row_ror:7 row_mask:0xf bank_mask:0xf"},
+      {{0x7E0202FA, 0xFF015302}, "v_mov_b32_dpp v1, v2 row_share:3 row_mask:0xf bank_mask:0xf"},
+      {{0x7E0202FA, 0xFF016502}, "v_mov_b32_dpp v1, v2 row_xmask:5 row_mask:0xf bank_mask:0xf"},
+      {{0x7E0202E9, 0x05397702}, "v_mov_b32_dpp v1, v2 dpp8:[7,6,5,4,3,2,1,0]"},
+      {{0xD5030201, 0x200206FA, 0xFF000002}, "v_add_f32_e64_dpp v1, -v2, |v3| quad_perm:[0,0,0,0] row_mask:0xf bank_mask:0xf"},
+      {{0x7C9406FA, 0xFF005502}, "v_cmp_eq_u32 vcc_lo, v2, v3 quad_perm:[1,1,1,1] row_mask:0xf bank_mask:0xf"},
+      {{0xD44A000A, 0x000206FA, 0xFF005502}, "v_cmp_eq_u32_e64_dpp s10, v2, v3 quad_perm:[1,1,1,1] row_mask:0xf bank_mask:0xf"},
+      {{0xD6130001, 0x041206FA, 0xFF011102}, "v_fma_f32_e64_dpp v1, v2, v3, v4 row_shr:1 row_mask:0xf bank_mask:0xf"},
+      {{0xD6130001, 0x041206E9, 0xDE54C102}, "v_fma_f32_e64_dpp v1, v2, v3, v4 dpp8:[1,0,3,2,5,4,7,6]"},
+      {{0x7E0202EA, 0x05397702}, "v_mov_b32_dpp v1, v2 dpp8:[7,6,5,4,3,2,1,0] fi:1"},
+      {{0x7D9406FA, 0xFF005502}, "v_cmpx_eq_u32 v2, v3 quad_perm:[1,1,1,1] row_mask:0xf bank_mask:0xf"},
+      {{0x020206FA, 0xFF005502}, "v_cndmask_b32_dpp v1, v2, v3, vcc_lo quad_perm:[1,1,1,1] row_mask:0xf bank_mask:0xf"},
+      {{0x400206FA, 0xFF010102}, "v_add_co_ci_u32_dpp v1, vcc_lo, v2, v3, vcc_lo row_shl:1 row_mask:0xf bank_mask:0xf"},
+      {{0x640206FA, 0xFF00B102}, "v_add_f16_dpp v1.l, v2.l, v3.l quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf"},
+      {{0x060206FA, 0x319CB102}, "v_add_f32_dpp v1, -v2, |v3| quad_perm:[1,0,3,2] row_mask:0x3 bank_mask:0x1 bound_ctrl:1 fi:1"},
+      {{0x7C2206E9, 0xDE54C102}, "v_cmp_lt_f32 vcc_lo, v2, v3 dpp8:[1,0,3,2,5,4,7,6]"},
+  };
+  for (const auto& [words, text] : cases) EXPECT_EQ(dis(words), text);
+  // The DPP dword is part of the instruction.
+  EXPECT_EQ(decode(std::vector<uint32_t>{0x7E0202FA, 0xFF00B102})->size, 8);
+  EXPECT_EQ(decode(std::vector<uint32_t>{0xD6130001, 0x041206FA, 0xFF011102})->size, 12);
+  std::string why;
+  EXPECT_FALSE(decode(std::vector<uint32_t>{0x7E0202FA}, &why)); // DPP dword missing
+  EXPECT_NE(why.find("DPP dword missing"), std::string::npos) << why;
+}
+
 TEST(Decoder, UnimplementedEncodingsAreNamed) {
   std::string why;
   EXPECT_FALSE(decode(std::vector<uint32_t>{0xCC400000, 0}, &why)); // VOP3P 0x40 (v_wmma_f32_16x16x16_f16)
