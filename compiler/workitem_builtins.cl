@@ -190,14 +190,55 @@ static inline ulong sg_read64(ulong x, uint l) {
 // INCL and EXCL; IDENT is the operation's identity, which the exclusive scan returns in the
 // first active lane (§6.15.16); IN maps the argument first (logical operations take 0/1).
 #define SG_FOLD(T, REDUCE, INCL, EXCL, OP, IDENT, IN)                                           \
-  SG_FOLD_FN(T, REDUCE(T arg), OP, IDENT, IN, 1)                                                 \
-  SG_FOLD_FN(T, INCL(T arg), OP, IDENT, IN, l <= me)                                             \
-  SG_FOLD_FN(T, EXCL(T arg), OP, IDENT, IN, l < me)
+  SG_FOLD_FN(T, REDUCE(T arg), OP, IDENT, IN, 1, SG_DPP_USE_##OP)                                \
+  SG_FOLD_FN(T, INCL(T arg), OP, IDENT, IN, l <= me, 0)                                          \
+  SG_FOLD_FN(T, EXCL(T arg), OP, IDENT, IN, l < me, 0)
+// A whole-wave add/min/max of a 32-bit integer type when every lane is active: a butterfly over
+// each row of 16 lanes with DPP row_xmask (1, 2, 4, 8), then the two rows' results combined:
+// 4 DPP steps and 2 readlanes instead of a 32-step walk. Integer operations only: they are
+// associative, so the order does not show (a float sum's rounding would). The combining
+// operations are clang's elementwise min/max, not selects: LLVM 22 turns a select on a DPP value into
+// a branch and sinks the DPP move into it, where its source lanes are disabled (a miscompile
+// fixed upstream by llvm-project#183334, "Ensure all DPP instructions are convergent").
+#define SG_DPP_OK(T) (sizeof(T) == 4 && (T)0.5f == (T)0)
+#define SG_DPP_USE_SG_ADD 1
+#define SG_DPP_USE_SG_MIN 1
+#define SG_DPP_USE_SG_MAX 1
+#define SG_DPP_USE_SG_MUL 0
+#define SG_DPP_USE_SG_AND 0
+#define SG_DPP_USE_SG_OR 0
+#define SG_DPP_USE_SG_XOR 0
+#define SG_DPP_USE_SG_LAND 0
+#define SG_DPP_USE_SG_LOR 0
+#define SG_DPP_USE_SG_LXOR 0
+#define SG_DPP_OF_SG_ADD(a, b) ((a) + (b))
+#define SG_DPP_OF_SG_MIN(a, b) __builtin_elementwise_min(a, b)
+#define SG_DPP_OF_SG_MAX(a, b) __builtin_elementwise_max(a, b)
+// The others never take the DPP path; these only keep the dead branch compiling.
+#define SG_DPP_OF_SG_MUL SG_DPP_OF_SG_ADD
+#define SG_DPP_OF_SG_AND SG_DPP_OF_SG_ADD
+#define SG_DPP_OF_SG_OR SG_DPP_OF_SG_ADD
+#define SG_DPP_OF_SG_XOR SG_DPP_OF_SG_ADD
+#define SG_DPP_OF_SG_LAND SG_DPP_OF_SG_ADD
+#define SG_DPP_OF_SG_LOR SG_DPP_OF_SG_ADD
+#define SG_DPP_OF_SG_LXOR SG_DPP_OF_SG_ADD
+// (Plain casts, not astype: they also compile for the types SG_DPP_OK turns away.)
+#define SG_DPP_STEP(T, C, v, CTRL) v = (T)C(v, (T)__builtin_amdgcn_update_dpp(0, (int)v, CTRL, 0xf, 0xf, false))
+#define SG_DPP_REDUCE(T, C, x)                                                                   \
+  ({                                                                                             \
+    T v_ = (x);                                                                                  \
+    SG_DPP_STEP(T, C, v_, 0x161);                                                                \
+    SG_DPP_STEP(T, C, v_, 0x162);                                                                \
+    SG_DPP_STEP(T, C, v_, 0x164);                                                                \
+    SG_DPP_STEP(T, C, v_, 0x168);                                                                \
+    (T)C((T)__builtin_amdgcn_readlane((int)v_, 0), (T)__builtin_amdgcn_readlane((int)v_, 16));   \
+  })
 // One function SIGNATURE folding OP over the active lanes l (in order) for which KEEP holds;
-// `me` is the calling lane.
-#define SG_FOLD_FN(T, SIGNATURE, OP, IDENT, IN, KEEP)                                            \
+// `me` is the calling lane. FAST: may take the whole-wave DPP path.
+#define SG_FOLD_FN(T, SIGNATURE, OP, IDENT, IN, KEEP, FAST)                                      \
   SG T SIGNATURE {                                                                               \
     const T x = IN(arg);                                                                         \
+    if (FAST && SG_DPP_OK(T) && sg_active() == 0xffffffffu) return SG_DPP_REDUCE(T, SG_DPP_OF_##OP, x); \
     const uint me = sg_lane();                                                                   \
     T acc = IDENT;                                                                               \
     for (uint m = sg_active(); m; m &= m - 1) {                                                  \
@@ -223,7 +264,7 @@ static inline ulong sg_read64(ulong x, uint l) {
 // cl_khr_subgroup_clustered_reduce: the reduction over the active lanes of this lane's cluster
 // (consecutive lanes, `clustersize` a power of two up to the sub-group size).
 #define SG_CLUSTERED(T, NAME, OP, IDENT, IN)                                                     \
-  SG_FOLD_FN(T, NAME(T arg, uint clustersize), OP, IDENT, IN, l / clustersize == me / clustersize)
+  SG_FOLD_FN(T, NAME(T arg, uint clustersize), OP, IDENT, IN, l / clustersize == me / clustersize, 0)
 
 #define SG_MUL(a, b) ((a) * (b))
 #define SG_AND(a, b) ((a) & (b))
