@@ -190,9 +190,12 @@ static inline ulong sg_read64(ulong x, uint l) {
 // INCL and EXCL; IDENT is the operation's identity, which the exclusive scan returns in the
 // first active lane (§6.15.16); IN maps the argument first (logical operations take 0/1).
 #define SG_FOLD(T, REDUCE, INCL, EXCL, OP, IDENT, IN)                                           \
-  SG_FOLD_FN(T, REDUCE(T arg), OP, IDENT, IN, 1, SG_DPP_USE_##OP)                                \
-  SG_FOLD_FN(T, INCL(T arg), OP, IDENT, IN, l <= me, 0)                                          \
-  SG_FOLD_FN(T, EXCL(T arg), OP, IDENT, IN, l < me, 0)
+  SG_FOLD_FN(T, REDUCE(T arg), OP, IDENT, IN, 1,                                                 \
+             SG_DPP_USE_##OP, SG_DPP_REDUCE(T, SG_DPP_OF_##OP, x))                               \
+  SG_FOLD_FN(T, INCL(T arg), OP, IDENT, IN, l <= me,                                             \
+             SG_DPP_USE_##OP, SG_DPP_SCAN(T, SG_DPP_OF_##OP, IDENT, x, 0))                        \
+  SG_FOLD_FN(T, EXCL(T arg), OP, IDENT, IN, l < me,                                              \
+             SG_DPP_USE_##OP, SG_DPP_SCAN(T, SG_DPP_OF_##OP, IDENT, x, 1))
 // A whole-wave add/min/max of a 32-bit integer type when every lane is active: a butterfly over
 // each row of 16 lanes with DPP row_xmask (1, 2, 4, 8), then the two rows' results combined:
 // 4 DPP steps and 2 readlanes instead of a 32-step walk. Integer operations only: they are
@@ -233,12 +236,34 @@ static inline ulong sg_read64(ulong x, uint l) {
     SG_DPP_STEP(T, C, v_, 0x168);                                                                \
     (T)C((T)__builtin_amdgcn_readlane((int)v_, 0), (T)__builtin_amdgcn_readlane((int)v_, 16));   \
   })
+// Whole-wave scans the same way: a Hillis-Steele scan inside each row (row_shr 1, 2, 4, 8; a
+// lane whose source falls off the row keeps the identity DPP leaves it), the upper row then
+// combined with the lower row's total; the exclusive scan is the inclusive one shifted a lane
+// (row_shr 1, with lane 16 taking lane 15's value across the row boundary).
+#define SG_DPP_SHR(T, I, v, CTRL) (T)__builtin_amdgcn_update_dpp((int)(I), (int)(v), CTRL, 0xf, 0xf, false)
+#define SG_DPP_SCAN(T, C, I, x, EXCLUSIVE)                                                       \
+  ({                                                                                             \
+    const uint me_ = sg_lane();                                                                  \
+    T v_ = (x);                                                                                  \
+    v_ = (T)C(v_, SG_DPP_SHR(T, I, v_, 0x111));                                                  \
+    v_ = (T)C(v_, SG_DPP_SHR(T, I, v_, 0x112));                                                  \
+    v_ = (T)C(v_, SG_DPP_SHR(T, I, v_, 0x114));                                                  \
+    v_ = (T)C(v_, SG_DPP_SHR(T, I, v_, 0x118));                                                  \
+    const T low_total_ = (T)__builtin_amdgcn_readlane((int)v_, 15);                              \
+    if (me_ >= 16) v_ = (T)C(v_, low_total_);                                                    \
+    if (EXCLUSIVE) {                                                                             \
+      const T at15_ = (T)__builtin_amdgcn_readlane((int)v_, 15);                                 \
+      v_ = SG_DPP_SHR(T, I, v_, 0x111);                                                          \
+      if (me_ == 16) v_ = at15_;                                                                 \
+    }                                                                                            \
+    v_;                                                                                          \
+  })
 // One function SIGNATURE folding OP over the active lanes l (in order) for which KEEP holds;
-// `me` is the calling lane. FAST: may take the whole-wave DPP path.
-#define SG_FOLD_FN(T, SIGNATURE, OP, IDENT, IN, KEEP, FAST)                                      \
+// `me` is the calling lane. With FAST, a whole wave of a 32-bit integer type returns FAST_RESULT.
+#define SG_FOLD_FN(T, SIGNATURE, OP, IDENT, IN, KEEP, FAST, FAST_RESULT)                         \
   SG T SIGNATURE {                                                                               \
     const T x = IN(arg);                                                                         \
-    if (FAST && SG_DPP_OK(T) && sg_active() == 0xffffffffu) return SG_DPP_REDUCE(T, SG_DPP_OF_##OP, x); \
+    if (FAST && SG_DPP_OK(T) && sg_active() == 0xffffffffu) return FAST_RESULT;                  \
     const uint me = sg_lane();                                                                   \
     T acc = IDENT;                                                                               \
     for (uint m = sg_active(); m; m &= m - 1) {                                                  \
@@ -264,7 +289,7 @@ static inline ulong sg_read64(ulong x, uint l) {
 // cl_khr_subgroup_clustered_reduce: the reduction over the active lanes of this lane's cluster
 // (consecutive lanes, `clustersize` a power of two up to the sub-group size).
 #define SG_CLUSTERED(T, NAME, OP, IDENT, IN)                                                     \
-  SG_FOLD_FN(T, NAME(T arg, uint clustersize), OP, IDENT, IN, l / clustersize == me / clustersize, 0)
+  SG_FOLD_FN(T, NAME(T arg, uint clustersize), OP, IDENT, IN, l / clustersize == me / clustersize, 0, IDENT)
 
 #define SG_MUL(a, b) ((a) * (b))
 #define SG_AND(a, b) ((a) & (b))
