@@ -236,6 +236,19 @@ static inline ulong sg_read64(ulong x, uint l) {
     SG_DPP_STEP(T, C, v_, 0x168);                                                                \
     (T)C((T)__builtin_amdgcn_readlane((int)v_, 0), (T)__builtin_amdgcn_readlane((int)v_, 16));   \
   })
+// Clustered reductions: the butterfly stops at the cluster size (uniform across the wave, so
+// every lane still runs each DPP step); clusters of 32 add the cross-row combination.
+#define SG_DPP_CLUSTERED(T, C, x, CS)                                                            \
+  ({                                                                                             \
+    T v_ = (x);                                                                                  \
+    if ((CS) > 1) SG_DPP_STEP(T, C, v_, 0x161);                                                  \
+    if ((CS) > 2) SG_DPP_STEP(T, C, v_, 0x162);                                                  \
+    if ((CS) > 4) SG_DPP_STEP(T, C, v_, 0x164);                                                  \
+    if ((CS) > 8) SG_DPP_STEP(T, C, v_, 0x168);                                                  \
+    if ((CS) > 16)                                                                               \
+      v_ = (T)C((T)__builtin_amdgcn_readlane((int)v_, 0), (T)__builtin_amdgcn_readlane((int)v_, 16)); \
+    v_;                                                                                          \
+  })
 // Whole-wave scans the same way: a Hillis-Steele scan inside each row (row_shr 1, 2, 4, 8; a
 // lane whose source falls off the row keeps the identity DPP leaves it), the upper row then
 // combined with the lower row's total; the exclusive scan is the inclusive one shifted a lane
@@ -289,7 +302,8 @@ static inline ulong sg_read64(ulong x, uint l) {
 // cl_khr_subgroup_clustered_reduce: the reduction over the active lanes of this lane's cluster
 // (consecutive lanes, `clustersize` a power of two up to the sub-group size).
 #define SG_CLUSTERED(T, NAME, OP, IDENT, IN)                                                     \
-  SG_FOLD_FN(T, NAME(T arg, uint clustersize), OP, IDENT, IN, l / clustersize == me / clustersize, 0, IDENT)
+  SG_FOLD_FN(T, NAME(T arg, uint clustersize), OP, IDENT, IN, l / clustersize == me / clustersize, \
+             SG_DPP_USE_##OP, SG_DPP_CLUSTERED(T, SG_DPP_OF_##OP, x, clustersize))
 
 #define SG_MUL(a, b) ((a) * (b))
 #define SG_AND(a, b) ((a) & (b))
