@@ -141,7 +141,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_ui
     check_wait_list(q, nwait, wait);
     rt::Launch launch = rt::prepare_launch(k, dims, offset, global, local);
     return submit(q, CL_COMMAND_NDRANGE_KERNEL, nwait, wait, event,
-                  [q, launch] { rt::run_launch(q, launch); }, false);
+                  [q, launch = std::move(launch)] { rt::run_launch(q, launch); }, false);
   });
 }
 

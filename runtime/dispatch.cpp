@@ -45,6 +45,16 @@ Launch::Launch(const Launch& o)
   for (cl_mem m : buffers) retain(m);
 }
 
+Launch::Launch(Launch&& o) noexcept
+    : kernel(o.kernel), dims(o.dims), values(std::move(o.values)), local_sizes(std::move(o.local_sizes)),
+      buffers(std::move(o.buffers)) {
+  std::copy(std::begin(o.global), std::end(o.global), global);
+  std::copy(std::begin(o.local), std::end(o.local), local);
+  std::copy(std::begin(o.offset), std::end(o.offset), offset);
+  o.kernel = nullptr;
+  o.buffers.clear();
+}
+
 Launch::~Launch() {
   for (cl_mem m : buffers) release(m);
   if (kernel) release(kernel);

@@ -19,6 +19,9 @@ struct Launch {
   std::vector<cl_mem> buffers;
   Launch() = default;
   Launch(const Launch& other);
+  // Moving hands over the kernel and buffer references (the enqueue path moves the snapshot
+  // into its command: no second round of retains and vector copies).
+  Launch(Launch&& other) noexcept;
   Launch& operator=(const Launch&) = delete;
   ~Launch();
 };
