@@ -115,7 +115,9 @@ void set_locked(cl_event e, cl_int status, Due& due) {
   if (status <= CL_RUNNING && !e->start) e->start = now;
   if (status <= CL_COMPLETE) e->end = now;
   collect_callbacks(e, status, due);
-  changed().notify_all();
+  // Waiters (clFinish, clWaitForEvents, blocking calls) only act on final states; waking them
+  // for SUBMITTED/RUNNING costs a futex wake-up each (expensive on paravirtualised machines).
+  if (status <= CL_COMPLETE) changed().notify_all();
 }
 
 // The first command of `q` that may run now, or nullptr; a command whose waits failed is
