@@ -11,6 +11,7 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <span>
 
 using amcl_test::Env;
 
@@ -242,6 +243,65 @@ const Layout kLayouts[] = {
     {{20, 13}, {8, 6}, 2},  // non-uniform in both dimensions: groups of 48, 24, 8 and 4
 };
 
+
+// The results the device gives kernel NAME(out, in) for each layout: `fill` makes the input
+// words, the kernel writes `words` results per work-item, and `expect` states, sub-group by
+// sub-group, what each must be through check(work-item, word, value). At most five
+// mismatches per layout are reported.
+using Check = std::function<void(size_t g, int word, cl_uint want)>;
+using Expectation = std::function<void(const Layout& L, const std::vector<cl_uint>& in, const std::vector<size_t>& sg,
+                                       size_t index, size_t group_items, const Check& check)>;
+void check_kernel(const char* name, std::span<const Layout> layouts, unsigned words,
+                  const std::function<std::vector<cl_uint>(const Layout&)>& fill, const Expectation& expect) {
+  Env env;
+  cl_program prog = build(env);
+  ASSERT_TRUE(prog);
+  cl_int err;
+  cl_kernel k = clCreateKernel(prog, name, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  for (const Layout& L : layouts) {
+    SCOPED_TRACE(std::string(name) + " over local " + std::to_string(L.local[0]) + "x" +
+                 std::to_string(L.local[1]) + " global " + std::to_string(L.global[0]) + "x" +
+                 std::to_string(L.global[1]));
+    const std::vector<cl_uint> in = fill(L);
+    cl_mem mi = env.buffer(in.size() * 4, in.data());
+    cl_mem mo = env.buffer(in.size() * words * 4);
+    clSetKernelArg(k, 0, sizeof mo, &mo);
+    clSetKernelArg(k, 1, sizeof mi, &mi);
+    std::vector<cl_uint> out(in.size() * words);
+    EXPECT_EQ(clEnqueueNDRangeKernel(env.queue, k, cl_uint(L.dims), nullptr, L.global, L.local, 0,
+                                     nullptr, nullptr),
+              CL_SUCCESS);
+    EXPECT_EQ(clEnqueueReadBuffer(env.queue, mo, CL_TRUE, 0, out.size() * 4, out.data(), 0, nullptr,
+                                  nullptr),
+              CL_SUCCESS);
+    size_t bad = 0;
+    const Check check = [&](size_t g, int j, cl_uint want) {
+      if (out[words * g + unsigned(j)] != want && ++bad <= 5)
+        ADD_FAILURE() << "work-item " << g << " value " << j << ": got " << out[words * g + unsigned(j)]
+                      << ", want " << want;
+    };
+    L.for_each_sub_group([&](const std::vector<size_t>& sg, size_t index, size_t items) {
+      expect(L, in, sg, index, items, check);
+    });
+    EXPECT_EQ(bad, 0u);
+    clReleaseMemObject(mi);
+    clReleaseMemObject(mo);
+  }
+  clReleaseKernel(k);
+  clReleaseProgram(prog);
+}
+
+// Reproducible random input words.
+std::function<std::vector<cl_uint>(const Layout&)> random_words(unsigned seed, cl_uint set_bits = 0) {
+  return [=](const Layout& L) {
+    std::vector<cl_uint> in(L.items());
+    std::mt19937 rng(seed);
+    for (cl_uint& v : in) v = rng() | set_bits;
+    return in;
+  };
+}
+
 } // namespace
 
 TEST(Subgroups, DeviceReportsTheExtensionAndFeature) {
@@ -277,355 +337,173 @@ TEST(Subgroups, CollectivesOfEveryTypeMatchTheHostModel) {
 }
 
 TEST(Subgroups, IdsSizesVotesAndBarrierMatchTheHostModel) {
-  Env env;
-  cl_program prog = build(env);
-  ASSERT_TRUE(prog);
-  cl_int err;
-  cl_kernel k = clCreateKernel(prog, "ids", &err);
-  ASSERT_EQ(err, CL_SUCCESS);
-  for (const Layout& L : kLayouts) {
-    SCOPED_TRACE("local " + std::to_string(L.local[0]) + "x" + std::to_string(L.local[1]) +
-                 " global " + std::to_string(L.global[0]) + "x" + std::to_string(L.global[1]));
-    // Predicates: all true in some sub-groups, none in others, mixed in the rest.
-    std::vector<cl_int> pred(L.items());
-    for (size_t g = 0; g < pred.size(); ++g) pred[g] = (g / kWave) % 3 == 0 ? 1 : (g / kWave) % 3 == 1 ? 0 : g % 7 == 0;
-    cl_mem mp = env.buffer(pred.size() * sizeof(cl_int), pred.data());
-    cl_mem mo = env.buffer(pred.size() * 8 * sizeof(cl_uint));
-    clSetKernelArg(k, 0, sizeof mo, &mo);
-    clSetKernelArg(k, 1, sizeof mp, &mp);
-    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, cl_uint(L.dims), nullptr, L.global, L.local, 0,
-                                     nullptr, nullptr),
-              CL_SUCCESS);
-    std::vector<cl_uint> out(pred.size() * 8);
-    ASSERT_EQ(clEnqueueReadBuffer(env.queue, mo, CL_TRUE, 0, out.size() * 4, out.data(), 0, nullptr,
-                                  nullptr),
-              CL_SUCCESS);
+  // Predicates: all true in some sub-groups, none in others, mixed in the rest.
+  auto predicates = [](const Layout& L) {
+    std::vector<cl_uint> pred(L.items());
+    for (size_t g = 0; g < pred.size(); ++g)
+      pred[g] = (g / kWave) % 3 == 0 ? 1 : (g / kWave) % 3 == 1 ? 0 : g % 7 == 0;
+    return pred;
+  };
+  check_kernel("ids", kLayouts, 8, predicates,
+               [](const Layout& L, const std::vector<cl_uint>& pred, const std::vector<size_t>& sg,
+                  size_t index, size_t group_items, const Check& check) {
     const size_t enqueued = L.local[0] * L.local[1];
-    size_t bad = 0;
-    L.for_each_sub_group([&](const std::vector<size_t>& sg, size_t index, size_t group_items) {
-      bool any = false, all = true;
-      for (size_t g : sg) any |= pred[g] != 0, all &= pred[g] != 0;
-      for (size_t i = 0; i < sg.size(); ++i) {
-        const size_t g = sg[i];
-        const cl_uint want[8] = {cl_uint(index),
-                                 cl_uint(i),
-                                 cl_uint(sg.size()),
-                                 cl_uint((group_items + kWave - 1) / kWave),
-                                 cl_uint(std::min(enqueued, kWave)),
-                                 cl_uint((enqueued + kWave - 1) / kWave),
-                                 cl_uint(any) | cl_uint(all) << 1,
-                                 cl_uint(3 * sg[std::min(i + 1, sg.size() - 1)])};
-        for (int j = 0; j < 8; ++j)
-          if (out[8 * g + j] != want[j] && ++bad <= 5)
-            ADD_FAILURE() << "work-item " << g << " value " << j << ": got " << out[8 * g + j]
-                          << ", want " << want[j];
-      }
-    });
-    EXPECT_EQ(bad, 0u);
-    clReleaseMemObject(mp);
-    clReleaseMemObject(mo);
-  }
-  clReleaseKernel(k);
-  clReleaseProgram(prog);
+    bool any = false, all = true;
+    for (size_t g : sg) any |= pred[g] != 0, all &= pred[g] != 0;
+    for (size_t i = 0; i < sg.size(); ++i) {
+      const cl_uint want[8] = {cl_uint(index),
+                               cl_uint(i),
+                               cl_uint(sg.size()),
+                               cl_uint((group_items + kWave - 1) / kWave),
+                               cl_uint(std::min(enqueued, kWave)),
+                               cl_uint((enqueued + kWave - 1) / kWave),
+                               cl_uint(any) | cl_uint(all) << 1,
+                               cl_uint(3 * sg[std::min(i + 1, sg.size() - 1)])};
+      for (int j = 0; j < 8; ++j) check(sg[i], j, want[j]);
+    }
+  });
 }
 
 TEST(Subgroups, ShufflesVotesAndHalfMatchTheHostModel) {
-  Env env;
-  cl_program prog = build(env);
-  ASSERT_TRUE(prog);
-  cl_int err;
-  cl_kernel k = clCreateKernel(prog, "shuffles", &err);
-  ASSERT_EQ(err, CL_SUCCESS);
-  for (const Layout& L : kLayouts) {
-    SCOPED_TRACE("local " + std::to_string(L.local[0]) + "x" + std::to_string(L.local[1]) +
-                 " global " + std::to_string(L.global[0]) + "x" + std::to_string(L.global[1]));
-    std::vector<cl_uint> in(L.items());
-    std::mt19937 rng(11);
-    for (cl_uint& v : in) v = rng() | 1; // never zero
-    cl_mem mi = env.buffer(in.size() * 4, in.data());
-    cl_mem mo = env.buffer(in.size() * 8 * 4);
-    clSetKernelArg(k, 0, sizeof mo, &mo);
-    clSetKernelArg(k, 1, sizeof mi, &mi);
-    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, cl_uint(L.dims), nullptr, L.global, L.local, 0,
-                                     nullptr, nullptr),
-              CL_SUCCESS);
-    std::vector<cl_uint> out(in.size() * 8);
-    ASSERT_EQ(clEnqueueReadBuffer(env.queue, mo, CL_TRUE, 0, out.size() * 4, out.data(), 0,
-                                  nullptr, nullptr),
-              CL_SUCCESS);
-    size_t bad = 0;
-    auto check = [&](size_t g, int j, cl_uint want) {
-      if (out[8 * g + j] != want && ++bad <= 5)
-        ADD_FAILURE() << "work-item " << g << " value " << j << ": got " << out[8 * g + j]
-                      << ", want " << want;
-    };
-    L.for_each_sub_group([&](const std::vector<size_t>& sg, size_t, size_t) {
-      const size_t n = sg.size();
-      unsigned half_sum = 0;
-      bool any97 = false;
-      for (size_t g : sg) half_sum += in[g] & 7, any97 |= in[g] % 97 == 0;
-      const uint16_t half_bits = uint16_t(std::bit_cast<uint16_t>(_Float16(float(half_sum))));
-      const uint16_t lane0 = std::bit_cast<uint16_t>(_Float16(float(in[sg[0]] & 1023)));
-      for (size_t i = 0; i < n; ++i) {
-        const size_t g = sg[i];
-        const cl_uint x = in[g];
-        check(g, 0, in[sg[(x >> 8) % n]]);
-        if ((i ^ 5) < n) check(g, 1, in[sg[i ^ 5]]); // otherwise undefined by the extension
-        if (i >= 3) check(g, 2, in[sg[i - 3]]);
-        if (i + 2 < n) check(g, 3, in[sg[i + 2]]);
-        const cl_uint y = in[sg[n - 1 - i]];
-        check(g, 4, y ^ (y ^ 0xffffffffu));
-        check(g, 5, half_bits | cl_uint(lane0) << 16);
-        check(g, 6, cl_uint(i == 0) | 2u | 4u | (any97 ? 8u : 0u));
-        // Lanes 1, 4, 7, ... took the branch: lane 1 is the first; lane 4 is among them
-        // exactly when the sub-group has 5 or more lanes.
-        const cl_uint branch = i % 3 == 1 ? cl_uint(i == 1) | 2u | (n > 4 ? 4u : 0u) : 0u;
-        check(g, 7, branch);
-      }
-    });
-    EXPECT_EQ(bad, 0u);
-    clReleaseMemObject(mi);
-    clReleaseMemObject(mo);
-  }
-  clReleaseKernel(k);
-  clReleaseProgram(prog);
+  check_kernel("shuffles", kLayouts, 8, random_words(11, 1 /* never zero */),
+               [](const Layout&, const std::vector<cl_uint>& in, const std::vector<size_t>& sg, size_t,
+                  size_t, const Check& check) {
+    const size_t n = sg.size();
+    unsigned half_sum = 0;
+    bool any97 = false;
+    for (size_t g : sg) half_sum += in[g] & 7, any97 |= in[g] % 97 == 0;
+    const uint16_t half_bits = uint16_t(std::bit_cast<uint16_t>(_Float16(float(half_sum))));
+    const uint16_t lane0 = std::bit_cast<uint16_t>(_Float16(float(in[sg[0]] & 1023)));
+    for (size_t i = 0; i < n; ++i) {
+      const size_t g = sg[i];
+      const cl_uint x = in[g];
+      check(g, 0, in[sg[(x >> 8) % n]]);
+      if ((i ^ 5) < n) check(g, 1, in[sg[i ^ 5]]); // otherwise undefined by the extension
+      if (i >= 3) check(g, 2, in[sg[i - 3]]);
+      if (i + 2 < n) check(g, 3, in[sg[i + 2]]);
+      const cl_uint y = in[sg[n - 1 - i]];
+      check(g, 4, y ^ (y ^ 0xffffffffu));
+      check(g, 5, half_bits | cl_uint(lane0) << 16);
+      check(g, 6, cl_uint(i == 0) | 2u | 4u | (any97 ? 8u : 0u));
+      // Lanes 1, 4, 7, ... took the branch: lane 1 is the first; lane 4 is among them
+      // exactly when the sub-group has 5 or more lanes.
+      const cl_uint branch = i % 3 == 1 ? cl_uint(i == 1) | 2u | (n > 4 ? 4u : 0u) : 0u;
+      check(g, 7, branch);
+    }
+  });
 }
 
 TEST(Subgroups, NonUniformArithmeticOverTheActiveLanes) {
-  Env env;
-  cl_program prog = build(env);
-  ASSERT_TRUE(prog);
-  cl_int err;
-  cl_kernel k = clCreateKernel(prog, "non_uniform", &err);
-  ASSERT_EQ(err, CL_SUCCESS);
-  for (const Layout& L : kLayouts) {
-    SCOPED_TRACE("local " + std::to_string(L.local[0]) + "x" + std::to_string(L.local[1]) +
-                 " global " + std::to_string(L.global[0]) + "x" + std::to_string(L.global[1]));
-    std::vector<cl_uint> in(L.items());
-    std::mt19937 rng(13);
-    for (cl_uint& v : in) v = rng();
-    cl_mem mi = env.buffer(in.size() * 4, in.data());
-    cl_mem mo = env.buffer(in.size() * 8 * 4);
-    clSetKernelArg(k, 0, sizeof mo, &mo);
-    clSetKernelArg(k, 1, sizeof mi, &mi);
-    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, cl_uint(L.dims), nullptr, L.global, L.local, 0,
-                                     nullptr, nullptr),
-              CL_SUCCESS);
-    std::vector<cl_uint> out(in.size() * 8);
-    ASSERT_EQ(clEnqueueReadBuffer(env.queue, mo, CL_TRUE, 0, out.size() * 4, out.data(), 0,
-                                  nullptr, nullptr),
-              CL_SUCCESS);
-    size_t bad = 0;
-    L.for_each_sub_group([&](const std::vector<size_t>& sg, size_t, size_t) {
-      std::vector<size_t> act; // the lanes in the branch, in lane order
-      for (size_t i = 0; i < sg.size(); ++i)
-        if (i % 3 != 2) act.push_back(sg[i]);
-      uint8_t sum8 = 0;
-      uint64_t a = ~0ull, b = 0, c = 0;
-      uint32_t fmax = 0;
-      bool lxor = false;
-      for (size_t g : act) {
-        const uint64_t w = (uint64_t(in[g]) << 32) | uint32_t(~in[g]);
-        sum8 = uint8_t(sum8 + uint8_t(in[g]));
-        a &= w, b |= w, c ^= w;
-        fmax = std::max(fmax, in[g] & 0x3fffffffu); // positive floats order as their bits
-        lxor ^= (in[g] & 16) != 0;
-      }
-      auto fold = [](uint64_t v) { return cl_uint(uint32_t(v) ^ uint32_t(v >> 32) * 3); };
-      uint32_t prod = 1;
-      int16_t before_min = 32767;
-      bool land = true, lor_before = false;
-      for (size_t g : act) {
-        prod *= in[g] | 1;
-        land = land && (in[g] & 4);
-        const cl_uint want[8] = {sum8, prod, fold(a), fold(b), fold(c), uint16_t(before_min), fmax,
-                                 cl_uint(land) | cl_uint(lor_before) << 1 | cl_uint(lxor) << 2};
-        for (int j = 0; j < 8; ++j)
-          if (out[8 * g + j] != want[j] && ++bad <= 5)
-            ADD_FAILURE() << "work-item " << g << " value " << j << ": got " << out[8 * g + j]
-                          << ", want " << want[j];
-        before_min = std::min<int16_t>(before_min, int16_t(in[g]));
-        lor_before = lor_before || (in[g] & 8);
-      }
-    });
-    EXPECT_EQ(bad, 0u);
-    clReleaseMemObject(mi);
-    clReleaseMemObject(mo);
-  }
-  clReleaseKernel(k);
-  clReleaseProgram(prog);
+  check_kernel("non_uniform", kLayouts, 8, random_words(13),
+               [](const Layout&, const std::vector<cl_uint>& in, const std::vector<size_t>& sg, size_t,
+                  size_t, const Check& check) {
+    std::vector<size_t> act; // the lanes in the branch, in lane order
+    for (size_t i = 0; i < sg.size(); ++i)
+      if (i % 3 != 2) act.push_back(sg[i]);
+    uint8_t sum8 = 0;
+    uint64_t a = ~0ull, b = 0, c = 0;
+    uint32_t fmax = 0;
+    bool lxor = false;
+    for (size_t g : act) {
+      const uint64_t w = (uint64_t(in[g]) << 32) | uint32_t(~in[g]);
+      sum8 = uint8_t(sum8 + uint8_t(in[g]));
+      a &= w, b |= w, c ^= w;
+      fmax = std::max(fmax, in[g] & 0x3fffffffu); // positive floats order as their bits
+      lxor ^= (in[g] & 16) != 0;
+    }
+    auto fold = [](uint64_t v) { return cl_uint(uint32_t(v) ^ uint32_t(v >> 32) * 3); };
+    uint32_t prod = 1;
+    int16_t before_min = 32767;
+    bool land = true, lor_before = false;
+    for (size_t g : act) {
+      prod *= in[g] | 1;
+      land = land && (in[g] & 4);
+      const cl_uint want[8] = {sum8, prod, fold(a), fold(b), fold(c), uint16_t(before_min), fmax,
+                               cl_uint(land) | cl_uint(lor_before) << 1 | cl_uint(lxor) << 2};
+      for (int j = 0; j < 8; ++j) check(g, j, want[j]);
+      before_min = std::min<int16_t>(before_min, int16_t(in[g]));
+      lor_before = lor_before || (in[g] & 8);
+    }
+  });
 }
 
 TEST(Subgroups, BallotsAndExtendedTypesMatchTheHostModel) {
-  Env env;
-  cl_program prog = build(env);
-  ASSERT_TRUE(prog);
-  cl_int err;
-  cl_kernel k = clCreateKernel(prog, "ballots", &err);
-  ASSERT_EQ(err, CL_SUCCESS);
-  for (const Layout& L : kLayouts) {
-    SCOPED_TRACE("local " + std::to_string(L.local[0]) + "x" + std::to_string(L.local[1]) +
-                 " global " + std::to_string(L.global[0]) + "x" + std::to_string(L.global[1]));
-    std::vector<cl_uint> in(L.items());
-    std::mt19937 rng(17);
-    for (cl_uint& v : in) v = rng();
-    cl_mem mi = env.buffer(in.size() * 4, in.data());
-    cl_mem mo = env.buffer(in.size() * 8 * 4);
-    clSetKernelArg(k, 0, sizeof mo, &mo);
-    clSetKernelArg(k, 1, sizeof mi, &mi);
-    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, cl_uint(L.dims), nullptr, L.global, L.local, 0,
-                                     nullptr, nullptr),
-              CL_SUCCESS);
-    std::vector<cl_uint> out(in.size() * 8);
-    ASSERT_EQ(clEnqueueReadBuffer(env.queue, mo, CL_TRUE, 0, out.size() * 4, out.data(), 0,
-                                  nullptr, nullptr),
-              CL_SUCCESS);
-    size_t bad = 0;
-    L.for_each_sub_group([&](const std::vector<size_t>& sg, size_t, size_t) {
-      const size_t n = sg.size();
-      uint32_t ballot = 0;
-      uint16_t sum16 = 0;
-      for (size_t i = 0; i < n; ++i)
-        ballot |= (in[sg[i]] & 1) << i, sum16 = uint16_t(sum16 + uint16_t(in[sg[i]]));
-      const cl_uint count = cl_uint(std::popcount(ballot));
-      const cl_uint lsb_msb =
-          ballot ? cl_uint(std::countr_zero(ballot)) | cl_uint(31 - std::countl_zero(ballot)) << 8
-                 : 0;
-      const size_t last = sg[n - 1];
-      const cl_uint wx = uint16_t(in[last]), wy = uint16_t(in[last] >> 16), wz = uint16_t(n - 1),
-                    ww = uint16_t(-int(n - 1));
-      uint8_t max8 = 0;
-      for (size_t i = 0; i < n; ++i) {
-        const size_t g = sg[i];
-        const uint32_t below = i ? (1u << i) - 1u : 0u, le = i == 31 ? ~0u : (2u << i) - 1u;
-        const uint32_t ge = ~0u << i, gt = i == 31 ? 0u : ~0u << (i + 1), eq = 1u << i;
-        max8 = std::max(max8, uint8_t(in[g]));
-        const cl_uint want[8] = {
-            ballot,
-            cl_uint((ballot >> i) & 1) | cl_uint((ballot >> ((in[g] >> 4) % n)) & 1) << 1,
-            count | cl_uint(std::popcount(ballot & le)) << 8 | cl_uint(std::popcount(ballot & below)) << 16,
-            lsb_msb,
-            below ^ ge * 3 ^ eq * 5 ^ gt * 7 ^ le * 11,
-            wx ^ wy * 3u ^ wz * 5u ^ ww << 16,
-            cl_uint(sum16) | cl_uint(max8) << 16 | cl_uint(uint8_t(in[sg[0]] >> 8)) << 24,
-            in[sg[0]] ^ cl_uint(0 * 4.0 + 0.5 * 2.0)};
-        for (int j = 0; j < 8; ++j)
-          if (out[8 * g + j] != want[j] && ++bad <= 5)
-            ADD_FAILURE() << "work-item " << g << " value " << j << ": got " << out[8 * g + j]
-                          << ", want " << want[j];
-      }
-    });
-    EXPECT_EQ(bad, 0u);
-    clReleaseMemObject(mi);
-    clReleaseMemObject(mo);
-  }
-  clReleaseKernel(k);
-  clReleaseProgram(prog);
+  check_kernel("ballots", kLayouts, 8, random_words(17),
+               [](const Layout&, const std::vector<cl_uint>& in, const std::vector<size_t>& sg, size_t,
+                  size_t, const Check& check) {
+    const size_t n = sg.size();
+    uint32_t ballot = 0;
+    uint16_t sum16 = 0;
+    for (size_t i = 0; i < n; ++i)
+      ballot |= (in[sg[i]] & 1) << i, sum16 = uint16_t(sum16 + uint16_t(in[sg[i]]));
+    const cl_uint count = cl_uint(std::popcount(ballot));
+    const cl_uint lsb_msb =
+        ballot ? cl_uint(std::countr_zero(ballot)) | cl_uint(31 - std::countl_zero(ballot)) << 8 : 0;
+    const size_t last = sg[n - 1];
+    const cl_uint wx = uint16_t(in[last]), wy = uint16_t(in[last] >> 16), wz = uint16_t(n - 1),
+                  ww = uint16_t(-int(n - 1));
+    uint8_t max8 = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const size_t g = sg[i];
+      const uint32_t below = i ? (1u << i) - 1u : 0u, le = i == 31 ? ~0u : (2u << i) - 1u;
+      const uint32_t ge = ~0u << i, gt = i == 31 ? 0u : ~0u << (i + 1), eq = 1u << i;
+      max8 = std::max(max8, uint8_t(in[g]));
+      const cl_uint want[8] = {
+          ballot,
+          cl_uint((ballot >> i) & 1) | cl_uint((ballot >> ((in[g] >> 4) % n)) & 1) << 1,
+          count | cl_uint(std::popcount(ballot & le)) << 8 | cl_uint(std::popcount(ballot & below)) << 16,
+          lsb_msb,
+          below ^ ge * 3 ^ eq * 5 ^ gt * 7 ^ le * 11,
+          wx ^ wy * 3u ^ wz * 5u ^ ww << 16,
+          cl_uint(sum16) | cl_uint(max8) << 16 | cl_uint(uint8_t(in[sg[0]] >> 8)) << 24,
+          in[sg[0]] ^ cl_uint(0 * 4.0 + 0.5 * 2.0)};
+      for (int j = 0; j < 8; ++j) check(g, j, want[j]);
+    }
+  });
 }
 
 TEST(Subgroups, ClusteredReductionsMatchTheHostModel) {
-  Env env;
-  cl_program prog = build(env);
-  ASSERT_TRUE(prog);
-  cl_int err;
-  cl_kernel k = clCreateKernel(prog, "clustered", &err);
-  ASSERT_EQ(err, CL_SUCCESS);
-  for (const Layout& L : kLayouts) {
-    SCOPED_TRACE("local " + std::to_string(L.local[0]) + "x" + std::to_string(L.local[1]) +
-                 " global " + std::to_string(L.global[0]) + "x" + std::to_string(L.global[1]));
-    std::vector<cl_uint> in(L.items());
-    std::mt19937 rng(19);
-    for (cl_uint& v : in) v = rng();
-    cl_mem mi = env.buffer(in.size() * 4, in.data());
-    cl_mem mo = env.buffer(in.size() * 8 * 4);
-    clSetKernelArg(k, 0, sizeof mo, &mo);
-    clSetKernelArg(k, 1, sizeof mi, &mi);
-    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, cl_uint(L.dims), nullptr, L.global, L.local, 0,
-                                     nullptr, nullptr),
-              CL_SUCCESS);
-    std::vector<cl_uint> out(in.size() * 8);
-    ASSERT_EQ(clEnqueueReadBuffer(env.queue, mo, CL_TRUE, 0, out.size() * 4, out.data(), 0,
-                                  nullptr, nullptr),
-              CL_SUCCESS);
-    size_t bad = 0;
-    L.for_each_sub_group([&](const std::vector<size_t>& sg, size_t, size_t) {
-      // The lanes of lane i's cluster of `size`, clipped to the sub-group.
-      auto cluster = [&](size_t i, size_t size) {
-        std::vector<cl_uint> v;
-        for (size_t j = i / size * size; j < std::min(sg.size(), (i / size + 1) * size); ++j)
-          v.push_back(in[sg[j]]);
-        return v;
-      };
-      for (size_t i = 0; i < sg.size(); ++i) {
-        cl_uint add = 0, mx = 0, x2 = 0, mn = ~0u, mul = 1, lor = 0;
-        bool land = true;
-        float fsum = 0;
-        for (cl_uint v : cluster(i, 4)) add += v, land = land && (v & 3);
-        for (cl_uint v : cluster(i, 8)) mx = std::max(mx, v), lor |= (v & 64) != 0;
-        for (cl_uint v : cluster(i, 2)) x2 ^= v;
-        for (cl_uint v : cluster(i, 32)) mn = std::min(mn, v);
-        for (cl_uint v : cluster(i, 16)) mul *= v | 1, fsum += float(v & 255);
-        const size_t g = sg[i];
-        const cl_uint want[8] = {add, mx, x2, mn, mul, uint8_t(in[g]),
-                                 cl_uint(land) | lor << 1, std::bit_cast<cl_uint>(fsum)};
-        for (int j = 0; j < 8; ++j)
-          if (out[8 * g + j] != want[j] && ++bad <= 5)
-            ADD_FAILURE() << "work-item " << g << " value " << j << ": got " << out[8 * g + j]
-                          << ", want " << want[j];
-      }
-    });
-    EXPECT_EQ(bad, 0u);
-    clReleaseMemObject(mi);
-    clReleaseMemObject(mo);
-  }
-  clReleaseKernel(k);
-  clReleaseProgram(prog);
+  check_kernel("clustered", kLayouts, 8, random_words(19),
+               [](const Layout&, const std::vector<cl_uint>& in, const std::vector<size_t>& sg, size_t,
+                  size_t, const Check& check) {
+    // The lanes of lane i's cluster of `size`, clipped to the sub-group.
+    auto cluster = [&](size_t i, size_t size) {
+      std::vector<cl_uint> v;
+      for (size_t j = i / size * size; j < std::min(sg.size(), (i / size + 1) * size); ++j)
+        v.push_back(in[sg[j]]);
+      return v;
+    };
+    for (size_t i = 0; i < sg.size(); ++i) {
+      cl_uint add = 0, mx = 0, x2 = 0, mn = ~0u, mul = 1, lor = 0;
+      bool land = true;
+      float fsum = 0;
+      for (cl_uint v : cluster(i, 4)) add += v, land = land && (v & 3);
+      for (cl_uint v : cluster(i, 8)) mx = std::max(mx, v), lor |= (v & 64) != 0;
+      for (cl_uint v : cluster(i, 2)) x2 ^= v;
+      for (cl_uint v : cluster(i, 32)) mn = std::min(mn, v);
+      for (cl_uint v : cluster(i, 16)) mul *= v | 1, fsum += float(v & 255);
+      const size_t g = sg[i];
+      const cl_uint want[8] = {add, mx, x2, mn, mul, uint8_t(in[g]),
+                               cl_uint(land) | lor << 1, std::bit_cast<cl_uint>(fsum)};
+      for (int j = 0; j < 8; ++j) check(g, j, want[j]);
+    }
+  });
 }
 
 TEST(Subgroups, RotationsMatchTheHostModel) {
-  Env env;
-  cl_program prog = build(env);
-  ASSERT_TRUE(prog);
-  cl_int err;
-  cl_kernel k = clCreateKernel(prog, "rotates", &err);
-  ASSERT_EQ(err, CL_SUCCESS);
   // Full sub-groups only: clusters must fit the sub-group, and every source lane must be active.
   const Layout full[] = {{{64, 1}, {64, 1}, 1}, {{64, 2}, {32, 2}, 2}};
-  for (const Layout& L : full) {
-    std::vector<cl_uint> in(L.items());
-    std::mt19937 rng(23);
-    for (cl_uint& v : in) v = rng();
-    cl_mem mi = env.buffer(in.size() * 4, in.data());
-    cl_mem mo = env.buffer(in.size() * 4 * 4);
-    clSetKernelArg(k, 0, sizeof mo, &mo);
-    clSetKernelArg(k, 1, sizeof mi, &mi);
-    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, cl_uint(L.dims), nullptr, L.global, L.local, 0,
-                                     nullptr, nullptr),
-              CL_SUCCESS);
-    std::vector<cl_uint> out(in.size() * 4);
-    ASSERT_EQ(clEnqueueReadBuffer(env.queue, mo, CL_TRUE, 0, out.size() * 4, out.data(), 0,
-                                  nullptr, nullptr),
-              CL_SUCCESS);
-    size_t bad = 0;
-    L.for_each_sub_group([&](const std::vector<size_t>& sg, size_t, size_t) {
-      const size_t n = sg.size();
-      for (size_t i = 0; i < n; ++i) {
-        const size_t g = sg[i], c8 = i / 8 * 8, c4 = i / 4 * 4;
-        const cl_uint want[4] = {in[sg[(i + 3) % n]], in[sg[(i + n - 5) % n]],
-                                 in[sg[c8 + (i - c8 + 2) % 8]],
-                                 uint16_t(in[sg[c4 + (i - c4 + 3) % 4]])};
-        for (int j = 0; j < 4; ++j)
-          if (out[4 * g + j] != want[j] && ++bad <= 5)
-            ADD_FAILURE() << "work-item " << g << " value " << j << ": got " << out[4 * g + j]
-                          << ", want " << want[j];
-      }
-    });
-    EXPECT_EQ(bad, 0u);
-    clReleaseMemObject(mi);
-    clReleaseMemObject(mo);
-  }
-  clReleaseKernel(k);
-  clReleaseProgram(prog);
+  check_kernel("rotates", full, 4, random_words(23),
+               [](const Layout&, const std::vector<cl_uint>& in, const std::vector<size_t>& sg, size_t,
+                  size_t, const Check& check) {
+    const size_t n = sg.size();
+    for (size_t i = 0; i < n; ++i) {
+      const size_t c8 = i / 8 * 8, c4 = i / 4 * 4;
+      const cl_uint want[4] = {in[sg[(i + 3) % n]], in[sg[(i + n - 5) % n]],
+                               in[sg[c8 + (i - c8 + 2) % 8]], uint16_t(in[sg[c4 + (i - c4 + 3) % 4]])};
+      for (int j = 0; j < 4; ++j) check(sg[i], j, want[j]);
+    }
+  });
 }
 
 TEST(Subgroups, KernelSubGroupInfoQueries) {
