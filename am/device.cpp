@@ -2,10 +2,9 @@
 
 #include "hw/discovery.h"
 
-#include "hw/gc_11_0_0_regs.h"
-#include "hw/gmc_v11.h"
-#include "hw/mqd_v11.h"
-#include "hw/osssys_6_0_0_regs.h"
+#include "hw/gc_generations.h"
+#include "hw/mqd.h"
+#include "hw/osssys_regs.h"
 #include "hw/pci_ids.h"
 #include "va_space.h"
 
@@ -18,7 +17,6 @@ namespace am {
 namespace {
 
 using namespace hw;
-using namespace hw::gc11;
 
 constexpr uint64_t kPage = 4096;
 constexpr uint64_t kHuge = 2ull << 20;
@@ -56,11 +54,11 @@ Device::Device(std::shared_ptr<Pci> pci)
 
 Device::~Device() {
   // Stop the engines from fetching before their rings and page tables go away.
-  pci_->reg_write32(reg(regSDMA0_QUEUE0_RB_CNTL), 0);
-  pci_->reg_write32(reg(regGRBM_GFX_CNTL), grbm_gfx_cntl(1, 0, 0, 0));
-  pci_->reg_write32(reg(regCP_HQD_ACTIVE), 0);
-  pci_->reg_write32(reg(regGRBM_GFX_CNTL), 0);
-  pci_->reg_write32(oss_base_ + hw::oss6::offset::IH_RB_CNTL, 0);
+  pci_->reg_write32(reg(gc_->SDMA0_QUEUE0_RB_CNTL), 0);
+  pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), grbm_gfx_cntl(1, 0, 0, 0));
+  pci_->reg_write32(reg(gc_->CP_HQD_ACTIVE), 0);
+  pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), 0);
+  pci_->reg_write32(oss_base_ + ih_regs_->IH_RB_CNTL, 0);
 }
 
 void Device::boot() {
@@ -74,17 +72,15 @@ void Device::boot() {
     throw DeviceError(info_.pci_address + ": not an AMD device (vendor " +
                       std::to_string(info_.vendor_id) + ")");
   for (const PciPart& p : kKnownParts)
-    if (p.device == info_.device_id) info_.gfx = p.gfx, info_.name = p.marketing;
+    if (p.device == info_.device_id) {
+      info_.gfx = p.gfx, info_.name = p.marketing;
+      info_.compute_units = p.compute_units, info_.max_clock_mhz = p.max_clock_mhz;
+    }
   if (info_.gfx.empty()) throw DeviceError(info_.pci_address + ": unknown RDNA device id");
   discover();
-  if (info_.gfx != "gfx1100")
-    throw DeviceError(info_.pci_address + ": " + info_.gfx + " is not supported yet");
-  // Navi31 (RX 7900 XTX): 96 compute units (48 WGPs), 2500 MHz boost.
-  info_.compute_units = 96;
-  info_.max_clock_mhz = 2500;
   if (info_.emulated) info_.name += " (amcl emulated)";
 
-  fast_boot_ = pci_->reg_read32(reg(regSCRATCH_REG7)) == kAmBootedMagic;
+  fast_boot_ = pci_->reg_read32(reg(gc_->SCRATCH_REG7)) == kAmBootedMagic;
   init_gmc();
   signals_ = alloc_vram(kPage);
   std::memset(signals_.cpu, 0, kPage);
@@ -92,7 +88,7 @@ void Device::boot() {
   init_shader_apertures();
   init_compute_queue();
   init_sdma_queue();
-  pci_->reg_write32(reg(regSCRATCH_REG7), kAmBootedMagic);
+  pci_->reg_write32(reg(gc_->SCRATCH_REG7), kAmBootedMagic);
 }
 
 // The IP discovery binary at the top of VRAM says which blocks the card has and where their
@@ -109,11 +105,18 @@ void Device::discover() {
   const IpBlock* oss = ip->find(OSSSYS_HWID);
   if (!gc || gc->bases.size() < 2 || !oss || oss->bases.empty())
     throw DeviceError(info_.pci_address + ": IP discovery lists no GC or OSSSYS register bases");
+  auto version = [](const IpBlock& b) {
+    return std::to_string(b.major) + "." + std::to_string(b.minor) + "." + std::to_string(b.revision);
+  };
   const std::string gfx = gfx_target_of(*gc);
-  if (gfx.empty())
-    throw DeviceError(info_.pci_address + ": GC IP version " + std::to_string(gc->major) + "." +
-                      std::to_string(gc->minor) + "." + std::to_string(gc->revision) +
+  gc_ = gc_regs_for_major(gc->major);
+  if (gfx.empty() || !gc_)
+    throw DeviceError(info_.pci_address + ": GC IP version " + version(*gc) + " is not known to amcl");
+  ih_regs_ = ih_regs_for_major(oss->major);
+  if (!ih_regs_)
+    throw DeviceError(info_.pci_address + ": OSSSYS IP version " + version(*oss) +
                       " is not known to amcl");
+  pte_format_ = gmc::pte_format_for_gc_major(gc->major);
   info_.gfx = gfx; // the silicon's own word wins over the PCI id table
   gc_base_[0] = uint32_t(gc->bases[0]);
   gc_base_[1] = uint32_t(gc->bases[1]);
@@ -123,7 +126,7 @@ void Device::discover() {
 
 void Device::init_gmc() {
   uint8_t* vram = pci_->vram();
-  pt_ = std::make_unique<PageTable>(vram, [this, vram] {
+  pt_ = std::make_unique<PageTable>(vram, pte_format_, [this, vram] {
     auto off = vram_.allocate(kPage, kPage);
     if (!off) throw DeviceError("out of VRAM for page tables");
     std::memset(vram + *off, 0, kPage);
@@ -131,30 +134,30 @@ void Device::init_gmc() {
   });
   const uint64_t base = pt_->root() | gmc::PTE_VALID;
   const uint64_t last_page = (gmc::kVaSpan >> 12) - 1;
-  pci_->reg_write32(reg(regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32), uint32_t(base));
-  pci_->reg_write32(reg(regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32), uint32_t(base >> 32));
-  pci_->reg_write32(reg(regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32), 0);
-  pci_->reg_write32(reg(regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_HI32), 0);
-  pci_->reg_write32(reg(regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32), uint32_t(last_page));
-  pci_->reg_write32(reg(regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32), uint32_t(last_page >> 32));
-  pci_->reg_write32(reg(regGCVM_CONTEXT0_CNTL),
+  pci_->reg_write32(reg(gc_->GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32), uint32_t(base));
+  pci_->reg_write32(reg(gc_->GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32), uint32_t(base >> 32));
+  pci_->reg_write32(reg(gc_->GCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32), 0);
+  pci_->reg_write32(reg(gc_->GCVM_CONTEXT0_PAGE_TABLE_START_ADDR_HI32), 0);
+  pci_->reg_write32(reg(gc_->GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32), uint32_t(last_page));
+  pci_->reg_write32(reg(gc_->GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32), uint32_t(last_page >> 32));
+  pci_->reg_write32(reg(gc_->GCVM_CONTEXT0_CNTL),
                     VM_CONTEXT_CNTL_ENABLE | (gmc::kPageTableDepth << VM_CONTEXT_CNTL_DEPTH_SHIFT) |
-                        (0u << VM_CONTEXT_CNTL_BLOCK_SIZE_SHIFT));
+                        (0u << gc_->vm_context_block_size_shift));
 }
 
 void Device::init_ih() {
   ih_mem_ = alloc_vram(kIhRingBytes);
   std::memset(ih_mem_.cpu, 0, kIhRingBytes);
-  ih_.init(*pci_, oss_base_, ih_mem_, signals_, 8 * kIhWptr);
+  ih_.init(*pci_, oss_base_, *ih_regs_, ih_mem_, signals_, 8 * kIhWptr);
   // Re-arm the VM fault latch so the first fault of this session is recorded.
-  pci_->reg_write32(reg(regGCVM_L2_PROTECTION_FAULT_CNTL), 1);
+  pci_->reg_write32(reg(gc_->GCVM_L2_PROTECTION_FAULT_CNTL), 1);
 }
 
 // Flat addresses of VMID 0's waves (amcl's queues run in VMID 0) reach LDS and private memory
 // through these apertures; without them generic pointers to either would fault.
 void Device::init_shader_apertures() {
-  pci_->reg_write32(reg(regGRBM_GFX_CNTL), grbm_gfx_cntl(0, 0, 0, 0));
-  pci_->reg_write32(reg(regSH_MEM_BASES), sh_mem_bases(kPrivateAperture, kSharedAperture));
+  pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), grbm_gfx_cntl(0, 0, 0, 0));
+  pci_->reg_write32(reg(gc_->SH_MEM_BASES), sh_mem_bases(kPrivateAperture, kSharedAperture));
 }
 
 void Device::init_compute_queue() {
@@ -171,7 +174,7 @@ void Device::program_compute_hqd() {
   // ME 1 pipe 0 queue 0 directly from it (no MES, no KIQ).
   auto* mqd = reinterpret_cast<uint32_t*>(mqd_.cpu);
   std::memset(mqd, 0, kPage);
-  using namespace mqd11;
+  using namespace mqd;
   const uint32_t ring_dwords = uint32_t(kRingBytes / 4);
   mqd[cp_mqd_base_addr_lo] = uint32_t(mqd_.va);
   mqd[cp_mqd_base_addr_hi] = uint32_t(mqd_.va >> 32);
@@ -192,15 +195,15 @@ void Device::program_compute_hqd() {
   mqd[cp_hqd_eop_base_addr_hi] = uint32_t(eop_.va >> 40);
   mqd[cp_hqd_eop_control] = uint32_t(std::countr_zero(uint32_t(kPage / 4))) - 1;
 
-  pci_->reg_write32(reg(regGRBM_GFX_CNTL), grbm_gfx_cntl(1, 0, 0, 0));
-  pci_->reg_write32(reg(regCP_HQD_ACTIVE), 0);
+  pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), grbm_gfx_cntl(1, 0, 0, 0));
+  pci_->reg_write32(reg(gc_->CP_HQD_ACTIVE), 0);
   // HQD registers mirror MQD dwords 128.. in order: program every one we filled.
   for (uint32_t idx = kHqdFirst; idx <= cp_hqd_pq_wptr_hi; ++idx) {
     if (idx == cp_hqd_active) continue;
-    pci_->reg_write32(reg(regCP_MQD_BASE_ADDR) + (idx - kHqdFirst), mqd[idx]);
+    pci_->reg_write32(reg(gc_->CP_MQD_BASE_ADDR) + (idx - kHqdFirst), mqd[idx]);
   }
-  pci_->reg_write32(reg(regCP_HQD_ACTIVE), 1);
-  pci_->reg_write32(reg(regGRBM_GFX_CNTL), 0);
+  pci_->reg_write32(reg(gc_->CP_HQD_ACTIVE), 1);
+  pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), 0);
 }
 
 void Device::init_sdma_queue() {
@@ -214,18 +217,18 @@ void Device::program_sdma_queue() {
   const uint64_t rptr_va = signals_.va + 8 * kSdmaRptr;
   const uint32_t log2_dwords = uint32_t(std::countr_zero(uint32_t(kRingBytes / 4)));
   auto w = [&](Reg r, uint32_t v) { pci_->reg_write32(reg(r), v); };
-  w(regSDMA0_QUEUE0_RB_CNTL, 0);
-  w(regSDMA0_QUEUE0_RB_BASE, uint32_t(sdma_.ring_mem.va >> 8));
-  w(regSDMA0_QUEUE0_RB_BASE_HI, uint32_t(sdma_.ring_mem.va >> 40));
-  w(regSDMA0_QUEUE0_RB_RPTR, 0);
-  w(regSDMA0_QUEUE0_RB_RPTR_HI, 0);
-  w(regSDMA0_QUEUE0_RB_WPTR, 0);
-  w(regSDMA0_QUEUE0_RB_WPTR_HI, 0);
-  w(regSDMA0_QUEUE0_RB_RPTR_ADDR_LO, uint32_t(rptr_va));
-  w(regSDMA0_QUEUE0_RB_RPTR_ADDR_HI, uint32_t(rptr_va >> 32));
-  w(regSDMA0_QUEUE0_DOORBELL_OFFSET, kSdmaDoorbell << 2);
-  w(regSDMA0_QUEUE0_DOORBELL, SDMA_DOORBELL_ENABLE);
-  w(regSDMA0_QUEUE0_RB_CNTL, (log2_dwords << SDMA_RB_CNTL_RB_SIZE_SHIFT) |
+  w(gc_->SDMA0_QUEUE0_RB_CNTL, 0);
+  w(gc_->SDMA0_QUEUE0_RB_BASE, uint32_t(sdma_.ring_mem.va >> 8));
+  w(gc_->SDMA0_QUEUE0_RB_BASE_HI, uint32_t(sdma_.ring_mem.va >> 40));
+  w(gc_->SDMA0_QUEUE0_RB_RPTR, 0);
+  w(gc_->SDMA0_QUEUE0_RB_RPTR_HI, 0);
+  w(gc_->SDMA0_QUEUE0_RB_WPTR, 0);
+  w(gc_->SDMA0_QUEUE0_RB_WPTR_HI, 0);
+  w(gc_->SDMA0_QUEUE0_RB_RPTR_ADDR_LO, uint32_t(rptr_va));
+  w(gc_->SDMA0_QUEUE0_RB_RPTR_ADDR_HI, uint32_t(rptr_va >> 32));
+  w(gc_->SDMA0_QUEUE0_DOORBELL_OFFSET, kSdmaDoorbell << 2);
+  w(gc_->SDMA0_QUEUE0_DOORBELL, SDMA_DOORBELL_ENABLE);
+  w(gc_->SDMA0_QUEUE0_RB_CNTL, (log2_dwords << SDMA_RB_CNTL_RB_SIZE_SHIFT) |
                                  SDMA_RB_CNTL_RPTR_WRITEBACK_ENABLE | SDMA_RB_CNTL_RB_ENABLE);
 }
 
@@ -360,13 +363,13 @@ void Device::service_interrupts() {
     std::string msg;
     if (iv.client_id == hw::ih::CLIENTID_GFX && iv.source_id == hw::ih::SRCID_UTCL2_FAULT) {
       const uint64_t page = iv.src_data[0] | (uint64_t(iv.src_data[1] & 0xf) << 32);
-      const uint32_t status = pci_->reg_read32(reg(regGCVM_L2_PROTECTION_FAULT_STATUS));
+      const uint32_t status = pci_->reg_read32(reg(gc_->GCVM_L2_PROTECTION_FAULT_STATUS));
       char buf[160];
       std::snprintf(buf, sizeof buf, "GPU page fault (%s) at address 0x%llx, GCVM_L2_PROTECTION_FAULT_STATUS 0x%08x",
                     (iv.ring_id & hw::ih::FAULT_RING_PROT_WRITE) ? "write" : "read",
                     static_cast<unsigned long long>(page << 12), status);
       msg = buf;
-      pci_->reg_write32(reg(regGCVM_L2_PROTECTION_FAULT_CNTL), 1); // re-arm the latch
+      pci_->reg_write32(reg(gc_->GCVM_L2_PROTECTION_FAULT_CNTL), 1); // re-arm the latch
     } else if (iv.source_id == hw::ih::SRCID_SQ_INTERRUPT_MSG) {
       msg = "shader exception: a wave executed an illegal or unsupported instruction";
     } else if (iv.source_id == hw::ih::SRCID_CP_BAD_OPCODE) {
@@ -393,16 +396,16 @@ void Device::reset_queue(Engine e) {
   Queue& q = queue(e);
   std::lock_guard lock(q.mutex);
   if (e == Engine::Compute) {
-    pci_->reg_write32(reg(regGRBM_GFX_CNTL), grbm_gfx_cntl(1, 0, 0, 0));
-    pci_->reg_write32(reg(regCP_HQD_ACTIVE), 0);
-    pci_->reg_write32(reg(regGRBM_GFX_CNTL), 0);
+    pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), grbm_gfx_cntl(1, 0, 0, 0));
+    pci_->reg_write32(reg(gc_->CP_HQD_ACTIVE), 0);
+    pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), 0);
     discard_faults(); // whatever the killed work reported belongs to it, not to later work
     q.ring.reset();
     set_slot(kComputeRptr, 0);
     program_compute_hqd();
     compute_stopped_ = false;
   } else {
-    pci_->reg_write32(reg(regSDMA0_QUEUE0_RB_CNTL), 0);
+    pci_->reg_write32(reg(gc_->SDMA0_QUEUE0_RB_CNTL), 0);
     discard_faults();
     q.ring.reset();
     set_slot(kSdmaRptr, 0);

@@ -1,8 +1,9 @@
-// am::Device — the user-space driver for one RDNA3 card (emulated or real) reached through
+// am::Device — the user-space driver for one RDNA3 or RDNA4 card (emulated or real) reached through
 // am::Pci: boot, VMID 0 page tables, VRAM/system memory, the MEC compute queue (pipe 0
 // queue 0, MES bypassed) and SDMA engine 0 queue 0, with 64-bit timeline signals.
 #pragma once
-#include "hw/gc_11_0_0_regs.h"
+#include "hw/gc_regs.h"
+#include "hw/gmc.h"
 #include "ih_ring.h"
 #include "ip_discovery.h"
 #include "memory.h"
@@ -86,7 +87,7 @@ private:
   void boot();
   void discover();
   // A GC register's BAR5 dword index, from the bases IP discovery gave.
-  uint32_t reg(hw::gc11::Reg r) const { return gc_base_[r.base_idx] + r.offset; }
+  uint32_t reg(hw::Reg r) const { return gc_base_[r.base_idx] + r.offset; }
   void init_gmc();
   void init_shader_apertures();
   void init_compute_queue();
@@ -109,6 +110,9 @@ private:
   IpDiscovery discovery_;
   uint32_t gc_base_[2] = {0, 0}; // GC segment 0 and 1 bases
   uint32_t oss_base_ = 0;        // OSSSYS segment 0 base
+  const hw::GcRegs* gc_ = nullptr; // the GC generation's register table
+  const hw::IhRegs* ih_regs_ = nullptr;
+  hw::gmc::PteFormat pte_format_ = hw::gmc::PteFormat::v11;
   bool fast_boot_ = false;
   VramAllocator vram_;
   std::unique_ptr<PageTable> pt_;

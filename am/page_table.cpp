@@ -1,7 +1,5 @@
 #include "page_table.h"
 
-#include "hw/gmc_v11.h"
-
 #include <atomic>
 #include <stdexcept>
 
@@ -9,8 +7,11 @@ namespace am {
 
 using namespace hw::gmc;
 
-PageTable::PageTable(uint8_t* vram, std::function<uint64_t()> alloc_table)
-    : vram_(vram), alloc_table_(std::move(alloc_table)), root_(alloc_table_()) {}
+PageTable::PageTable(uint8_t* vram, PteFormat format, std::function<uint64_t()> alloc_table)
+    : vram_(vram), format_(format), pde_pte_(pde_pte_flag(format)),
+      // GMC v12 leaves say they are PTEs (bit 63), as tinygrad's AM driver writes them.
+      leaf_bits_(format == PteFormat::v12 ? PTE_IS_PTE_GFX12 : 0),
+      alloc_table_(std::move(alloc_table)), root_(alloc_table_()) {}
 
 uint64_t* PageTable::entry(uint64_t table, unsigned index) {
   return reinterpret_cast<uint64_t*>(vram_ + table) + index;
@@ -19,7 +20,7 @@ uint64_t* PageTable::entry(uint64_t table, unsigned index) {
 uint64_t PageTable::descend(uint64_t table, unsigned index) {
   uint64_t* e = entry(table, index);
   if (*e & PTE_VALID) {
-    if (*e & PDE_PTE) throw std::logic_error("PageTable: 4 KiB map inside a 2 MiB mapping");
+    if (*e & pde_pte_) throw std::logic_error("PageTable: 4 KiB map inside a 2 MiB mapping");
     return *e & kAddressMask;
   }
   uint64_t child = alloc_table_();
@@ -46,13 +47,13 @@ void PageTable::map(uint64_t va, uint64_t pa, uint64_t size, uint32_t flags) {
     if (!(flags & kSystem) && !(v & (huge - 1)) && !(p & (huge - 1)) && size - off >= huge &&
         !(*entry(pdb0, unsigned(v >> level_shift(1)) & 511) & PTE_VALID)) {
       std::atomic_ref<uint64_t>(*entry(pdb0, unsigned(v >> level_shift(1)) & 511))
-          .store(p | bits | PDE_PTE | pte_fragment(9), std::memory_order_release);
+          .store(p | bits | pde_pte_ | pte_fragment(9), std::memory_order_release);
       off += huge;
       continue;
     }
     uint64_t ptb = descend(pdb0, unsigned(v >> level_shift(1)) & 511);
     std::atomic_ref<uint64_t>(*entry(ptb, unsigned(v >> 12) & 511))
-        .store(p | bits, std::memory_order_release);
+        .store(p | bits | leaf_bits_, std::memory_order_release);
     off += kPageSize;
   }
 }
@@ -65,7 +66,7 @@ void PageTable::unmap(uint64_t va, uint64_t size) {
     uint64_t* l2 = entry(root_, unsigned(v >> level_shift(2)) & 511);
     if (!(*l2 & PTE_VALID)) { off += kPageSize; continue; }
     uint64_t* l1 = entry(*l2 & kAddressMask, unsigned(v >> level_shift(1)) & 511);
-    if ((*l1 & PTE_VALID) && (*l1 & PDE_PTE)) {
+    if ((*l1 & PTE_VALID) && (*l1 & pde_pte_)) {
       std::atomic_ref<uint64_t>(*l1).store(0, std::memory_order_release);
       off += huge;
       continue;

@@ -3,6 +3,7 @@
 // options line, then the source) for build_fuzzer; the emulated card's IP discovery binary. The byte-driven targets (api, pm4, sdma)
 // start from nothing: libFuzzer grows their decision streams itself.
 #include "compiler/compiler.h"
+#include "sim/card_model.h"
 #include "sim/ip_discovery.h"
 
 #include <cstdio>
@@ -42,7 +43,7 @@ int main(int argc, char** argv) {
   fs::create_directories(out / "code_object");
   fs::create_directories(out / "build");
   fs::create_directories(out / "ip_discovery");
-  const std::vector<uint8_t> discovery = sim::build_ip_discovery(sim::gfx1100_ip_blocks());
+  const std::vector<uint8_t> discovery = sim::build_ip_discovery(sim::find_card_model("gfx1100")->blocks);
   bool ok = lib.ok && write(out / "code_object" / "executable", str(exe.binary)) &&
             write(out / "code_object" / "object", str(obj.binary)) &&
             write(out / "code_object" / "library", str(lib.binary)) &&

@@ -212,7 +212,8 @@ void run_launch(cl_command_queue q, const Launch& L) {
     const uint64_t wave_bytes = std::max<uint64_t>(
         kScratchWaveGranule, (uint64_t(info.private_segment_size) * info.wavefront_size +
                               kScratchWaveGranule - 1) / kScratchWaveGranule * kScratchWaveGranule);
-    if (wave_bytes > 0x1fffull * kScratchWaveGranule)
+    const bool gfx12 = dev.info().gfx.starts_with("gfx12");
+    if (wave_bytes > uint64_t(tmpring_wavesize_max(gfx12)) * kScratchWaveGranule)
       throw ClError{CL_OUT_OF_RESOURCES, "private memory per work-item too large"};
     uint64_t waves = std::min<uint64_t>(uint64_t(dev.info().compute_units) * 32, 0xfff);
     waves = std::max<uint64_t>(32, std::min<uint64_t>(waves, (256ull << 20) / wave_bytes));
@@ -223,7 +224,7 @@ void run_launch(cl_command_queue q, const Launch& L) {
     }
     pm4.set_sh_regs(regCOMPUTE_DISPATCH_SCRATCH_BASE_LO,
                     {uint32_t(q->scratch.va >> 8), uint32_t(q->scratch.va >> 40)});
-    pm4.set_sh_regs(regCOMPUTE_TMPRING_SIZE, {tmpring_size(uint32_t(waves), uint32_t(wave_bytes))});
+    pm4.set_sh_regs(regCOMPUTE_TMPRING_SIZE, {tmpring_size(uint32_t(waves), uint32_t(wave_bytes), gfx12)});
   }
   pm4.set_sh_regs(regCOMPUTE_PGM_LO, {uint32_t(code_va >> 8), uint32_t(code_va >> 40)});
   pm4.set_sh_regs(regCOMPUTE_PGM_RSRC1, {info.rsrc1, rsrc2});

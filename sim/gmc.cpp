@@ -1,7 +1,5 @@
 #include "gmc.h"
 
-#include "am/hw/gc_11_0_0_regs.h"
-#include "am/hw/gmc_v11.h"
 
 #include <cstdio>
 #include <cstring>
@@ -29,21 +27,25 @@ uint64_t Gmc::read_entry(uint64_t table_pa, unsigned index, uint64_t va) const {
 }
 
 uint8_t* Gmc::translate(uint64_t va, size_t len, bool write, bool execute) {
-  using namespace gc11;
-  const uint32_t cntl = regs_.read(addr(regGCVM_CONTEXT0_CNTL));
+  const GcRegs& g = *model_.gc;
+  auto reg = [&](Reg r) { return model_.gc_reg(r); };
+  const uint32_t cntl = regs_.read(reg(g.GCVM_CONTEXT0_CNTL));
   if (!(cntl & VM_CONTEXT_CNTL_ENABLE))
     throw shader::MemoryFault(va, write, describe("VMID 0 context disabled", va));
   if (((cntl >> VM_CONTEXT_CNTL_DEPTH_SHIFT) & 3) != gmc::kPageTableDepth ||
-      ((cntl >> VM_CONTEXT_CNTL_BLOCK_SIZE_SHIFT) & 0xf) != 0)
+      ((cntl >> g.vm_context_block_size_shift) & 0xf) != 0)
     throw shader::MemoryFault(va, write, describe("unsupported page-table depth/block size", va));
-  const uint64_t start = regs_.read64(addr(regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32),
-                                      addr(regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_HI32)) << 12;
-  const uint64_t end = regs_.read64(addr(regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32),
-                                    addr(regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32)) << 12;
+  const uint64_t start = regs_.read64(reg(g.GCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32),
+                                      reg(g.GCVM_CONTEXT0_PAGE_TABLE_START_ADDR_HI32)) << 12;
+  const uint64_t end = regs_.read64(reg(g.GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32),
+                                    reg(g.GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32)) << 12;
   if (va < start || va + len - 1 > end + 4095)
     throw shader::MemoryFault(va, write, describe("address outside the VMID 0 range", va));
-  const uint64_t base = regs_.read64(addr(regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32),
-                                     addr(regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32));
+  const uint64_t base = regs_.read64(reg(g.GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32),
+                                     reg(g.GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32));
+  // GMC v11 marks a PDE-as-PTE with bit 54, v12 with bit 63 (on v12, bits [55:54] are the
+  // memory type and bit 63 of a PTB entry is IS_PTE, which a leaf may carry either way).
+  const uint64_t pde_pte = gmc::pde_pte_flag(model_.pte_format);
   if (!(base & gmc::PTE_VALID))
     throw shader::MemoryFault(va, write, describe("page directory base not valid", va));
 
@@ -60,7 +62,7 @@ uint8_t* Gmc::translate(uint64_t va, size_t len, bool write, bool execute) {
       page_size = gmc::kPageSize;
       break;
     }
-    if (entry & gmc::PDE_PTE) {
+    if (entry & pde_pte) {
       if (level != 1)
         throw shader::MemoryFault(va, write, describe("PDE-as-PTE above the PDB0 level", va));
       page_size = 1ull << gmc::level_shift(1);

@@ -3,8 +3,6 @@
 #include "ip_discovery.h"
 
 #include "am/hw/discovery.h"
-#include "am/hw/gc_11_0_0_regs.h"
-#include "am/hw/osssys_6_0_0_regs.h"
 
 #include <sys/mman.h>
 
@@ -18,34 +16,40 @@
 namespace sim {
 namespace {
 
-using namespace am::hw::gc11;
+using namespace am::hw;
 
 int debug_level() {
   const char* v = std::getenv("AM_DEBUG");
   return v ? std::atoi(v) : 0;
 }
 
-// Registers the model knows (their writes are expected); writes elsewhere are logged.
-bool known_register(uint32_t index) {
-  auto in = [&](Reg first, Reg last) { return index >= addr(first) && index <= addr(last); };
-  return in(regSDMA0_QUEUE0_RB_CNTL, regSDMA0_QUEUE0_MINOR_PTR_UPDATE) ||
-         in(regGCVM_CONTEXT0_CNTL, regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32) ||
-         in(regCP_MQD_BASE_ADDR, regCP_HQD_PQ_WPTR_HI) ||
-         in(regGCVM_L2_PROTECTION_FAULT_CNTL, regGCVM_L2_PROTECTION_FAULT_ADDR_HI32) ||
-         index == addr(regGRBM_GFX_CNTL) || in(regSCRATCH_REG6, regSCRATCH_REG7) ||
-         index == addr(regSH_MEM_BASES) || index == addr(regSH_MEM_CONFIG) ||
-         (index >= am::hw::oss6::regIH_RB_CNTL && index <= am::hw::oss6::regIH_DOORBELL_RPTR) ||
-         index == am::hw::oss6::regIH_CNTL;
+const CardModel& model_of(const GpuConfig& config) {
+  return config.model ? *config.model : *find_card_model("gfx1100");
 }
 
 } // namespace
 
+// Registers the model knows (their writes are expected); writes elsewhere are logged.
+bool Gpu::known_register(uint32_t index) const {
+  const GcRegs& g = gc_regs_;
+  auto in = [&](Reg first, Reg last) { return index >= gc(first) && index <= gc(last); };
+  const IhRegs& i = *model_.ih;
+  const uint32_t ih_first = std::min({i.IH_RB_CNTL, i.IH_RB_BASE, i.IH_RB_RPTR});
+  return in(g.SDMA0_QUEUE0_RB_CNTL, g.SDMA0_QUEUE0_MINOR_PTR_UPDATE) ||
+         in(g.GCVM_CONTEXT0_CNTL, g.GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32) ||
+         in(g.CP_MQD_BASE_ADDR, g.CP_HQD_PQ_WPTR_HI) ||
+         in(g.GCVM_L2_PROTECTION_FAULT_CNTL, g.GCVM_L2_PROTECTION_FAULT_ADDR_HI32) ||
+         index == gc(g.GRBM_GFX_CNTL) || in(g.SCRATCH_REG6, g.SCRATCH_REG7) ||
+         index == gc(g.SH_MEM_BASES) || index == gc(g.SH_MEM_CONFIG) ||
+         (index >= ih(ih_first) && index <= ih(i.IH_DOORBELL_RPTR)) || index == ih(i.IH_CNTL);
+}
+
 Gpu::Gpu(const GpuConfig& config)
-    : config_(config), debug_(debug_level()),
+    : config_(config), model_(model_of(config)), gc_regs_(*model_.gc), debug_(debug_level()),
       vram_(static_cast<uint8_t*>(mmap(nullptr, config.vram_bytes, PROT_READ | PROT_WRITE,
                                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0))),
-      gmc_(regs_, vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes, iommu_),
-      ih_(regs_, gmc_), mec_(*this),
+      gmc_(regs_, model_, vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes, iommu_),
+      ih_(regs_, model_, gmc_), mec_(*this),
       sdma_(*this) {
   if (vram_ == MAP_FAILED) {
     vram_ = nullptr;
@@ -53,7 +57,7 @@ Gpu::Gpu(const GpuConfig& config)
                              " MiB of host address space for emulated VRAM");
   }
   // Firmware leaves the IP discovery binary at the top of VRAM before any driver runs.
-  const std::vector<uint8_t> discovery = build_ip_discovery(gfx1100_ip_blocks());
+  const std::vector<uint8_t> discovery = build_ip_discovery(model_.blocks);
   std::memcpy(vram_ + config.vram_bytes - am::hw::discovery::kOffsetFromVramTop, discovery.data(),
               discovery.size());
   mec_.start();
@@ -68,30 +72,30 @@ Gpu::~Gpu() {
 
 uint32_t Gpu::config_read32(uint32_t offset) {
   switch (offset & ~3u) {
-  case 0x00: return 0x1002u | (uint32_t(config_.device_id) << 16);
-  case 0x08: return 0x03000000u | config_.revision; // class: display controller, VGA
+  case 0x00: return 0x1002u | (uint32_t(model_.device_id) << 16);
+  case 0x08: return 0x03000000u | model_.revision; // class: display controller, VGA
   case 0x2c: return 0x1002u | (0x0e3bu << 16);      // subsystem
   default: return 0;
   }
 }
 
 bool Gpu::hqd_register(uint32_t index) const {
-  return index >= addr(regCP_MQD_BASE_ADDR) && index <= addr(regCP_HQD_PQ_WPTR_HI);
+  return index >= gc(gc_regs_.CP_MQD_BASE_ADDR) && index <= gc(gc_regs_.CP_HQD_PQ_WPTR_HI);
 }
 
 uint32_t Gpu::reg_read32(uint32_t index) {
   std::lock_guard lock(reg_mutex_);
   if (hqd_register(index)) {
     auto& bank = hqd_banks_[grbm_select_];
-    if (index == addr(regCP_HQD_PQ_RPTR) && grbm_select_ == grbm_gfx_cntl(1, 0, 0, 0))
+    if (index == gc(gc_regs_.CP_HQD_PQ_RPTR) && grbm_select_ == grbm_gfx_cntl(1, 0, 0, 0))
       return uint32_t(mec_.rptr() % std::max<uint32_t>(1, mec_.hqd().ring_dwords));
     auto it = bank.find(index);
     return it == bank.end() ? 0 : it->second;
   }
-  if (index == addr(regSH_MEM_BASES)) return sh_mem_bases_[(grbm_select_ >> 4) & 0xf];
-  if (index == addr(regSH_MEM_CONFIG)) return sh_mem_config_[(grbm_select_ >> 4) & 0xf];
-  if (index == addr(regSDMA0_QUEUE0_RB_RPTR)) return uint32_t(sdma_.rptr());
-  if (index == addr(regSDMA0_QUEUE0_RB_RPTR_HI)) return uint32_t(sdma_.rptr() >> 32);
+  if (index == gc(gc_regs_.SH_MEM_BASES)) return sh_mem_bases_[(grbm_select_ >> 4) & 0xf];
+  if (index == gc(gc_regs_.SH_MEM_CONFIG)) return sh_mem_config_[(grbm_select_ >> 4) & 0xf];
+  if (index == gc(gc_regs_.SDMA0_QUEUE0_RB_RPTR)) return uint32_t(sdma_.rptr());
+  if (index == gc(gc_regs_.SDMA0_QUEUE0_RB_RPTR_HI)) return uint32_t(sdma_.rptr() >> 32);
   return regs_.read(index);
 }
 
@@ -107,16 +111,16 @@ void Gpu::reg_write32(uint32_t index, uint32_t value) {
     if (debug_ >= 4) std::fprintf(stderr, "amcl sim: write reg 0x%05x = 0x%08x\n", index, value);
     if (!known_register(index) && debug_ >= 2)
       std::fprintf(stderr, "amcl sim: write to unmodelled register 0x%05x = 0x%08x\n", index, value);
-    if (index == addr(regGRBM_GFX_CNTL)) {
+    if (index == gc(gc_regs_.GRBM_GFX_CNTL)) {
       grbm_select_ = value & 0x7ff;
       regs_.store(index, value);
-    } else if (index == addr(regSH_MEM_BASES)) {
+    } else if (index == gc(gc_regs_.SH_MEM_BASES)) {
       sh_mem_bases_[(grbm_select_ >> 4) & 0xf] = value;
-    } else if (index == addr(regSH_MEM_CONFIG)) {
+    } else if (index == gc(gc_regs_.SH_MEM_CONFIG)) {
       sh_mem_config_[(grbm_select_ >> 4) & 0xf] = value;
     } else if (hqd_register(index)) {
       hqd_banks_[grbm_select_][index] = value;
-      if (index == addr(regCP_HQD_ACTIVE)) {
+      if (index == gc(gc_regs_.CP_HQD_ACTIVE)) {
         if (grbm_select_ != grbm_gfx_cntl(1, 0, 0, 0)) {
           std::fprintf(stderr, "amcl sim: CP_HQD_ACTIVE for unmodelled queue (GRBM_GFX_CNTL 0x%x)\n",
                        grbm_select_);
@@ -127,28 +131,29 @@ void Gpu::reg_write32(uint32_t index, uint32_t value) {
           effect = Effect::HqdOff;
         }
       }
-    } else if (index == addr(regGCVM_L2_PROTECTION_FAULT_CNTL)) {
+    } else if (index == gc(gc_regs_.GCVM_L2_PROTECTION_FAULT_CNTL)) {
       // CLEAR_PROTECTION_FAULT_STATUS_ADDR[0] re-arms the fault latch.
       regs_.store(index, value & ~1u);
       if (value & 1) {
-        regs_.store(addr(regGCVM_L2_PROTECTION_FAULT_STATUS), 0);
-        regs_.store(addr(regGCVM_L2_PROTECTION_FAULT_ADDR_LO32), 0);
-        regs_.store(addr(regGCVM_L2_PROTECTION_FAULT_ADDR_HI32), 0);
+        regs_.store(gc(gc_regs_.GCVM_L2_PROTECTION_FAULT_STATUS), 0);
+        regs_.store(gc(gc_regs_.GCVM_L2_PROTECTION_FAULT_ADDR_LO32), 0);
+        regs_.store(gc(gc_regs_.GCVM_L2_PROTECTION_FAULT_ADDR_HI32), 0);
       }
-    } else if (index == am::hw::oss6::regIH_RB_CNTL) {
-      regs_.store(index, value & ~am::hw::oss6::IH_RB_CNTL_WPTR_OVERFLOW_CLEAR);
-      if (value & am::hw::oss6::IH_RB_CNTL_WPTR_OVERFLOW_CLEAR)
-        regs_.store(am::hw::oss6::regIH_RB_WPTR,
-                    regs_.read(am::hw::oss6::regIH_RB_WPTR) & ~am::hw::oss6::IH_RB_WPTR_RB_OVERFLOW);
+    } else if (index == ih(model_.ih->IH_RB_CNTL)) {
+      regs_.store(index, value & ~IH_RB_CNTL_WPTR_OVERFLOW_CLEAR);
+      if (value & IH_RB_CNTL_WPTR_OVERFLOW_CLEAR) {
+        const uint32_t wptr = ih(model_.ih->IH_RB_WPTR);
+        regs_.store(wptr, regs_.read(wptr) & ~IH_RB_WPTR_RB_OVERFLOW);
+      }
     } else {
       regs_.store(index, value);
-      if (index == addr(regSDMA0_QUEUE0_RB_CNTL)) {
+      if (index == gc(gc_regs_.SDMA0_QUEUE0_RB_CNTL)) {
         if (value & SDMA_RB_CNTL_RB_ENABLE) {
-          sdma_base = regs_.read64(addr(regSDMA0_QUEUE0_RB_BASE), addr(regSDMA0_QUEUE0_RB_BASE_HI)) << 8;
+          sdma_base = regs_.read64(gc(gc_regs_.SDMA0_QUEUE0_RB_BASE), gc(gc_regs_.SDMA0_QUEUE0_RB_BASE_HI)) << 8;
           sdma_bytes = 4u << ((value >> SDMA_RB_CNTL_RB_SIZE_SHIFT) & 0x1f);
           if (value & SDMA_RB_CNTL_RPTR_WRITEBACK_ENABLE)
-            sdma_wb = regs_.read64(addr(regSDMA0_QUEUE0_RB_RPTR_ADDR_LO),
-                                   addr(regSDMA0_QUEUE0_RB_RPTR_ADDR_HI));
+            sdma_wb = regs_.read64(gc(gc_regs_.SDMA0_QUEUE0_RB_RPTR_ADDR_LO),
+                                   gc(gc_regs_.SDMA0_QUEUE0_RB_RPTR_ADDR_HI));
           effect = Effect::SdmaOn;
         } else {
           effect = Effect::SdmaOff;
@@ -172,13 +177,13 @@ uint32_t Gpu::sh_mem_bases(unsigned vmid) {
 
 HqdState Gpu::latch_hqd() {
   auto& bank = hqd_banks_[grbm_select_];
-  auto reg = [&](Reg r) { return bank[addr(r)]; };
+  auto reg = [&](Reg r) { return bank[gc(r)]; };
   HqdState hqd;
-  hqd.ring_va = (uint64_t(reg(regCP_HQD_PQ_BASE)) | (uint64_t(reg(regCP_HQD_PQ_BASE_HI)) << 32)) << 8;
-  hqd.ring_dwords = 2u << (reg(regCP_HQD_PQ_CONTROL) & CP_HQD_PQ_CONTROL_QUEUE_SIZE_MASK);
-  hqd.rptr_report_va = uint64_t(reg(regCP_HQD_PQ_RPTR_REPORT_ADDR)) |
-                       (uint64_t(reg(regCP_HQD_PQ_RPTR_REPORT_ADDR_HI)) << 32);
-  const uint32_t db = reg(regCP_HQD_PQ_DOORBELL_CONTROL);
+  hqd.ring_va = (uint64_t(reg(gc_regs_.CP_HQD_PQ_BASE)) | (uint64_t(reg(gc_regs_.CP_HQD_PQ_BASE_HI)) << 32)) << 8;
+  hqd.ring_dwords = 2u << (reg(gc_regs_.CP_HQD_PQ_CONTROL) & CP_HQD_PQ_CONTROL_QUEUE_SIZE_MASK);
+  hqd.rptr_report_va = uint64_t(reg(gc_regs_.CP_HQD_PQ_RPTR_REPORT_ADDR)) |
+                       (uint64_t(reg(gc_regs_.CP_HQD_PQ_RPTR_REPORT_ADDR_HI)) << 32);
+  const uint32_t db = reg(gc_regs_.CP_HQD_PQ_DOORBELL_CONTROL);
   hqd.doorbell_index = (db & CP_HQD_DOORBELL_OFFSET_MASK) >> CP_HQD_DOORBELL_OFFSET_SHIFT;
   hqd.doorbell_enabled = db & CP_HQD_DOORBELL_EN;
   if (!hqd.ring_va || (hqd.ring_va & 0xff))
@@ -194,8 +199,8 @@ void Gpu::doorbell_write64(uint32_t index, uint64_t value) {
     mec_.ring(value);
     return;
   }
-  uint32_t sdma_db = regs_.read(addr(regSDMA0_QUEUE0_DOORBELL));
-  uint32_t sdma_off = (regs_.read(addr(regSDMA0_QUEUE0_DOORBELL_OFFSET)) >> 2) & 0x3ffffff;
+  uint32_t sdma_db = regs_.read(gc(gc_regs_.SDMA0_QUEUE0_DOORBELL));
+  uint32_t sdma_off = (regs_.read(gc(gc_regs_.SDMA0_QUEUE0_DOORBELL_OFFSET)) >> 2) & 0x3ffffff;
   if (sdma_.enabled() && (sdma_db & SDMA_DOORBELL_ENABLE) && sdma_off == index) {
     sdma_.ring(value);
     return;
@@ -213,15 +218,15 @@ void Gpu::report_vm_fault(uint64_t address, bool write, const std::string& what)
   {
     std::lock_guard lock(reg_mutex_);
     // GCVM_L2_PROTECTION_FAULT_STATUS keeps the first fault until the driver clears it;
-    // later ones only set MORE_FAULTS[0]. RW[18] = write; MAPPING_ERROR[8].
-    const uint32_t status_reg = addr(regGCVM_L2_PROTECTION_FAULT_STATUS);
+    // later ones only set MORE_FAULTS.
+    const uint32_t status_reg = gc(gc_regs_.GCVM_L2_PROTECTION_FAULT_STATUS);
     uint32_t status = regs_.read(status_reg);
     if (status == 0) {
-      regs_.store(status_reg, (1u << 8) | (write ? 1u << 18 : 0u));
-      regs_.store(addr(regGCVM_L2_PROTECTION_FAULT_ADDR_LO32), uint32_t(address >> 12));
-      regs_.store(addr(regGCVM_L2_PROTECTION_FAULT_ADDR_HI32), uint32_t(address >> 44) & 0xf);
+      regs_.store(status_reg, VM_FAULT_STATUS_MAPPING_ERROR | (write ? VM_FAULT_STATUS_RW : 0u));
+      regs_.store(gc(gc_regs_.GCVM_L2_PROTECTION_FAULT_ADDR_LO32), uint32_t(address >> 12));
+      regs_.store(gc(gc_regs_.GCVM_L2_PROTECTION_FAULT_ADDR_HI32), uint32_t(address >> 44) & 0xf);
     } else {
-      regs_.store(status_reg, status | 1u);
+      regs_.store(status_reg, status | VM_FAULT_STATUS_MORE_FAULTS);
     }
   }
   am::hw::ih::IvEntry iv;
@@ -263,9 +268,12 @@ std::shared_ptr<Gpu> open_emulated_gpu(const std::string& gfx, unsigned index) {
   std::lock_guard lock(mutex);
   auto& slot = gpus[index];
   if (!slot) {
-    if (gfx != "gfx1100")
-      throw std::runtime_error("sim: no emulated model for " + gfx + " (available: gfx1100)");
+    const CardModel* model = find_card_model(gfx);
+    if (!model)
+      throw std::runtime_error("sim: no emulated model for " + gfx + " (available: " +
+                               card_model_names() + ")");
     GpuConfig config;
+    config.model = model;
     config.index = index;
     if (const char* mb = std::getenv("AMCL_SIM_VRAM_MB")) config.vram_bytes = std::stoull(mb) << 20;
     slot = std::make_shared<Gpu>(config);

@@ -1,9 +1,11 @@
-// sim::Gpu — an emulated RDNA3 card (gfx1100, RX 7900 XTX, PCI 1002:744c) behind am::Pci.
+// sim::Gpu — an emulated RDNA3 or RDNA4 card (a CardModel: gfx1100 RX 7900 XTX 1002:744c,
+// gfx1200 RX 9060 XT 1002:7590, gfx1201 RX 9070 XT 1002:7550) behind am::Pci.
 // It models the hardware contract, not amcl's driver: registers with the side effects the
 // hardware has, VRAM behind BAR0, doorbells, an IOMMU, the GMC page walker, the MEC and SDMA
 // engines on their own threads, and the shader core.
 #pragma once
 #include "am/pci.h"
+#include "card_model.h"
 #include "gmc.h"
 #include "ih.h"
 #include "iommu.h"
@@ -21,9 +23,7 @@
 namespace sim {
 
 struct GpuConfig {
-  std::string gfx = "gfx1100";
-  uint16_t device_id = 0x744c;
-  uint8_t revision = 0xc8;
+  const CardModel* model = nullptr; // nullptr: the gfx1100 model
   uint64_t vram_bytes = 4ull << 30;
   unsigned index = 0;
 };
@@ -56,11 +56,10 @@ public:
   void report_vm_fault(uint64_t address, bool write, const std::string& what) override;
   uint64_t gpu_clock() override;
   uint32_t sh_mem_bases(unsigned vmid) override;
-  shader::Gfx shader_isa() const override {
-    return config_.gfx.starts_with("gfx12") ? shader::Gfx::v12 : shader::Gfx::v11;
-  }
+  shader::Gfx shader_isa() const override { return model_.isa; }
 
   const GpuConfig& config() const { return config_; }
+  const CardModel& model() const { return model_; }
   Mec& mec() { return mec_; }
   SdmaEngine& sdma() { return sdma_; }
   const Iommu& iommu() const { return iommu_; }
@@ -68,10 +67,15 @@ public:
 
 private:
   bool hqd_register(uint32_t index) const;
+  bool known_register(uint32_t index) const;
   HqdState latch_hqd(); // the selected queue's registers, with reg_mutex_ held
   void raise_interrupt();
+  uint32_t gc(am::hw::Reg r) const { return model_.gc_reg(r); }
+  uint32_t ih(uint32_t offset) const { return model_.ih_reg(offset); }
 
   GpuConfig config_;
+  const CardModel& model_;
+  const am::hw::GcRegs& gc_regs_;
   int debug_ = 0;
   uint8_t* vram_ = nullptr;
   RegisterFile regs_;

@@ -1,6 +1,5 @@
 #include "ih.h"
 
-#include "am/hw/osssys_6_0_0_regs.h"
 
 namespace sim {
 
@@ -8,21 +7,21 @@ using namespace am::hw;
 
 bool Ih::post(const ih::IvEntry& entry) {
   std::lock_guard lock(mutex_);
-  const uint32_t cntl = regs_.read(oss6::regIH_RB_CNTL);
-  if (!(cntl & oss6::IH_RB_CNTL_RB_ENABLE) ||
-      ((cntl >> oss6::IH_RB_CNTL_MC_SPACE_SHIFT) & 7) != oss6::IH_RB_CNTL_MC_SPACE_GPUVA) {
+  const uint32_t cntl = regs_.read(model_.ih_reg(model_.ih->IH_RB_CNTL));
+  if (!(cntl & IH_RB_CNTL_RB_ENABLE) ||
+      ((cntl >> IH_RB_CNTL_MC_SPACE_SHIFT) & 7) != IH_RB_CNTL_MC_SPACE_GPUVA) {
     ++dropped_;
     return false;
   }
-  const uint32_t ring_bytes = 4u << ((cntl & oss6::IH_RB_CNTL_RB_SIZE_MASK) >> oss6::IH_RB_CNTL_RB_SIZE_SHIFT);
-  const uint64_t base = regs_.read64(oss6::regIH_RB_BASE, oss6::regIH_RB_BASE_HI) << 8;
-  uint32_t wptr_reg = regs_.read(oss6::regIH_RB_WPTR);
-  const uint32_t wptr = wptr_reg & oss6::IH_RB_PTR_OFFSET_MASK & (ring_bytes - 1);
-  const uint32_t rptr = regs_.read(oss6::regIH_RB_RPTR) & oss6::IH_RB_PTR_OFFSET_MASK & (ring_bytes - 1);
+  const uint32_t ring_bytes = 4u << ((cntl & IH_RB_CNTL_RB_SIZE_MASK) >> IH_RB_CNTL_RB_SIZE_SHIFT);
+  const uint64_t base = regs_.read64(model_.ih_reg(model_.ih->IH_RB_BASE), model_.ih_reg(model_.ih->IH_RB_BASE_HI)) << 8;
+  uint32_t wptr_reg = regs_.read(model_.ih_reg(model_.ih->IH_RB_WPTR));
+  const uint32_t wptr = wptr_reg & IH_RB_PTR_OFFSET_MASK & (ring_bytes - 1);
+  const uint32_t rptr = regs_.read(model_.ih_reg(model_.ih->IH_RB_RPTR)) & IH_RB_PTR_OFFSET_MASK & (ring_bytes - 1);
   const uint32_t next = (wptr + ih::kEntryBytes) & (ring_bytes - 1);
   if (next == rptr) {
-    if (cntl & oss6::IH_RB_CNTL_WPTR_OVERFLOW_ENABLE)
-      regs_.store(oss6::regIH_RB_WPTR, wptr_reg | oss6::IH_RB_WPTR_RB_OVERFLOW);
+    if (cntl & IH_RB_CNTL_WPTR_OVERFLOW_ENABLE)
+      regs_.store(model_.ih_reg(model_.ih->IH_RB_WPTR), wptr_reg | IH_RB_WPTR_RB_OVERFLOW);
     ++dropped_;
     return false;
   }
@@ -30,11 +29,11 @@ bool Ih::post(const ih::IvEntry& entry) {
   ih::encode(entry, words);
   try {
     gmc_.write(base + wptr, words, sizeof words);
-    regs_.store(oss6::regIH_RB_WPTR, next | (wptr_reg & oss6::IH_RB_WPTR_RB_OVERFLOW));
-    if (cntl & oss6::IH_RB_CNTL_WPTR_WRITEBACK_ENABLE) {
-      uint64_t wb = (uint64_t(regs_.read(oss6::regIH_RB_WPTR_ADDR_HI) & 0xff) << 32) |
-                    (regs_.read(oss6::regIH_RB_WPTR_ADDR_LO) & ~3u);
-      gmc_.store32(wb, regs_.read(oss6::regIH_RB_WPTR));
+    regs_.store(model_.ih_reg(model_.ih->IH_RB_WPTR), next | (wptr_reg & IH_RB_WPTR_RB_OVERFLOW));
+    if (cntl & IH_RB_CNTL_WPTR_WRITEBACK_ENABLE) {
+      uint64_t wb = (uint64_t(regs_.read(model_.ih_reg(model_.ih->IH_RB_WPTR_ADDR_HI)) & 0xff) << 32) |
+                    (regs_.read(model_.ih_reg(model_.ih->IH_RB_WPTR_ADDR_LO)) & ~3u);
+      gmc_.store32(wb, regs_.read(model_.ih_reg(model_.ih->IH_RB_WPTR)));
     }
   } catch (const shader::MemoryFault&) {
     ++dropped_; // the IH's own ring is unreachable: nothing more the model can do

@@ -1,8 +1,9 @@
-// The emulated interrupt handler (OSSSYS 6.0): writes IV entries into the ring the driver
+// The emulated interrupt handler (OSSSYS 6.0 / 7.0): writes IV entries into the ring the driver
 // programmed through IH_RB_*, advances IH_RB_WPTR (and its write-back copy), then signals the
 // host. A full ring sets RB_OVERFLOW and drops the entry, as the hardware does.
 #pragma once
 #include "am/hw/ih_v6.h"
+#include "card_model.h"
 #include "gmc.h"
 #include "register_file.h"
 
@@ -12,7 +13,8 @@ namespace sim {
 
 class Ih {
 public:
-  Ih(RegisterFile& regs, Gmc& gmc) : regs_(regs), gmc_(gmc) {}
+  Ih(RegisterFile& regs, const CardModel& model, Gmc& gmc)
+      : regs_(regs), model_(model), gmc_(gmc) {}
   // Returns true when the entry reached the ring.
   bool post(const am::hw::ih::IvEntry& entry);
   uint64_t posted() const { return posted_; }
@@ -20,6 +22,7 @@ public:
 
 private:
   RegisterFile& regs_;
+  const CardModel& model_;
   Gmc& gmc_;
   std::mutex mutex_;
   uint64_t posted_ = 0, dropped_ = 0;

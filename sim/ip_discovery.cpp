@@ -1,8 +1,6 @@
 #include "ip_discovery.h"
 
 #include "am/hw/discovery.h"
-#include "am/hw/gc_11_0_0_regs.h"
-#include "am/hw/osssys_6_0_0_regs.h"
 
 #include <cstddef>
 
@@ -19,19 +17,6 @@ void put32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
 }
 
 } // namespace
-
-// GC 11.0.0, SDMA 6.0.0 (its registers live in the GC space: Linux programs SDMA0 through the
-// GC bases on these parts) and OSSSYS 6.0.0, at the segment bases the register headers are
-// relative to. The chip has more blocks (PSP/MP0 13.0.0, SMU/MP1 13.0.0, NBIO 4.3.0, MMHUB
-// 3.0.0, HDP 6.0.0, ...); they join the table as their models do.
-std::vector<IpBlockModel> gfx1100_ip_blocks() {
-  using namespace am::hw;
-  return {
-      {GC_HWID, 11, 0, 0, {gc11::kGcSeg0, gc11::kGcSeg1}},
-      {SDMA0_HWID, 6, 0, 0, {gc11::kGcSeg0, gc11::kGcSeg1}},
-      {OSSSYS_HWID, 6, 0, 0, {oss6::kOssSeg0}},
-  };
-}
 
 std::vector<uint8_t> build_ip_discovery(const std::vector<IpBlockModel>& blocks) {
   // Layout: binary header | IP discovery header | die header | IP entries.

@@ -12,9 +12,6 @@ struct IpBlockModel {
   std::vector<uint32_t> bases; // register segment bases, in dwords
 };
 
-// The blocks of an emulated gfx1100 (RX 7900 XTX) that the model implements.
-std::vector<IpBlockModel> gfx1100_ip_blocks();
-
 // The whole binary (binary header, IP discovery table with one die), checksums filled in.
 std::vector<uint8_t> build_ip_discovery(const std::vector<IpBlockModel>& blocks);
 

@@ -1,5 +1,6 @@
 // PCI identities of the RDNA3/RDNA4 parts amcl knows.
-// Source: Linux drivers/gpu/drm/amd/amdgpu/amdgpu_drv.c (pciidlist) and the PCI ID database.
+// Source: Linux drivers/gpu/drm/amd/amdgpu/amdgpu_drv.c (pciidlist) and the PCI ID database;
+// compute units and boost clocks from AMD's product specifications.
 #pragma once
 #include <cstdint>
 #include <string_view>
@@ -12,15 +13,17 @@ struct PciPart {
   uint16_t device;
   std::string_view gfx; // LLVM processor name
   std::string_view marketing;
+  unsigned compute_units;
+  unsigned max_clock_mhz; // boost clock
 };
 
 inline constexpr PciPart kKnownParts[] = {
-    {0x744c, "gfx1100", "AMD Radeon RX 7900 XTX"},
-    {0x7448, "gfx1100", "AMD Radeon PRO W7900"},
-    {0x747e, "gfx1101", "AMD Radeon RX 7800 XT"},
-    {0x7480, "gfx1102", "AMD Radeon RX 7600"},
-    {0x7550, "gfx1201", "AMD Radeon RX 9070 XT"},
-    {0x7590, "gfx1200", "AMD Radeon RX 9060 XT"},
+    {0x744c, "gfx1100", "AMD Radeon RX 7900 XTX", 96, 2500},
+    {0x7448, "gfx1100", "AMD Radeon PRO W7900", 96, 2495},
+    {0x747e, "gfx1101", "AMD Radeon RX 7800 XT", 60, 2430},
+    {0x7480, "gfx1102", "AMD Radeon RX 7600", 32, 2655},
+    {0x7550, "gfx1201", "AMD Radeon RX 9070 XT", 64, 2970},
+    {0x7590, "gfx1200", "AMD Radeon RX 9060 XT", 32, 3130},
 };
 
 } // namespace am::hw

@@ -46,14 +46,19 @@ inline constexpr uint32_t DISPATCH_FORCE_START_AT_000 = 1u << 2;
 inline constexpr uint32_t DISPATCH_USE_THREAD_DIMENSIONS = 1u << 5;
 inline constexpr uint32_t DISPATCH_CS_W32_EN = 1u << 15;
 
-// COMPUTE_TMPRING_SIZE: WAVES[11:0] scratch slots, WAVESIZE[24:12] bytes per wave in units of
-// 256 bytes on gfx11 (Mesa ac_get_scratch_tmpring_size).
+// COMPUTE_TMPRING_SIZE: WAVES[11:0] scratch slots and, from bit 12, WAVESIZE: the bytes of one
+// wave's slot in units of 256 on gfx11 and gfx12 (Mesa ac_gpu_info.c:
+// scratch_wavesize_granularity_shift = 8 from GFX11 on), 15 bits wide on gfx11 and 18 on gfx12
+// (LLVM SIDefines.h: S_00B860_WAVESIZE_GFX11, S_00B860_WAVESIZE_GFX12Plus).
 inline constexpr uint32_t kScratchWaveGranule = 256;
-inline constexpr uint32_t tmpring_size(uint32_t waves, uint32_t wave_bytes) {
-  return (waves & 0xfff) | (((wave_bytes / kScratchWaveGranule) & 0x1fff) << 12);
+inline constexpr uint32_t tmpring_wavesize_max(bool gfx12) { return gfx12 ? 0x3ffff : 0x7fff; }
+inline constexpr uint32_t tmpring_size(uint32_t waves, uint32_t wave_bytes, bool gfx12) {
+  return (waves & 0xfff) | (((wave_bytes / kScratchWaveGranule) & tmpring_wavesize_max(gfx12)) << 12);
 }
 inline constexpr uint32_t tmpring_waves(uint32_t v) { return v & 0xfff; }
-inline constexpr uint32_t tmpring_wave_bytes(uint32_t v) { return ((v >> 12) & 0x1fff) * kScratchWaveGranule; }
+inline constexpr uint32_t tmpring_wave_bytes(uint32_t v, bool gfx12) {
+  return ((v >> 12) & tmpring_wavesize_max(gfx12)) * kScratchWaveGranule;
+}
 
 // COMPUTE_PGM_RSRC2 fields (also the kernel descriptor's compute_pgm_rsrc2).
 inline constexpr uint32_t rsrc2_user_sgpr(uint32_t v) { return (v >> 1) & 0x1f; }

@@ -66,7 +66,7 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
   const unsigned nvgpr = vgpr_count(L.rsrc1, true);
   const unsigned denorm32 = (L.rsrc1 >> 16) & 3, denorm64 = (L.rsrc1 >> 18) & 3;
   const bool scratch = rsrc2_scratch_en(L.rsrc2);
-  const uint32_t wave_bytes = tmpring_wave_bytes(L.tmpring_size);
+  const uint32_t wave_bytes = tmpring_wave_bytes(L.tmpring_size, L.gfx == Gfx::v12);
   const uint64_t groups = uint64_t(L.grid_groups[0]) * L.grid_groups[1] * L.grid_groups[2];
   if (scratch && (tmpring_waves(L.tmpring_size) < waves_per_group || !wave_bytes || !L.scratch_base)) {
     result.ok = false;
@@ -132,9 +132,16 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
           }
           unsigned s = 0;
           for (; s < user_sgprs && s < 16; ++s) w.sgpr[s] = L.user_data[s];
-          if (rsrc2_tgid_x(L.rsrc2)) w.sgpr[s++] = id[0];
-          if (rsrc2_tgid_y(L.rsrc2)) w.sgpr[s++] = id[1];
-          if (rsrc2_tgid_z(L.rsrc2)) w.sgpr[s++] = id[2];
+          if (L.gfx == Gfx::v12) {
+            // Architected SGPRs: the ids live in trap temporaries, not after the user SGPRs.
+            w.sgpr[src::kTtmp9] = id[0];
+            w.sgpr[src::kTtmp7] = (id[1] & 0xffff) | (id[2] << 16);
+            w.sgpr[src::kTtmp8] = (wi & 0x1f) << 25;
+          } else {
+            if (rsrc2_tgid_x(L.rsrc2)) w.sgpr[s++] = id[0];
+            if (rsrc2_tgid_y(L.rsrc2)) w.sgpr[s++] = id[1];
+            if (rsrc2_tgid_z(L.rsrc2)) w.sgpr[s++] = id[2];
+          }
           if (rsrc2_tg_size(L.rsrc2)) w.sgpr[s++] = group_waves & 0x3f;
           uint32_t exec_mask = 0;
           for (unsigned lane = 0; lane < kWaveSize; ++lane) {

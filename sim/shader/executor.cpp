@@ -325,7 +325,8 @@ uint32_t Executor::sread(const Wave& w, const Inst& in, uint16_t code) const {
   if (code < 128) {
     if (code == src::kNull) return 0;
     if (code > 105 && code != src::kVccLo && code != src::kVccHi && code != src::kM0 &&
-        code != src::kExecLo && code != src::kExecHi)
+        code != src::kExecLo && code != src::kExecHi &&
+        !(code >= src::kTtmp0 && code <= src::kTtmp15))
       fault(w, in, "read of unsupported scalar operand " + std::to_string(code));
     return w.sgpr[code];
   }
@@ -357,6 +358,9 @@ uint64_t Executor::sread64(const Wave& w, const Inst& in, uint16_t code, bool as
 
 void Executor::swrite(Wave& w, uint16_t code, uint32_t v) {
   if (code == src::kNull) return;
+  if (code >= src::kTtmp0 && code <= src::kTtmp15)
+    throw ShaderFault("write to trap temporary ttmp" + std::to_string(code - src::kTtmp0) +
+                      " outside a trap handler");
   if (code > 127 || (code > 105 && code < src::kM0 && code != src::kVccHi && code != src::kVccLo))
     throw ShaderFault("write to unsupported scalar destination " + std::to_string(code));
   w.sgpr[code] = v;

@@ -73,6 +73,10 @@ inline constexpr uint16_t kVccLo = 106, kVccHi = 107, kNull = 124, kM0 = 125, kE
                           kFloatInv2Pi = 248, kScc = 253, kLiteral = 255, kVgpr0 = 256;
 // Aperture operands (RDNA3 ISA, "Scalar Operands"): SRC_SHARED_BASE/LIMIT, SRC_PRIVATE_BASE/LIMIT.
 inline constexpr uint16_t kSharedBase = 235, kSharedLimit = 236, kPrivateBase = 237, kPrivateLimit = 238;
+// Trap temporaries TTMP0..15. Kernels only read them: gfx12 delivers the work-group ids there
+// ("architected SGPRs", LLVM AMDGPUUsage / SIISelLowering: TTMP9 = id x, TTMP7 = y | z << 16,
+// TTMP8[29:25] = wave id in the group).
+inline constexpr uint16_t kTtmp0 = 108, kTtmp7 = 115, kTtmp8 = 116, kTtmp9 = 117, kTtmp15 = 123;
 }
 
 // Data-parallel primitives: a VOP1/VOP2/VOPC/VOP3 instruction whose src0 is another lane's

@@ -1,51 +1,134 @@
 // Hardware facts pinned to the literal values of their public sources: Linux
-// gc_11_0_0_offset.h (offset, BASE_IDX), amdgpu_vm.h (PTE/PDE bits), v11_structs.h (MQD),
-// irqsrcs_gfx_11_0_0.h and soc21's ih client ids (interrupt sources).
-#include "am/hw/gc_11_0_0_regs.h"
-#include "am/hw/gmc_v11.h"
+// gc_11_0_0_offset.h / gc_12_0_0_offset.h (offset, BASE_IDX), osssys_{6,7}_0_0_offset.h (IH),
+// amdgpu_vm.h (PTE/PDE bits), v11/v12_structs.h (MQD), irqsrcs_gfx_11_0_0.h and soc21's ih
+// client ids (interrupt sources), LLVM SIDefines.h (COMPUTE_TMPRING_SIZE).
+#include "am/hw/gc_generations.h"
+#include "am/hw/gmc.h"
 #include "am/hw/ih_v6.h"
-#include "am/hw/mqd_v11.h"
+#include "am/hw/mqd.h"
+#include "am/hw/osssys_regs.h"
 #include "am/hw/sh_regs.h"
 
 #include <gtest/gtest.h>
 
 using namespace am::hw;
-using namespace am::hw::gc11;
 
 namespace {
 void expect_reg(Reg r, uint32_t offset, uint8_t base_idx) {
   EXPECT_EQ(r.offset, offset);
   EXPECT_EQ(r.base_idx, base_idx);
 }
+uint32_t gc11_addr(Reg r) { return (r.base_idx ? kGc11Seg1 : kGc11Seg0) + r.offset; }
 } // namespace
 
 TEST(Gc1100Registers, MatchLinuxHeader) {
-  expect_reg(regGRBM_GFX_CNTL, 0x0900, 1);
-  expect_reg(regSCRATCH_REG6, 0x2046, 1);
-  expect_reg(regSCRATCH_REG7, 0x2047, 1);
-  expect_reg(regSDMA0_QUEUE0_RB_CNTL, 0x0080, 0);
-  expect_reg(regSDMA0_QUEUE0_RB_BASE, 0x0081, 0);
-  expect_reg(regSDMA0_QUEUE0_RB_RPTR_ADDR_LO, 0x0089, 0);
-  expect_reg(regSDMA0_QUEUE0_DOORBELL, 0x0092, 0);
-  expect_reg(regSDMA0_QUEUE0_DOORBELL_OFFSET, 0x00ab, 0);
-  expect_reg(regGCVM_CONTEXT0_CNTL, 0x1688, 0);
-  expect_reg(regGCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32, 0x16f3, 0);
-  expect_reg(regGCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32, 0x1713, 0);
-  expect_reg(regGCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32, 0x1733, 0);
-  expect_reg(regGCVM_L2_PROTECTION_FAULT_STATUS, 0x15c8, 0);
-  expect_reg(regGCVM_L2_PROTECTION_FAULT_ADDR_LO32, 0x15c9, 0);
-  expect_reg(regCP_MQD_BASE_ADDR, 0x1fa9, 0);
-  expect_reg(regCP_HQD_ACTIVE, 0x1fab, 0);
-  expect_reg(regCP_HQD_PQ_DOORBELL_CONTROL, 0x1fb8, 0);
-  expect_reg(regCP_HQD_PQ_CONTROL, 0x1fba, 0);
-  expect_reg(regCP_HQD_EOP_CONTROL, 0x1fd0, 0);
-  expect_reg(regCP_HQD_PQ_WPTR_LO, 0x1fdf, 0);
-  expect_reg(regSH_MEM_BASES, 0x09e3, 1);
-  expect_reg(regSH_MEM_CONFIG, 0x09e4, 1);
+  const GcRegs& g = kGc11;
+  expect_reg(g.GRBM_GFX_CNTL, 0x0900, 1);
+  expect_reg(g.SCRATCH_REG6, 0x2046, 1);
+  expect_reg(g.SCRATCH_REG7, 0x2047, 1);
+  expect_reg(g.SDMA0_QUEUE0_RB_CNTL, 0x0080, 0);
+  expect_reg(g.SDMA0_QUEUE0_RB_BASE, 0x0081, 0);
+  expect_reg(g.SDMA0_QUEUE0_RB_RPTR_ADDR_HI, 0x0088, 0);
+  expect_reg(g.SDMA0_QUEUE0_RB_RPTR_ADDR_LO, 0x0089, 0);
+  expect_reg(g.SDMA0_QUEUE0_DOORBELL, 0x0092, 0);
+  expect_reg(g.SDMA0_QUEUE0_DOORBELL_OFFSET, 0x00ab, 0);
+  expect_reg(g.SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_HI, 0x00b2, 0);
+  expect_reg(g.SDMA0_QUEUE0_MINOR_PTR_UPDATE, 0x00b5, 0);
+  expect_reg(g.GCVM_CONTEXT0_CNTL, 0x1688, 0);
+  expect_reg(g.GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32, 0x16f3, 0);
+  expect_reg(g.GCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32, 0x1713, 0);
+  expect_reg(g.GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32, 0x1733, 0);
+  EXPECT_EQ(g.vm_context_block_size_shift, 3u);
+  expect_reg(g.GCVM_L2_PROTECTION_FAULT_CNTL, 0x15c4, 0);
+  expect_reg(g.GCVM_L2_PROTECTION_FAULT_STATUS, 0x15c8, 0);
+  expect_reg(g.GCVM_L2_PROTECTION_FAULT_ADDR_LO32, 0x15c9, 0);
+  expect_reg(g.CP_MQD_BASE_ADDR, 0x1fa9, 0);
+  expect_reg(g.CP_HQD_ACTIVE, 0x1fab, 0);
+  expect_reg(g.CP_HQD_PQ_DOORBELL_CONTROL, 0x1fb8, 0);
+  expect_reg(g.CP_HQD_PQ_CONTROL, 0x1fba, 0);
+  expect_reg(g.CP_HQD_EOP_CONTROL, 0x1fd0, 0);
+  expect_reg(g.CP_HQD_PQ_WPTR_LO, 0x1fdf, 0);
+  expect_reg(g.SH_MEM_BASES, 0x09e3, 1);
+  expect_reg(g.SH_MEM_CONFIG, 0x09e4, 1);
+}
+
+// gc_12_0_0_offset.h / sh_mask.h (tinygrad's autogen regs/gc_12_0_0.py carries the same
+// numbers in decimal: e.g. SDMA0_QUEUE0_RB_RPTR_ADDR_LO 135, GCVM_CONTEXT0_CNTL 5668 with
+// page_table_block_size (4, 7), GCVM_L2_PROTECTION_FAULT_STATUS_LO32 5584, SH_MEM_BASES 2531).
+TEST(Gc1200Registers, MatchLinuxHeader) {
+  const GcRegs& g = kGc12;
+  expect_reg(g.GRBM_GFX_CNTL, 0x0900, 1);
+  expect_reg(g.SCRATCH_REG7, 0x2047, 1);
+  expect_reg(g.SH_MEM_BASES, 0x09e3, 1);
+  expect_reg(g.SH_MEM_CONFIG, 0x09e4, 1);
+  expect_reg(g.SDMA0_QUEUE0_RB_CNTL, 0x0080, 0);
+  expect_reg(g.SDMA0_QUEUE0_RB_WPTR_HI, 0x0086, 0);
+  expect_reg(g.SDMA0_QUEUE0_RB_RPTR_ADDR_LO, 0x0087, 0);
+  expect_reg(g.SDMA0_QUEUE0_RB_RPTR_ADDR_HI, 0x0088, 0);
+  expect_reg(g.SDMA0_QUEUE0_IB_CNTL, 0x0089, 0);
+  expect_reg(g.SDMA0_QUEUE0_DOORBELL, 0x008f, 0);
+  expect_reg(g.SDMA0_QUEUE0_DOORBELL_OFFSET, 0x0091, 0);
+  expect_reg(g.SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_LO, 0x0098, 0);
+  expect_reg(g.SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_HI, 0x0099, 0);
+  expect_reg(g.SDMA0_QUEUE0_MINOR_PTR_UPDATE, 0x009b, 0);
+  expect_reg(g.GCVM_CONTEXT0_CNTL, 0x1624, 0);
+  EXPECT_EQ(g.vm_context_block_size_shift, 4u);
+  expect_reg(g.GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32, 0x168f, 0);
+  expect_reg(g.GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32, 0x1690, 0);
+  expect_reg(g.GCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32, 0x16af, 0);
+  expect_reg(g.GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32, 0x16cf, 0);
+  expect_reg(g.GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32, 0x16d0, 0);
+  expect_reg(g.GCVM_L2_PROTECTION_FAULT_CNTL, 0x15cc, 0);
+  expect_reg(g.GCVM_L2_PROTECTION_FAULT_STATUS, 0x15d0, 0);
+  expect_reg(g.GCVM_L2_PROTECTION_FAULT_ADDR_LO32, 0x15d2, 0);
+  expect_reg(g.GCVM_L2_PROTECTION_FAULT_ADDR_HI32, 0x15d3, 0);
+  expect_reg(g.CP_MQD_BASE_ADDR, 0x1fa9, 0);
+  expect_reg(g.CP_HQD_PQ_CONTROL, 0x1fba, 0);
+  expect_reg(g.CP_HQD_PQ_WPTR_HI, 0x1fe0, 0);
+  EXPECT_EQ(kGc12Seg0, 0x1260u);
+  EXPECT_EQ(kGc12Seg1, 0xA000u);
+}
+
+TEST(GcRegisters, TableByMajorVersion) {
+  EXPECT_EQ(gc_regs_for_major(11), &kGc11);
+  EXPECT_EQ(gc_regs_for_major(12), &kGc12);
+  EXPECT_EQ(gc_regs_for_major(10), nullptr);
+  EXPECT_EQ(gc_regs_for_major(13), nullptr);
+}
+
+// osssys_6_0_0_offset.h and osssys_7_0_0_offset.h (7.0 puts RPTR/WPTR before BASE and moves
+// IH_CNTL from 0xc0 to 0xa8).
+TEST(IhRegisters, MatchLinuxHeaders) {
+  EXPECT_EQ(kOss6.IH_RB_CNTL, 0x80u);
+  EXPECT_EQ(kOss6.IH_RB_BASE, 0x81u);
+  EXPECT_EQ(kOss6.IH_RB_BASE_HI, 0x82u);
+  EXPECT_EQ(kOss6.IH_RB_RPTR, 0x83u);
+  EXPECT_EQ(kOss6.IH_RB_WPTR, 0x84u);
+  EXPECT_EQ(kOss6.IH_RB_WPTR_ADDR_HI, 0x85u);
+  EXPECT_EQ(kOss6.IH_RB_WPTR_ADDR_LO, 0x86u);
+  EXPECT_EQ(kOss6.IH_CNTL, 0xc0u);
+  EXPECT_EQ(kOss7.IH_RB_CNTL, 0x80u);
+  EXPECT_EQ(kOss7.IH_RB_RPTR, 0x81u);
+  EXPECT_EQ(kOss7.IH_RB_WPTR, 0x82u);
+  EXPECT_EQ(kOss7.IH_RB_BASE, 0x83u);
+  EXPECT_EQ(kOss7.IH_RB_BASE_HI, 0x84u);
+  EXPECT_EQ(kOss7.IH_RB_WPTR_ADDR_HI, 0x85u);
+  EXPECT_EQ(kOss7.IH_RB_WPTR_ADDR_LO, 0x86u);
+  EXPECT_EQ(kOss7.IH_DOORBELL_RPTR, 0x87u);
+  EXPECT_EQ(kOss7.IH_CNTL, 0xa8u);
+  EXPECT_EQ(kOssSeg0, 0x4280u / 4);
+  EXPECT_EQ(ih_regs_for_major(6), &kOss6);
+  EXPECT_EQ(ih_regs_for_major(7), &kOss7);
+  EXPECT_EQ(ih_regs_for_major(5), nullptr);
+  // IH_RB_CNTL fields (identical in both sh_mask headers).
+  EXPECT_EQ(IH_RB_CNTL_WPTR_WRITEBACK_ENABLE, 0x100u);
+  EXPECT_EQ(IH_RB_CNTL_ENABLE_INTR, 0x20000u);
+  EXPECT_EQ(IH_RB_CNTL_MC_SPACE_SHIFT, 28u);
+  EXPECT_EQ(IH_RB_PTR_OFFSET_MASK, 0x3fffcu);
 }
 
 // SH_MEM_BASES holds bits [63:48] of each aperture (PRIVATE_BASE low half, SHARED_BASE high
-// half), at amdgpu's gfx11 aperture addresses (gmc_v11_0.c).
+// half), at amdgpu's gfx11/gfx12 aperture addresses (gmc_v11_0.c, gmc_v12_0.c).
 TEST(Gc1100Registers, ShMemBasesFields) {
   EXPECT_EQ(kPrivateAperture, 0x1000000000000000ull);
   EXPECT_EQ(kSharedAperture, 0x2000000000000000ull);
@@ -55,23 +138,55 @@ TEST(Gc1100Registers, ShMemBasesFields) {
 TEST(Gc1100Registers, SegmentBasesPlaceShRegistersWhereSidHSaysTheyAre) {
   // gc_11_0_0_offset.h: regCOMPUTE_DISPATCH_INITIATOR 0x1ba0 and regCOMPUTE_PGM_LO 0x1bac at
   // BASE_IDX 0; Mesa sid.h: R_00B800 / R_00B830 (byte addresses).
-  EXPECT_EQ(addr(Reg{0x1ba0, 0}), sh::regCOMPUTE_DISPATCH_INITIATOR);
-  EXPECT_EQ(addr(Reg{0x1bac, 0}), sh::regCOMPUTE_PGM_LO);
+  EXPECT_EQ(gc11_addr(Reg{0x1ba0, 0}), sh::regCOMPUTE_DISPATCH_INITIATOR);
+  EXPECT_EQ(gc11_addr(Reg{0x1bac, 0}), sh::regCOMPUTE_PGM_LO);
   EXPECT_EQ(sh::regCOMPUTE_DISPATCH_INITIATOR, 0xB800u / 4);
   EXPECT_EQ(sh::regCOMPUTE_PGM_RSRC1, 0xB848u / 4);
   EXPECT_EQ(sh::regCOMPUTE_USER_DATA_0, 0xB900u / 4);
-  EXPECT_EQ(addr(regGRBM_GFX_CNTL), 0xA900u);
+  EXPECT_EQ(gc11_addr(kGc11.GRBM_GFX_CNTL), 0xA900u);
 }
 
-TEST(Gc1100Registers, MqdMirrorsHqdRegisters) {
-  EXPECT_EQ(regCP_MQD_BASE_ADDR.offset + (mqd11::cp_hqd_pq_doorbell_control - mqd11::kHqdFirst),
-            regCP_HQD_PQ_DOORBELL_CONTROL.offset);
-  EXPECT_EQ(regCP_MQD_BASE_ADDR.offset + (mqd11::cp_hqd_pq_control - mqd11::kHqdFirst),
-            regCP_HQD_PQ_CONTROL.offset);
-  EXPECT_EQ(regCP_MQD_BASE_ADDR.offset + (mqd11::cp_hqd_eop_control - mqd11::kHqdFirst),
-            regCP_HQD_EOP_CONTROL.offset);
-  EXPECT_EQ(regCP_MQD_BASE_ADDR.offset + (mqd11::cp_hqd_pq_wptr_lo - mqd11::kHqdFirst),
-            regCP_HQD_PQ_WPTR_LO.offset);
+// COMPUTE_TMPRING_SIZE.WAVESIZE: 256-byte units, 15 bits on gfx11 and 18 on gfx12 (LLVM
+// SIDefines.h S_00B860_WAVESIZE_GFX11 = (x & 0x7FFF) << 12, _GFX12Plus = (x & 0x3FFFF) << 12).
+TEST(ShRegisters, TmpringWaveSizeWidthPerGeneration) {
+  EXPECT_EQ(sh::tmpring_size(32, 0x7fff * 256, false), 32u | (0x7fffu << 12));
+  EXPECT_EQ(sh::tmpring_size(32, 0x8000 * 256, false), 32u); // beyond the gfx11 field
+  EXPECT_EQ(sh::tmpring_size(32, 0x3ffff * 256, true), 32u | (0x3ffffu << 12));
+  EXPECT_EQ(sh::tmpring_wave_bytes(sh::tmpring_size(1, 0x12345 * 256, true), true), 0x12345u * 256);
+  EXPECT_EQ(sh::tmpring_wave_bytes(0x7fffu << 12, false), 0x7fffu * 256);
+}
+
+// v11_structs.h and v12_structs.h: cp_mqd_base_addr_lo at 128 (0x80), the HQD mirror from there.
+TEST(Mqd, MirrorsHqdRegistersOnBothGenerations) {
+  for (const GcRegs* g : {&kGc11, &kGc12}) {
+    SCOPED_TRACE(g->name);
+    EXPECT_EQ(mqd::kHqdFirst, 128u);
+    EXPECT_EQ(g->CP_MQD_BASE_ADDR.offset + (mqd::cp_hqd_active - mqd::kHqdFirst), g->CP_HQD_ACTIVE.offset);
+    EXPECT_EQ(g->CP_MQD_BASE_ADDR.offset + (mqd::cp_hqd_pq_base_lo - mqd::kHqdFirst), g->CP_HQD_PQ_BASE.offset);
+    EXPECT_EQ(g->CP_MQD_BASE_ADDR.offset + (mqd::cp_hqd_pq_doorbell_control - mqd::kHqdFirst),
+              g->CP_HQD_PQ_DOORBELL_CONTROL.offset);
+    EXPECT_EQ(g->CP_MQD_BASE_ADDR.offset + (mqd::cp_hqd_pq_control - mqd::kHqdFirst),
+              g->CP_HQD_PQ_CONTROL.offset);
+    EXPECT_EQ(g->CP_MQD_BASE_ADDR.offset + (mqd::cp_hqd_eop_base_addr_lo - mqd::kHqdFirst),
+              g->CP_HQD_EOP_BASE_ADDR.offset);
+    EXPECT_EQ(g->CP_MQD_BASE_ADDR.offset + (mqd::cp_hqd_eop_control - mqd::kHqdFirst),
+              g->CP_HQD_EOP_CONTROL.offset);
+    EXPECT_EQ(g->CP_MQD_BASE_ADDR.offset + (mqd::cp_hqd_pq_wptr_lo - mqd::kHqdFirst),
+              g->CP_HQD_PQ_WPTR_LO.offset);
+    EXPECT_EQ(g->CP_MQD_BASE_ADDR.offset + (mqd::cp_hqd_pq_wptr_hi - mqd::kHqdFirst),
+              g->CP_HQD_PQ_WPTR_HI.offset);
+  }
+}
+
+// amdgpu_vm.h, gfx12 format change: AMDGPU_PDE_PTE_GFX12 and AMDGPU_PTE_IS_PTE are bit 63,
+// AMDGPU_PTE_MTYPE_GFX12 sits at bit 54.
+TEST(GmcV12, PteBits) {
+  EXPECT_EQ(gmc::PDE_PTE_GFX12, 1ull << 63);
+  EXPECT_EQ(gmc::PTE_IS_PTE_GFX12, 1ull << 63);
+  EXPECT_EQ(gmc::pte_mtype_gfx12(3), 3ull << 54);
+  EXPECT_EQ(gmc::pde_pte_flag(gmc::PteFormat::v12), 1ull << 63);
+  EXPECT_EQ(gmc::pte_format_for_gc_major(11), gmc::PteFormat::v11);
+  EXPECT_EQ(gmc::pte_format_for_gc_major(12), gmc::PteFormat::v12);
 }
 
 TEST(GmcV11, PteBits) {
@@ -83,10 +198,12 @@ TEST(GmcV11, PteBits) {
   EXPECT_EQ(gmc::PTE_WRITEABLE, 0x40ull);
   EXPECT_EQ(gmc::pte_fragment(9), 9ull << 7);
   EXPECT_EQ(gmc::PDE_PTE, 1ull << 54);
+  EXPECT_EQ(gmc::pde_pte_flag(gmc::PteFormat::v11), 1ull << 54);
   EXPECT_EQ(gmc::level_shift(2), 30u); // the root covers 512 x 1 GiB = 512 GiB
 }
 
 // irqsrcs_gfx_11_0_0.h; kfd soc15_int.h agrees (SOC21_INTSRC_SDMA_TRAP 49, SOC15's was 224).
+// irqsrcs_gfx_12_0_0.h keeps every one of these numbers, so gfx12 shares the table.
 TEST(Ih, InterruptSourcesOfGfx11) {
   EXPECT_EQ(ih::CLIENTID_GFX, 0x0a);
   EXPECT_EQ(ih::CLIENTID_GRBM_CP, 0x14);

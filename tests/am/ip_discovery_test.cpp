@@ -5,6 +5,7 @@
 #include "am/hw/discovery.h"
 #include "am/ip_discovery.h"
 #include "sim/gpu.h"
+#include "sim/card_model.h"
 #include "sim/ip_discovery.h"
 
 #include <gtest/gtest.h>
@@ -68,7 +69,7 @@ TEST(IpDiscovery, GcVersionsNameTheirCompilerTargets) {
 }
 
 TEST(IpDiscovery, EmulatedCardListsItsBlocks) {
-  const std::vector<uint8_t> bin = sim::build_ip_discovery(sim::gfx1100_ip_blocks());
+  const std::vector<uint8_t> bin = sim::build_ip_discovery(sim::find_card_model("gfx1100")->blocks);
   std::string error;
   auto ip = am::parse_ip_discovery(bin, &error);
   ASSERT_TRUE(ip) << error;
@@ -91,7 +92,7 @@ TEST(IpDiscovery, EmulatedCardListsItsBlocks) {
 }
 
 TEST(IpDiscovery, DamagedBinariesAreRejectedWithAReason) {
-  const std::vector<uint8_t> good = sim::build_ip_discovery(sim::gfx1100_ip_blocks());
+  const std::vector<uint8_t> good = sim::build_ip_discovery(sim::find_card_model("gfx1100")->blocks);
   ASSERT_GT(good.size(), size_t(kBinaryHeaderBytes + kIpHeaderBytes));
   const size_t last = good.size() - 1;
   auto damaged = [&](auto edit, bool seal) {

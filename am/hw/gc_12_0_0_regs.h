@@ -1,0 +1,70 @@
+// GC 12.0.0 (RDNA4, gfx1200/gfx1201) register offsets amcl uses.
+//
+// Source: Linux drivers/gpu/drm/amd/include/asic_reg/gc/gc_12_0_0_offset.h and
+// gc_12_0_0_sh_mask.h (also in tinygrad's generated tinygrad/runtime/autogen/am/regs/
+// gc_12_0_0.py, which carries offset, BASE_IDX and fields together). Against GC 11.0.0: the
+// SDMA0 queue registers past WPTR_HI, the GCVM context registers, the protection-fault block
+// (STATUS became STATUS_LO32/HI32) and the CONTEXT_CNTL block-size field moved; GRBM, SH_MEM,
+// SCRATCH and the HQD block did not. Pinned by tests/am/hw_facts_test.cpp.
+#pragma once
+#include "gc_regs.h"
+
+namespace am::hw {
+
+// GC 12 keeps GC 11's segment bases (IP discovery, GC 12.0.x instance 0).
+inline constexpr uint32_t kGc12Seg0 = 0x00001260;
+inline constexpr uint32_t kGc12Seg1 = 0x0000A000;
+
+inline constexpr GcRegs kGc12{
+    .name = "GC 12.0.0",
+    .GRBM_GFX_CNTL = {0x0900, 1},
+    .SH_MEM_BASES = {0x09e3, 1},
+    .SH_MEM_CONFIG = {0x09e4, 1},
+    .SCRATCH_REG6 = {0x2046, 1},
+    .SCRATCH_REG7 = {0x2047, 1},
+    .SDMA0_QUEUE0_RB_CNTL = {0x0080, 0},
+    .SDMA0_QUEUE0_RB_BASE = {0x0081, 0},
+    .SDMA0_QUEUE0_RB_BASE_HI = {0x0082, 0},
+    .SDMA0_QUEUE0_RB_RPTR = {0x0083, 0},
+    .SDMA0_QUEUE0_RB_RPTR_HI = {0x0084, 0},
+    .SDMA0_QUEUE0_RB_WPTR = {0x0085, 0},
+    .SDMA0_QUEUE0_RB_WPTR_HI = {0x0086, 0},
+    .SDMA0_QUEUE0_RB_RPTR_ADDR_LO = {0x0087, 0},
+    .SDMA0_QUEUE0_RB_RPTR_ADDR_HI = {0x0088, 0},
+    .SDMA0_QUEUE0_IB_CNTL = {0x0089, 0},
+    .SDMA0_QUEUE0_DOORBELL = {0x008f, 0},
+    .SDMA0_QUEUE0_DOORBELL_OFFSET = {0x0091, 0},
+    .SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_LO = {0x0098, 0},
+    .SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_HI = {0x0099, 0},
+    .SDMA0_QUEUE0_MINOR_PTR_UPDATE = {0x009b, 0},
+    .GCVM_CONTEXT0_CNTL = {0x1624, 0},
+    .GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32 = {0x168f, 0},
+    .GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32 = {0x1690, 0},
+    .GCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32 = {0x16af, 0},
+    .GCVM_CONTEXT0_PAGE_TABLE_START_ADDR_HI32 = {0x16b0, 0},
+    .GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32 = {0x16cf, 0},
+    .GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32 = {0x16d0, 0},
+    .vm_context_block_size_shift = 4,
+    .GCVM_L2_PROTECTION_FAULT_CNTL = {0x15cc, 0},
+    .GCVM_L2_PROTECTION_FAULT_STATUS = {0x15d0, 0}, // STATUS_LO32
+    .GCVM_L2_PROTECTION_FAULT_ADDR_LO32 = {0x15d2, 0},
+    .GCVM_L2_PROTECTION_FAULT_ADDR_HI32 = {0x15d3, 0},
+    .CP_MQD_BASE_ADDR = {0x1fa9, 0},
+    .CP_HQD_ACTIVE = {0x1fab, 0},
+    .CP_HQD_PQ_BASE = {0x1fb1, 0},
+    .CP_HQD_PQ_BASE_HI = {0x1fb2, 0},
+    .CP_HQD_PQ_RPTR = {0x1fb3, 0},
+    .CP_HQD_PQ_RPTR_REPORT_ADDR = {0x1fb4, 0},
+    .CP_HQD_PQ_RPTR_REPORT_ADDR_HI = {0x1fb5, 0},
+    .CP_HQD_PQ_WPTR_POLL_ADDR = {0x1fb6, 0},
+    .CP_HQD_PQ_WPTR_POLL_ADDR_HI = {0x1fb7, 0},
+    .CP_HQD_PQ_DOORBELL_CONTROL = {0x1fb8, 0},
+    .CP_HQD_PQ_CONTROL = {0x1fba, 0},
+    .CP_HQD_EOP_BASE_ADDR = {0x1fce, 0},
+    .CP_HQD_EOP_BASE_ADDR_HI = {0x1fcf, 0},
+    .CP_HQD_EOP_CONTROL = {0x1fd0, 0},
+    .CP_HQD_PQ_WPTR_LO = {0x1fdf, 0},
+    .CP_HQD_PQ_WPTR_HI = {0x1fe0, 0},
+};
+
+} // namespace am::hw

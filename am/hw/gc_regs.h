@@ -1,0 +1,89 @@
+// The GC registers amcl programs (SDMA0 queue 0 included: on SOC21/SOC24 parts its registers
+// sit in the GC register space), as one table per GC generation, and the register fields the
+// generations share.
+//
+// Each register is a dword offset plus a BASE_IDX naming the GC segment it is relative to
+// (Linux gc_<ver>_offset.h); its BAR5 dword index is that segment's base, from IP discovery,
+// plus the offset. The tables are in gc_11_0_0_regs.h and gc_12_0_0_regs.h, pinned by
+// tests/am/hw_facts_test.cpp.
+#pragma once
+#include <cstdint>
+
+namespace am::hw {
+
+struct Reg {
+  uint32_t offset;
+  uint8_t base_idx;
+};
+
+struct GcRegs {
+  const char* name; // "GC 11.0.0": the header the offsets were read from
+  Reg GRBM_GFX_CNTL;
+  Reg SH_MEM_BASES, SH_MEM_CONFIG;
+  Reg SCRATCH_REG6, SCRATCH_REG7;
+  Reg SDMA0_QUEUE0_RB_CNTL, SDMA0_QUEUE0_RB_BASE, SDMA0_QUEUE0_RB_BASE_HI;
+  Reg SDMA0_QUEUE0_RB_RPTR, SDMA0_QUEUE0_RB_RPTR_HI, SDMA0_QUEUE0_RB_WPTR, SDMA0_QUEUE0_RB_WPTR_HI;
+  Reg SDMA0_QUEUE0_RB_RPTR_ADDR_LO, SDMA0_QUEUE0_RB_RPTR_ADDR_HI, SDMA0_QUEUE0_IB_CNTL;
+  Reg SDMA0_QUEUE0_DOORBELL, SDMA0_QUEUE0_DOORBELL_OFFSET;
+  Reg SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_LO, SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_HI;
+  Reg SDMA0_QUEUE0_MINOR_PTR_UPDATE;
+  // GCVM context 0, the one VMID amcl uses.
+  Reg GCVM_CONTEXT0_CNTL;
+  Reg GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32, GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32;
+  Reg GCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32, GCVM_CONTEXT0_PAGE_TABLE_START_ADDR_HI32;
+  Reg GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32, GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32;
+  // GCVM_CONTEXT0_CNTL.PAGE_TABLE_BLOCK_SIZE: [6:3] on GC 11, [7:4] on GC 12.
+  uint32_t vm_context_block_size_shift;
+  // VM protection fault reporting (STATUS is STATUS_LO32 on GC 12, same fields).
+  Reg GCVM_L2_PROTECTION_FAULT_CNTL, GCVM_L2_PROTECTION_FAULT_STATUS;
+  Reg GCVM_L2_PROTECTION_FAULT_ADDR_LO32, GCVM_L2_PROTECTION_FAULT_ADDR_HI32;
+  // Hardware queue descriptor registers of the queue GRBM_GFX_CNTL selects; they mirror the
+  // compute MQD from dword 128 on (mqd.h), CP_MQD_BASE_ADDR first.
+  Reg CP_MQD_BASE_ADDR, CP_HQD_ACTIVE, CP_HQD_PQ_BASE, CP_HQD_PQ_BASE_HI, CP_HQD_PQ_RPTR;
+  Reg CP_HQD_PQ_RPTR_REPORT_ADDR, CP_HQD_PQ_RPTR_REPORT_ADDR_HI;
+  Reg CP_HQD_PQ_WPTR_POLL_ADDR, CP_HQD_PQ_WPTR_POLL_ADDR_HI;
+  Reg CP_HQD_PQ_DOORBELL_CONTROL, CP_HQD_PQ_CONTROL;
+  Reg CP_HQD_EOP_BASE_ADDR, CP_HQD_EOP_BASE_ADDR_HI, CP_HQD_EOP_CONTROL;
+  Reg CP_HQD_PQ_WPTR_LO, CP_HQD_PQ_WPTR_HI;
+};
+
+// GRBM_GFX_CNTL fields: PIPEID[1:0] MEID[3:2] VMID[7:4] QUEUEID[10:8] (both generations).
+inline constexpr uint32_t grbm_gfx_cntl(uint32_t me, uint32_t pipe, uint32_t queue, uint32_t vmid) {
+  return (pipe & 3) | ((me & 3) << 2) | ((vmid & 0xf) << 4) | ((queue & 7) << 8);
+}
+
+// SH_MEM_BASES: PRIVATE_BASE[15:0] and SHARED_BASE[31:16] are bits [63:48] of the private
+// (scratch) and shared (LDS) apertures flat addresses fall into.
+inline constexpr uint32_t sh_mem_bases(uint64_t private_aperture, uint64_t shared_aperture) {
+  return uint32_t(private_aperture >> 48) | (uint32_t(shared_aperture >> 48) << 16);
+}
+// Where amdgpu puts the apertures on gfx11 and gfx12 (gmc_v11_0.c / gmc_v12_0.c:
+// private_aperture_start, shared_aperture_start), above any address the 48-bit GPU VM maps.
+inline constexpr uint64_t kPrivateAperture = 0x1000000000000000ull;
+inline constexpr uint64_t kSharedAperture = 0x2000000000000000ull;
+
+// SDMA0_QUEUE0_RB_CNTL: RB_ENABLE[0] RB_SIZE[5:1] (log2 of ring dwords) RPTR_WRITEBACK_ENABLE[12].
+inline constexpr uint32_t SDMA_RB_CNTL_RB_ENABLE = 1u << 0;
+inline constexpr uint32_t SDMA_RB_CNTL_RB_SIZE_SHIFT = 1;
+inline constexpr uint32_t SDMA_RB_CNTL_RPTR_WRITEBACK_ENABLE = 1u << 12;
+// SDMA0_QUEUE0_DOORBELL: ENABLE[28]. DOORBELL_OFFSET: OFFSET[27:2] (dword index in BAR2).
+inline constexpr uint32_t SDMA_DOORBELL_ENABLE = 1u << 28;
+
+// GCVM_CONTEXT0_CNTL: ENABLE_CONTEXT[0] PAGE_TABLE_DEPTH[2:1] (block size: see GcRegs).
+inline constexpr uint32_t VM_CONTEXT_CNTL_ENABLE = 1u << 0;
+inline constexpr uint32_t VM_CONTEXT_CNTL_DEPTH_SHIFT = 1;
+
+// CP_HQD_PQ_CONTROL: QUEUE_SIZE[5:0] = log2(ring dwords) - 1; RPTR_BLOCK_SIZE[13:8];
+// NO_UPDATE_RPTR[27]; UNORD_DISPATCH[28]; PRIV_STATE[30]; KMD_QUEUE[31].
+inline constexpr uint32_t CP_HQD_PQ_CONTROL_QUEUE_SIZE_MASK = 0x3f;
+// CP_HQD_PQ_DOORBELL_CONTROL: DOORBELL_OFFSET[27:2] (dword index in BAR2) DOORBELL_EN[30].
+inline constexpr uint32_t CP_HQD_DOORBELL_OFFSET_SHIFT = 2;
+inline constexpr uint32_t CP_HQD_DOORBELL_OFFSET_MASK = 0x03FFFFFCu;
+inline constexpr uint32_t CP_HQD_DOORBELL_EN = 1u << 30;
+
+// GCVM_L2_PROTECTION_FAULT_STATUS(_LO32) fields: MORE_FAULTS[0] MAPPING_ERROR[8] RW[18].
+inline constexpr uint32_t VM_FAULT_STATUS_MORE_FAULTS = 1u << 0;
+inline constexpr uint32_t VM_FAULT_STATUS_MAPPING_ERROR = 1u << 8;
+inline constexpr uint32_t VM_FAULT_STATUS_RW = 1u << 18;
+
+} // namespace am::hw

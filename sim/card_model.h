@@ -1,0 +1,40 @@
+// The cards the emulator can present. A model is what distinguishes one product from another
+// at the PCI seam: its PCI identity, the IP blocks (and versions and register bases) its IP
+// discovery binary lists, and the register tables, page-table format and instruction set those
+// IP versions bring. The engines themselves are shared.
+#pragma once
+#include "am/hw/gc_regs.h"
+#include "am/hw/gmc.h"
+#include "am/hw/osssys_regs.h"
+#include "ip_discovery.h"
+#include "shader/isa.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sim {
+
+struct CardModel {
+  std::string gfx; // LLVM processor: "gfx1100"
+  uint16_t device_id;
+  uint8_t revision;
+  std::vector<IpBlockModel> blocks;
+  const am::hw::GcRegs* gc;
+  uint32_t gc_seg[2]; // GC segment 0 and 1 bases
+  const am::hw::IhRegs* ih;
+  uint32_t oss_seg0;
+  am::hw::gmc::PteFormat pte_format;
+  shader::Gfx isa;
+
+  // The BAR5 dword index of a GC register on this card.
+  uint32_t gc_reg(am::hw::Reg r) const { return gc_seg[r.base_idx] + r.offset; }
+  uint32_t ih_reg(uint32_t offset) const { return oss_seg0 + offset; }
+};
+
+// The model of an LLVM processor name, or nullptr.
+const CardModel* find_card_model(const std::string& gfx);
+// The processor names that have a model, comma separated (for messages).
+std::string card_model_names();
+
+} // namespace sim
