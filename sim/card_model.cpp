@@ -17,21 +17,33 @@ using namespace am::hw::discovery;
 // Navi48 GC 12.0.1 / SDMA 7.0.1 / OSSSYS 7.0.0. The chips have more blocks (PSP, SMU, NBIO,
 // MMHUB, HDP, ...); they join the tables as their models do.
 CardModel gfx11_card(std::string gfx, uint16_t device, uint8_t revision, uint8_t gc_rev) {
-  return CardModel{std::move(gfx), device, revision,
+  return CardModel{std::move(gfx),
+                   device,
+                   revision,
                    {{GC_HWID, 11, 0, gc_rev, {kGc11Seg0, kGc11Seg1}},
                     {SDMA0_HWID, 6, 0, 0, {kGc11Seg0, kGc11Seg1}},
                     {OSSSYS_HWID, 6, 0, 0, {kOssSeg0}}},
-                   &kGc11, {kGc11Seg0, kGc11Seg1}, &kOss6, kOssSeg0,
-                   gmc::PteFormat::v11, shader::Gfx::v11};
+                   &kGc11,
+                   {kGc11Seg0, kGc11Seg1},
+                   &kOss6,
+                   kOssSeg0,
+                   gmc::PteFormat::v11,
+                   shader::Gfx::v11};
 }
 
 CardModel gfx12_card(std::string gfx, uint16_t device, uint8_t revision, uint8_t rev) {
-  return CardModel{std::move(gfx), device, revision,
+  return CardModel{std::move(gfx),
+                   device,
+                   revision,
                    {{GC_HWID, 12, 0, rev, {kGc12Seg0, kGc12Seg1}},
                     {SDMA0_HWID, 7, 0, rev, {kGc12Seg0, kGc12Seg1}},
                     {OSSSYS_HWID, 7, 0, 0, {kOssSeg0}}},
-                   &kGc12, {kGc12Seg0, kGc12Seg1}, &kOss7, kOssSeg0,
-                   gmc::PteFormat::v12, shader::Gfx::v12};
+                   &kGc12,
+                   {kGc12Seg0, kGc12Seg1},
+                   &kOss7,
+                   kOssSeg0,
+                   gmc::PteFormat::v12,
+                   shader::Gfx::v12};
 }
 
 // PCI ids from am/hw/pci_ids.h: RX 7900 XTX (Navi31), RX 9060 XT (Navi44), RX 9070 XT (Navi48).

@@ -425,7 +425,7 @@ std::optional<Inst> decode(std::span<const uint32_t> w, Gfx gfx, std::string* wh
     inst.dst = uint16_t(bits(d0, 22, 16));
     inst.src[0] = uint16_t(bits(d0, 7, 0));
     inst.src[1] = uint16_t(bits(d0, 15, 8));
-    return done(take_literal(inst, w, 2, false, why));
+    return done(take_literal(inst, w, 2, is_fmamk(inst.op) || is_fmaak(inst.op), why));
   }
   if ((d0 >> 25) == 0x3F) { // VOP1
     if (!lookup(Format::VOP1, bits(d0, 16, 9))) return unimpl("VOP1", bits(d0, 16, 9));

@@ -306,6 +306,12 @@ std::string disassemble(const Inst& in) {
   g_true16 = in.gfx == Gfx::v11;
   switch (in.format) {
   case Format::SOP2:
+    if (is_fmamk(in.op))
+      return name + " " + operand(in.dst, 1, 0) + ", " + operand(in.src[0], 1, in.literal) + ", " +
+             hex(in.literal) + ", " + operand(in.src[1], 1, in.literal);
+    if (is_fmaak(in.op))
+      return name + " " + operand(in.dst, 1, 0) + ", " + operand(in.src[0], 1, in.literal) + ", " +
+             operand(in.src[1], 1, in.literal) + ", " + hex(in.literal);
     return name + " " + operand(in.dst, info.dst_dwords, 0) + ", " +
            operand(in.src[0], info.src_dwords[0], in.literal) + ", " +
            operand(in.src[1], info.src_dwords[1], in.literal);

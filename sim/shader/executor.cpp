@@ -4,6 +4,7 @@
 #include "executor.h"
 
 #include "aperture_ports.h"
+#include "float_ops.h"
 
 #include <algorithm>
 #include <atomic>
@@ -20,10 +21,6 @@
 namespace sim::shader {
 namespace {
 
-float f32(uint32_t v) { return std::bit_cast<float>(v); }
-uint32_t u32(float f) { return std::bit_cast<uint32_t>(f); }
-double f64(uint64_t v) { return std::bit_cast<double>(v); }
-uint64_t u64(double d) { return std::bit_cast<uint64_t>(d); }
 
 std::string hex(uint64_t v) {
   char buf[32];
@@ -41,27 +38,9 @@ constexpr float kInlineF32[] = {0.5f, -0.5f, 1.0f, -1.0f, 2.0f, -2.0f, 4.0f, -4.
 constexpr double kInlineF64[] = {0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0,
                                  0.15915494309189532};
 
-float flush(float x, bool on) {
-  return on && std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x;
-}
 
 template <class T> T clamp01(T x) { return x < T(0) ? T(0) : x > T(1) ? T(1) : x; }
 
-// IEEE half precision through the compiler's _Float16 (correctly rounded conversions).
-float h2f(uint16_t h) { return float(std::bit_cast<_Float16>(h)); }
-uint16_t f2h(double f) { return std::bit_cast<uint16_t>(_Float16(f)); }
-// From long double: fused results of halves (a * b + c spans at most 56 bits) are exact in it,
-// so their one rounding to half is the only one.
-uint16_t f2h_exact(long double f) { return std::bit_cast<uint16_t>(_Float16(f)); }
-long double fma_exact(float a, float b, float c) { return (long double)a * b + c; }
-// f32 -> f16 rounding toward zero (v_cvt_pk_rtz_f16_f32).
-uint16_t f2h_rtz(float f) {
-  uint16_t h = f2h(f);
-  if (std::isnan(f) || std::isinf(f)) return h;
-  float back = h2f(h);
-  if (std::fabs(back) > std::fabs(f)) h = uint16_t(h - 1); // step toward zero
-  return h;
-}
 // Inline float constants as halves (codes 240..248).
 constexpr uint16_t kInlineF16[] = {0x3800, 0xB800, 0x3C00, 0xBC00, 0x4000,
                                    0xC000, 0x4400, 0xC400, 0x3118};
@@ -126,17 +105,6 @@ template <class T> T div_fixup(T s0, T s1, T s2) {
   return sign ? -std::fabs(s0) : std::fabs(s0);
 }
 
-uint32_t cvt_f32_to_u32(float f) {
-  if (std::isnan(f) || f <= 0.0f) return 0;
-  if (f >= 4294967296.0f) return 0xffffffffu;
-  return uint32_t(f);
-}
-int32_t cvt_f32_to_i32(float f) {
-  if (std::isnan(f)) return 0;
-  if (f >= 2147483648.0f) return std::numeric_limits<int32_t>::max();
-  if (f < -2147483648.0f) return std::numeric_limits<int32_t>::min();
-  return int32_t(f);
-}
 
 // V_FREXP_*: NaN and infinity give 0 exponent and the input itself as mantissa.
 int32_t frexp_exp(float x) {
@@ -151,33 +119,9 @@ float frexp_mant(float x) {
   return std::frexp(x, &e);
 }
 
-// IEEE min/max as the ISA defines them in IEEE mode: a NaN input yields the other operand.
 // DX9 multiply: a zero operand gives +0 even against infinity or NaN.
 float fmul_dx9_zero(float a, float b) { return a == 0.0f || b == 0.0f ? 0.0f : a * b; }
 
-float fmin_ieee(float a, float b) { return std::isnan(a) ? b : std::isnan(b) ? a : std::fmin(a, b); }
-float fmax_ieee(float a, float b) { return std::isnan(a) ? b : std::isnan(b) ? a : std::fmax(a, b); }
-
-bool compare_f(unsigned code, double a, double b) {
-  switch (code & 0xf) {
-  case 0x0: return false;                          // f
-  case 0x1: return a < b;                          // lt
-  case 0x2: return a == b;                         // eq
-  case 0x3: return a <= b;                         // le
-  case 0x4: return a > b;                          // gt
-  case 0x5: return a < b || a > b;                 // lg
-  case 0x6: return a >= b;                         // ge
-  case 0x7: return !std::isnan(a) && !std::isnan(b); // o
-  case 0x8: return std::isnan(a) || std::isnan(b); // u
-  case 0x9: return !(a >= b);                      // nge
-  case 0xa: return !(a < b || a > b);              // nlg
-  case 0xb: return !(a > b);                       // ngt
-  case 0xc: return !(a <= b);                      // nle
-  case 0xd: return !(a == b);                      // neq
-  case 0xe: return !(a < b);                       // nlt
-  default: return true;                            // t
-  }
-}
 
 template <class T> bool compare_i(unsigned code, T a, T b) {
   switch (code & 7) {
@@ -529,7 +473,8 @@ void Executor::exec_salu(Wave& w, const Inst& in) {
   case Op::s_mulk_i32: set(sread(w, in, in.dst) * uint32_t(in.imm)); break;
   case Op::s_cmpk_gt_u32: w.scc = sread(w, in, in.dst) > uint32_t(in.imm & 0xffff); break;
   case Op::s_waitcnt_vscnt: break; // stores complete in program order in the model
-  default: fault(w, in, "unimplemented scalar instruction");
+  default:
+    if (!exec_salu_float(w, in)) fault(w, in, "unimplemented scalar instruction");
   }
 }
 

@@ -71,6 +71,7 @@ public:
 private:
   void step(Wave& w, const Inst& in);
   void exec_salu(Wave& w, const Inst& in);
+  bool exec_salu_float(Wave& w, const Inst& in); // false: not a scalar float operation
   void exec_sopp(Wave& w, const Inst& in);
   void exec_smem(Wave& w, const Inst& in);
   void exec_valu(Wave& w, const Inst& in);

@@ -54,8 +54,13 @@ Format op_format(Op op, Gfx gfx);
 
 // VOP2 forms with an inline 32-bit constant K (fmamk: a * K + b; fmaak: a * b + K) and with
 // the destination as accumulator (fmac).
-inline constexpr bool is_fmamk(Op op) { return op == Op::v_fmamk_f32 || op == Op::v_fmamk_f16; }
-inline constexpr bool is_fmaak(Op op) { return op == Op::v_fmaak_f32 || op == Op::v_fmaak_f16; }
+// The multiply-adds whose constant K always follows the instruction as a literal.
+inline constexpr bool is_fmamk(Op op) {
+  return op == Op::v_fmamk_f32 || op == Op::v_fmamk_f16 || op == Op::s_fmamk_f32;
+}
+inline constexpr bool is_fmaak(Op op) {
+  return op == Op::v_fmaak_f32 || op == Op::v_fmaak_f16 || op == Op::s_fmaak_f32;
+}
 inline constexpr bool is_fmac(Op op) {
   return op == Op::v_fmac_f32 || op == Op::v_fmac_f16 || op == Op::v_pk_fmac_f16;
 }

@@ -1,6 +1,8 @@
-// The AM driver against the emulated gfx1100: boot, memory, both queues, faults, resets and a
-// second boot in the same process.
+// The AM driver against the emulated gfx1100 and gfx1201 (one driver, per-generation register
+// tables and page-table formats): boot, memory, both queues, faults, resets and a second boot
+// in the same process.
 #include "am/device.h"
+#include "am/hw/discovery.h"
 #include "sim/gpu.h"
 
 #include <gtest/gtest.h>
@@ -10,12 +12,55 @@
 
 namespace {
 
-// A card of its own for these tests (index 7), so other tests' devices are not disturbed.
-std::shared_ptr<sim::Gpu> card() { return sim::open_emulated_gpu("gfx1100", 7); }
+class AmDevice : public testing::TestWithParam<const char*> {
+protected:
+  // Cards of their own for these tests (indices 7 and up), so other tests' devices are not
+  // disturbed; `slot` 0 is shared by the tests, 1 is the fresh card of the second-boot test.
+  std::shared_ptr<sim::Gpu> card(unsigned slot = 0) {
+    const bool gfx12 = std::string(GetParam()).starts_with("gfx12");
+    return sim::open_emulated_gpu(GetParam(), 7 + slot + (gfx12 ? 10 : 0));
+  }
+};
 
 } // namespace
 
-TEST(AmDevice, SdmaCopiesBetweenVramAndSystemMemory) {
+INSTANTIATE_TEST_SUITE_P(Cards, AmDevice, testing::Values("gfx1100", "gfx1201"),
+                         [](const auto& info) { return std::string(info.param); });
+
+TEST_P(AmDevice, BootsFromTheCardsOwnDiscoveryTable) {
+  am::Device dev(card());
+  EXPECT_EQ(dev.info().gfx, GetParam());
+  const am::IpBlock* gc = dev.ip_discovery().find(am::hw::discovery::GC_HWID);
+  ASSERT_NE(gc, nullptr);
+  if (dev.info().gfx == "gfx1201") {
+    EXPECT_EQ(dev.info().device_id, 0x7550);
+    EXPECT_EQ(gc->major * 100 + gc->minor * 10 + gc->revision, 1201);
+    EXPECT_EQ(dev.info().compute_units, 64u);
+    EXPECT_NE(dev.info().name.find("RX 9070 XT"), std::string::npos) << dev.info().name;
+  } else {
+    EXPECT_EQ(dev.info().device_id, 0x744c);
+    EXPECT_EQ(gc->major * 100 + gc->minor * 10 + gc->revision, 1100);
+    EXPECT_EQ(dev.info().compute_units, 96u);
+  }
+}
+
+// Whole 2 MiB blocks of VRAM are mapped by one PDE-as-PTE entry, whose flag bit differs
+// between GMC v11 (54) and v12 (63): a copy spanning two such blocks lands on both.
+TEST_P(AmDevice, SdmaFillsAcrossHugePages) {
+  am::Device dev(card());
+  am::Allocation big = dev.alloc_vram(4u << 20);
+  std::memset(big.cpu, 0, 4u << 20);
+  am::SdmaBuilder b;
+  b.const_fill(big.va + (2u << 20) - 64, 0xfeedf00d, 128);
+  dev.wait(am::Engine::Sdma, dev.submit_sdma(b));
+  const auto* w = reinterpret_cast<const uint32_t*>(big.cpu);
+  EXPECT_EQ(w[(2u << 20) / 4 - 1], 0xfeedf00du);
+  EXPECT_EQ(w[(2u << 20) / 4 + 15], 0xfeedf00du);
+  EXPECT_EQ(w[(2u << 20) / 4 + 16], 0u);
+  dev.free(big);
+}
+
+TEST_P(AmDevice, SdmaCopiesBetweenVramAndSystemMemory) {
   am::Device dev(card());
   am::Allocation host = dev.alloc_system(8192), vram = dev.alloc_vram(8192);
   for (int i = 0; i < 2048; ++i) reinterpret_cast<uint32_t*>(host.cpu)[i] = 0xA5000000u + i;
@@ -32,7 +77,7 @@ TEST(AmDevice, SdmaCopiesBetweenVramAndSystemMemory) {
   dev.free(vram);
 }
 
-TEST(AmDevice, ComputeQueueWritesMemory) {
+TEST_P(AmDevice, ComputeQueueWritesMemory) {
   am::Device dev(card());
   am::Allocation mem = dev.alloc_vram(4096);
   am::Pm4Builder p;
@@ -42,7 +87,7 @@ TEST(AmDevice, ComputeQueueWritesMemory) {
   dev.free(mem);
 }
 
-TEST(AmDevice, SdmaCopyOutsideAnyMappingFaultsAndTheQueueGoesOn) {
+TEST_P(AmDevice, SdmaCopyOutsideAnyMappingFaultsAndTheQueueGoesOn) {
   am::Device dev(card());
   am::Allocation vram = dev.alloc_vram(4096);
   am::SdmaBuilder b;
@@ -61,7 +106,7 @@ TEST(AmDevice, SdmaCopyOutsideAnyMappingFaultsAndTheQueueGoesOn) {
   dev.free(vram);
 }
 
-TEST(AmDevice, BadPacketStopsTheQueueWhichIsResetForTheNextSubmission) {
+TEST_P(AmDevice, BadPacketStopsTheQueueWhichIsResetForTheNextSubmission) {
   am::Device dev(card());
   am::Pm4Builder bad;
   bad.words().push_back(am::hw::pm4::packet3_compute(0xEE, 1)); // no such opcode
@@ -78,7 +123,7 @@ TEST(AmDevice, BadPacketStopsTheQueueWhichIsResetForTheNextSubmission) {
 
 // The SDMA engine raises SDMA_QUEUE_HANG for a packet it cannot execute, so the driver reports
 // the error and resets the queue at once instead of waiting out the hang timeout (30 s).
-TEST(AmDevice, BadSdmaPacketIsReportedWithoutWaitingForTheHangTimeout) {
+TEST_P(AmDevice, BadSdmaPacketIsReportedWithoutWaitingForTheHangTimeout) {
   am::Device dev(card());
   am::SdmaBuilder bad;
   bad.words().push_back(am::hw::sdma::header(0x7f, 0)); // no such opcode
@@ -99,7 +144,7 @@ TEST(AmDevice, BadSdmaPacketIsReportedWithoutWaitingForTheHangTimeout) {
   dev.free(mem);
 }
 
-TEST(AmDevice, SystemMemoryIsMappedInTheIommuOnlyWhileAllocated) {
+TEST_P(AmDevice, SystemMemoryIsMappedInTheIommuOnlyWhileAllocated) {
   auto gpu = card();
   am::Device dev(gpu);
   size_t before = gpu->iommu().mapping_count();
@@ -109,8 +154,8 @@ TEST(AmDevice, SystemMemoryIsMappedInTheIommuOnlyWhileAllocated) {
   EXPECT_EQ(gpu->iommu().mapping_count(), before);
 }
 
-TEST(AmDevice, SecondBootInTheSameProcessSeesTheEarlierBoot) {
-  auto gpu = sim::open_emulated_gpu("gfx1100", 8);
+TEST_P(AmDevice, SecondBootInTheSameProcessSeesTheEarlierBoot) {
+  auto gpu = card(1);
   { am::Device first(gpu); EXPECT_FALSE(first.booted_fast()); }
   am::Device second(gpu);
   EXPECT_TRUE(second.booted_fast());

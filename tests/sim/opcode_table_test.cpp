@@ -36,7 +36,10 @@ std::vector<Words> encodings(Op op, Gfx gfx) {
   const uint32_t sdst = info.dst_dwords ? 4u : 0u, ssrc0 = info.src_dwords[0] ? 8u : 0u;
   const uint32_t vsrc2 = info.src_dwords[2] ? 260u << 18 : 0u;
   switch (sim::shader::op_format(op, gfx)) {
-  case Format::SOP2: out.push_back({0x80000000u | c << 23 | 4u << 16 | 12u << 8 | 8u}); break;
+  case Format::SOP2:
+    out.push_back({0x80000000u | c << 23 | 4u << 16 | 12u << 8 | 8u});
+    if (k) out.back().push_back(0x11223344u);
+    break;
   case Format::SOP1: out.push_back({0xBE800000u | sdst << 16 | c << 8 | ssrc0}); break;
   case Format::SOPC: out.push_back({0xBF000000u | c << 16 | 12u << 8 | 8u}); break;
   case Format::SOPK: out.push_back({0xB0000000u | c << 23 | 4u << 16 | 0x10u}); break;

@@ -1,0 +1,126 @@
+// Floating-point helpers the vector and scalar ALU models share: bit casts, denormal flushing,
+// half-precision conversions, the ISA's IEEE-mode min/max, float->int conversions with the
+// ISA's saturation, and the 16 comparison predicates of V_CMP/S_CMP (RDNA3/RDNA4 ISA manuals,
+// "Instructions" pseudocode).
+#pragma once
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace sim::shader {
+
+inline float f32(uint32_t v) {
+  return std::bit_cast<float>(v);
+}
+inline uint32_t u32(float f) {
+  return std::bit_cast<uint32_t>(f);
+}
+inline double f64(uint64_t v) {
+  return std::bit_cast<double>(v);
+}
+inline uint64_t u64(double d) {
+  return std::bit_cast<uint64_t>(d);
+}
+
+// Denormal flushing per the MODE register's FP_DENORM field, sign kept.
+inline float flush(float x, bool on) {
+  return on && std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x;
+}
+// IEEE half precision through the compiler's _Float16 (correctly rounded conversions).
+inline float h2f(uint16_t h) {
+  return float(std::bit_cast<_Float16>(h));
+}
+inline uint16_t f2h(double f) {
+  return std::bit_cast<uint16_t>(_Float16(f));
+}
+// From long double: fused results of halves (a * b + c spans at most 56 bits) are exact in it,
+// so their one rounding to half is the only one.
+inline uint16_t f2h_exact(long double f) {
+  return std::bit_cast<uint16_t>(_Float16(f));
+}
+inline long double fma_exact(float a, float b, float c) {
+  return (long double)a * b + c;
+}
+// f32 -> f16 rounding toward zero (v_cvt_pk_rtz_f16_f32).
+inline uint16_t f2h_rtz(float f) {
+  uint16_t h = f2h(f);
+  if (std::isnan(f) || std::isinf(f)) return h;
+  float back = h2f(h);
+  if (std::fabs(back) > std::fabs(f)) h = uint16_t(h - 1); // step toward zero
+  return h;
+}
+
+// Float -> integer with the ISA's saturation (NaN gives 0).
+inline uint32_t cvt_f32_to_u32(float f) {
+  if (std::isnan(f) || f <= 0.0f) return 0;
+  if (f >= 4294967296.0f) return 0xffffffffu;
+  return uint32_t(f);
+}
+inline int32_t cvt_f32_to_i32(float f) {
+  if (std::isnan(f)) return 0;
+  if (f >= 2147483648.0f) return std::numeric_limits<int32_t>::max();
+  if (f < -2147483648.0f) return std::numeric_limits<int32_t>::min();
+  return int32_t(f);
+}
+
+// IEEE min/max as the ISA defines them in IEEE mode (and IEEE 754-2019 minimumNumber /
+// maximumNumber, gfx12's *_num_* operations): a NaN input yields the other operand.
+inline float fmin_ieee(float a, float b) {
+  return std::isnan(a) ? b : std::isnan(b) ? a : std::fmin(a, b);
+}
+inline float fmax_ieee(float a, float b) {
+  return std::isnan(a) ? b : std::isnan(b) ? a : std::fmax(a, b);
+}
+// IEEE 754-2019 minimum / maximum (gfx12's s_minimum_* / s_maximum_*): a NaN input gives NaN,
+// and -0 orders below +0.
+template <class T> T fminimum(T a, T b) {
+  if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<T>::quiet_NaN();
+  if (a == b) return std::signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+template <class T> T fmaximum(T a, T b) {
+  if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<T>::quiet_NaN();
+  if (a == b) return std::signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+
+// The V_CMP / S_CMP float predicates by their 4-bit code.
+inline bool compare_f(unsigned code, double a, double b) {
+  switch (code & 0xf) {
+  case 0x0:
+    return false; // f
+  case 0x1:
+    return a < b; // lt
+  case 0x2:
+    return a == b; // eq
+  case 0x3:
+    return a <= b; // le
+  case 0x4:
+    return a > b; // gt
+  case 0x5:
+    return a < b || a > b; // lg
+  case 0x6:
+    return a >= b; // ge
+  case 0x7:
+    return !std::isnan(a) && !std::isnan(b); // o
+  case 0x8:
+    return std::isnan(a) || std::isnan(b); // u
+  case 0x9:
+    return !(a >= b); // nge
+  case 0xa:
+    return !(a < b || a > b); // nlg
+  case 0xb:
+    return !(a > b); // ngt
+  case 0xc:
+    return !(a <= b); // nle
+  case 0xd:
+    return !(a == b); // neq
+  case 0xe:
+    return !(a < b); // nlt
+  default:
+    return true; // t
+  }
+}
+
+} // namespace sim::shader
