@@ -16,7 +16,8 @@ bool Executor::exec_salu_float(Wave& w, const Inst& in) {
   auto seth = [&](double r) { swrite(w, in.dst, f2h(r)); };
   auto seth_exact = [&](long double r) { swrite(w, in.dst, f2h_exact(r)); };
   const float dst = in.dst < 128 ? flush(f32(w.sgpr[in.dst]), ftz) : 0.0f; // s_fmac accumulator
-  // clang-format off: one operation per line reads as the ISA table it is
+  // One operation per line: it reads as the ISA table it is.
+  // clang-format off
   switch (in.op) {
   case Op::s_ceil_f32: setf(std::ceil(f(0))); break;
   case Op::s_floor_f32: setf(std::floor(f(0))); break;
