@@ -1,5 +1,6 @@
 // Decode agreement over the kernel corpus (tests/corpus): every instruction LLVM 22 emits for
-// gfx1100 (RDNA3) and gfx1201 (RDNA4) decodes, and prints exactly as llvm-objdump-22 prints it.
+// gfx1100 (RDNA3), gfx1200 and gfx1201 (RDNA4) decodes, and prints exactly as llvm-objdump-22
+// prints it.
 #include "compiler/compiler.h"
 #include "sim/shader/isa.h"
 
@@ -108,5 +109,5 @@ TEST_P(CorpusDecode, EveryInstructionDecodesAsLlvmObjdump) {
   EXPECT_EQ(t.undecodable + t.mismatched, 0u) << "one example per failing mnemonic:\n" << examples;
 }
 
-INSTANTIATE_TEST_SUITE_P(Targets, CorpusDecode, testing::Values("gfx1100", "gfx1201"));
+INSTANTIATE_TEST_SUITE_P(Targets, CorpusDecode, testing::Values("gfx1100", "gfx1200", "gfx1201"));
 #endif
