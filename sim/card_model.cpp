@@ -47,13 +47,16 @@ CardModel gfx12_card(std::string gfx, uint16_t device, uint8_t revision, uint8_t
 }
 
 // PCI ids from am/hw/pci_ids.h: RX 7900 XTX (Navi31), RX 9060 XT (Navi44), RX 9070 XT (Navi48).
+// Never destroyed: the emulated cards live until the process exits (open_emulated_gpu keeps
+// them in a static map) and their engine threads read their model until they are joined, which
+// can be after other statics are gone.
 const std::vector<CardModel>& models() {
-  static const std::vector<CardModel> all = {
+  static const auto* all = new std::vector<CardModel>{
       gfx11_card("gfx1100", 0x744c, 0xc8, 0),
       gfx12_card("gfx1200", 0x7590, 0xc0, 0),
       gfx12_card("gfx1201", 0x7550, 0xc0, 1),
   };
-  return all;
+  return *all;
 }
 
 } // namespace
