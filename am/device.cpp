@@ -6,6 +6,13 @@
 #include "hw/mqd.h"
 #include "hw/osssys_regs.h"
 #include "hw/pci_ids.h"
+#include "hw/psp_gfx_if.h"
+#include "hw/ucode.h"
+#include "firmware.h"
+#include "firmware_set.h"
+#include "psp.h"
+#include "reg_wait.h"
+#include "smu.h"
 #include "va_space.h"
 
 #include <bit>
@@ -22,6 +29,10 @@ constexpr uint64_t kPage = 4096;
 constexpr uint64_t kHuge = 2ull << 20;
 // Top of VRAM holds the IP discovery table and firmware reservations on real cards.
 constexpr uint64_t kReservedTop = 1ull << 20;
+// Below it, the boot region: the PSP's buffers, the TMR (firmware the PSP keeps) and the SMU's
+// tables. Ordinary allocations never come from it, in this session or a later one.
+constexpr uint64_t kBootRegion = 32ull << 20;
+constexpr uint64_t kSmuDriverTableBytes = 16 << 10, kSmuToolsTableBytes = 100 << 10;
 constexpr uint64_t kRingBytes = 256 * 1024;
 // Doorbell slots (64-bit units) amdgpu assigns on Navi1x and later:
 // AMDGPU_NAVI10_DOORBELL_MEC_RING0 and AMDGPU_NAVI10_DOORBELL_sDMA_ENGINE0
@@ -47,7 +58,7 @@ std::chrono::milliseconds hang_timeout_from_env() {
 } // namespace
 
 Device::Device(std::shared_ptr<Pci> pci)
-    : pci_(std::move(pci)), vram_(0, pci_->vram_size() - kReservedTop),
+    : pci_(std::move(pci)), vram_(0, pci_->vram_size() - kReservedTop - kBootRegion),
       hang_timeout_(hang_timeout_from_env()) {
   boot();
 }
@@ -59,6 +70,19 @@ Device::~Device() {
   pci_->reg_write32(reg(gc_->CP_HQD_ACTIVE), 0);
   pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), 0);
   pci_->reg_write32(oss_base_ + ih_regs_->IH_RB_CNTL, 0);
+  for (const Allocation& a : boot_allocs_) { // the memory stays reserved; the mapping goes
+    pt_->unmap(a.va, a.size);
+    VaSpace::process().free(a.va, a.size);
+  }
+}
+
+const char* to_string(BootState s) {
+  switch (s) {
+  case BootState::Fresh: return "full boot";
+  case BootState::ResetThenFull: return "mode1 reset (firmware was running), then a full boot";
+  case BootState::FastReinit: return "fast re-init (amcl had booted it before)";
+  }
+  return "?";
 }
 
 void Device::boot() {
@@ -80,11 +104,25 @@ void Device::boot() {
   discover();
   if (info_.emulated) info_.name += " (amcl emulated)";
 
-  fast_boot_ = pci_->reg_read32(reg(gc_->SCRATCH_REG7)) == kAmBootedMagic;
+  // Which of the three boot states: AM's marker in SCRATCH_REG7 means only GFX and SDMA need
+  // re-initialising (unless AM_RESET=1); a running sOS without it means another driver booted
+  // the card, which a mode1 reset returns to the power-on state before the full boot.
+  const char* force = std::getenv("AM_RESET");
+  const bool am_booted = pci_->reg_read32(reg(gc_->SCRATCH_REG7)) == kAmBootedMagic;
+  if (am_booted && !(force && std::string(force) == "1")) {
+    boot_state_ = BootState::FastReinit;
+  } else if (make_psp().sos_alive()) {
+    boot_state_ = BootState::ResetThenFull;
+    mode1_reset();
+  }
   init_gmc();
   signals_ = alloc_vram(kPage);
   std::memset(signals_.cpu, 0, kPage);
   init_ih();
+  if (boot_state_ != BootState::FastReinit) {
+    load_firmware();
+    init_smu();
+  }
   init_shader_apertures();
   init_compute_queue();
   init_sdma_queue();
@@ -117,11 +155,102 @@ void Device::discover() {
     throw DeviceError(info_.pci_address + ": OSSSYS IP version " + version(*oss) +
                       " is not known to amcl");
   pte_format_ = gmc::pte_format_for_gc_major(gc->major);
+  const IpBlock* mp0 = ip->find(MP0_HWID);
+  const IpBlock* mp1 = ip->find(MP1_HWID);
+  if (!mp0 || mp0->bases.empty() || !mp1 || mp1->bases.size() < 2)
+    throw DeviceError(info_.pci_address + ": IP discovery lists no MP0 (PSP) or MP1 (SMU) register bases");
+  psp_regs_ = psp_regs_for_major(mp0->major);
+  smu_regs_ = smu_regs_for_major(mp1->major);
+  if (!psp_regs_ || !smu_regs_)
+    throw DeviceError(info_.pci_address + ": PSP " + version(*mp0) + " / SMU " + version(*mp1) +
+                      " are not known to amcl");
+  mp0_major_ = mp0->major;
+  mp0_base_[0] = uint32_t(mp0->bases[0]);
+  mp0_base_[1] = mp0->bases.size() > 1 ? uint32_t(mp0->bases[1]) : 0;
+  mp1_base_[0] = uint32_t(mp1->bases[0]);
+  mp1_base_[1] = uint32_t(mp1->bases[1]);
   info_.gfx = gfx; // the silicon's own word wins over the PCI id table
   gc_base_[0] = uint32_t(gc->bases[0]);
   gc_base_[1] = uint32_t(gc->bases[1]);
   oss_base_ = uint32_t(oss->bases[0]);
   discovery_ = std::move(*ip);
+}
+
+Psp Device::make_psp() {
+  PspBuffers none;
+  return Psp(*pci_, *psp_regs_, mp0_major_, [this](Reg r) { return mp0_base_[r.base_idx] + r.offset; }, none);
+}
+
+Smu Device::make_smu() {
+  return Smu(*pci_, *smu_regs_, [this](Reg r) { return mp1_base_[r.base_idx] + r.offset; });
+}
+
+// smu_v13_0_0_mode1_reset / smu_v14_0_2: the SMU resets the whole chip except its memory; the
+// PSP's bootloader is back, waiting, when it is done.
+void Device::mode1_reset() {
+  Smu smu = make_smu();
+  if (!smu.responding())
+    throw DeviceError(info_.pci_address + ": the card was initialised by another driver and its SMU "
+                      "does not answer, so it cannot be reset; power-cycle the machine");
+  smu.send(smu::MSG_Mode1Reset);
+  Psp psp = make_psp();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  while (psp.sos_alive() || !psp.bootloader_ready())
+    if (std::chrono::steady_clock::now() > deadline)
+      throw DeviceError(info_.pci_address + ": mode1 reset did not complete");
+}
+
+Allocation Device::alloc_boot(uint64_t size, uint64_t align) {
+  size = round_up(size, kPage);
+  const uint64_t region = pci_->vram_size() - kReservedTop - kBootRegion;
+  const uint64_t phys = round_up(region + boot_next_, align);
+  if (phys + size > region + kBootRegion)
+    throw DeviceError("boot memory region (" + std::to_string(kBootRegion >> 20) + " MiB) exhausted");
+  boot_next_ = phys + size - region;
+  auto va = VaSpace::process().allocate(size, std::max<uint64_t>(align, kPage));
+  if (!va) throw DeviceError("out of GPU virtual address space");
+  pt_->map(*va, phys, size, PageTable::kRead | PageTable::kWrite);
+  Allocation a{*va, size, pci_->vram() + phys, MemoryKind::Vram, phys};
+  boot_allocs_.push_back(a);
+  return a;
+}
+
+// amdgpu_psp.c's order (tinygrad's AM follows it): the sOS through the bootloader, the GPCOM
+// ring, the table of contents (which sizes the TMR), the SMU firmware, the TMR, the graphics
+// firmware, then the RLC autoload that starts the CP and SDMA firmware.
+void Device::load_firmware() {
+  const FirmwareSet fw = info_.emulated ? synthetic_firmware_set(discovery_)
+                                        : load_firmware_set(discovery_, firmware_dir());
+  firmware_source_ = fw.source;
+  PspBuffers buf;
+  buf.msg1 = alloc_boot(psp::kMsg1Bytes, psp::kMsg1Bytes);
+  buf.ring = alloc_boot(64 << 10, kPage);
+  buf.cmd = alloc_boot(kPage, kPage);
+  buf.fence = alloc_boot(kPage, kPage);
+  std::memset(buf.fence.cpu, 0, kPage);
+  Psp psp(*pci_, *psp_regs_, mp0_major_, [this](Reg r) { return mp0_base_[r.base_idx] + r.offset; }, buf);
+  psp.start_sos(fw);
+  psp.create_ring();
+  const uint32_t tmr_size = psp.load_toc(fw.sos.at(ucode::PSP_FW_TYPE_PSP_TOC));
+  const Allocation tmr = alloc_boot(tmr_size, psp::kTmrAlignment);
+  psp.load_ip_fw(fw.smu);
+  psp.setup_tmr(tmr);
+  for (const FirmwareImage& image : fw.gfx) psp.load_ip_fw(image);
+  psp.autoload_rlc();
+}
+
+// smu_v13_0 / smu_v14_0 hw setup as amcl needs it: learn the firmware version, tell the SMU
+// where its tables live, enable its features.
+void Device::init_smu() {
+  Smu smu = make_smu();
+  smu_version_ = smu.send(smu::MSG_GetSmuVersion);
+  const Allocation driver = alloc_boot(kSmuDriverTableBytes, kPage);
+  const Allocation tools = alloc_boot(kSmuToolsTableBytes, kPage);
+  smu.send(smu::MSG_SetDriverDramAddrHigh, uint32_t(driver.va >> 32));
+  smu.send(smu::MSG_SetDriverDramAddrLow, uint32_t(driver.va));
+  smu.send(smu::MSG_SetToolsDramAddrHigh, uint32_t(tools.va >> 32));
+  smu.send(smu::MSG_SetToolsDramAddrLow, uint32_t(tools.va));
+  smu.send(smu::MSG_EnableAllSmuFeatures);
 }
 
 void Device::init_gmc() {

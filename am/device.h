@@ -2,8 +2,10 @@
 // am::Pci: boot, VMID 0 page tables, VRAM/system memory, the MEC compute queue (pipe 0
 // queue 0, MES bypassed) and SDMA engine 0 queue 0, with 64-bit timeline signals.
 #pragma once
+#include "device_error.h"
 #include "hw/gc_regs.h"
 #include "hw/gmc.h"
+#include "hw/mp_regs.h"
 #include "ih_ring.h"
 #include "ip_discovery.h"
 #include "memory.h"
@@ -25,11 +27,6 @@
 
 namespace am {
 
-// A device-side failure (fault, hang, exhausted memory) the caller must report.
-struct DeviceError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 struct DeviceInfo {
   std::string gfx;        // "gfx1100"
   std::string name;       // marketing name
@@ -44,6 +41,18 @@ struct DeviceInfo {
 
 enum class Engine { Compute, Sdma };
 
+// How a boot found the card (DESIGN.md's three boot states).
+enum class BootState {
+  Fresh,        // nothing ran on it: full boot (PSP, firmware, SMU, then GFX and SDMA)
+  ResetThenFull, // its firmware ran without AM's marker (amdgpu had it) or AM_RESET=1 asked:
+                 // mode1 reset, then a full boot
+  FastReinit,   // AM booted it earlier (SCRATCH_REG7): only GFX and SDMA are re-initialised
+};
+const char* to_string(BootState s);
+
+class Psp;
+class Smu;
+
 class Device {
 public:
   explicit Device(std::shared_ptr<Pci> pci);
@@ -54,7 +63,12 @@ public:
   const DeviceInfo& info() const { return info_; }
   // What the card's IP discovery binary lists (blocks, versions, register bases).
   const IpDiscovery& ip_discovery() const { return discovery_; }
-  bool booted_fast() const { return fast_boot_; }
+  bool booted_fast() const { return boot_state_ == BootState::FastReinit; }
+  BootState boot_state() const { return boot_state_; }
+  // Where the firmware came from ("synthetic" for an emulated card), and the SMU firmware's
+  // version; empty / 0 after a fast re-init, which loads none.
+  const std::string& firmware_source() const { return firmware_source_; }
+  uint32_t smu_version() const { return smu_version_; }
 
   // Memory. Sizes are rounded up to whole pages; failures throw DeviceError.
   Allocation alloc_vram(uint64_t size, uint64_t align = 4096, bool executable = false);
@@ -86,6 +100,15 @@ private:
   };
   void boot();
   void discover();
+  // The PSP and SMU, through the MP0/MP1 register bases IP discovery gave.
+  Psp make_psp();
+  Smu make_smu();
+  void mode1_reset();
+  void load_firmware(); // PSP: sOS, ring, TOC/TMR, SMU and GFX firmware, RLC autoload
+  void init_smu();
+  // Boot memory: the region below the discovery table that no later allocation (of this or a
+  // later session) overwrites, because the PSP keeps firmware in it (the TMR).
+  Allocation alloc_boot(uint64_t size, uint64_t align);
   // A GC register's BAR5 dword index, from the bases IP discovery gave.
   uint32_t reg(hw::Reg r) const { return gc_base_[r.base_idx] + r.offset; }
   void init_gmc();
@@ -113,7 +136,15 @@ private:
   const hw::GcRegs* gc_ = nullptr; // the GC generation's register table
   const hw::IhRegs* ih_regs_ = nullptr;
   hw::gmc::PteFormat pte_format_ = hw::gmc::PteFormat::v11;
-  bool fast_boot_ = false;
+  BootState boot_state_ = BootState::Fresh;
+  std::string firmware_source_;
+  uint32_t smu_version_ = 0;
+  const hw::PspRegs* psp_regs_ = nullptr;
+  const hw::SmuRegs* smu_regs_ = nullptr;
+  unsigned mp0_major_ = 0;
+  uint32_t mp0_base_[2] = {0, 0}, mp1_base_[2] = {0, 0};
+  uint64_t boot_next_ = 0;          // next free byte of the boot region (VRAM offset)
+  std::vector<Allocation> boot_allocs_; // their VA mappings, released with the device
   VramAllocator vram_;
   std::unique_ptr<PageTable> pt_;
   Allocation signals_;   // one 64-bit timeline slot per engine + read-pointer write-backs

@@ -10,40 +10,49 @@ namespace {
 using namespace am::hw;
 using namespace am::hw::discovery;
 
-// The blocks each IP discovery table lists: GC, SDMA (its queue registers live in the GC space:
-// Linux programs SDMA0 through the GC bases on these parts) and OSSSYS, at the segment bases
-// the register headers are relative to. IP versions as Linux amdgpu_discovery.c matches them:
-// Navi31 GC 11.0.0 / SDMA 6.0.0 / OSSSYS 6.0.0; Navi44 GC 12.0.0 / SDMA 7.0.0 / OSSSYS 7.0.0;
-// Navi48 GC 12.0.1 / SDMA 7.0.1 / OSSSYS 7.0.0. The chips have more blocks (PSP, SMU, NBIO,
-// MMHUB, HDP, ...); they join the tables as their models do.
+// What each IP discovery table lists, with IP versions as Linux amdgpu_discovery.c matches them:
+// Navi31 GC 11.0.0, SDMA 6.0.0, OSSSYS 6.0.0, MP0/MP1 13.0.0, MMHUB 3.0.0, HDP 6.0.0, NBIO 4.3.0;
+// Navi44 GC 12.0.0, SDMA 7.0.0, OSSSYS 7.0.0, MP0/MP1 14.0.2, MMHUB 4.1.0, HDP 7.0.0, NBIF 6.3.1;
+// Navi48 the same with GC 12.0.1, SDMA 7.0.1 and MP0/MP1 14.0.3. SDMA's queue registers live in
+// the GC space (Linux programs SDMA0 through the GC bases on these parts). Register bases: GC
+// and OSSSYS where their offset headers say; Linux publishes no Navi3x/4x *_ip_offset.h (it reads
+// the card), so MP0, MP1, MMHUB, HDP and NBIO sit at Navi2x's published bases
+// (sienna_cichlid_ip_offset.h), MP1 14's second segment 0x200 above its first so that
+// C2PMSG_66 lands where MP1 13's does. MMHUB, HDP and NBIO are listed, not modelled.
+constexpr uint32_t kMpSeg0 = 0x00016000, kMp1Seg1 = 0x00016200;
+constexpr uint32_t kMmhubSeg0 = 0x0001A000, kHdpSeg0 = 0x00000F20;
+
 CardModel gfx11_card(std::string gfx, uint16_t device, uint8_t revision, uint8_t gc_rev) {
-  return CardModel{std::move(gfx),
-                   device,
-                   revision,
+  return CardModel{std::move(gfx), device, revision,
                    {{GC_HWID, 11, 0, gc_rev, {kGc11Seg0, kGc11Seg1}},
                     {SDMA0_HWID, 6, 0, 0, {kGc11Seg0, kGc11Seg1}},
-                    {OSSSYS_HWID, 6, 0, 0, {kOssSeg0}}},
-                   &kGc11,
-                   {kGc11Seg0, kGc11Seg1},
-                   &kOss6,
-                   kOssSeg0,
-                   gmc::PteFormat::v11,
-                   shader::Gfx::v11};
+                    {OSSSYS_HWID, 6, 0, 0, {kOssSeg0}},
+                    {MP0_HWID, 13, 0, 0, {kMpSeg0, 0}},
+                    {MP1_HWID, 13, 0, 0, {kMpSeg0, kMp1Seg1}},
+                    {MMHUB_HWID, 3, 0, 0, {kMmhubSeg0}},
+                    {HDP_HWID, 6, 0, 0, {kHdpSeg0}},
+                    {NBIF_HWID, 4, 3, 0, {0x0, 0x14, 0xD20, 0x10400}}},
+                   &kGc11, {kGc11Seg0, kGc11Seg1}, &kOss6, kOssSeg0,
+                   &kMp0_13, {kMpSeg0, 0}, &kMp1_13, {kMpSeg0, kMp1Seg1},
+                   0x00210000, 0x004e3a00,
+                   gmc::PteFormat::v11, shader::Gfx::v11};
 }
 
 CardModel gfx12_card(std::string gfx, uint16_t device, uint8_t revision, uint8_t rev) {
-  return CardModel{std::move(gfx),
-                   device,
-                   revision,
+  const uint8_t mp_rev = rev ? 3 : 2;
+  return CardModel{std::move(gfx), device, revision,
                    {{GC_HWID, 12, 0, rev, {kGc12Seg0, kGc12Seg1}},
                     {SDMA0_HWID, 7, 0, rev, {kGc12Seg0, kGc12Seg1}},
-                    {OSSSYS_HWID, 7, 0, 0, {kOssSeg0}}},
-                   &kGc12,
-                   {kGc12Seg0, kGc12Seg1},
-                   &kOss7,
-                   kOssSeg0,
-                   gmc::PteFormat::v12,
-                   shader::Gfx::v12};
+                    {OSSSYS_HWID, 7, 0, 0, {kOssSeg0}},
+                    {MP0_HWID, 14, 0, mp_rev, {kMpSeg0, 0}},
+                    {MP1_HWID, 14, 0, mp_rev, {kMpSeg0, kMp1Seg1}},
+                    {MMHUB_HWID, 4, 1, 0, {kMmhubSeg0}},
+                    {HDP_HWID, 7, 0, 0, {kHdpSeg0}},
+                    {NBIF_HWID, 6, 3, 1, {0x0, 0x14, 0xD20, 0x10400}}},
+                   &kGc12, {kGc12Seg0, kGc12Seg1}, &kOss7, kOssSeg0,
+                   &kMp0_14, {kMpSeg0, 0}, &kMp1_14, {kMpSeg0, kMp1Seg1},
+                   0x00270000, 0x00680000,
+                   gmc::PteFormat::v12, shader::Gfx::v12};
 }
 
 // PCI ids from am/hw/pci_ids.h: RX 7900 XTX (Navi31), RX 9060 XT (Navi44), RX 9070 XT (Navi48).

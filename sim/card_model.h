@@ -5,6 +5,7 @@
 #pragma once
 #include "am/hw/gc_regs.h"
 #include "am/hw/gmc.h"
+#include "am/hw/mp_regs.h"
 #include "am/hw/osssys_regs.h"
 #include "ip_discovery.h"
 #include "shader/isa.h"
@@ -24,12 +25,20 @@ struct CardModel {
   uint32_t gc_seg[2]; // GC segment 0 and 1 bases
   const am::hw::IhRegs* ih;
   uint32_t oss_seg0;
+  const am::hw::PspRegs* psp; // MP0
+  uint32_t mp0_seg[2];
+  const am::hw::SmuRegs* smu; // MP1
+  uint32_t mp1_seg[2];
+  uint32_t sos_version;       // what C2PMSG_81 reads once the sOS runs
+  uint32_t smu_version;       // what GetSmuVersion answers
   am::hw::gmc::PteFormat pte_format;
   shader::Gfx isa;
 
   // The BAR5 dword index of a GC register on this card.
   uint32_t gc_reg(am::hw::Reg r) const { return gc_seg[r.base_idx] + r.offset; }
   uint32_t ih_reg(uint32_t offset) const { return oss_seg0 + offset; }
+  uint32_t psp_reg(am::hw::Reg r) const { return mp0_seg[r.base_idx] + r.offset; }
+  uint32_t smu_reg(am::hw::Reg r) const { return mp1_seg[r.base_idx] + r.offset; }
 };
 
 // The model of an LLVM processor name, or nullptr.

@@ -49,7 +49,8 @@ Gpu::Gpu(const GpuConfig& config)
       vram_(static_cast<uint8_t*>(mmap(nullptr, config.vram_bytes, PROT_READ | PROT_WRITE,
                                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0))),
       gmc_(regs_, model_, vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes, iommu_),
-      ih_(regs_, model_, gmc_), mec_(*this),
+      ih_(regs_, model_, gmc_), smu_(regs_, model_, fw_, debug_),
+      psp_(regs_, model_, gmc_, fw_, smu_, debug_), mec_(*this),
       sdma_(*this) {
   if (vram_ == MAP_FAILED) {
     vram_ = nullptr;
@@ -102,16 +103,21 @@ uint32_t Gpu::reg_read32(uint32_t index) {
 // Register writes update the register file under reg_mutex_; side effects on the engines run
 // after it is released, because the engines take their own locks and read registers too.
 void Gpu::reg_write32(uint32_t index, uint32_t value) {
-  enum class Effect { None, HqdOn, HqdOff, SdmaOn, SdmaOff } effect = Effect::None;
+  enum class Effect { None, HqdOn, HqdOff, SdmaOn, SdmaOff, Mode1Reset } effect = Effect::None;
   HqdState hqd;
   uint64_t sdma_base = 0, sdma_wb = 0;
   uint32_t sdma_bytes = 0;
   {
     std::lock_guard lock(reg_mutex_);
     if (debug_ >= 4) std::fprintf(stderr, "amcl sim: write reg 0x%05x = 0x%08x\n", index, value);
-    if (!known_register(index) && debug_ >= 2)
+    bool reset = false;
+    const bool mailbox = psp_.write(index, value) || smu_.write(index, value, reset);
+    if (reset) effect = Effect::Mode1Reset;
+    if (!mailbox && !known_register(index) && debug_ >= 2)
       std::fprintf(stderr, "amcl sim: write to unmodelled register 0x%05x = 0x%08x\n", index, value);
-    if (index == gc(gc_regs_.GRBM_GFX_CNTL)) {
+    if (mailbox) {
+      // the PSP or SMU took it
+    } else if (index == gc(gc_regs_.GRBM_GFX_CNTL)) {
       grbm_select_ = value & 0x7ff;
       regs_.store(index, value);
     } else if (index == gc(gc_regs_.SH_MEM_BASES)) {
@@ -124,6 +130,9 @@ void Gpu::reg_write32(uint32_t index, uint32_t value) {
         if (grbm_select_ != grbm_gfx_cntl(1, 0, 0, 0)) {
           std::fprintf(stderr, "amcl sim: CP_HQD_ACTIVE for unmodelled queue (GRBM_GFX_CNTL 0x%x)\n",
                        grbm_select_);
+        } else if ((value & 1) && !fw_.gfx_running) {
+          std::fprintf(stderr, "amcl sim: CP_HQD_ACTIVE but the MEC runs no firmware (no RLC "
+                               "autoload since power-on or reset): the queue stays idle\n");
         } else if (value & 1) {
           hqd = latch_hqd();
           effect = Effect::HqdOn;
@@ -148,7 +157,10 @@ void Gpu::reg_write32(uint32_t index, uint32_t value) {
     } else {
       regs_.store(index, value);
       if (index == gc(gc_regs_.SDMA0_QUEUE0_RB_CNTL)) {
-        if (value & SDMA_RB_CNTL_RB_ENABLE) {
+        if ((value & SDMA_RB_CNTL_RB_ENABLE) && !fw_.gfx_running) {
+          std::fprintf(stderr, "amcl sim: SDMA ring enabled but the SDMA engine runs no firmware: "
+                               "it stays idle\n");
+        } else if (value & SDMA_RB_CNTL_RB_ENABLE) {
           sdma_base = regs_.read64(gc(gc_regs_.SDMA0_QUEUE0_RB_BASE), gc(gc_regs_.SDMA0_QUEUE0_RB_BASE_HI)) << 8;
           sdma_bytes = 4u << ((value >> SDMA_RB_CNTL_RB_SIZE_SHIFT) & 0x1f);
           if (value & SDMA_RB_CNTL_RPTR_WRITEBACK_ENABLE)
@@ -166,8 +178,34 @@ void Gpu::reg_write32(uint32_t index, uint32_t value) {
   case Effect::HqdOff: mec_.deactivate(); break;
   case Effect::SdmaOn: sdma_.enable(sdma_base, sdma_bytes, sdma_wb); break;
   case Effect::SdmaOff: sdma_.disable(); break;
+  case Effect::Mode1Reset: mode1_reset(); break;
   case Effect::None: break;
   }
+}
+
+// A mode1 reset returns the chip, all but its memory, to the power-on state: engines stopped,
+// registers cleared, the PSP's bootloader waiting, no firmware running. The SMU's answer to the
+// reset message stays readable.
+void Gpu::mode1_reset() {
+  mec_.deactivate();
+  sdma_.disable();
+  std::lock_guard lock(reg_mutex_);
+  const uint32_t resp = model_.smu_reg(model_.smu->resp);
+  const uint32_t answer = regs_.read(resp);
+  regs_.clear();
+  regs_.store(resp, answer);
+  grbm_select_ = 0;
+  std::fill(std::begin(sh_mem_bases_), std::end(sh_mem_bases_), 0u);
+  std::fill(std::begin(sh_mem_config_), std::end(sh_mem_config_), 0u);
+  hqd_banks_.clear();
+  smu_.reset();
+  psp_.reset();
+  ++mode1_resets_;
+}
+
+void Gpu::assume_booted_by_another_driver() {
+  std::lock_guard lock(reg_mutex_);
+  psp_.assume_booted_elsewhere();
 }
 
 uint32_t Gpu::sh_mem_bases(unsigned vmid) {

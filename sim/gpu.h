@@ -6,12 +6,15 @@
 #pragma once
 #include "am/pci.h"
 #include "card_model.h"
+#include "firmware_state.h"
 #include "gmc.h"
 #include "ih.h"
 #include "iommu.h"
 #include "mec.h"
+#include "psp.h"
 #include "register_file.h"
 #include "sdma_engine.h"
+#include "smu.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -64,12 +67,18 @@ public:
   SdmaEngine& sdma() { return sdma_; }
   const Iommu& iommu() const { return iommu_; }
   const Ih& ih() const { return ih_; }
+  const FirmwareState& firmware() const { return fw_; }
+  uint64_t mode1_resets() const { return mode1_resets_; }
+  // Puts the card in the state another driver (amdgpu) leaves: firmware running, the sOS up,
+  // but no AM marker. Tests use it to exercise the driver's reset-then-boot path.
+  void assume_booted_by_another_driver();
 
 private:
   bool hqd_register(uint32_t index) const;
   bool known_register(uint32_t index) const;
   HqdState latch_hqd(); // the selected queue's registers, with reg_mutex_ held
   void raise_interrupt();
+  void mode1_reset();
   uint32_t gc(am::hw::Reg r) const { return model_.gc_reg(r); }
   uint32_t ih(uint32_t offset) const { return model_.ih_reg(offset); }
 
@@ -82,6 +91,10 @@ private:
   Iommu iommu_;
   Gmc gmc_;
   Ih ih_;
+  FirmwareState fw_;
+  Smu smu_;
+  Psp psp_;
+  uint64_t mode1_resets_ = 0;
   std::mutex reg_mutex_;
   uint32_t grbm_select_ = 0;
   uint32_t sh_mem_bases_[16] = {}; // SH_MEM_BASES per VMID

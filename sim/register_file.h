@@ -22,6 +22,10 @@ public:
   void store(uint32_t index, uint32_t value) {
     if (index < kDwords) values_[index].store(value, std::memory_order_release);
   }
+  // Every register back to 0 (a mode1 reset).
+  void clear() {
+    for (uint32_t i = 0; i < kDwords; ++i) values_[i].store(0, std::memory_order_relaxed);
+  }
   uint64_t read64(uint32_t lo_index, uint32_t hi_index) const {
     return uint64_t(read(lo_index)) | (uint64_t(read(hi_index)) << 32);
   }

@@ -68,8 +68,11 @@ void list_emulated(bool any_real_usable) {
       const am::DeviceInfo& info = dev.info();
       std::printf("  %s  %s (%s)\n", info.pci_address.c_str(), info.name.c_str(), info.gfx.c_str());
       std::printf("    booted: %s; VRAM %s, %u compute units, %zu IP blocks in its discovery table\n",
-                  dev.booted_fast() ? "fast re-init (amcl had booted it before)" : "full boot",
-                  gib(info.vram_size).c_str(), info.compute_units, dev.ip_discovery().blocks.size());
+                  am::to_string(dev.boot_state()), gib(info.vram_size).c_str(), info.compute_units,
+                  dev.ip_discovery().blocks.size());
+      if (!dev.firmware_source().empty())
+        std::printf("    firmware: %s, SMU firmware version 0x%08x\n", dev.firmware_source().c_str(),
+                    dev.smu_version());
     } catch (const std::exception& e) {
       std::printf("  %s: %s\n", item.c_str(), e.what());
     }

@@ -1,0 +1,93 @@
+#include "firmware_set.h"
+
+#include "hw/discovery.h"
+#include "hw/psp_gfx_if.h"
+#include "hw/ucode.h"
+
+#include <fstream>
+#include <functional>
+#include <iterator>
+
+namespace am {
+namespace {
+
+using namespace hw;
+namespace fs = std::filesystem;
+
+std::string version_of(const IpDiscovery& ip, uint16_t hw_id, const char* what) {
+  const IpBlock* b = ip.find(hw_id);
+  if (!b) throw FirmwareError(std::string("IP discovery lists no ") + what + " block, so its firmware is unknown");
+  return std::to_string(b->major) + "_" + std::to_string(b->minor) + "_" + std::to_string(b->revision);
+}
+
+struct Names {
+  std::string sos, smu, rlc, mec, sdma;
+};
+Names names_of(const IpDiscovery& ip) {
+  const std::string gc = version_of(ip, discovery::GC_HWID, "GC");
+  return {"psp_" + version_of(ip, discovery::MP0_HWID, "MP0 (PSP)") + "_sos.bin",
+          "smu_" + version_of(ip, discovery::MP1_HWID, "MP1 (SMU)") + ".bin", "gc_" + gc + "_rlc.bin",
+          "gc_" + gc + "_mec.bin", "sdma_" + version_of(ip, discovery::SDMA0_HWID, "SDMA") + ".bin"};
+}
+
+// The set from file contents `read(name)` returns.
+FirmwareSet assemble(const IpDiscovery& ip, const std::function<std::vector<uint8_t>(const std::string&)>& read,
+                     std::string source) {
+  const Names n = names_of(ip);
+  FirmwareSet set;
+  set.source = std::move(source);
+  set.sos = psp_sos_components(read(n.sos), n.sos);
+  for (uint32_t needed : {ucode::PSP_FW_TYPE_PSP_SOS, ucode::PSP_FW_TYPE_PSP_SYS_DRV, ucode::PSP_FW_TYPE_PSP_TOC})
+    if (!set.sos.count(needed))
+      throw FirmwareError("firmware " + n.sos + ": no component of psp_fw_type " + std::to_string(needed));
+  auto image = [&](uint32_t type, const std::string& name) {
+    return FirmwareImage{type, name, ucode_payload(read(name), name)};
+  };
+  set.smu = image(psp::GFX_FW_TYPE_SMU, n.smu);
+  set.gfx = {image(psp::GFX_FW_TYPE_RLC_G, n.rlc), image(psp::GFX_FW_TYPE_CP_MEC, n.mec),
+             image(psp::GFX_FW_TYPE_SDMA0, n.sdma)};
+  return set;
+}
+
+// Distinct, recognisable bytes per image: "AMCL" + the name, then a counter pattern.
+std::vector<uint8_t> synthetic_bytes(const std::string& what, size_t size) {
+  std::vector<uint8_t> b(size);
+  const std::string tag = "AMCL " + what;
+  for (size_t i = 0; i < size; ++i) b[i] = i < tag.size() ? uint8_t(tag[i]) : uint8_t(i * 7 + 3);
+  return b;
+}
+
+} // namespace
+
+std::vector<std::string> firmware_file_names(const IpDiscovery& ip) {
+  const Names n = names_of(ip);
+  return {n.sos, n.smu, n.rlc, n.mec, n.sdma};
+}
+
+FirmwareSet load_firmware_set(const IpDiscovery& ip, const fs::path& dir) {
+  auto read = [&](const std::string& name) {
+    std::ifstream in(dir / name, std::ios::binary);
+    if (!in) throw FirmwareError("firmware " + (dir / name).string() + " is missing (Debian: firmware-amd-graphics)");
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+  };
+  return assemble(ip, read, dir.string());
+}
+
+FirmwareSet synthetic_firmware_set(const IpDiscovery& ip) {
+  const Names n = names_of(ip);
+  auto read = [&](const std::string& name) {
+    if (name == n.sos) {
+      std::map<uint32_t, std::vector<uint8_t>> parts;
+      for (uint32_t t : {ucode::PSP_FW_TYPE_PSP_KDB, ucode::PSP_FW_TYPE_PSP_SPL, ucode::PSP_FW_TYPE_PSP_SYS_DRV,
+                         ucode::PSP_FW_TYPE_PSP_SOC_DRV, ucode::PSP_FW_TYPE_PSP_INTF_DRV,
+                         ucode::PSP_FW_TYPE_PSP_DBG_DRV, ucode::PSP_FW_TYPE_PSP_RAS_DRV,
+                         ucode::PSP_FW_TYPE_PSP_SOS, ucode::PSP_FW_TYPE_PSP_TOC})
+        parts[t] = synthetic_bytes(name + " component " + std::to_string(t), 4096);
+      return make_psp_sos_file(parts);
+    }
+    return make_firmware_file(2, synthetic_bytes(name, 16384));
+  };
+  return assemble(ip, read, "synthetic");
+}
+
+} // namespace am

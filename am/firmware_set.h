@@ -1,0 +1,39 @@
+// The firmware a card needs, by the IP versions its discovery table lists, named as Linux
+// amdgpu names the files (psp_13_0_0_sos.bin, smu_13_0_0.bin, gc_11_0_0_rlc.bin,
+// gc_11_0_0_mec.bin, sdma_6_0_0.bin), read from the firmware directory and checked. An
+// emulated card gets synthetic files in the same format, so it needs no files on disk.
+#pragma once
+#include "firmware_image.h"
+#include "ip_discovery.h"
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace am {
+
+struct FirmwareImage {
+  uint32_t psp_type = 0; // psp_gfx_fw_type the PSP loads it as
+  std::string file;
+  std::vector<uint8_t> ucode;
+};
+
+struct FirmwareSet {
+  std::string source;                           // the directory, or "synthetic"
+  std::map<uint32_t, std::vector<uint8_t>> sos; // the PSP's own components, by psp_fw_type
+  FirmwareImage smu;                            // loaded before the TMR
+  std::vector<FirmwareImage> gfx;               // RLC, MEC, SDMA, in load order
+};
+
+// The file names, from the GC, SDMA0, MP0 and MP1 versions; throws FirmwareError when the
+// discovery table lacks one of those blocks.
+std::vector<std::string> firmware_file_names(const IpDiscovery& ip);
+
+// Reads every file from `dir`; throws FirmwareError naming a missing or malformed file.
+FirmwareSet load_firmware_set(const IpDiscovery& ip, const std::filesystem::path& dir);
+
+// Deterministic stand-in files for an emulated card, through the same checks.
+FirmwareSet synthetic_firmware_set(const IpDiscovery& ip);
+
+} // namespace am

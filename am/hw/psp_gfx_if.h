@@ -1,0 +1,51 @@
+// The PSP's GPCOM ring interface: ring frames, command buffers and the command and firmware
+// type numbers amcl uses.
+// Source: Linux drivers/gpu/drm/amd/amdgpu/psp_gfx_if.h (struct psp_gfx_rb_frame, struct
+// psp_gfx_cmd_resp with its union at +28 and the response at +864, enum psp_gfx_cmd_id, enum
+// psp_gfx_fw_type) and amdgpu_psp.h (PSP_TMR_ALIGNMENT, PSP_1_MEG). "All physical addresses used
+// in this interface are actually GPU Virtual Addresses" (VMID 0), says the header. Byte offsets
+// below; pinned by tests/am/hw_facts_test.cpp.
+#pragma once
+#include <cstdint>
+
+namespace am::hw::psp {
+
+inline constexpr uint32_t PSP_GFX_CMD_BUF_VERSION = 1;
+
+enum CmdId : uint32_t {
+  GFX_CMD_ID_SETUP_TMR = 0x05,
+  GFX_CMD_ID_LOAD_IP_FW = 0x06,
+  GFX_CMD_ID_LOAD_TOC = 0x20,
+  GFX_CMD_ID_AUTOLOAD_RLC = 0x21,
+};
+
+// enum psp_gfx_fw_type: the images amcl hands the PSP.
+enum FwType : uint32_t {
+  GFX_FW_TYPE_CP_MEC = 4,
+  GFX_FW_TYPE_RLC_G = 8,
+  GFX_FW_TYPE_SDMA0 = 9,
+  GFX_FW_TYPE_SMU = 18,
+};
+
+// struct psp_gfx_rb_frame: 64 bytes.
+inline constexpr uint32_t kFrameBytes = 64;
+inline constexpr uint32_t kFrameCmdBufLo = 0, kFrameCmdBufHi = 4, kFrameCmdBufSize = 8,
+                          kFrameFenceLo = 12, kFrameFenceHi = 16, kFrameFenceValue = 20;
+
+// struct psp_gfx_cmd_resp: 1024 bytes; the command union at +28, the response at +864.
+inline constexpr uint32_t kCmdBufBytes = 1024;
+inline constexpr uint32_t kCmdBufSize = 0, kCmdBufVersion = 4, kCmdId = 8, kCmd = 28, kResp = 864;
+// Command fields, from kCmd: load_ip_fw {addr lo, addr hi, size, type}; load_toc {addr lo,
+// addr hi, size}; setup_tmr {addr lo, addr hi, size, flags (bit 1: virt_phy_addr), system
+// physical lo, hi}.
+inline constexpr uint32_t kFwAddrLo = 0, kFwAddrHi = 4, kFwSize = 8, kFwType = 12;
+inline constexpr uint32_t kTmrAddrLo = 0, kTmrAddrHi = 4, kTmrSize = 8, kTmrFlags = 12,
+                          kTmrSysLo = 16, kTmrSysHi = 20;
+inline constexpr uint32_t kTmrFlagVirtPhyAddr = 1u << 1;
+// Response fields, from kResp: status, session id, fw address lo/hi (within the TMR), tmr_size.
+inline constexpr uint32_t kRespStatus = 0, kRespFwAddrLo = 8, kRespFwAddrHi = 12, kRespTmrSize = 16;
+
+inline constexpr uint64_t kTmrAlignment = 1ull << 20; // PSP_TMR_ALIGNMENT
+inline constexpr uint64_t kMsg1Bytes = 1ull << 20;    // the bootloader's 1 MiB component buffer
+
+} // namespace am::hw::psp
