@@ -7,18 +7,26 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 
 namespace {
 
 class AmDevice : public testing::TestWithParam<const char*> {
 protected:
-  // Cards of their own for these tests (indices 7 and up), so other tests' devices are not
-  // disturbed; `slot` 0 is shared by the tests, 1 is the fresh card of the second-boot test.
+  // Cards of their own for these tests (indices 40 and up), so other tests' devices are not
+  // disturbed; `slot` 0 is shared by the tests, the others are fresh cards for one test each.
   std::shared_ptr<sim::Gpu> card(unsigned slot = 0) {
     const bool gfx12 = std::string(GetParam()).starts_with("gfx12");
-    return sim::open_emulated_gpu(GetParam(), 7 + slot + (gfx12 ? 10 : 0));
+    return sim::open_emulated_gpu(GetParam(), (gfx12 ? 60 : 40) + slot);
+  }
+  // Where in VRAM `text` first occurs, or npos.
+  static size_t find_in_vram(sim::Gpu& gpu, uint64_t from, const std::string& text) {
+    const uint8_t* v = gpu.vram();
+    const uint8_t* hit = std::search(v + from, v + gpu.vram_size(), text.begin(), text.end());
+    return hit == v + gpu.vram_size() ? std::string::npos : size_t(hit - v);
   }
 };
 
@@ -165,4 +173,80 @@ TEST_P(AmDevice, SecondBootInTheSameProcessSeesTheEarlierBoot) {
   second.wait(am::Engine::Sdma, second.submit_sdma(b));
   EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[1000], 5u);
   second.free(mem);
+}
+
+// A card nothing ran on: the driver loads the sOS through the PSP's bootloader, creates its
+// ring, sizes and sets up the TMR, loads the SMU and graphics firmware, autoloads the RLC, then
+// talks to the SMU. The PSP keeps the images in the TMR, in the boot region at the top of VRAM.
+TEST_P(AmDevice, FreshCardBootsThroughThePspAndTheSmu) {
+  auto gpu = card(2);
+  EXPECT_FALSE(gpu->firmware().gfx_running);
+  am::Device dev(gpu);
+  EXPECT_EQ(dev.boot_state(), am::BootState::Fresh);
+  EXPECT_EQ(dev.firmware_source(), "synthetic");
+  EXPECT_EQ(dev.smu_version(), gpu->model().smu_version);
+  EXPECT_TRUE(gpu->firmware().smu_running);
+  EXPECT_TRUE(gpu->firmware().gfx_running);
+  const bool gfx11 = dev.info().gfx == "gfx1100";
+  const std::string rlc = gfx11 ? "AMCL gc_11_0_0_rlc.bin" : "AMCL gc_12_0_1_rlc.bin";
+  const std::string sdma = gfx11 ? "AMCL sdma_6_0_0.bin" : "AMCL sdma_7_0_1.bin";
+  const uint64_t boot_region = gpu->vram_size() - (33ull << 20);
+  // The driver stages each image in one buffer, which the last (SDMA) image overwrote, and the
+  // PSP copies each into the TMR: the RLC image is there once, the SDMA image twice.
+  const size_t at = find_in_vram(*gpu, boot_region, rlc);
+  ASSERT_NE(at, std::string::npos) << rlc << " is not in the TMR";
+  EXPECT_EQ(find_in_vram(*gpu, at + 1, rlc), std::string::npos);
+  const size_t s1 = find_in_vram(*gpu, boot_region, sdma);
+  ASSERT_NE(s1, std::string::npos);
+  EXPECT_NE(find_in_vram(*gpu, s1 + 1, sdma), std::string::npos);
+  am::Allocation mem = dev.alloc_vram(4096);
+  am::SdmaBuilder b;
+  b.const_fill(mem.va, 0x77, 64);
+  dev.wait(am::Engine::Sdma, dev.submit_sdma(b));
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 0x77u);
+  dev.free(mem);
+}
+
+// A card whose firmware runs without AM's marker (amdgpu had it) is mode1-reset first.
+TEST_P(AmDevice, CardAnotherDriverInitialisedIsResetThenBooted) {
+  auto gpu = card(3);
+  gpu->assume_booted_by_another_driver();
+  am::Device dev(gpu);
+  EXPECT_EQ(dev.boot_state(), am::BootState::ResetThenFull);
+  EXPECT_EQ(gpu->mode1_resets(), 1u);
+  EXPECT_EQ(dev.firmware_source(), "synthetic");
+  am::Allocation mem = dev.alloc_vram(4096);
+  am::Pm4Builder p;
+  p.write_data_mem(mem.va, {5});
+  dev.wait(am::Engine::Compute, dev.submit_compute(p));
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 5u);
+  dev.free(mem);
+}
+
+// AM_RESET=1 turns the fast re-init into a reset and a full boot; the boot region is outside
+// every later allocation, so the TMR the PSP filled survives sessions.
+TEST_P(AmDevice, AmResetForcesTheFullBootAndBootMemoryIsNeverReused) {
+  auto gpu = card(4);
+  { am::Device first(gpu); }
+  const uint64_t boot_region = gpu->vram_size() - (33ull << 20);
+  {
+    am::Device fast(gpu);
+    EXPECT_EQ(fast.boot_state(), am::BootState::FastReinit);
+    EXPECT_EQ(fast.firmware_source(), "");
+    std::vector<am::Allocation> all;
+    try {
+      for (;;) all.push_back(fast.alloc_vram(256ull << 20));
+    } catch (const am::DeviceError&) {
+    }
+    EXPECT_GT(all.size(), 8u);
+    for (const am::Allocation& a : all) {
+      EXPECT_LE(a.phys + a.size, boot_region);
+      fast.free(a);
+    }
+  }
+  ::setenv("AM_RESET", "1", 1);
+  am::Device forced(gpu);
+  ::unsetenv("AM_RESET");
+  EXPECT_EQ(forced.boot_state(), am::BootState::ResetThenFull);
+  EXPECT_EQ(gpu->mode1_resets(), 1u);
 }
