@@ -5,7 +5,9 @@
 #include "am/hw/gc_generations.h"
 #include "am/hw/gmc.h"
 #include "am/hw/ih_v6.h"
+#include "am/hw/mp_regs.h"
 #include "am/hw/mqd.h"
+#include "am/hw/psp_gfx_if.h"
 #include "am/hw/osssys_regs.h"
 #include "am/hw/sh_regs.h"
 
@@ -213,4 +215,56 @@ TEST(Ih, InterruptSourcesOfGfx11) {
   EXPECT_EQ(ih::SRCID_CP_EOP_INTERRUPT, 181);
   EXPECT_EQ(ih::SRCID_CP_BAD_OPCODE, 183);
   EXPECT_EQ(ih::SRCID_SQ_INTERRUPT_MSG, 239);
+}
+
+// mp_13_0_0_offset.h: MP0_SMN_C2PMSG_n = 0x40 + n, MP1_SMN_C2PMSG_n = 0x240 + n (BASE_IDX 0);
+// mp_14_0_2_offset.h: MPASP_SMN_C2PMSG_n = 0x40 + n (BASE_IDX 0), MP1_SMN_C2PMSG_n = 0x40 + n
+// at BASE_IDX 1. amdgpu_psp.h bootloader commands, smu_v13_0_0/v14_0_2_ppsmc.h messages.
+TEST(MpRegisters, MailboxesMatchLinuxHeaders) {
+  expect_reg(kMp0_13.bl_cmd, 0x63, 0);
+  expect_reg(kMp0_13.bl_addr, 0x64, 0);
+  expect_reg(kMp0_13.ring_cmd, 0x80, 0);
+  expect_reg(kMp0_13.ring_wptr, 0x83, 0);
+  expect_reg(kMp0_13.ring_lo, 0x85, 0);
+  expect_reg(kMp0_13.ring_size, 0x87, 0);
+  expect_reg(kMp0_13.sos_alive, 0x91, 0);
+  expect_reg(kMp0_14.sos_alive, 0x91, 0);
+  expect_reg(kMp1_13.msg, 0x282, 0);
+  expect_reg(kMp1_13.arg, 0x292, 0);
+  expect_reg(kMp1_13.resp, 0x29a, 0);
+  expect_reg(kMp1_14.msg, 0x82, 1);
+  expect_reg(kMp1_14.resp, 0x9a, 1);
+  EXPECT_EQ(psp_regs_for_major(13), &kMp0_13);
+  EXPECT_EQ(smu_regs_for_major(14), &kMp1_14);
+  EXPECT_EQ(smu_regs_for_major(12), nullptr);
+  EXPECT_EQ(psp::BL_LOAD_SYSDRV, 0x10000u);
+  EXPECT_EQ(psp::BL_LOAD_SOSDRV, 0x20000u);
+  EXPECT_EQ(psp::BL_LOAD_KEY_DATABASE, 0x80000u);
+  EXPECT_EQ(psp::BL_LOAD_TOS_SPL_TABLE, 0x10000000u);
+  EXPECT_EQ(psp::GFX_CTRL_CMD_ID_INIT_GPCOM_RING, 0x20000u);
+  EXPECT_EQ(smu::MSG_GetSmuVersion, 0x2u);
+  EXPECT_EQ(smu::MSG_SetDriverDramAddrHigh, 0xEu);
+  EXPECT_EQ(smu::MSG_Mode1Reset, 0x2Fu);
+  EXPECT_EQ(smu::MSG_RunDcBtc, 0x36u);
+  EXPECT_EQ(smu::RESULT_UNKNOWN_CMD, 0xFEu);
+}
+
+// psp_gfx_if.h: 64-byte ring frames, 1 KiB command buffers with the command at +28 and the
+// response at +864; command and firmware type numbers.
+TEST(PspGfxInterface, LayoutsAndNumbers) {
+  EXPECT_EQ(psp::kFrameBytes, 64u);
+  EXPECT_EQ(psp::kFrameFenceValue, 20u);
+  EXPECT_EQ(psp::kCmdBufBytes, 1024u);
+  EXPECT_EQ(psp::kCmd, 28u);
+  EXPECT_EQ(psp::kResp, 864u);
+  EXPECT_EQ(psp::kRespTmrSize, 16u);
+  EXPECT_EQ(psp::GFX_CMD_ID_SETUP_TMR, 5u);
+  EXPECT_EQ(psp::GFX_CMD_ID_LOAD_IP_FW, 6u);
+  EXPECT_EQ(psp::GFX_CMD_ID_LOAD_TOC, 0x20u);
+  EXPECT_EQ(psp::GFX_CMD_ID_AUTOLOAD_RLC, 0x21u);
+  EXPECT_EQ(psp::GFX_FW_TYPE_CP_MEC, 4u);
+  EXPECT_EQ(psp::GFX_FW_TYPE_RLC_G, 8u);
+  EXPECT_EQ(psp::GFX_FW_TYPE_SDMA0, 9u);
+  EXPECT_EQ(psp::GFX_FW_TYPE_SMU, 18u);
+  EXPECT_EQ(psp::kTmrAlignment, 1u << 20);
 }

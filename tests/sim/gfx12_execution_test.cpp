@@ -4,6 +4,7 @@
 // the architected work-group ids. Hand-assembled programs run on a flat fake memory.
 #include "sim/shader/dispatch.h"
 #include "sim/shader/worker_pool.h"
+#include "tests/sim/flat_memory.h"
 
 #include <gtest/gtest.h>
 
@@ -17,21 +18,8 @@ using namespace sim::shader;
 
 namespace {
 
-constexpr uint64_t kBase = 0x10000, kCode = 0x10000, kArgs = 0x12000, kBuf = 0x13000;
-
-struct FlatMemory : MemoryPort {
-  std::vector<uint8_t> bytes = std::vector<uint8_t>(0x10000, 0);
-  uint8_t* translate(uint64_t va, size_t len, bool write, bool) override {
-    if (va < kBase || va + len > kBase + bytes.size()) throw MemoryFault(va, write, "unmapped");
-    return bytes.data() + (va - kBase);
-  }
-  template <class T> void put(uint64_t va, T v) { std::memcpy(&bytes[va - kBase], &v, sizeof v); }
-  template <class T> T get(uint64_t va) const {
-    T v;
-    std::memcpy(&v, &bytes[va - kBase], sizeof v);
-    return v;
-  }
-};
+constexpr uint64_t kCode = 0x10000, kArgs = 0x12000, kBuf = 0x13000;
+using FlatMemory = sim::test::FlatMemory<0x10000, 0x10000>;
 
 // llvm-mc-22 -mcpu=gfx1201 -show-encoding of the text beside each line.
 constexpr uint32_t kProgram[] = {
