@@ -83,4 +83,58 @@ void Pm4Builder::write_data_mem(uint64_t address, std::initializer_list<uint32_t
   for (uint32_t v : values) emit(v);
 }
 
+void Pm4Builder::dispatch_indirect(uint64_t address, uint32_t initiator) {
+  emit(pm4::packet3_compute(pm4::DISPATCH_INDIRECT, 3));
+  emit(uint32_t(address));
+  emit(uint32_t(address >> 32));
+  emit(initiator);
+}
+
+void Pm4Builder::indirect_buffer(uint64_t address, uint32_t dwords) {
+  if ((address & 3) || dwords == 0 || dwords > 0xfffff)
+    throw std::invalid_argument("INDIRECT_BUFFER needs a dword-aligned address and 1..0xfffff dwords");
+  emit(pm4::packet3_compute(pm4::INDIRECT_BUFFER, 3));
+  emit(uint32_t(address) & ~3u);
+  emit(uint32_t(address >> 32) & 0xffff);
+  emit(pm4::INDIRECT_BUFFER_VALID | pm4::indirect_buffer_size(dwords)); // VMID 0
+}
+
+void Pm4Builder::wait_mem(uint64_t address, pm4::WaitFunction func, uint32_t reference, uint32_t mask) {
+  emit(pm4::packet3_compute(pm4::WAIT_REG_MEM, 6));
+  emit(uint32_t(func) | pm4::WAIT_REG_MEM_MEM_SPACE);
+  emit(uint32_t(address));
+  emit(uint32_t(address >> 32));
+  emit(reference);
+  emit(mask);
+  emit(4); // poll interval
+}
+
+void Pm4Builder::wait_reg(uint32_t reg, pm4::WaitFunction func, uint32_t reference, uint32_t mask) {
+  emit(pm4::packet3_compute(pm4::WAIT_REG_MEM, 6));
+  emit(uint32_t(func));
+  emit(reg);
+  emit(0);
+  emit(reference);
+  emit(mask);
+  emit(4);
+}
+
+void Pm4Builder::copy_data_to_mem(pm4::CopyDataSel src_sel, uint64_t src, uint64_t dst, bool bits64) {
+  emit(pm4::packet3_compute(pm4::COPY_DATA, 5));
+  emit(pm4::copy_data_src_sel(src_sel) | pm4::copy_data_dst_sel(pm4::COPY_DATA_DST_MEM) |
+       (bits64 ? pm4::COPY_DATA_COUNT_SEL : 0u) | pm4::COPY_DATA_WR_CONFIRM);
+  emit(uint32_t(src));
+  emit(uint32_t(src >> 32));
+  emit(uint32_t(dst));
+  emit(uint32_t(dst >> 32));
+}
+
+void Pm4Builder::set_uconfig_regs(uint32_t reg, std::initializer_list<uint32_t> values) {
+  if (reg < pm4::kUconfigRegStart || reg + values.size() > pm4::kUconfigRegEnd)
+    throw std::invalid_argument("SET_UCONFIG_REG outside the UCONFIG register window");
+  emit(pm4::packet3_compute(pm4::SET_UCONFIG_REG, uint32_t(values.size()) + 1));
+  emit(reg - pm4::kUconfigRegStart);
+  for (uint32_t v : values) emit(v);
+}
+
 } // namespace am

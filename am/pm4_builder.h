@@ -28,6 +28,20 @@ public:
   // RELEASE_MEM writing the 64-bit GPU clock to `address` at end of pipe.
   void release_mem_timestamp(uint64_t address);
   void write_data_mem(uint64_t address, std::initializer_list<uint32_t> values);
+  // DISPATCH_INDIRECT on a compute queue: the work-group counts x, y, z are three dwords at
+  // `address`.
+  void dispatch_indirect(uint64_t address, uint32_t initiator);
+  // INDIRECT_BUFFER: run `dwords` dwords of packets at `address`, then continue here.
+  void indirect_buffer(uint64_t address, uint32_t dwords);
+  // WAIT_REG_MEM on a dword in memory: stall until (*address & mask) <func> reference.
+  void wait_mem(uint64_t address, hw::pm4::WaitFunction func, uint32_t reference, uint32_t mask);
+  // WAIT_REG_MEM on a register (BAR5 dword index).
+  void wait_reg(uint32_t reg, hw::pm4::WaitFunction func, uint32_t reference, uint32_t mask);
+  // COPY_DATA from a source selector to memory (32 or 64 bits): `src` is an address, a
+  // register index or an immediate, per `src_sel`.
+  void copy_data_to_mem(hw::pm4::CopyDataSel src_sel, uint64_t src, uint64_t dst, bool bits64);
+  // SET_UCONFIG_REG: consecutive registers from `reg` (an absolute index in 0xC000..0xFFFF).
+  void set_uconfig_regs(uint32_t reg, std::initializer_list<uint32_t> values);
 
 private:
   void emit(uint32_t w) { words_.push_back(w); }

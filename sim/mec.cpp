@@ -3,7 +3,9 @@
 #include "am/hw/pm4.h"
 #include "am/hw/sh_regs.h"
 
+#include <array>
 #include <chrono>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -89,6 +91,11 @@ void Mec::execute(uint32_t header, std::span<const uint32_t> body) {
   case pm4::NOP: return;
   case pm4::SET_SH_REG: return set_sh_reg(body);
   case pm4::DISPATCH_DIRECT: return dispatch_direct(body);
+  case pm4::DISPATCH_INDIRECT: return dispatch_indirect(body);
+  case pm4::INDIRECT_BUFFER: return indirect_buffer(body);
+  case pm4::WAIT_REG_MEM: return wait_reg_mem(body);
+  case pm4::COPY_DATA: return copy_data(body);
+  case pm4::SET_UCONFIG_REG: return set_uconfig_reg(body);
   case pm4::RELEASE_MEM: return release_mem(body);
   case pm4::WRITE_DATA: return write_data(body);
   case pm4::ACQUIRE_MEM: // caches are coherent in the model: nothing to invalidate
@@ -98,6 +105,112 @@ void Mec::execute(uint32_t header, std::span<const uint32_t> body) {
     throw PacketError("unknown PM4 opcode " + hex(pm4::header_opcode(header)) + " (header " +
                       hex(header) + ")");
   }
+}
+
+// Runs the packets of an indirect buffer (VMID 0), then returns to the ring. An IB inside an IB
+// is a second level the compute CP does not have; CHAIN (continue in another IB instead of
+// returning) is not modelled.
+void Mec::indirect_buffer(std::span<const uint32_t> body) {
+  if (body.size() != 3) throw PacketError("INDIRECT_BUFFER needs 3 dwords");
+  if (in_ib_) throw PacketError("INDIRECT_BUFFER inside an indirect buffer");
+  const uint32_t control = body[2];
+  if (!(control & pm4::INDIRECT_BUFFER_VALID)) throw PacketError("INDIRECT_BUFFER without VALID");
+  if (control & pm4::INDIRECT_BUFFER_CHAIN) throw PacketError("chained INDIRECT_BUFFER is not modelled");
+  if ((control >> 24) & 0xf) throw PacketError("INDIRECT_BUFFER for a VMID other than 0");
+  const uint64_t va = uint64_t(body[0] & ~3u) | (uint64_t(body[1] & 0xffff) << 32);
+  std::vector<uint32_t> ib(pm4::indirect_buffer_size(control));
+  dev_.gmc().read(va, ib.data(), ib.size() * 4);
+  in_ib_ = true;
+  struct Leave {
+    bool& flag;
+    ~Leave() { flag = false; }
+  } leave{in_ib_};
+  for (size_t at = 0; at < ib.size() && !abort_;) {
+    const uint32_t header = ib[at];
+    if (pm4::header_type(header) == 2) {
+      ++at;
+      continue;
+    }
+    if (pm4::header_type(header) != 3) throw PacketError("PM4 type-" + std::to_string(pm4::header_type(header)) + " packet in an IB");
+    const uint32_t count = pm4::header_count(header);
+    if (at + 1 + count > ib.size()) throw PacketError("packet runs past the end of the IB");
+    execute(header, std::span<const uint32_t>(ib).subspan(at + 1, count));
+    at += 1 + count;
+  }
+}
+
+// Stalls the queue until a dword in memory or a register, masked, compares true with the
+// reference (soc15d.h WAIT_REG_MEM_FUNCTION: always, <, <=, ==, !=, >=, >). A queue reset
+// (deactivate) ends the wait.
+void Mec::wait_reg_mem(std::span<const uint32_t> body) {
+  if (body.size() != 6) throw PacketError("WAIT_REG_MEM needs 6 dwords");
+  const uint32_t func = body[0] & 7;
+  const bool memory = body[0] & pm4::WAIT_REG_MEM_MEM_SPACE;
+  if (func > pm4::WAIT_GT) throw PacketError("WAIT_REG_MEM compare function " + std::to_string(func));
+  if ((body[0] >> 6) & 3) throw PacketError("WAIT_REG_MEM write-wait-write operation is not modelled");
+  const uint64_t va = uint64_t(body[1]) | (uint64_t(body[2]) << 32);
+  if (memory && (va & 3)) throw PacketError("WAIT_REG_MEM address " + hex(va) + " not dword aligned");
+  const uint32_t reference = body[3], mask = body[4];
+  auto value = [&] {
+    if (!memory) return dev_.reg_read(body[1]) & mask;
+    uint32_t v;
+    dev_.gmc().read(va, &v, 4);
+    return v & mask;
+  };
+  auto satisfied = [&](uint32_t v) {
+    switch (func) {
+    case pm4::WAIT_ALWAYS: return true;
+    case pm4::WAIT_LT: return v < reference;
+    case pm4::WAIT_LE: return v <= reference;
+    case pm4::WAIT_EQ: return v == reference;
+    case pm4::WAIT_NE: return v != reference;
+    case pm4::WAIT_GE: return v >= reference;
+    default: return v > reference;
+    }
+  };
+  while (!satisfied(value())) {
+    if (abort_) return;
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
+  }
+}
+
+// COPY_DATA from a register, memory, an immediate or the GPU clock to memory or a register.
+void Mec::copy_data(std::span<const uint32_t> body) {
+  if (body.size() != 5) throw PacketError("COPY_DATA needs 5 dwords");
+  const uint32_t src_sel = body[0] & 0xf, dst_sel = (body[0] >> 8) & 0xf;
+  const bool wide = body[0] & pm4::COPY_DATA_COUNT_SEL;
+  const uint64_t src = uint64_t(body[1]) | (uint64_t(body[2]) << 32);
+  const uint64_t dst = uint64_t(body[3]) | (uint64_t(body[4]) << 32);
+  uint64_t v = 0;
+  switch (src_sel) {
+  case pm4::COPY_DATA_REG:
+    v = dev_.reg_read(body[1]) | (wide ? uint64_t(dev_.reg_read(body[1] + 1)) << 32 : 0);
+    break;
+  case pm4::COPY_DATA_MEM:
+    if (src & (wide ? 7 : 3)) throw PacketError("COPY_DATA source " + hex(src) + " misaligned");
+    dev_.gmc().read(src, &v, wide ? 8 : 4);
+    break;
+  case pm4::COPY_DATA_IMM: v = wide ? src : body[1]; break;
+  case pm4::COPY_DATA_TIMESTAMP: v = dev_.gpu_clock(); break;
+  default: throw PacketError("COPY_DATA source select " + std::to_string(src_sel) + " not modelled");
+  }
+  if (dst_sel == pm4::COPY_DATA_DST_MEM) {
+    if (dst & (wide ? 7 : 3)) throw PacketError("COPY_DATA destination " + hex(dst) + " misaligned");
+    write_mem(dst, &v, wide ? 8 : 4);
+  } else if (dst_sel == pm4::COPY_DATA_REG) {
+    dev_.reg_write(body[3], uint32_t(v));
+    if (wide) dev_.reg_write(body[3] + 1, uint32_t(v >> 32));
+  } else {
+    throw PacketError("COPY_DATA destination select " + std::to_string(dst_sel) + " not modelled");
+  }
+}
+
+void Mec::set_uconfig_reg(std::span<const uint32_t> body) {
+  if (body.empty()) throw PacketError("SET_UCONFIG_REG without a register offset");
+  const uint32_t first = pm4::kUconfigRegStart + (body[0] & 0xffff);
+  if (first + body.size() - 1 > pm4::kUconfigRegEnd)
+    throw PacketError("SET_UCONFIG_REG beyond the UCONFIG window");
+  for (size_t i = 1; i < body.size(); ++i) dev_.reg_write(first + uint32_t(i - 1), body[i]);
 }
 
 void Mec::set_sh_reg(std::span<const uint32_t> body) {
@@ -112,8 +225,22 @@ void Mec::set_sh_reg(std::span<const uint32_t> body) {
 
 void Mec::dispatch_direct(std::span<const uint32_t> body) {
   if (body.size() != 4) throw PacketError("DISPATCH_DIRECT needs 4 dwords");
+  dispatch({body[0], body[1], body[2]}, body[3]);
+}
+
+// On a compute queue DISPATCH_INDIRECT carries the address of the three work-group counts
+// (Mesa radv: PKT3_DISPATCH_INDIRECT with a 64-bit address on compute rings).
+void Mec::dispatch_indirect(std::span<const uint32_t> body) {
+  if (body.size() != 3) throw PacketError("DISPATCH_INDIRECT needs 3 dwords");
+  const uint64_t va = uint64_t(body[0]) | (uint64_t(body[1]) << 32);
+  if (va & 3) throw PacketError("DISPATCH_INDIRECT address " + hex(va) + " not dword aligned");
+  std::array<uint32_t, 3> grid;
+  dev_.gmc().read(va, grid.data(), sizeof grid);
+  dispatch(grid, body[2]);
+}
+
+void Mec::dispatch(std::array<uint32_t, 3> grid, uint32_t initiator) {
   auto sh = [&](uint32_t reg) { return sh_regs_[reg - sh::kShRegStart]; };
-  const uint32_t initiator = body[3];
   if (!(initiator & sh::DISPATCH_COMPUTE_SHADER_EN))
     throw PacketError("DISPATCH_DIRECT without COMPUTE_SHADER_EN");
   shader::LaunchState L;
@@ -132,7 +259,7 @@ void Mec::dispatch_direct(std::span<const uint32_t> body) {
                         std::to_string(L.last_group_size[i]) + " for a group of " +
                         std::to_string(L.group_size[i]));
     L.start[i] = sh(sh::regCOMPUTE_START_X + i);
-    L.grid_groups[i] = body[i];
+    L.grid_groups[i] = grid[i];
   }
   L.wave32 = initiator & sh::DISPATCH_CS_W32_EN;
   L.scratch_base = (uint64_t(sh(sh::regCOMPUTE_DISPATCH_SCRATCH_BASE_LO)) |

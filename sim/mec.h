@@ -6,6 +6,7 @@
 #include "shader/dispatch.h"
 #include "shader/worker_pool.h"
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <mutex>
@@ -43,6 +44,12 @@ protected:
 private:
   void set_sh_reg(std::span<const uint32_t> body);
   void dispatch_direct(std::span<const uint32_t> body);
+  void dispatch_indirect(std::span<const uint32_t> body);
+  void dispatch(std::array<uint32_t, 3> grid, uint32_t initiator);
+  void indirect_buffer(std::span<const uint32_t> body);
+  void wait_reg_mem(std::span<const uint32_t> body);
+  void copy_data(std::span<const uint32_t> body);
+  void set_uconfig_reg(std::span<const uint32_t> body);
   void release_mem(std::span<const uint32_t> body);
   void write_data(std::span<const uint32_t> body);
   void write_mem(uint64_t va, const void* data, size_t len);
@@ -54,6 +61,7 @@ private:
   std::atomic<bool> abort_ = false; // raised by deactivate() to stop a running dispatch
   std::mutex ring_mutex_;           // held while packets are processed
   uint64_t rptr_ = 0; // in dwords, monotonically increasing
+  bool in_ib_ = false; // executing an indirect buffer
   uint32_t sh_regs_[0x400] = {};
   std::atomic<uint64_t> dispatches_ = 0;
   shader::WorkerPool workers_; // the shader array's host threads, kept across dispatches

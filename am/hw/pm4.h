@@ -81,4 +81,25 @@ inline constexpr uint32_t WRITE_DATA_WR_CONFIRM = 1u << 20;
 inline constexpr uint32_t WRITE_DATA_DST_REG = 0;
 inline constexpr uint32_t WRITE_DATA_DST_MEM = 5;
 
+// INDIRECT_BUFFER (Linux soc15d.h / gfx_v11_0.c ring_emit_ib_compute): dw1 base[31:2], dw2
+// base[47:32], dw3 IB_SIZE[19:0] (dwords) | CHAIN[20] | VALID[23] | VMID[27:24].
+inline constexpr uint32_t INDIRECT_BUFFER_VALID = 1u << 23;
+inline constexpr uint32_t INDIRECT_BUFFER_CHAIN = 1u << 20;
+inline constexpr uint32_t indirect_buffer_size(uint32_t x) { return x & 0xfffff; }
+
+// COPY_DATA (Mesa sid.h): dw1 SRC_SEL[3:0] DST_SEL[11:8] COUNT_SEL[16] (64 bits) WR_CONFIRM[20];
+// dw2/3 source (address, register or immediate), dw4/5 destination.
+inline constexpr uint32_t copy_data_src_sel(uint32_t x) { return x & 0xf; }
+inline constexpr uint32_t copy_data_dst_sel(uint32_t x) { return (x & 0xf) << 8; }
+enum CopyDataSel : uint32_t {
+  COPY_DATA_REG = 0, COPY_DATA_MEM = 1 /* source only */, COPY_DATA_IMM = 5 /* source only */,
+  COPY_DATA_DST_MEM = 5, COPY_DATA_TIMESTAMP = 9,
+};
+inline constexpr uint32_t COPY_DATA_COUNT_SEL = 1u << 16;
+inline constexpr uint32_t COPY_DATA_WR_CONFIRM = 1u << 20;
+
+// SET_UCONFIG_REG: dw1 is the register's offset from PACKET3_SET_UCONFIG_REG_START (0xC000;
+// END 0xFFFF, Linux soc15d.h), the values follow.
+inline constexpr uint32_t kUconfigRegEnd = 0x10000;
+
 } // namespace am::hw::pm4
