@@ -165,6 +165,7 @@ void Device::discover() {
     throw DeviceError(info_.pci_address + ": PSP " + version(*mp0) + " / SMU " + version(*mp1) +
                       " are not known to amcl");
   mp0_major_ = mp0->major;
+  if (const IpBlock* sdma = ip->find(SDMA0_HWID)) sdma_major_ = sdma->major;
   mp0_base_[0] = uint32_t(mp0->bases[0]);
   mp0_base_[1] = mp0->bases.size() > 1 ? uint32_t(mp0->bases[1]) : 0;
   mp1_base_[0] = uint32_t(mp1->bases[0]);

@@ -88,6 +88,8 @@ public:
   void wait(Engine e, uint64_t value);
   uint64_t queue_resets() const { return resets_; }
   uint64_t gpu_clock_hz() const { return 100'000'000; }
+  // The SDMA engine's major version (6 on gfx11 parts, 7 on gfx12 parts): SdmaBuilder's encoding.
+  unsigned sdma_major() const { return sdma_major_; }
 
   Pci& pci() { return *pci_; }
 
@@ -142,6 +144,7 @@ private:
   const hw::PspRegs* psp_regs_ = nullptr;
   const hw::SmuRegs* smu_regs_ = nullptr;
   unsigned mp0_major_ = 0;
+  unsigned sdma_major_ = 6;
   uint32_t mp0_base_[2] = {0, 0}, mp1_base_[2] = {0, 0};
   uint64_t boot_next_ = 0;          // next free byte of the boot region (VRAM offset)
   std::vector<Allocation> boot_allocs_; // their VA mappings, released with the device

@@ -57,4 +57,45 @@ void SdmaBuilder::nop(uint32_t payload_dwords) {
   for (uint32_t i = 0; i < payload_dwords; ++i) emit(0);
 }
 
+void SdmaBuilder::write_linear(uint64_t dst, const std::vector<uint32_t>& values) {
+  if (values.empty() || values.size() > 0x100000 || (dst & 3))
+    throw std::invalid_argument("SDMA WRITE needs 1..2^20 dwords at a dword-aligned address");
+  emit(sdma::header(sdma::OP_WRITE, sdma::SUBOP_WRITE_LINEAR));
+  emit(uint32_t(dst));
+  emit(uint32_t(dst >> 32));
+  emit(uint32_t(values.size() - 1));
+  for (uint32_t v : values) emit(v);
+}
+
+void SdmaBuilder::poll_mem(uint64_t address, uint32_t func, uint32_t reference, uint32_t mask) {
+  emit(sdma::header(sdma::OP_POLL_REGMEM) | sdma::poll_regmem_func(func) | sdma::POLL_REGMEM_MEM_POLL);
+  emit(uint32_t(address) & ~3u);
+  emit(uint32_t(address >> 32));
+  emit(reference);
+  emit(mask);
+  emit((0xfffu << 16) | 4u); // retry count, poll interval
+}
+
+void SdmaBuilder::copy_sub_window(const SdmaSurface& dst, const SdmaSurface& src, uint32_t log2_bytes,
+                                  uint32_t width, uint32_t height, uint32_t depth) {
+  const uint32_t shift = sdma::sub_window_pitch_shift(sdma_major_);
+  auto ok = [&](const SdmaSurface& s) {
+    return s.x < (1u << 14) && s.y < (1u << 14) && s.z < (1u << 13) && s.pitch >= 1 &&
+           s.pitch <= (1u << (32 - shift)) && s.slice_pitch >= 1 && s.slice_pitch <= (1u << 28);
+  };
+  if (!ok(dst) || !ok(src) || log2_bytes > 4 || width < 1 || width > (1u << 14) || height < 1 ||
+      height > (1u << 14) || depth < 1 || depth > (1u << 13))
+    throw std::invalid_argument("SDMA sub-window copy outside its bitfields");
+  emit(sdma::header(sdma::OP_COPY, sdma::SUBOP_COPY_LINEAR_SUB_WIND) | (log2_bytes << 29));
+  for (const SdmaSurface* s : {&src, &dst}) {
+    emit(uint32_t(s->va));
+    emit(uint32_t(s->va >> 32));
+    emit(s->x | (s->y << 16));
+    emit(s->z | ((s->pitch - 1) << shift));
+    emit(s->slice_pitch - 1);
+  }
+  emit((width - 1) | ((height - 1) << 16));
+  emit(depth - 1);
+}
+
 } // namespace am

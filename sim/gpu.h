@@ -60,6 +60,7 @@ public:
   uint64_t gpu_clock() override;
   uint32_t sh_mem_bases(unsigned vmid) override;
   shader::Gfx shader_isa() const override { return model_.isa; }
+  unsigned sdma_major() const override { return model_.isa == shader::Gfx::v12 ? 7 : 6; }
 
   const GpuConfig& config() const { return config_; }
   const CardModel& model() const { return model_; }

@@ -3,6 +3,8 @@
 #include "am/hw/sdma_v6.h"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cstdio>
 #include <stdexcept>
 #include <vector>
@@ -19,6 +21,7 @@ struct PacketError : std::runtime_error {
 } // namespace
 
 void SdmaEngine::disable() {
+  abort_ = true; // ends a POLL_REGMEM wait, which holds the ring
   std::lock_guard lock(ring_mutex_);
   enabled_ = false;
 }
@@ -30,6 +33,7 @@ void SdmaEngine::enable(uint64_t ring_va, uint32_t ring_bytes, uint64_t rptr_wri
   ring_bytes_ = ring_bytes;
   rptr_wb_va_ = rptr_writeback_va;
   rptr_ = 0;
+  abort_ = false;
   enabled_ = true;
 }
 
@@ -75,7 +79,11 @@ uint32_t SdmaEngine::packet_dwords(uint64_t at) {
   const uint32_t header = ring_dword(at);
   switch (sdma::header_op(header)) {
   case sdma::OP_NOP: return 1 + sdma::nop_count(header);
-  case sdma::OP_COPY: return sdma::kCopyLinearDwords;
+  case sdma::OP_COPY:
+    return sdma::header_sub_op(header) == sdma::SUBOP_COPY_LINEAR_SUB_WIND ? sdma::kCopySubWindowDwords
+                                                                          : sdma::kCopyLinearDwords;
+  case sdma::OP_WRITE: return sdma::kWriteHeaderDwords + sdma::write_count(ring_dword(at + 12));
+  case sdma::OP_POLL_REGMEM: return sdma::kPollRegmemDwords;
   case sdma::OP_CONST_FILL: return sdma::kConstFillDwords;
   case sdma::OP_FENCE: return sdma::kFenceDwords;
   case sdma::OP_TRAP: return sdma::kTrapDwords;
@@ -92,6 +100,10 @@ uint32_t SdmaEngine::execute(uint64_t at) {
   switch (sdma::header_op(header)) {
   case sdma::OP_NOP: return 1 + sdma::nop_count(header);
   case sdma::OP_COPY: {
+    if (sdma::header_sub_op(header) == sdma::SUBOP_COPY_LINEAR_SUB_WIND) {
+      copy_sub_window(at, header);
+      return sdma::kCopySubWindowDwords;
+    }
     if (sdma::header_sub_op(header) != sdma::SUBOP_COPY_LINEAR)
       throw PacketError("COPY sub-op " + std::to_string(sdma::header_sub_op(header)) +
                         " not modelled");
@@ -106,6 +118,21 @@ uint32_t SdmaEngine::execute(uint64_t at) {
     if ((dst & 3) || (bytes & 3)) throw PacketError("CONST_FILL must be dword aligned");
     for (uint64_t off = 0; off < bytes; off += 4) gmc.write(dst + off, &data, 4);
     return sdma::kConstFillDwords;
+  }
+  case sdma::OP_WRITE: {
+    if (sdma::header_sub_op(header) != sdma::SUBOP_WRITE_LINEAR) throw PacketError("WRITE sub-op not modelled");
+    const uint64_t dst = addr(1);
+    const uint32_t n = sdma::write_count(dw(3));
+    if (dst & 3) throw PacketError("WRITE address must be dword aligned");
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t v = dw(4 + i);
+      gmc.write(dst + 4ull * i, &v, 4);
+    }
+    return sdma::kWriteHeaderDwords + n;
+  }
+  case sdma::OP_POLL_REGMEM: {
+    poll_regmem(at, header);
+    return sdma::kPollRegmemDwords;
   }
   case sdma::OP_FENCE: {
     uint64_t dst = addr(1);
@@ -138,6 +165,59 @@ uint32_t SdmaEngine::execute(uint64_t at) {
     throw PacketError(buf);
   }
   }
+}
+
+// POLL_REGMEM: the engine waits, re-reading every few microseconds, until the masked value
+// compares true with the reference. Disabling the queue (a reset) ends the wait.
+void SdmaEngine::poll_regmem(uint64_t at, uint32_t header) {
+  auto dw = [&](unsigned i) { return ring_dword(at + 4ull * i); };
+  const uint32_t func = (header >> 28) & 7;
+  const bool memory = header & sdma::POLL_REGMEM_MEM_POLL;
+  const uint64_t va = uint64_t(dw(1)) | (uint64_t(dw(2)) << 32);
+  const uint32_t reference = dw(3), mask = dw(4);
+  if (func == 7) throw PacketError("POLL_REGMEM compare function 7");
+  if (va & 3) throw PacketError("POLL_REGMEM address must be dword aligned");
+  for (;;) {
+    uint32_t v;
+    if (memory) dev_.gmc().read(va, &v, 4);
+    else v = dev_.reg_read(uint32_t(va >> 2));
+    v &= mask;
+    const bool ok = func == 0 || (func == 1 && v < reference) || (func == 2 && v <= reference) ||
+                    (func == 3 && v == reference) || (func == 4 && v != reference) ||
+                    (func == 5 && v >= reference) || (func == 6 && v > reference);
+    if (ok || abort_) return;
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
+  }
+}
+
+// COPY_LINEAR_SUB_WINDOW: a box of elements between two linear surfaces, row by row.
+void SdmaEngine::copy_sub_window(uint64_t at, uint32_t header) {
+  auto dw = [&](unsigned i) { return ring_dword(at + 4ull * i); };
+  const uint32_t log2_bytes = header >> 29;
+  if (log2_bytes > 4) throw PacketError("sub-window ELEMENTSIZE beyond 16 bytes");
+  const uint64_t bpp = 1ull << log2_bytes;
+  const uint32_t shift = sdma::sub_window_pitch_shift(dev_.sdma_major());
+  struct Side {
+    uint64_t va;
+    uint32_t x, y, z;
+    uint64_t pitch, slice;
+  };
+  auto side = [&](unsigned first) {
+    return Side{uint64_t(dw(first)) | (uint64_t(dw(first + 1)) << 32), dw(first + 2) & 0x3fff,
+                (dw(first + 2) >> 16) & 0x3fff, dw(first + 3) & 0x1fff, uint64_t(dw(first + 3) >> shift) + 1,
+                uint64_t(dw(first + 4) & 0x0fffffff) + 1};
+  };
+  const Side src = side(1), dst = side(6);
+  const uint32_t width = (dw(11) & 0x3fff) + 1, height = ((dw(11) >> 16) & 0x3fff) + 1,
+                 depth = (dw(12) & 0x1fff) + 1;
+  if (src.x + width > src.pitch || dst.x + width > dst.pitch)
+    throw PacketError("sub-window rows run past the pitch");
+  auto offset = [&](const Side& s, uint32_t y, uint32_t z) {
+    return (uint64_t(s.z + z) * s.slice + uint64_t(s.y + y) * s.pitch + s.x) * bpp; // pitches in elements
+  };
+  for (uint32_t z = 0; z < depth; ++z)
+    for (uint32_t y = 0; y < height; ++y)
+      dev_.gmc().copy(dst.va + offset(dst, y, z), src.va + offset(src, y, z), width * bpp);
 }
 
 } // namespace sim

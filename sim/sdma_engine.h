@@ -29,6 +29,8 @@ private:
   uint32_t ring_dword(uint64_t byte_index);
   // Size of the packet at `at` without executing it (to skip a faulting one).
   uint32_t packet_dwords(uint64_t at);
+  void poll_regmem(uint64_t at, uint32_t header);
+  void copy_sub_window(uint64_t at, uint32_t header);
 
   DeviceServices& dev_;
   uint64_t ring_va_ = 0;
@@ -36,6 +38,7 @@ private:
   uint64_t rptr_wb_va_ = 0;
   uint64_t rptr_ = 0; // bytes, monotonically increasing
   std::atomic<bool> enabled_ = false;
+  std::atomic<bool> abort_ = false; // raised by disable() to end a poll
   std::mutex ring_mutex_;
 };
 

@@ -48,4 +48,24 @@ inline constexpr uint32_t const_fill_size(uint32_t x) { return (x & 3) << 30; }
 // TIMESTAMP (GET_GLOBAL): 3 dwords: header, addr lo, addr hi (64-bit GPU timestamp written).
 inline constexpr uint32_t kTimestampDwords = 3;
 
+// WRITE (linear): header, dst lo, dst hi, COUNT[19:0] = dwords - 1, then the data
+// (sdma_v6_0.c vm_write_pte).
+inline constexpr uint32_t kWriteHeaderDwords = 4;
+inline constexpr uint32_t write_count(uint32_t dw3) { return (dw3 & 0xfffff) + 1; }
+
+// POLL_REGMEM: 6 dwords. Header FUNC[30:28] (0 always, < <= == != >= >), MEM_POLL[31] (1 =
+// memory, else dw1 is a register's byte address); addr lo/hi, reference, mask, dw5
+// INTERVAL[15:0] RETRY_COUNT[27:16] (sdma_v6_0.c ring_emit_pipeline_sync / emit_reg_wait).
+inline constexpr uint32_t kPollRegmemDwords = 6;
+inline constexpr uint32_t poll_regmem_func(uint32_t x) { return (x & 7) << 28; }
+inline constexpr uint32_t POLL_REGMEM_MEM_POLL = 1u << 31;
+
+// COPY_LINEAR_SUB_WINDOW: 13 dwords (Mesa ac_sdma / sdma_v6_0_0_pkt_open.h). Header
+// ELEMENTSIZE[31:29] = log2(bytes per element); dw1/2 src; dw3 x[13:0] y[29:16]; dw4 z[12:0] and
+// pitch - 1 (elements) from bit 13 on SDMA 4-6, from bit 16 on SDMA 7; dw5 slice pitch - 1
+// [27:0]; dw6..10 the same for dst; dw11 width - 1 [13:0] height - 1 [29:16]; dw12 depth - 1
+// [12:0].
+inline constexpr uint32_t kCopySubWindowDwords = 13;
+inline constexpr uint32_t sub_window_pitch_shift(unsigned sdma_major) { return sdma_major >= 7 ? 16 : 13; }
+
 } // namespace am::hw::sdma
