@@ -15,6 +15,7 @@
 #include "smu.h"
 #include "va_space.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdio>
 #include <cstdlib>
@@ -70,6 +71,7 @@ Device::~Device() {
   pci_->reg_write32(reg(gc_->CP_HQD_ACTIVE), 0);
   pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), 0);
   pci_->reg_write32(oss_base_ + ih_regs_->IH_RB_CNTL, 0);
+  for (const Allocation& p : std::vector<Allocation>(peers_)) unmap_peer(p);
   for (const Allocation& a : boot_allocs_) { // the memory stays reserved; the mapping goes
     pt_->unmap(a.va, a.size);
     VaSpace::process().free(a.va, a.size);
@@ -414,6 +416,33 @@ void Device::free(const Allocation& a) {
     std::free(a.cpu);
   }
   --live_;
+}
+
+void Device::map_peer(const Allocation& remote) {
+  if (remote.kind != MemoryKind::Vram || !remote.cpu)
+    throw DeviceError("peer mapping needs another card's VRAM allocation");
+  for (const Allocation& p : peers_)
+    if (p.va == remote.va) throw DeviceError("that allocation is already mapped here");
+  // The remote card's VRAM is its BAR0 aperture; the IOMMU makes it reachable from this card.
+  uint64_t bus;
+  try {
+    bus = pci_->dma_map(remote.cpu, remote.size);
+  } catch (const std::exception& e) {
+    throw DeviceError(std::string("peer mapping failed: ") + e.what());
+  }
+  pt_->map(remote.va, bus, remote.size, PageTable::kRead | PageTable::kWrite | PageTable::kSystem);
+  Allocation here = remote;
+  here.kind = MemoryKind::System;
+  here.phys = bus;
+  peers_.push_back(here);
+}
+
+void Device::unmap_peer(const Allocation& remote) {
+  auto it = std::find_if(peers_.begin(), peers_.end(), [&](const Allocation& p) { return p.va == remote.va; });
+  if (it == peers_.end()) return;
+  pt_->unmap(it->va, it->size);
+  pci_->dma_unmap(it->phys, it->size);
+  peers_.erase(it);
 }
 
 uint64_t Device::signal_va(Engine e) const {

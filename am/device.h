@@ -74,6 +74,12 @@ public:
   Allocation alloc_vram(uint64_t size, uint64_t align = 4096, bool executable = false);
   Allocation alloc_system(uint64_t size);
   void free(const Allocation& a);
+  // Peer-to-peer: maps another card's VRAM allocation into this card's page tables at the same
+  // GPU address (one VA space for all cards), through that card's BAR0 as this card's IOMMU
+  // sees it, so this card's engines read and write it directly. Undo with unmap_peer before the
+  // owner frees it; the device unmaps what is left when it goes away.
+  void map_peer(const Allocation& remote);
+  void unmap_peer(const Allocation& remote);
   uint64_t vram_free() const { return vram_.free_bytes(); }
   uint64_t live_allocations() const { return live_; }
 
@@ -148,6 +154,7 @@ private:
   uint32_t mp0_base_[2] = {0, 0}, mp1_base_[2] = {0, 0};
   uint64_t boot_next_ = 0;          // next free byte of the boot region (VRAM offset)
   std::vector<Allocation> boot_allocs_; // their VA mappings, released with the device
+  std::vector<Allocation> peers_;       // peer mappings (phys = the bus address here)
   VramAllocator vram_;
   std::unique_ptr<PageTable> pt_;
   Allocation signals_;   // one 64-bit timeline slot per engine + read-pointer write-backs

@@ -286,3 +286,29 @@ TEST_P(AmDevice, SdmaWritePollAndSubWindowCopy) {
       }
   dev.free(mem);
 }
+
+// Two cards in one process, of different generations: one VA space, so a peer mapping puts the
+// other card's buffer at the same address, and one SDMA copy moves data between the two
+// cards' VRAM. Unmapped, the same copy is a page fault.
+TEST(AmPeers, SdmaCopiesBetweenTwoCards) {
+  am::Device a(sim::open_emulated_gpu("gfx1100", 50));
+  am::Device b(sim::open_emulated_gpu("gfx1201", 51));
+  am::Allocation src = a.alloc_vram(1 << 16), dst = b.alloc_vram(1 << 16);
+  ASSERT_NE(src.va, dst.va);
+  for (uint32_t i = 0; i < (1 << 14); ++i) reinterpret_cast<uint32_t*>(src.cpu)[i] = 0xabc00000u + i;
+  std::memset(dst.cpu, 0, 1 << 16);
+  a.map_peer(dst);
+  am::SdmaBuilder copy;
+  copy.copy_linear(dst.va, src.va, 1 << 16);
+  a.wait(am::Engine::Sdma, a.submit_sdma(copy));
+  EXPECT_EQ(std::memcmp(dst.cpu, src.cpu, 1 << 16), 0);
+  a.unmap_peer(dst);
+  try {
+    a.wait(am::Engine::Sdma, a.submit_sdma(copy));
+    ADD_FAILURE() << "a copy to an unmapped peer buffer completed";
+  } catch (const am::DeviceError& e) {
+    EXPECT_NE(std::string(e.what()).find("page fault (write)"), std::string::npos) << e.what();
+  }
+  a.free(src);
+  b.free(dst);
+}
