@@ -386,23 +386,22 @@ Allocation Device::alloc_system(uint64_t size) {
   void* host = nullptr;
   if (posix_memalign(&host, kPage, size) != 0) throw DeviceError("out of host memory");
   std::memset(host, 0, size);
-  uint64_t bus;
+  std::vector<uint64_t> pages;
   try {
-    bus = pci_->dma_map(host, size);
+    pages = pci_->dma_map(host, size);
   } catch (const std::exception& e) {
     std::free(host);
     throw DeviceError(std::string("DMA map failed: ") + e.what());
   }
   auto va = VaSpace::process().allocate(size, kPage);
   if (!va) {
-    pci_->dma_unmap(bus, size);
+    pci_->dma_unmap(host, size);
     std::free(host);
     throw DeviceError("out of GPU virtual address space");
   }
-  pt_->map(*va, bus, size, PageTable::kRead | PageTable::kWrite | PageTable::kSystem |
-                               PageTable::kSnooped);
+  pt_->map_pages(*va, pages, PageTable::kRead | PageTable::kWrite | PageTable::kSystem | PageTable::kSnooped);
   ++live_;
-  return Allocation{*va, size, static_cast<uint8_t*>(host), MemoryKind::System, bus};
+  return Allocation{*va, size, static_cast<uint8_t*>(host), MemoryKind::System, pages.front()};
 }
 
 void Device::free(const Allocation& a) {
@@ -412,7 +411,7 @@ void Device::free(const Allocation& a) {
   if (a.kind == MemoryKind::Vram) {
     vram_.free(a.phys, a.size);
   } else {
-    pci_->dma_unmap(a.phys, a.size);
+    pci_->dma_unmap(a.cpu, a.size);
     std::free(a.cpu);
   }
   --live_;
@@ -424,16 +423,16 @@ void Device::map_peer(const Allocation& remote) {
   for (const Allocation& p : peers_)
     if (p.va == remote.va) throw DeviceError("that allocation is already mapped here");
   // The remote card's VRAM is its BAR0 aperture; the IOMMU makes it reachable from this card.
-  uint64_t bus;
+  std::vector<uint64_t> pages;
   try {
-    bus = pci_->dma_map(remote.cpu, remote.size);
+    pages = pci_->dma_map(remote.cpu, remote.size);
   } catch (const std::exception& e) {
     throw DeviceError(std::string("peer mapping failed: ") + e.what());
   }
-  pt_->map(remote.va, bus, remote.size, PageTable::kRead | PageTable::kWrite | PageTable::kSystem);
+  pt_->map_pages(remote.va, pages, PageTable::kRead | PageTable::kWrite | PageTable::kSystem);
   Allocation here = remote;
   here.kind = MemoryKind::System;
-  here.phys = bus;
+  here.phys = pages.front();
   peers_.push_back(here);
 }
 
@@ -441,7 +440,7 @@ void Device::unmap_peer(const Allocation& remote) {
   auto it = std::find_if(peers_.begin(), peers_.end(), [&](const Allocation& p) { return p.va == remote.va; });
   if (it == peers_.end()) return;
   pt_->unmap(it->va, it->size);
-  pci_->dma_unmap(it->phys, it->size);
+  pci_->dma_unmap(it->cpu, it->size);
   peers_.erase(it);
 }
 

@@ -58,6 +58,17 @@ void PageTable::map(uint64_t va, uint64_t pa, uint64_t size, uint32_t flags) {
   }
 }
 
+void PageTable::map_pages(uint64_t va, const std::vector<uint64_t>& pages, uint32_t flags) {
+  // Neighbouring pages that are neighbours on the bus too go in as one range (2 MiB entries
+  // need not apply: system memory is mapped with 4 KiB PTEs).
+  for (size_t i = 0; i < pages.size();) {
+    size_t n = 1;
+    while (i + n < pages.size() && pages[i + n] == pages[i] + n * kPageSize) ++n;
+    map(va + i * kPageSize, pages[i], n * kPageSize, flags);
+    i += n;
+  }
+}
+
 void PageTable::unmap(uint64_t va, uint64_t size) {
   std::lock_guard lock(mutex_);
   const uint64_t huge = 1ull << level_shift(1);

@@ -8,6 +8,7 @@
 #include <functional>
 #include <mutex>
 #include <unordered_map>
+#include <vector>
 
 namespace am {
 
@@ -20,6 +21,8 @@ public:
   enum Flags : uint32_t { kRead = 1, kWrite = 2, kExecute = 4, kSystem = 8, kSnooped = 16 };
   // Maps [va, va+size) to physical [pa, pa+size) (VRAM offset, or a bus address if kSystem).
   void map(uint64_t va, uint64_t pa, uint64_t size, uint32_t flags);
+  // Maps consecutive 4 KiB pages at `va` to the given physical/bus page addresses.
+  void map_pages(uint64_t va, const std::vector<uint64_t>& pages, uint32_t flags);
   void unmap(uint64_t va, uint64_t size);
   // Number of 4 KiB tables allocated (for tests and accounting).
   size_t table_count() const { return tables_; }

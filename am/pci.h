@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace am {
 
@@ -26,10 +27,12 @@ public:
   virtual uint8_t* vram() = 0;
   virtual uint64_t vram_size() const = 0;
 
-  // DMA: make host pages reachable by the device; returns the bus address to put in PTEs.
-  // `host` and `size` are page aligned. Throws std::runtime_error when the mapping fails.
-  virtual uint64_t dma_map(void* host, uint64_t size) = 0;
-  virtual void dma_unmap(uint64_t bus_address, uint64_t size) = 0;
+  // DMA: make host pages reachable by the device (and pin them). `host` and `size` are page
+  // aligned. Returns the bus address of every 4 KiB page, for the PTEs: with vfio-pci each page
+  // is mapped at iova = its physical address, so neighbouring pages need not be neighbours on
+  // the bus. Throws std::runtime_error when the mapping fails. dma_unmap takes the same range.
+  virtual std::vector<uint64_t> dma_map(void* host, uint64_t size) = 0;
+  virtual void dma_unmap(void* host, uint64_t size) = 0;
 
   // Blocks until the device raises an interrupt or the timeout passes; true on interrupt.
   virtual bool wait_interrupt(std::chrono::microseconds timeout) = 0;

@@ -45,8 +45,14 @@ public:
   void doorbell_write64(uint32_t index, uint64_t value) override;
   uint8_t* vram() override { return vram_; }
   uint64_t vram_size() const override { return config_.vram_bytes; }
-  uint64_t dma_map(void* host, uint64_t size) override { return iommu_.map(host, size); }
-  void dma_unmap(uint64_t bus, uint64_t size) override { iommu_.unmap(bus, size); }
+  // The emulated root complex hands out one contiguous bus range per mapping.
+  std::vector<uint64_t> dma_map(void* host, uint64_t size) override {
+    const uint64_t bus = iommu_.map(host, size);
+    std::vector<uint64_t> pages(size / 4096);
+    for (size_t i = 0; i < pages.size(); ++i) pages[i] = bus + 4096 * i;
+    return pages;
+  }
+  void dma_unmap(void* host, uint64_t size) override { iommu_.unmap_host(host, size); }
   bool wait_interrupt(std::chrono::microseconds timeout) override;
   std::string address() const override { return "sim:" + std::to_string(config_.index); }
   bool emulated() const override { return true; }

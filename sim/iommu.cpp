@@ -22,6 +22,16 @@ void Iommu::unmap(uint64_t bus, uint64_t size) {
   ranges_.erase(it);
 }
 
+void Iommu::unmap_host(void* host, uint64_t size) {
+  std::lock_guard lock(mutex_);
+  for (auto it = ranges_.begin(); it != ranges_.end(); ++it)
+    if (it->second.host == host && it->second.size == size) {
+      ranges_.erase(it);
+      return;
+    }
+  throw std::runtime_error("sim iommu: dma_unmap of a range that was not mapped");
+}
+
 uint8_t* Iommu::translate(uint64_t bus, uint64_t len) const {
   std::lock_guard lock(mutex_);
   auto it = ranges_.upper_bound(bus);

@@ -12,6 +12,8 @@ class Iommu {
 public:
   uint64_t map(void* host, uint64_t size);
   void unmap(uint64_t bus, uint64_t size);
+  // The mapping of exactly [host, host + size), undone.
+  void unmap_host(void* host, uint64_t size);
   // Host pointer for [bus, bus+len) if that whole range lies in one mapping, else nullptr.
   uint8_t* translate(uint64_t bus, uint64_t len) const;
   size_t mapping_count() const;
