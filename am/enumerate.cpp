@@ -1,8 +1,10 @@
 #include "enumerate.h"
 
 #include "sysfs_pci.h"
+#include "sysfs_pci_device.h"
 #include "sim/gpu.h"
 
+#include <cstdio>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -10,17 +12,42 @@
 namespace am {
 namespace {
 
-// Reports every RDNA3/RDNA4 card on the PCI bus with what stands between it and amcl. Driving
-// one needs the vfio-pci backend, which is not built yet: each card is reported and skipped.
-void scan_real(std::vector<std::string>& messages, bool& found_any) {
+bool vfio_off() {
+  const char* v = std::getenv("VFIO");
+  return v && std::string(v) == "0";
+}
+
+// Opens a real card: with VFIO=0 through its sysfs BARs (no IOMMU, warned about); otherwise it
+// would be vfio-pci's, whose backend is not built yet. Returns the reason it was not opened.
+std::string open_real(const PciFunction& f, std::vector<Enumerated>& out) {
+  if (vfio_off() && (f.driver.empty() || f.driver == "vfio-pci")) {
+    try {
+      out.push_back({std::make_shared<SysfsPciDevice>(sysfs_root(), f.address)});
+      return "";
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+  }
+  const std::string why = usability(f);
+  return why.empty() ? "bound to vfio-pci, but the vfio backend is not built yet (VFIO=0 drives "
+                       "the card through sysfs, without IOMMU protection)"
+                     : why;
+}
+
+// Every RDNA3/RDNA4 card on the PCI bus: opened when it can be, else reported with what
+// stands in the way.
+void scan_real(std::vector<Enumerated>& out, std::vector<std::string>& messages, bool& found_any) {
   for (const PciFunction& f : scan_pci(sysfs_root())) {
     found_any = true;
-    const std::string why = usability(f);
-    messages.push_back(f.address + " (" + f.name + "): " +
-                       (why.empty() ? "bound to vfio-pci, but the real-hardware PCI backend is not built yet"
-                                    : why) +
-                       "; skipped");
+    const std::string why = open_real(f, out);
+    if (!why.empty()) messages.push_back(f.address + " (" + f.name + "): " + why + "; skipped");
   }
+}
+
+bool is_pci_address(const std::string& s) {
+  unsigned d, b, dev, fn;
+  char tail;
+  return std::sscanf(s.c_str(), "%4x:%2x:%2x.%1x%c", &d, &b, &dev, &fn, &tail) == 4;
 }
 
 } // namespace
@@ -36,7 +63,7 @@ std::vector<Enumerated> enumerate_devices(std::vector<std::string>* messages_out
   while (std::getline(ss, item, ',')) {
     if (item == "auto") {
       bool found_real = false;
-      scan_real(messages, found_real);
+      scan_real(out, messages, found_real);
       if (!found_real) item = "sim:gfx1100";
       else continue;
     }
@@ -48,7 +75,18 @@ std::vector<Enumerated> enumerate_devices(std::vector<std::string>* messages_out
       }
       continue;
     }
-    messages.push_back("AMCL_DEVICES entry '" + item + "' not understood (use auto or sim:gfx1100)");
+    if (is_pci_address(item)) {
+      bool found = false;
+      for (const PciFunction& f : scan_pci(sysfs_root()))
+        if (f.address == item) {
+          found = true;
+          if (std::string why = open_real(f, out); !why.empty()) messages.push_back(item + ": " + why + "; skipped");
+        }
+      if (!found) messages.push_back(item + ": no RDNA3/RDNA4 card at that PCI address");
+      continue;
+    }
+    messages.push_back("AMCL_DEVICES entry '" + item +
+                       "' not understood (use auto, sim:gfx1100, sim:gfx1201 or a PCI address)");
   }
   if (messages_out) *messages_out = messages;
   for (auto& m : messages) std::fprintf(stderr, "amcl: %s\n", m.c_str());

@@ -1,6 +1,8 @@
 // Device enumeration: AMCL_DEVICES selects what amcl drives — "auto" (default: every RDNA3/4
-// card not bound to amdgpu, or one emulated gfx1100 when there is none), "sim:gfx1100"
-// entries, comma separated. A device that cannot be used is reported once and skipped.
+// card it can open, or one emulated gfx1100 when there is no card), "sim:gfx1100" /
+// "sim:gfx1201" / "sim:gfx1200" entries, or PCI addresses ("0000:03:00.0"), comma separated.
+// Real cards open through sysfs with VFIO=0 (no IOMMU); the vfio-pci backend is still to come.
+// A device that cannot be used is reported once, with what to do, and skipped.
 #pragma once
 #include "pci.h"
 

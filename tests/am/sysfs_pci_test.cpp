@@ -1,13 +1,17 @@
 // Scanning sysfs for cards and moving them to and from vfio-pci, on a fake sysfs tree laid out
 // as Linux lays it out (bus/pci/devices/<address> with vendor, device, resource, a driver
 // symlink into bus/pci/drivers and an iommu_group symlink; driver_override; drivers_probe).
+#include "am/enumerate.h"
 #include "am/firmware.h"
+#include "am/pagemap.h"
+#include "am/sysfs_pci_device.h"
 #include "am/sysfs_pci.h"
 
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
+#include <cstring>
 #include <fstream>
 
 namespace fs = std::filesystem;
@@ -127,4 +131,116 @@ TEST(Firmware, GcFilesOfAProcessor) {
   EXPECT_EQ(am::gc_firmware_files(dir.root(), "gfx1101"), std::vector<std::string>{"gc_11_0_3_mec.bin"});
   EXPECT_EQ(am::gc_firmware_files(dir.root(), "gfx1201"), std::vector<std::string>{"gc_12_0_1_mec.bin"});
   EXPECT_TRUE(am::gc_firmware_files(dir.root(), "gfx9999").empty());
+}
+
+namespace {
+
+// A card's BAR files as sparse regular files: mmap works on them as on sysfs resourceN.
+void add_bars(FakeSysfs& sys, const std::string& address) {
+  const fs::path dir = sys.root() / "bus/pci/devices" / address;
+  std::vector<uint8_t> config(256, 0);
+  const uint32_t ids = 0x1002u | (0x744cu << 16);
+  std::memcpy(config.data(), &ids, 4);
+  config[8] = 0xc8;
+  std::ofstream(dir / "config", std::ios::binary).write(reinterpret_cast<const char*>(config.data()), 256);
+  for (auto [n, size] : {std::pair{0, 16u << 20}, std::pair{2, 8u << 10}, std::pair{5, 1u << 20}}) {
+    const fs::path bar = dir / ("resource" + std::to_string(n));
+    std::ofstream{bar};
+    fs::resize_file(bar, size);
+  }
+}
+
+} // namespace
+
+// The sysfs backend maps the BAR files: registers and doorbells are 32/64-bit accesses at
+// their dword index, VRAM is BAR0, config space comes from the config file.
+TEST(SysfsPciDevice, MapsTheBarsOfACard) {
+  FakeSysfs sys;
+  sys.add("0000:03:00.0", "0x1002", "0x744c", "", false);
+  add_bars(sys, "0000:03:00.0");
+  am::SysfsPciDevice dev(sys.root(), "0000:03:00.0");
+  EXPECT_EQ(dev.vendor_id(), 0x1002);
+  EXPECT_EQ(dev.device_id(), 0x744c);
+  EXPECT_EQ(dev.config_read32(8) & 0xff, 0xc8u);
+  EXPECT_EQ(dev.vram_size(), 16u << 20);
+  EXPECT_FALSE(dev.emulated());
+  dev.reg_write32(0x1234, 0xdeadbeef);
+  EXPECT_EQ(dev.reg_read32(0x1234), 0xdeadbeefu);
+  EXPECT_EQ(dev.reg_read32(1u << 20), 0xffffffffu); // beyond BAR5
+  dev.doorbell_write64(6, 0x1122334455667788ull);
+  dev.vram()[12345] = 0x5a;
+  // What the backend wrote is in the files (MAP_SHARED), as it would be in the device.
+  std::ifstream bar2(sys.root() / "bus/pci/devices/0000:03:00.0/resource2", std::ios::binary);
+  bar2.seekg(24);
+  uint64_t db = 0;
+  bar2.read(reinterpret_cast<char*>(&db), 8);
+  EXPECT_EQ(db, 0x1122334455667788ull);
+  std::ifstream bar0(sys.root() / "bus/pci/devices/0000:03:00.0/resource0", std::ios::binary);
+  bar0.seekg(12345);
+  EXPECT_EQ(bar0.get(), 0x5a);
+}
+
+TEST(SysfsPciDevice, MissingBarFileIsNamed) {
+  FakeSysfs sys;
+  sys.add("0000:03:00.0", "0x1002", "0x744c", "", false);
+  add_bars(sys, "0000:03:00.0");
+  fs::remove(sys.root() / "bus/pci/devices/0000:03:00.0/resource5");
+  try {
+    am::SysfsPciDevice dev(sys.root(), "0000:03:00.0");
+    ADD_FAILURE() << "opened without BAR5";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("resource5"), std::string::npos) << e.what();
+  }
+}
+
+// AMCL_DEVICES=<pci address>: opened through sysfs with VFIO=0, else reported with the reason.
+TEST(SysfsPciDevice, EnumerationOpensARealCardOnlyWithVfioOff) {
+  FakeSysfs sys;
+  sys.add("0000:03:00.0", "0x1002", "0x744c", "", false);
+  add_bars(sys, "0000:03:00.0");
+  ::setenv("AMCL_SYSFS_ROOT", sys.root().c_str(), 1);
+  ::setenv("AMCL_DEVICES", "0000:03:00.0", 1);
+  std::vector<std::string> messages;
+  EXPECT_TRUE(am::enumerate_devices(&messages).empty());
+  ASSERT_EQ(messages.size(), 1u);
+  EXPECT_NE(messages[0].find("VFIO=0"), std::string::npos) << messages[0];
+  ::setenv("VFIO", "0", 1);
+  auto devices = am::enumerate_devices(&messages);
+  ASSERT_EQ(devices.size(), 1u);
+  EXPECT_EQ(devices[0].pci->address(), "0000:03:00.0");
+  ::setenv("AMCL_DEVICES", "0000:09:00.0", 1);
+  EXPECT_TRUE(am::enumerate_devices(&messages).empty());
+  EXPECT_NE(messages.at(0).find("no RDNA3/RDNA4 card"), std::string::npos);
+  ::unsetenv("VFIO");
+  ::unsetenv("AMCL_DEVICES");
+  ::unsetenv("AMCL_SYSFS_ROOT");
+}
+
+// /proc/self/pagemap for real: as root every pinned page has a physical address; without
+// CAP_SYS_ADMIN the kernel hides them and pinning says so.
+TEST(Pagemap, PhysicalAddressesOfPinnedPages) {
+  void* p = nullptr;
+  ASSERT_EQ(posix_memalign(&p, 4096, 4 * 4096), 0);
+  std::memset(p, 1, 4 * 4096);
+  if (geteuid() != 0) {
+    EXPECT_THROW(am::pin_physical_pages(p, 4 * 4096), std::runtime_error);
+  } else {
+    std::vector<uint64_t> pages;
+    try {
+      pages = am::pin_physical_pages(p, 4 * 4096);
+    } catch (const std::runtime_error& e) {
+      std::free(p);
+      GTEST_SKIP() << "pinning refused here: " << e.what();
+    }
+    ASSERT_EQ(pages.size(), 4u);
+    for (size_t i = 0; i < 4; ++i) {
+      EXPECT_NE(pages[i], 0u);
+      EXPECT_EQ(pages[i] % 4096, 0u);
+      for (size_t j = 0; j < i; ++j) EXPECT_NE(pages[i], pages[j]);
+    }
+    EXPECT_EQ(am::pin_physical_pages(p, 4 * 4096), pages); // stable while pinned
+    am::unpin_pages(p, 4 * 4096);
+    am::unpin_pages(p, 4 * 4096);
+  }
+  std::free(p);
 }

@@ -1,0 +1,108 @@
+#include "sysfs_pci_device.h"
+
+#include "pagemap.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+namespace am {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string why_not(const fs::path& file) {
+  const std::string reason = std::strerror(errno);
+  if (errno == EACCES || errno == EPERM)
+    return file.string() + ": " + reason + " (run as root, or give your user access to the card's sysfs files)";
+  return file.string() + ": " + reason;
+}
+
+} // namespace
+
+SysfsPciDevice::SysfsPciDevice(const fs::path& root, const std::string& address) : address_(address) {
+  const fs::path dir = root / "bus/pci/devices" / address;
+  config_fd_ = open((dir / "config").c_str(), O_RDONLY | O_CLOEXEC);
+  if (config_fd_ < 0) throw std::runtime_error(why_not(dir / "config"));
+  try {
+    bar0_ = map_bar(dir, 0);
+    bar2_ = map_bar(dir, 2);
+    bar5_ = map_bar(dir, 5);
+  } catch (...) {
+    for (Bar* b : {&bar0_, &bar2_, &bar5_})
+      if (b->base) munmap(b->base, b->size);
+    close(config_fd_);
+    throw;
+  }
+  std::fprintf(stderr, "amcl: %s: driven without an IOMMU (sysfs backend, VFIO=0): the card can "
+                       "reach all memory, and a wild DMA would corrupt it\n", address_.c_str());
+}
+
+SysfsPciDevice::~SysfsPciDevice() {
+  for (Bar* b : {&bar0_, &bar2_, &bar5_})
+    if (b->base) munmap(b->base, b->size);
+  if (config_fd_ >= 0) close(config_fd_);
+}
+
+SysfsPciDevice::Bar SysfsPciDevice::map_bar(const fs::path& dir, int index) {
+  const fs::path file = dir / ("resource" + std::to_string(index));
+  const int fd = open(file.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) throw std::runtime_error(why_not(file));
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || st.st_size <= 0) {
+    close(fd);
+    throw std::runtime_error(file.string() + ": no size (is the BAR enabled?)");
+  }
+  void* p = mmap(nullptr, size_t(st.st_size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  const int err = errno;
+  close(fd);
+  if (p == MAP_FAILED) {
+    errno = err;
+    throw std::runtime_error(why_not(file));
+  }
+  return Bar{static_cast<uint8_t*>(p), uint64_t(st.st_size)};
+}
+
+uint32_t SysfsPciDevice::config_read32(uint32_t offset) {
+  uint32_t v = 0xffffffffu;
+  if (pread(config_fd_, &v, 4, off_t(offset & ~3u)) != 4) return 0xffffffffu;
+  return v;
+}
+
+// BAR accesses are single 32/64-bit volatile loads and stores, as MMIO needs.
+uint32_t SysfsPciDevice::reg_read32(uint32_t index) {
+  if (uint64_t(index) * 4 + 4 > bar5_.size) return 0xffffffffu;
+  return *reinterpret_cast<volatile uint32_t*>(bar5_.base + uint64_t(index) * 4);
+}
+
+void SysfsPciDevice::reg_write32(uint32_t index, uint32_t value) {
+  if (uint64_t(index) * 4 + 4 > bar5_.size) return;
+  *reinterpret_cast<volatile uint32_t*>(bar5_.base + uint64_t(index) * 4) = value;
+}
+
+void SysfsPciDevice::doorbell_write64(uint32_t index, uint64_t value) {
+  if (uint64_t(index) * 4 + 8 > bar2_.size) return;
+  std::atomic_thread_fence(std::memory_order_release); // ring contents before the doorbell
+  *reinterpret_cast<volatile uint64_t*>(bar2_.base + uint64_t(index) * 4) = value;
+}
+
+std::vector<uint64_t> SysfsPciDevice::dma_map(void* host, uint64_t size) {
+  return pin_physical_pages(host, size); // no IOMMU: the bus address is the physical address
+}
+
+void SysfsPciDevice::dma_unmap(void* host, uint64_t size) { unpin_pages(host, size); }
+
+bool SysfsPciDevice::wait_interrupt(std::chrono::microseconds timeout) {
+  std::this_thread::sleep_for(std::min(timeout, std::chrono::microseconds(100)));
+  return false; // no interrupt delivery without vfio: the caller polls
+}
+
+} // namespace am

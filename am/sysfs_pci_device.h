@@ -1,0 +1,48 @@
+// A PCI function driven through its sysfs files (Documentation/ABI/testing/sysfs-bus-pci:
+// "config", "resourceN" mmap-able BARs): BAR0 the VRAM aperture, BAR2 the doorbells, BAR5 the
+// registers. Without vfio there is no IOMMU between the card and memory, so DMA addresses are
+// physical addresses of pinned pages (am/pagemap.h) and a wild device write reaches any memory:
+// this is the VFIO=0 no-IOMMU fallback, and it says so once. Interrupts are not delivered here;
+// waits poll.
+#pragma once
+#include "pci.h"
+
+#include <filesystem>
+#include <string>
+
+namespace am {
+
+class SysfsPciDevice final : public Pci {
+public:
+  // Opens <root>/bus/pci/devices/<address>; throws std::runtime_error naming the file that
+  // cannot be opened or mapped (and what to do about it).
+  SysfsPciDevice(const std::filesystem::path& root, const std::string& address);
+  ~SysfsPciDevice() override;
+  SysfsPciDevice(const SysfsPciDevice&) = delete;
+  SysfsPciDevice& operator=(const SysfsPciDevice&) = delete;
+
+  uint32_t config_read32(uint32_t offset) override;
+  uint32_t reg_read32(uint32_t index) override;
+  void reg_write32(uint32_t index, uint32_t value) override;
+  void doorbell_write64(uint32_t index, uint64_t value) override;
+  uint8_t* vram() override { return bar0_.base; }
+  uint64_t vram_size() const override { return bar0_.size; }
+  std::vector<uint64_t> dma_map(void* host, uint64_t size) override;
+  void dma_unmap(void* host, uint64_t size) override;
+  bool wait_interrupt(std::chrono::microseconds timeout) override;
+  std::string address() const override { return address_; }
+  bool emulated() const override { return false; }
+
+private:
+  struct Bar {
+    uint8_t* base = nullptr;
+    uint64_t size = 0;
+  };
+  Bar map_bar(const std::filesystem::path& dir, int index);
+
+  std::string address_;
+  int config_fd_ = -1;
+  Bar bar0_, bar2_, bar5_;
+};
+
+} // namespace am
