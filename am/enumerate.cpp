@@ -2,6 +2,7 @@
 
 #include "sysfs_pci.h"
 #include "sysfs_pci_device.h"
+#include "vfio_pci.h"
 #include "sim/gpu.h"
 
 #include <cstdio>
@@ -12,26 +13,32 @@
 namespace am {
 namespace {
 
-bool vfio_off() {
+// VFIO=0 forces the sysfs backend (no IOMMU), VFIO=1 forces vfio-pci; unset: vfio-pci for a
+// card bound to it in an IOMMU group, sysfs for a card with no driver and no IOMMU group.
+std::string vfio_mode() {
   const char* v = std::getenv("VFIO");
-  return v && std::string(v) == "0";
+  return v ? v : "";
 }
 
-// Opens a real card: with VFIO=0 through its sysfs BARs (no IOMMU, warned about); otherwise it
-// would be vfio-pci's, whose backend is not built yet. Returns the reason it was not opened.
+// Opens a real card with the backend its state and VFIO call for. Returns why it was not
+// opened ("" when it was).
 std::string open_real(const PciFunction& f, std::vector<Enumerated>& out) {
-  if (vfio_off() && (f.driver.empty() || f.driver == "vfio-pci")) {
-    try {
+  const std::string mode = vfio_mode();
+  if (!f.driver.empty() && f.driver != "vfio-pci") return usability(f); // amdgpu has it
+  try {
+    if (mode == "0" || (mode.empty() && f.driver.empty() && f.iommu_group.empty())) {
       out.push_back({std::make_shared<SysfsPciDevice>(sysfs_root(), f.address)});
       return "";
-    } catch (const std::exception& e) {
-      return e.what();
     }
+    if (f.driver != "vfio-pci")
+      return "not bound to vfio-pci: `sudo amcl-smi bind " + f.address + "` (or VFIO=0 for the sysfs backend without IOMMU)";
+    if (f.iommu_group.empty())
+      return "bound to vfio-pci without an IOMMU group: enable the IOMMU, or VFIO=0 for the sysfs backend";
+    out.push_back({std::make_shared<VfioPci>(linux_vfio_system(), f.address, f.iommu_group, false)});
+    return "";
+  } catch (const std::exception& e) {
+    return e.what();
   }
-  const std::string why = usability(f);
-  return why.empty() ? "bound to vfio-pci, but the vfio backend is not built yet (VFIO=0 drives "
-                       "the card through sysfs, without IOMMU protection)"
-                     : why;
 }
 
 // Every RDNA3/RDNA4 card on the PCI bus: opened when it can be, else reported with what

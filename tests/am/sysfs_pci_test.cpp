@@ -193,19 +193,24 @@ TEST(SysfsPciDevice, MissingBarFileIsNamed) {
   }
 }
 
-// AMCL_DEVICES=<pci address>: opened through sysfs with VFIO=0, else reported with the reason.
-TEST(SysfsPciDevice, EnumerationOpensARealCardOnlyWithVfioOff) {
+// AMCL_DEVICES=<pci address>: a card with no driver and no IOMMU group opens through sysfs
+// (also with VFIO=0); VFIO=1 wants it bound to vfio-pci and says so.
+TEST(SysfsPciDevice, EnumerationPicksTheBackendByTheCardsStateAndVfio) {
   FakeSysfs sys;
   sys.add("0000:03:00.0", "0x1002", "0x744c", "", false);
   add_bars(sys, "0000:03:00.0");
   ::setenv("AMCL_SYSFS_ROOT", sys.root().c_str(), 1);
   ::setenv("AMCL_DEVICES", "0000:03:00.0", 1);
   std::vector<std::string> messages;
+  ::setenv("VFIO", "1", 1); // vfio-pci forced, but the card is not bound to it
   EXPECT_TRUE(am::enumerate_devices(&messages).empty());
   ASSERT_EQ(messages.size(), 1u);
-  EXPECT_NE(messages[0].find("VFIO=0"), std::string::npos) << messages[0];
-  ::setenv("VFIO", "0", 1);
+  EXPECT_NE(messages[0].find("not bound to vfio-pci"), std::string::npos) << messages[0];
+  ::unsetenv("VFIO"); // no driver, no IOMMU group: the sysfs backend
   auto devices = am::enumerate_devices(&messages);
+  ASSERT_EQ(devices.size(), 1u);
+  ::setenv("VFIO", "0", 1);
+  devices = am::enumerate_devices(&messages);
   ASSERT_EQ(devices.size(), 1u);
   EXPECT_EQ(devices[0].pci->address(), "0000:03:00.0");
   ::setenv("AMCL_DEVICES", "0000:09:00.0", 1);

@@ -1,0 +1,233 @@
+#include "vfio_pci.h"
+
+#include <fcntl.h>
+#include <linux/vfio.h>
+#include <sys/mman.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+namespace am {
+namespace {
+
+constexpr uint64_t kPage = 4096;
+constexpr uint32_t kPciCommand = 0x04, kCommandMemory = 1u << 1, kCommandBusMaster = 1u << 2;
+
+void* as_arg(uintptr_t v) { return reinterpret_cast<void*>(v); }
+
+} // namespace
+
+VfioPci::VfioPci(VfioSystem& sys, const std::string& address, const std::string& group, bool noiommu)
+    : sys_(sys), address_(address), noiommu_(noiommu) {
+  auto fail = [&](const std::string& what) {
+    release();
+    throw std::runtime_error(address_ + ": " + what);
+  };
+  container_ = sys_.open("/dev/vfio/vfio", O_RDWR);
+  if (container_ < 0)
+    fail(errno == ENOENT ? "/dev/vfio/vfio is missing: load vfio-pci (`sudo modprobe vfio-pci`)"
+                         : std::string("cannot open /dev/vfio/vfio: ") + std::strerror(errno) +
+                               " (run as root, or give your user the vfio device nodes)");
+  if (sys_.ioctl(container_, VFIO_GET_API_VERSION, nullptr) != VFIO_API_VERSION)
+    fail("the kernel's vfio speaks another API version");
+  const uintptr_t type = noiommu_ ? VFIO_NOIOMMU_IOMMU : VFIO_TYPE1v2_IOMMU;
+  if (sys_.ioctl(container_, VFIO_CHECK_EXTENSION, as_arg(type)) <= 0)
+    fail(noiommu_ ? "vfio's no-IOMMU mode is off (echo 1 > /sys/module/vfio/parameters/enable_unsafe_noiommu_mode)"
+                  : "the kernel's vfio has no type-1 IOMMU support");
+  const std::string group_path = "/dev/vfio/" + std::string(noiommu_ ? "noiommu-" : "") + group;
+  group_ = sys_.open(group_path, O_RDWR);
+  if (group_ < 0) fail("cannot open " + group_path + ": " + std::strerror(errno) + " (is the card bound to vfio-pci?)");
+  vfio_group_status status{};
+  status.argsz = sizeof status;
+  if (sys_.ioctl(group_, VFIO_GROUP_GET_STATUS, &status) != 0 || !(status.flags & VFIO_GROUP_FLAGS_VIABLE))
+    fail("IOMMU group " + group + " is not viable: every device in it must be bound to vfio-pci "
+         "(`sudo amcl-smi bind <address>` for each)");
+  if (sys_.ioctl(group_, VFIO_GROUP_SET_CONTAINER, &container_) != 0)
+    fail(std::string("cannot attach the IOMMU group to a vfio container: ") + std::strerror(errno));
+  if (sys_.ioctl(container_, VFIO_SET_IOMMU, as_arg(type)) != 0)
+    fail(std::string("cannot set the container's IOMMU type: ") + std::strerror(errno));
+  std::vector<char> name(address_.begin(), address_.end());
+  name.push_back('\0');
+  device_ = sys_.ioctl(group_, VFIO_GROUP_GET_DEVICE_FD, name.data());
+  if (device_ < 0) fail(std::string("vfio refuses the device: ") + std::strerror(errno));
+  try {
+    config_ = region(VFIO_PCI_CONFIG_REGION_INDEX, false);
+    bar0_ = region(VFIO_PCI_BAR0_REGION_INDEX, true);
+    bar2_ = region(VFIO_PCI_BAR2_REGION_INDEX, true);
+    bar5_ = region(VFIO_PCI_BAR5_REGION_INDEX, true);
+  } catch (const std::runtime_error& e) {
+    fail(e.what());
+  }
+  enable_bus_master();
+  setup_msi();
+  if (noiommu_)
+    std::fprintf(stderr, "amcl: %s: vfio no-IOMMU mode: the card can reach all memory, and a wild DMA "
+                         "would corrupt it\n", address_.c_str());
+}
+
+VfioPci::~VfioPci() { release(); }
+
+void VfioPci::release() {
+  if (device_ >= 0 && irq_fd_ >= 0) {
+    vfio_irq_set off{};
+    off.argsz = sizeof off;
+    off.flags = VFIO_IRQ_SET_DATA_NONE | VFIO_IRQ_SET_ACTION_TRIGGER;
+    off.index = VFIO_PCI_MSI_IRQ_INDEX;
+    sys_.ioctl(device_, VFIO_DEVICE_SET_IRQS, &off);
+  }
+  for (Region* r : {&bar0_, &bar2_, &bar5_})
+    if (r->base) sys_.munmap(r->base, r->size), r->base = nullptr;
+  {
+    std::lock_guard lock(dma_mutex_);
+    for (auto& [host, runs] : dma_) {
+      uint64_t size = 0;
+      for (auto [iova, bytes] : runs) size += bytes;
+      sys_.unpin(host, size);
+    }
+    dma_.clear(); // closing the container drops its mappings
+  }
+  for (int* fd : {&irq_fd_, &device_, &group_, &container_})
+    if (*fd >= 0) sys_.close(*fd), *fd = -1;
+}
+
+VfioPci::Region VfioPci::region(unsigned index, bool map) {
+  vfio_region_info info{};
+  info.argsz = sizeof info;
+  info.index = index;
+  if (sys_.ioctl(device_, VFIO_DEVICE_GET_REGION_INFO, &info) != 0 || info.size == 0)
+    throw std::runtime_error("vfio region " + std::to_string(index) + " is missing");
+  Region r{nullptr, info.size, info.offset};
+  if (!map) return r;
+  if (!(info.flags & VFIO_REGION_INFO_FLAG_MMAP))
+    throw std::runtime_error("BAR region " + std::to_string(index) + " cannot be mapped");
+  void* p = sys_.mmap(info.size, device_, off_t(info.offset));
+  if (p == MAP_FAILED) throw std::runtime_error("cannot map BAR region " + std::to_string(index) + ": " + std::strerror(errno));
+  r.base = static_cast<uint8_t*>(p);
+  return r;
+}
+
+// vfio-pci enables the device but leaves bus mastering to the user, as QEMU sets it.
+void VfioPci::enable_bus_master() {
+  uint16_t command = 0;
+  if (sys_.pread(device_, &command, 2, off_t(config_.offset + kPciCommand)) != 2)
+    throw std::runtime_error(address_ + ": cannot read the PCI command register");
+  command |= kCommandMemory | kCommandBusMaster;
+  if (sys_.pwrite(device_, &command, 2, off_t(config_.offset + kPciCommand)) != 2)
+    throw std::runtime_error(address_ + ": cannot enable bus mastering");
+}
+
+// MSI into an eventfd, so waits block; a card without MSI is polled.
+void VfioPci::setup_msi() {
+  vfio_irq_info info{};
+  info.argsz = sizeof info;
+  info.index = VFIO_PCI_MSI_IRQ_INDEX;
+  if (sys_.ioctl(device_, VFIO_DEVICE_GET_IRQ_INFO, &info) != 0 || info.count == 0) return;
+  const int fd = sys_.eventfd();
+  if (fd < 0) return;
+  alignas(vfio_irq_set) uint8_t buf[sizeof(vfio_irq_set) + sizeof(int32_t)] = {};
+  auto* set = reinterpret_cast<vfio_irq_set*>(buf);
+  set->argsz = sizeof buf;
+  set->flags = VFIO_IRQ_SET_DATA_EVENTFD | VFIO_IRQ_SET_ACTION_TRIGGER;
+  set->index = VFIO_PCI_MSI_IRQ_INDEX;
+  set->start = 0;
+  set->count = 1;
+  const int32_t efd = fd;
+  std::memcpy(buf + sizeof(vfio_irq_set), &efd, sizeof efd);
+  if (sys_.ioctl(device_, VFIO_DEVICE_SET_IRQS, set) != 0) {
+    sys_.close(fd);
+    return;
+  }
+  irq_fd_ = fd;
+}
+
+uint32_t VfioPci::config_read32(uint32_t offset) {
+  uint32_t v = 0xffffffffu;
+  if (sys_.pread(device_, &v, 4, off_t(config_.offset + (offset & ~3u))) != 4) return 0xffffffffu;
+  return v;
+}
+
+uint32_t VfioPci::reg_read32(uint32_t index) {
+  if (uint64_t(index) * 4 + 4 > bar5_.size) return 0xffffffffu;
+  return *reinterpret_cast<volatile uint32_t*>(bar5_.base + uint64_t(index) * 4);
+}
+
+void VfioPci::reg_write32(uint32_t index, uint32_t value) {
+  if (uint64_t(index) * 4 + 4 > bar5_.size) return;
+  *reinterpret_cast<volatile uint32_t*>(bar5_.base + uint64_t(index) * 4) = value;
+}
+
+void VfioPci::doorbell_write64(uint32_t index, uint64_t value) {
+  if (uint64_t(index) * 4 + 8 > bar2_.size) return;
+  std::atomic_thread_fence(std::memory_order_release);
+  *reinterpret_cast<volatile uint64_t*>(bar2_.base + uint64_t(index) * 4) = value;
+}
+
+// Every page at iova = its physical address: the GPU's page tables carry physical addresses,
+// and an address no mapping covers faults in the IOMMU instead of reaching memory.
+std::vector<uint64_t> VfioPci::dma_map(void* host, uint64_t size) {
+  std::vector<uint64_t> pages = sys_.pin(host, size);
+  std::vector<std::pair<uint64_t, uint64_t>> runs;
+  if (!noiommu_) {
+    for (size_t i = 0; i < pages.size();) {
+      size_t n = 1;
+      while (i + n < pages.size() && pages[i + n] == pages[i] + n * kPage) ++n;
+      vfio_iommu_type1_dma_map map{};
+      map.argsz = sizeof map;
+      map.flags = VFIO_DMA_MAP_FLAG_READ | VFIO_DMA_MAP_FLAG_WRITE;
+      map.vaddr = reinterpret_cast<uintptr_t>(host) + i * kPage;
+      map.iova = pages[i];
+      map.size = n * kPage;
+      if (sys_.ioctl(container_, VFIO_IOMMU_MAP_DMA, &map) != 0) {
+        const std::string why = std::strerror(errno);
+        for (auto [iova, bytes] : runs) {
+          vfio_iommu_type1_dma_unmap unmap{};
+          unmap.argsz = sizeof unmap;
+          unmap.iova = iova;
+          unmap.size = bytes;
+          sys_.ioctl(container_, VFIO_IOMMU_UNMAP_DMA, &unmap);
+        }
+        sys_.unpin(host, size);
+        throw std::runtime_error("VFIO_IOMMU_MAP_DMA failed: " + why);
+      }
+      runs.emplace_back(map.iova, map.size);
+      i += n;
+    }
+  } else {
+    runs.emplace_back(pages.front(), size); // nothing to map: remember the pinning
+  }
+  std::lock_guard lock(dma_mutex_);
+  dma_[host] = std::move(runs);
+  return pages;
+}
+
+void VfioPci::dma_unmap(void* host, uint64_t size) {
+  std::vector<std::pair<uint64_t, uint64_t>> runs;
+  {
+    std::lock_guard lock(dma_mutex_);
+    auto it = dma_.find(host);
+    if (it == dma_.end()) return;
+    runs = std::move(it->second);
+    dma_.erase(it);
+  }
+  if (!noiommu_)
+    for (auto [iova, bytes] : runs) {
+      vfio_iommu_type1_dma_unmap unmap{};
+      unmap.argsz = sizeof unmap;
+      unmap.iova = iova;
+      unmap.size = bytes;
+      sys_.ioctl(container_, VFIO_IOMMU_UNMAP_DMA, &unmap);
+    }
+  sys_.unpin(host, size);
+}
+
+bool VfioPci::wait_interrupt(std::chrono::microseconds timeout) {
+  if (irq_fd_ >= 0) return sys_.wait_eventfd(irq_fd_, timeout.count());
+  std::this_thread::sleep_for(std::min(timeout, std::chrono::microseconds(100)));
+  return false;
+}
+
+} // namespace am

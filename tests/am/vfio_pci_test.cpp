@@ -1,0 +1,198 @@
+// The vfio-pci backend against a fake kernel (am::VfioSystem): the container / group / device
+// sequence of Documentation/driver-api/vfio.rst, the BARs and config space through the device
+// fd, bus mastering, MSI into an eventfd, and DMA mappings at iova = physical address, merged
+// into physically contiguous runs; plus each thing that can be missing, with its message.
+#include "am/vfio_pci.h"
+
+#include <fcntl.h>
+#include <linux/vfio.h>
+#include <sys/mman.h>
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <set>
+
+namespace {
+
+constexpr int kContainer = 3, kGroup = 4, kDevice = 5, kEventfd = 6;
+uint64_t region_offset(unsigned index) { return uint64_t(index) << 40; } // as vfio-pci lays them out
+
+struct FakeVfio final : am::VfioSystem {
+  bool module_loaded = true, viable = true, noiommu_enabled = false;
+  uint32_t msi_count = 1;
+  std::vector<std::string> calls;
+  uint64_t iommu_type = 0;
+  int attached_container = -1;
+  int irq_eventfd = -1;
+  bool irq_pending = false;
+  std::map<uint64_t, std::pair<uint64_t, uint64_t>> dma; // iova -> (vaddr, size)
+  std::set<void*> pinned;
+  std::vector<uint8_t> config = std::vector<uint8_t>(256, 0);
+  std::vector<uint64_t> physical; // what pin() reports, page by page
+
+  FakeVfio() {
+    const uint32_t ids = 0x1002u | (0x7550u << 16);
+    std::memcpy(config.data(), &ids, 4);
+  }
+  int open(const std::string& path, int) override {
+    calls.push_back("open " + path);
+    if (path == "/dev/vfio/vfio") return module_loaded ? kContainer : (errno = ENOENT, -1);
+    if (path == "/dev/vfio/12" || path == "/dev/vfio/noiommu-12") return kGroup;
+    errno = ENOENT;
+    return -1;
+  }
+  int close(int) override { return 0; }
+  int ioctl(int fd, unsigned long request, void* arg) override {
+    switch (request) {
+    case VFIO_GET_API_VERSION: return VFIO_API_VERSION;
+    case VFIO_CHECK_EXTENSION: {
+      const auto type = reinterpret_cast<uintptr_t>(arg);
+      return type == VFIO_TYPE1v2_IOMMU ? 1 : type == VFIO_NOIOMMU_IOMMU ? int(noiommu_enabled) : 0;
+    }
+    case VFIO_GROUP_GET_STATUS:
+      static_cast<vfio_group_status*>(arg)->flags = viable ? VFIO_GROUP_FLAGS_VIABLE : 0;
+      return 0;
+    case VFIO_GROUP_SET_CONTAINER: attached_container = *static_cast<int*>(arg); return 0;
+    case VFIO_SET_IOMMU: iommu_type = reinterpret_cast<uintptr_t>(arg); return 0;
+    case VFIO_GROUP_GET_DEVICE_FD:
+      return fd == kGroup && std::strcmp(static_cast<char*>(arg), "0000:03:00.0") == 0 ? kDevice : (errno = ENODEV, -1);
+    case VFIO_DEVICE_GET_REGION_INFO: {
+      auto* info = static_cast<vfio_region_info*>(arg);
+      static const std::map<uint32_t, uint64_t> sizes = {{VFIO_PCI_BAR0_REGION_INDEX, 16u << 20},
+                                                         {VFIO_PCI_BAR2_REGION_INDEX, 8u << 10},
+                                                         {VFIO_PCI_BAR5_REGION_INDEX, 1u << 20},
+                                                         {VFIO_PCI_CONFIG_REGION_INDEX, 256}};
+      auto it = sizes.find(info->index);
+      if (it == sizes.end()) return -1;
+      info->size = it->second;
+      info->offset = region_offset(info->index);
+      info->flags = info->index == VFIO_PCI_CONFIG_REGION_INDEX ? 0 : VFIO_REGION_INFO_FLAG_MMAP;
+      return 0;
+    }
+    case VFIO_DEVICE_GET_IRQ_INFO: static_cast<vfio_irq_info*>(arg)->count = msi_count; return 0;
+    case VFIO_DEVICE_SET_IRQS: {
+      auto* set = static_cast<vfio_irq_set*>(arg);
+      if (set->flags & VFIO_IRQ_SET_DATA_EVENTFD) std::memcpy(&irq_eventfd, set->data, 4);
+      else irq_eventfd = -1;
+      return 0;
+    }
+    case VFIO_IOMMU_MAP_DMA: {
+      auto* m = static_cast<vfio_iommu_type1_dma_map*>(arg);
+      if (m->flags != (VFIO_DMA_MAP_FLAG_READ | VFIO_DMA_MAP_FLAG_WRITE)) return -1;
+      dma[m->iova] = {m->vaddr, m->size};
+      return 0;
+    }
+    case VFIO_IOMMU_UNMAP_DMA: {
+      auto* u = static_cast<vfio_iommu_type1_dma_unmap*>(arg);
+      return dma.erase(u->iova) ? 0 : -1;
+    }
+    default: return -1;
+    }
+  }
+  void* mmap(size_t length, int, off_t) override {
+    return ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  }
+  int munmap(void* p, size_t length) override { return ::munmap(p, length); }
+  ssize_t pread(int, void* buf, size_t n, off_t offset) override {
+    const uint64_t at = uint64_t(offset) - region_offset(VFIO_PCI_CONFIG_REGION_INDEX);
+    if (at + n > config.size()) return -1;
+    std::memcpy(buf, config.data() + at, n);
+    return ssize_t(n);
+  }
+  ssize_t pwrite(int, const void* buf, size_t n, off_t offset) override {
+    const uint64_t at = uint64_t(offset) - region_offset(VFIO_PCI_CONFIG_REGION_INDEX);
+    if (at + n > config.size()) return -1;
+    std::memcpy(config.data() + at, buf, n);
+    return ssize_t(n);
+  }
+  int eventfd() override { return kEventfd; }
+  bool wait_eventfd(int fd, int64_t) override {
+    const bool fired = fd == irq_eventfd && irq_pending;
+    irq_pending = false;
+    return fired;
+  }
+  std::vector<uint64_t> pin(void* host, uint64_t size) override {
+    pinned.insert(host);
+    return std::vector<uint64_t>(physical.begin(), physical.begin() + std::ptrdiff_t(size / 4096));
+  }
+  void unpin(void* host, uint64_t) override { pinned.erase(host); }
+};
+
+std::string error_of(FakeVfio& sys, bool noiommu = false) {
+  try {
+    am::VfioPci pci(sys, "0000:03:00.0", "12", noiommu);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+} // namespace
+
+TEST(VfioPci, OpensTheCardThroughItsGroupAndContainer) {
+  FakeVfio sys;
+  am::VfioPci pci(sys, "0000:03:00.0", "12", false);
+  EXPECT_EQ(sys.calls, (std::vector<std::string>{"open /dev/vfio/vfio", "open /dev/vfio/12"}));
+  EXPECT_EQ(sys.attached_container, kContainer);
+  EXPECT_EQ(sys.iommu_type, uint64_t(VFIO_TYPE1v2_IOMMU));
+  EXPECT_EQ(pci.device_id(), 0x7550);
+  EXPECT_EQ(pci.vram_size(), 16u << 20);
+  EXPECT_EQ(sys.config[4] & 0x6, 0x6); // memory space and bus mastering on
+  pci.reg_write32(0x40, 0xabcd);
+  EXPECT_EQ(pci.reg_read32(0x40), 0xabcdu);
+  EXPECT_EQ(pci.reg_read32(1u << 20), 0xffffffffu);
+  ASSERT_TRUE(pci.interrupts());
+  EXPECT_EQ(sys.irq_eventfd, kEventfd);
+  EXPECT_FALSE(pci.wait_interrupt(std::chrono::microseconds(10)));
+  sys.irq_pending = true;
+  EXPECT_TRUE(pci.wait_interrupt(std::chrono::microseconds(10)));
+}
+
+// Each page at iova = its physical address; physically contiguous pages in one mapping.
+TEST(VfioPci, DmaMapsEveryPageAtItsPhysicalAddress) {
+  FakeVfio sys;
+  sys.physical = {0x10000000, 0x10001000, 0x7000000, 0x7001000, 0x7002000};
+  am::VfioPci pci(sys, "0000:03:00.0", "12", false);
+  alignas(4096) static uint8_t buf[5 * 4096];
+  const std::vector<uint64_t> pages = pci.dma_map(buf, sizeof buf);
+  EXPECT_EQ(pages, sys.physical);
+  ASSERT_EQ(sys.dma.size(), 2u);
+  EXPECT_EQ(sys.dma.at(0x10000000), (std::pair<uint64_t, uint64_t>{reinterpret_cast<uintptr_t>(buf), 2 * 4096}));
+  EXPECT_EQ(sys.dma.at(0x7000000), (std::pair<uint64_t, uint64_t>{reinterpret_cast<uintptr_t>(buf) + 2 * 4096, 3 * 4096}));
+  EXPECT_TRUE(sys.pinned.count(buf));
+  pci.dma_unmap(buf, sizeof buf);
+  EXPECT_TRUE(sys.dma.empty());
+  EXPECT_FALSE(sys.pinned.count(buf));
+}
+
+TEST(VfioPci, NoIommuModePinsWithoutMappingAndWarns) {
+  FakeVfio sys;
+  sys.noiommu_enabled = true;
+  sys.physical = {0x5000};
+  am::VfioPci pci(sys, "0000:03:00.0", "12", true);
+  EXPECT_EQ(sys.calls.back(), "open /dev/vfio/noiommu-12");
+  EXPECT_EQ(sys.iommu_type, uint64_t(VFIO_NOIOMMU_IOMMU));
+  alignas(4096) static uint8_t page[4096];
+  EXPECT_EQ(pci.dma_map(page, 4096), std::vector<uint64_t>{0x5000});
+  EXPECT_TRUE(sys.dma.empty());
+  pci.dma_unmap(page, 4096);
+  EXPECT_FALSE(sys.pinned.count(page));
+}
+
+TEST(VfioPci, EachMissingPieceIsNamedWithWhatToDo) {
+  FakeVfio no_module;
+  no_module.module_loaded = false;
+  EXPECT_NE(error_of(no_module).find("modprobe vfio-pci"), std::string::npos);
+  FakeVfio not_viable;
+  not_viable.viable = false;
+  EXPECT_NE(error_of(not_viable).find("IOMMU group 12 is not viable"), std::string::npos);
+  FakeVfio noiommu_off;
+  EXPECT_NE(error_of(noiommu_off, true).find("enable_unsafe_noiommu_mode"), std::string::npos);
+  FakeVfio no_msi; // still usable: waits poll
+  no_msi.msi_count = 0;
+  am::VfioPci pci(no_msi, "0000:03:00.0", "12", false);
+  EXPECT_FALSE(pci.interrupts());
+}
