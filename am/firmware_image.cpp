@@ -68,6 +68,33 @@ std::map<uint32_t, std::vector<uint8_t>> psp_sos_components(std::span<const uint
   return out;
 }
 
+std::pair<std::vector<uint8_t>, std::vector<uint8_t>> imu_images(std::span<const uint8_t> file,
+                                                                 const std::string& name) {
+  const auto [start, size] = payload_range(file, name);
+  if (u32(file, kHeaderSizeBytes) < kImuHeaderBytes) bad(name, "not an IMU file (header too small)");
+  const uint32_t iram = u32(file, kImuIramSize), dram = u32(file, kImuDramSize);
+  if (iram == 0 || dram == 0 || uint64_t(iram) + dram > size) bad(name, "IMU images do not fit the ucode");
+  return {{file.begin() + start, file.begin() + start + iram},
+          {file.begin() + start + iram, file.begin() + start + iram + dram}};
+}
+
+std::vector<uint8_t> make_imu_file(std::span<const uint8_t> iram, std::span<const uint8_t> dram) {
+  std::vector<uint8_t> ucode(iram.begin(), iram.end());
+  ucode.insert(ucode.end(), dram.begin(), dram.end());
+  std::vector<uint8_t> f(kImuHeaderBytes, 0);
+  f.insert(f.end(), ucode.begin(), ucode.end());
+  put32(f, kSizeBytes, uint32_t(f.size()));
+  put32(f, kHeaderSizeBytes, kImuHeaderBytes);
+  put16(f, kHeaderVersionMajor, 1);
+  put32(f, kUcodeSizeBytes, uint32_t(ucode.size()));
+  put32(f, kUcodeArrayOffsetBytes, kImuHeaderBytes);
+  put32(f, kImuIramSize, uint32_t(iram.size()));
+  put32(f, kImuIramSize + 4, 0);
+  put32(f, kImuDramSize, uint32_t(dram.size()));
+  put32(f, kImuDramSize + 4, uint32_t(iram.size()));
+  return f;
+}
+
 std::vector<uint8_t> make_firmware_file(uint16_t header_major, std::span<const uint8_t> ucode) {
   std::vector<uint8_t> f(kCommonHeaderBytes + ucode.size(), 0);
   put32(f, kSizeBytes, uint32_t(f.size()));

@@ -7,6 +7,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace am {
@@ -24,10 +25,15 @@ std::vector<uint8_t> ucode_payload(std::span<const uint8_t> file, const std::str
 std::map<uint32_t, std::vector<uint8_t>> psp_sos_components(std::span<const uint8_t> file,
                                                             const std::string& name);
 
+// The IRAM and DRAM images of an IMU file (imu_firmware_header_v1_0).
+std::pair<std::vector<uint8_t>, std::vector<uint8_t>> imu_images(std::span<const uint8_t> file,
+                                                                 const std::string& name);
+
 // Builds a file in the same format: a common header (version major.0) around `ucode`, or a
 // PSP v2.0 sOS file around `components`. The emulated card's synthetic firmware is made this
 // way, and goes through the same checks as files from disk.
 std::vector<uint8_t> make_firmware_file(uint16_t header_major, std::span<const uint8_t> ucode);
 std::vector<uint8_t> make_psp_sos_file(const std::map<uint32_t, std::vector<uint8_t>>& components);
+std::vector<uint8_t> make_imu_file(std::span<const uint8_t> iram, std::span<const uint8_t> dram);
 
 } // namespace am

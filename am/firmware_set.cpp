@@ -21,12 +21,13 @@ std::string version_of(const IpDiscovery& ip, uint16_t hw_id, const char* what) 
 }
 
 struct Names {
-  std::string sos, smu, rlc, mec, sdma;
+  std::string sos, smu, imu, rlc, mec, sdma;
 };
 Names names_of(const IpDiscovery& ip) {
   const std::string gc = version_of(ip, discovery::GC_HWID, "GC");
   return {"psp_" + version_of(ip, discovery::MP0_HWID, "MP0 (PSP)") + "_sos.bin",
-          "smu_" + version_of(ip, discovery::MP1_HWID, "MP1 (SMU)") + ".bin", "gc_" + gc + "_rlc.bin",
+          "smu_" + version_of(ip, discovery::MP1_HWID, "MP1 (SMU)") + ".bin", "gc_" + gc + "_imu.bin",
+          "gc_" + gc + "_rlc.bin",
           "gc_" + gc + "_mec.bin", "sdma_" + version_of(ip, discovery::SDMA0_HWID, "SDMA") + ".bin"};
 }
 
@@ -44,7 +45,11 @@ FirmwareSet assemble(const IpDiscovery& ip, const std::function<std::vector<uint
     return FirmwareImage{type, name, ucode_payload(read(name), name)};
   };
   set.smu = image(psp::GFX_FW_TYPE_SMU, n.smu);
-  set.gfx = {image(psp::GFX_FW_TYPE_RLC_G, n.rlc), image(psp::GFX_FW_TYPE_CP_MEC, n.mec),
+  // The IMU first: on SOC21 parts it brings up the RLC, which then starts the CP and SDMA.
+  auto [iram, dram] = imu_images(read(n.imu), n.imu);
+  set.gfx = {FirmwareImage{psp::GFX_FW_TYPE_IMU_I, n.imu, std::move(iram)},
+             FirmwareImage{psp::GFX_FW_TYPE_IMU_D, n.imu, std::move(dram)},
+             image(psp::GFX_FW_TYPE_RLC_G, n.rlc), image(psp::GFX_FW_TYPE_CP_MEC, n.mec),
              image(psp::GFX_FW_TYPE_SDMA0, n.sdma)};
   return set;
 }
@@ -61,7 +66,7 @@ std::vector<uint8_t> synthetic_bytes(const std::string& what, size_t size) {
 
 std::vector<std::string> firmware_file_names(const IpDiscovery& ip) {
   const Names n = names_of(ip);
-  return {n.sos, n.smu, n.rlc, n.mec, n.sdma};
+  return {n.sos, n.smu, n.imu, n.rlc, n.mec, n.sdma};
 }
 
 FirmwareSet load_firmware_set(const IpDiscovery& ip, const fs::path& dir) {
@@ -85,6 +90,7 @@ FirmwareSet synthetic_firmware_set(const IpDiscovery& ip) {
         parts[t] = synthetic_bytes(name + " component " + std::to_string(t), 4096);
       return make_psp_sos_file(parts);
     }
+    if (name == n.imu) return make_imu_file(synthetic_bytes(name + " iram", 8192), synthetic_bytes(name + " dram", 4096));
     return make_firmware_file(2, synthetic_bytes(name, 16384));
   };
   return assemble(ip, read, "synthetic");

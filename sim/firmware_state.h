@@ -9,6 +9,7 @@ namespace sim {
 
 struct FirmwareState {
   std::atomic<bool> smu_running{false};
+  std::atomic<bool> imu_running{false}; // the IMU, which starts the RLC at the autoload
   std::atomic<bool> gfx_running{false}; // RLC autoloaded: MEC and SDMA firmware run
 };
 

@@ -39,6 +39,7 @@ void Psp::assume_booted_elsewhere() {
   regs_.store(reg(r.sos_alive), model_.sos_version);
   regs_.store(reg(r.ring_cmd), GFX_FLAG_RESPONSE);
   smu_.start();
+  fw_.imu_running = true;
   fw_.gfx_running = true;
 }
 
@@ -48,6 +49,7 @@ void Psp::reset() {
   ring_va_ = 0, ring_dwords_ = rptr_ = 0;
   tmr_va_ = tmr_used_ = 0;
   loaded_.clear();
+  fw_.imu_running = false;
   fw_.gfx_running = false;
   const PspRegs& r = *model_.psp;
   for (Reg x : {r.bl_addr, r.ring_cmd, r.ring_wptr, r.ring_lo, r.ring_hi, r.ring_size, r.sos_alive})
@@ -188,7 +190,7 @@ uint32_t Psp::execute(uint64_t cmd_va) {
   case GFX_CMD_ID_LOAD_IP_FW: {
     const uint32_t type = get32(cmd, kCmd + kFwType), size = get32(cmd, kCmd + kFwSize);
     const bool known = type == GFX_FW_TYPE_SMU || type == GFX_FW_TYPE_RLC_G || type == GFX_FW_TYPE_CP_MEC ||
-                       type == GFX_FW_TYPE_SDMA0;
+                       type == GFX_FW_TYPE_SDMA0 || type == GFX_FW_TYPE_IMU_I || type == GFX_FW_TYPE_IMU_D;
     // The SMU's image may come before the TMR; every other image lands in it.
     if (!known || size == 0 || !toc_ || (type != GFX_FW_TYPE_SMU && !tmr_va_)) {
       log("LOAD_IP_FW of type " + std::to_string(type) + " refused");
@@ -210,11 +212,12 @@ uint32_t Psp::execute(uint64_t cmd_va) {
     return 0;
   }
   case GFX_CMD_ID_AUTOLOAD_RLC:
-    if (!tmr_va_ || !loaded_.count(GFX_FW_TYPE_RLC_G) || !loaded_.count(GFX_FW_TYPE_CP_MEC) ||
-        !loaded_.count(GFX_FW_TYPE_SDMA0)) {
-      log("AUTOLOAD_RLC without the RLC, MEC and SDMA firmware in the TMR");
+    if (!tmr_va_ || !loaded_.count(GFX_FW_TYPE_IMU_I) || !loaded_.count(GFX_FW_TYPE_IMU_D) ||
+        !loaded_.count(GFX_FW_TYPE_RLC_G) || !loaded_.count(GFX_FW_TYPE_CP_MEC) || !loaded_.count(GFX_FW_TYPE_SDMA0)) {
+      log("AUTOLOAD_RLC without the IMU, RLC, MEC and SDMA firmware in the TMR");
       return kNotSupported;
     }
+    fw_.imu_running = true; // the IMU starts, brings up the RLC, which starts the CP and SDMA
     fw_.gfx_running = true;
     return 0;
   default:

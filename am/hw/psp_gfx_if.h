@@ -25,6 +25,8 @@ enum FwType : uint32_t {
   GFX_FW_TYPE_RLC_G = 8,
   GFX_FW_TYPE_SDMA0 = 9,
   GFX_FW_TYPE_SMU = 18,
+  GFX_FW_TYPE_IMU_I = 68, // SOC21 and later: the IMU's instruction and data images
+  GFX_FW_TYPE_IMU_D = 69,
 };
 
 // struct psp_gfx_rb_frame: 64 bytes.

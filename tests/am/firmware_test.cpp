@@ -92,13 +92,26 @@ TEST(Firmware, PspSosFileSplitsIntoItsComponents) {
   EXPECT_THROW(psp_sos_components(file, "sos.bin"), FirmwareError);
 }
 
+// imu_firmware_header_v1_0: IRAM image first, DRAM image right after it.
+TEST(Firmware, ImuFileHoldsTwoImages) {
+  const std::vector<uint8_t> iram(100, 1), dram(50, 2);
+  const auto file = make_imu_file(iram, dram);
+  EXPECT_EQ(hw::ucode::kImuHeaderBytes, 48u);
+  const auto [i, d] = imu_images(file, "imu.bin");
+  EXPECT_EQ(i, iram);
+  EXPECT_EQ(d, dram);
+  auto bad = file;
+  set_word(bad, hw::ucode::kImuDramSize, 1000);
+  EXPECT_THROW(imu_images(bad, "imu.bin"), FirmwareError);
+}
+
 TEST(Firmware, FileNamesFollowTheIpVersions) {
   EXPECT_EQ(firmware_file_names(discovery_of("gfx1100")),
-            (std::vector<std::string>{"psp_13_0_0_sos.bin", "smu_13_0_0.bin", "gc_11_0_0_rlc.bin",
-                                      "gc_11_0_0_mec.bin", "sdma_6_0_0.bin"}));
+            (std::vector<std::string>{"psp_13_0_0_sos.bin", "smu_13_0_0.bin", "gc_11_0_0_imu.bin",
+                                      "gc_11_0_0_rlc.bin", "gc_11_0_0_mec.bin", "sdma_6_0_0.bin"}));
   EXPECT_EQ(firmware_file_names(discovery_of("gfx1201")),
-            (std::vector<std::string>{"psp_14_0_3_sos.bin", "smu_14_0_3.bin", "gc_12_0_1_rlc.bin",
-                                      "gc_12_0_1_mec.bin", "sdma_7_0_1.bin"}));
+            (std::vector<std::string>{"psp_14_0_3_sos.bin", "smu_14_0_3.bin", "gc_12_0_1_imu.bin",
+                                      "gc_12_0_1_rlc.bin", "gc_12_0_1_mec.bin", "sdma_7_0_1.bin"}));
 }
 
 // A firmware directory is read and checked file by file; a missing or damaged file stops the
@@ -111,16 +124,21 @@ TEST(Firmware, SetFromADirectory) {
   const FirmwareSet synthetic = synthetic_firmware_set(ip);
   EXPECT_EQ(synthetic.source, "synthetic");
   EXPECT_EQ(synthetic.smu.psp_type, hw::psp::GFX_FW_TYPE_SMU);
-  ASSERT_EQ(synthetic.gfx.size(), 3u);
+  ASSERT_EQ(synthetic.gfx.size(), 5u);
+  EXPECT_EQ(synthetic.gfx[0].psp_type, hw::psp::GFX_FW_TYPE_IMU_I);
+  EXPECT_EQ(synthetic.gfx[1].psp_type, hw::psp::GFX_FW_TYPE_IMU_D);
   auto write = [&](const std::string& name, const std::vector<uint8_t>& bytes) {
     std::ofstream(dir / name, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
   };
   write("psp_13_0_0_sos.bin", make_psp_sos_file(synthetic.sos));
   write("smu_13_0_0.bin", make_firmware_file(2, synthetic.smu.ucode));
-  for (const FirmwareImage& g : synthetic.gfx) write(g.file, make_firmware_file(2, g.ucode));
+  write("gc_11_0_0_imu.bin", make_imu_file(synthetic.gfx[0].ucode, synthetic.gfx[1].ucode));
+  for (size_t i = 2; i < synthetic.gfx.size(); ++i)
+    write(synthetic.gfx[i].file, make_firmware_file(2, synthetic.gfx[i].ucode));
   const FirmwareSet loaded = load_firmware_set(ip, dir);
   EXPECT_EQ(loaded.sos, synthetic.sos);
-  EXPECT_EQ(loaded.gfx[1].ucode, synthetic.gfx[1].ucode);
+  EXPECT_EQ(loaded.gfx[1].ucode, synthetic.gfx[1].ucode); // the IMU's DRAM image
+  EXPECT_EQ(loaded.gfx[3].ucode, synthetic.gfx[3].ucode);
   EXPECT_EQ(loaded.source, dir.string());
 
   fs::remove(dir / "gc_11_0_0_mec.bin");

@@ -266,5 +266,7 @@ TEST(PspGfxInterface, LayoutsAndNumbers) {
   EXPECT_EQ(psp::GFX_FW_TYPE_RLC_G, 8u);
   EXPECT_EQ(psp::GFX_FW_TYPE_SDMA0, 9u);
   EXPECT_EQ(psp::GFX_FW_TYPE_SMU, 18u);
+  EXPECT_EQ(psp::GFX_FW_TYPE_IMU_I, 68u);
+  EXPECT_EQ(psp::GFX_FW_TYPE_IMU_D, 69u);
   EXPECT_EQ(psp::kTmrAlignment, 1u << 20);
 }

@@ -99,15 +99,21 @@ TEST_F(PspSmu, RingCommandsFollowTheFirmwareLoadOrder) {
   EXPECT_EQ(load_ip_fw(GFX_FW_TYPE_RLC_G), 0u);
   EXPECT_EQ(mem.get<uint32_t>(kTmr), 0xfeedf00du);               // the image now lives in the TMR
   EXPECT_NE(load_ip_fw(77), 0u);                                  // a type the PSP does not know
-  EXPECT_NE(submit(GFX_CMD_ID_AUTOLOAD_RLC, {}), 0u);             // MEC and SDMA missing
+  EXPECT_NE(submit(GFX_CMD_ID_AUTOLOAD_RLC, {}), 0u);             // MEC, SDMA and IMU missing
   EXPECT_FALSE(fw.gfx_running);
   EXPECT_EQ(load_ip_fw(GFX_FW_TYPE_CP_MEC), 0u);
   EXPECT_EQ(load_ip_fw(GFX_FW_TYPE_SDMA0), 0u);
+  EXPECT_NE(submit(GFX_CMD_ID_AUTOLOAD_RLC, {}), 0u);             // the IMU's images missing
+  EXPECT_EQ(load_ip_fw(GFX_FW_TYPE_IMU_I), 0u);
+  EXPECT_EQ(load_ip_fw(GFX_FW_TYPE_IMU_D), 0u);
+  EXPECT_FALSE(fw.imu_running);
   EXPECT_EQ(submit(GFX_CMD_ID_AUTOLOAD_RLC, {}), 0u);
+  EXPECT_TRUE(fw.imu_running);
   EXPECT_TRUE(fw.gfx_running);
   EXPECT_EQ(submit(0x3f, {}), 0x100u);                            // PSP_ERR_UNKNOWN_COMMAND
   psp.reset();                                                    // mode1 reset
   EXPECT_FALSE(fw.gfx_running);
+  EXPECT_FALSE(fw.imu_running);
   EXPECT_EQ(read(model.psp->bl_cmd), BL_READY);
   EXPECT_EQ(read(model.psp->sos_alive), 0u);
 }
