@@ -575,6 +575,12 @@ void Device::reset_queue(Engine e) {
   ++resets_;
 }
 
+uint64_t Device::submitted(Engine e) {
+  Queue& q = queue(e);
+  std::lock_guard lock(q.mutex);
+  return q.issued;
+}
+
 void Device::wait(Engine e, uint64_t value) {
   const char* name = e == Engine::Compute ? "compute queue" : "SDMA queue";
   auto start = std::chrono::steady_clock::now();

@@ -88,6 +88,9 @@ public:
   uint64_t submit_sdma(const SdmaBuilder& packets);
   // The address of an engine's timeline signal (for GPU-side waits) and its current value.
   uint64_t completed(Engine e) const;
+  // The last timeline value handed out for the engine: once completed() reaches it, everything
+  // submitted so far has finished (memory an earlier submission used may then be freed).
+  uint64_t submitted(Engine e);
   // Blocks until the engine's timeline reaches `value`. Throws DeviceError when the work
   // faulted (VM fault or shader exception reported through the IH ring) or the queue hung; a
   // hung queue is reset first, so the next submission works.

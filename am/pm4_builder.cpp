@@ -48,6 +48,12 @@ void Pm4Builder::acquire_mem_all() {
   emit(0x0003c380); // GCR_CNTL: GLI_INV, GLK/GLV/GL1 invalidate, GL2 invalidate + writeback
 }
 
+void Pm4Builder::cs_partial_flush() {
+  emit(pm4::packet3_compute(pm4::EVENT_WRITE, 1));
+  emit(pm4::release_mem_event_type(pm4::CS_PARTIAL_FLUSH) |
+       pm4::release_mem_event_index(pm4::kEventIndexCsPartialFlush));
+}
+
 void Pm4Builder::release_mem_signal(uint64_t address, uint64_t value, bool interrupt) {
   emit(pm4::packet3_compute(pm4::RELEASE_MEM, 7));
   emit(pm4::release_mem_event_type(pm4::CACHE_FLUSH_AND_INV_TS_EVENT) |

@@ -22,6 +22,9 @@ public:
   void dispatch_direct(uint32_t x, uint32_t y, uint32_t z, uint32_t initiator);
   // ACQUIRE_MEM invalidating the shader caches before a dispatch reads new data.
   void acquire_mem_all();
+  // EVENT_WRITE CS_PARTIAL_FLUSH: the CP waits until earlier dispatches have finished before it
+  // starts the next one, which keeps dispatches queued back to back in order.
+  void cs_partial_flush();
   // RELEASE_MEM at end of pipe: flush caches, then write `value` (64-bit) to `address` and
   // raise an interrupt once the write is confirmed.
   void release_mem_signal(uint64_t address, uint64_t value, bool interrupt);

@@ -13,9 +13,26 @@ namespace {
 
 using namespace am::hw::sh;
 
+// One kernel-argument slot per dispatch in flight: the dispatch packet, then the arguments
+// (CL_DEVICE_MAX_PARAMETER_SIZE 4096 bytes plus the hidden ones).
 constexpr uint32_t kPacketOffset = 0;    // hsa_kernel_dispatch_packet_t (64 bytes)
 constexpr uint32_t kKernargOffset = 256; // kernel arguments follow, 256-byte aligned
-constexpr uint64_t kKernargBytes = 64 * 1024;
+constexpr uint64_t kSlotBytes = 8192;
+constexpr uint64_t kKernargBytes = kSlotBytes * kDispatchesInFlight;
+
+// Frees memory earlier dispatches of `q` may still be using once they have finished.
+void free_after_submitted(cl_command_queue q, am::Device& dev, const am::Allocation& a) {
+  if (a) q->deferred_frees.push_back({a, dev.submitted(am::Engine::Compute)});
+}
+void collect_deferred_frees(cl_command_queue q, am::Device& dev) {
+  if (q->deferred_frees.empty()) return;
+  const uint64_t done = dev.completed(am::Engine::Compute);
+  std::erase_if(q->deferred_frees, [&](const auto& f) {
+    if (f.second > done) return false;
+    dev.free(f.first);
+    return true;
+  });
+}
 
 template <class T> void put(uint8_t* base, size_t off, T v) { std::memcpy(base + off, &v, sizeof v); }
 
@@ -37,7 +54,7 @@ void print_records(cl_command_queue q, const std::vector<compiler::PrintfFormat>
 
 Launch::Launch(const Launch& o)
     : kernel(o.kernel), dims(o.dims), values(o.values), local_sizes(o.local_sizes),
-      buffers(o.buffers) {
+      buffers(o.buffers), prints(o.prints) {
   std::copy(std::begin(o.global), std::end(o.global), global);
   std::copy(std::begin(o.local), std::end(o.local), local);
   std::copy(std::begin(o.offset), std::end(o.offset), offset);
@@ -47,7 +64,7 @@ Launch::Launch(const Launch& o)
 
 Launch::Launch(Launch&& o) noexcept
     : kernel(o.kernel), dims(o.dims), values(std::move(o.values)), local_sizes(std::move(o.local_sizes)),
-      buffers(std::move(o.buffers)) {
+      buffers(std::move(o.buffers)), prints(o.prints) {
   std::copy(std::begin(o.global), std::end(o.global), global);
   std::copy(std::begin(o.local), std::end(o.local), local);
   std::copy(std::begin(o.offset), std::end(o.offset), offset);
@@ -108,6 +125,7 @@ Launch prepare_launch(cl_kernel k, cl_uint dims, const size_t* offset, const siz
   // the buffers it uses stay alive until it has run.
   L.values = k->arg_values;
   L.local_sizes = k->local_sizes;
+  for (const compiler::KernelArg& a : info.args) L.prints |= a.kind == compiler::ArgKind::HiddenPrintfBuffer;
   for (size_t i = 0; i < k->explicit_args.size(); ++i) {
     if (info.args[k->explicit_args[i]].kind != compiler::ArgKind::GlobalBuffer) continue;
     cl_mem m;
@@ -120,7 +138,7 @@ Launch prepare_launch(cl_kernel k, cl_uint dims, const size_t* offset, const siz
   return L;
 }
 
-void run_launch(cl_command_queue q, const Launch& L) {
+uint64_t submit_launch(cl_command_queue q, const Launch& L) {
   cl_kernel k = L.kernel;
   const compiler::KernelInfo& info = *k->info;
   const size_t* g = L.global;
@@ -128,10 +146,12 @@ void run_launch(cl_command_queue q, const Launch& L) {
   const size_t* o = L.offset;
   const cl_uint dims = L.dims;
   am::Device& dev = *q->device->am;
+  collect_deferred_frees(q, dev);
   if (!q->kernargs) q->kernargs = dev.alloc_vram(kKernargBytes);
-  if (kKernargOffset + info.kernarg_size > q->kernargs.size)
+  if (kKernargOffset + info.kernarg_size > kSlotBytes)
     throw ClError{CL_OUT_OF_RESOURCES, "kernel arguments too large"};
-  uint8_t* base = q->kernargs.cpu;
+  const uint64_t slot = (q->launches % kDispatchesInFlight) * kSlotBytes;
+  uint8_t* base = q->kernargs.cpu + slot;
   std::memset(base, 0, kKernargOffset + info.kernarg_size);
   uint8_t* args = base + kKernargOffset;
 
@@ -157,7 +177,6 @@ void run_launch(cl_command_queue q, const Launch& L) {
   }
   if (lds > 64 * 1024) throw ClError{CL_OUT_OF_RESOURCES, "local memory exceeds 64 KiB"};
   // Hidden arguments (code object v5).
-  bool prints = false;
   for (const compiler::KernelArg& a : info.args) {
     const int d = a.dim;
     switch (a.kind) {
@@ -171,14 +190,13 @@ void run_launch(cl_command_queue q, const Launch& L) {
       put<uint32_t>(q->printf_buffer.cpu, 0, 0);
       put<uint32_t>(q->printf_buffer.cpu, 4, uint32_t(q->printf_buffer.size - kPrintfHeaderBytes));
       put<uint64_t>(args, a.offset, q->printf_buffer.va);
-      prints = true;
       break;
     default: break; // heap, queues...: left zero, not provided yet
     }
   }
 
-  const uint64_t kernarg_va = q->kernargs.va + kKernargOffset;
-  const uint64_t packet_va = q->kernargs.va + kPacketOffset;
+  const uint64_t kernarg_va = q->kernargs.va + slot + kKernargOffset;
+  const uint64_t packet_va = q->kernargs.va + slot + kPacketOffset;
   const uint64_t kd_va = k->program->image.va + info.descriptor_offset;
   const uint64_t code_va = kd_va + uint64_t(info.entry_offset);
   // hsa_kernel_dispatch_packet_t, for kernels that read their dispatch pointer.
@@ -206,6 +224,9 @@ void run_launch(cl_command_queue q, const Launch& L) {
 
   am::Pm4Builder pm4;
   pm4.acquire_mem_all();
+  // Dispatches follow each other on the ring without the host waiting in between; the CP must
+  // not start this one while the previous one still runs (an in-order queue).
+  pm4.cs_partial_flush();
   if (rsrc2_scratch_en(info.rsrc2)) {
     // Private memory: one slot per wave the hardware may run at once; each slot holds the
     // private segment of the wave's 32 lanes.
@@ -218,7 +239,7 @@ void run_launch(cl_command_queue q, const Launch& L) {
     uint64_t waves = std::min<uint64_t>(uint64_t(dev.info().compute_units) * 32, 0xfff);
     waves = std::max<uint64_t>(32, std::min<uint64_t>(waves, (256ull << 20) / wave_bytes));
     if (q->scratch.size < waves * wave_bytes) {
-      dev.free(q->scratch);
+      free_after_submitted(q, dev, q->scratch);
       q->scratch = {};
       q->scratch = dev.alloc_vram(waves * wave_bytes);
     }
@@ -245,8 +266,14 @@ void run_launch(cl_command_queue q, const Launch& L) {
   if (info.wavefront_size == 32) initiator |= DISPATCH_CS_W32_EN;
   if (partial) initiator |= DISPATCH_PARTIAL_TG_EN;
   pm4.dispatch_direct(groups[0], groups[1], groups[2], initiator);
-  dev.wait(am::Engine::Compute, dev.submit_compute(pm4));
-  if (prints) print_records(q, k->program->code->printf_formats);
+  const uint64_t done = dev.submit_compute(pm4);
+  ++q->launches;
+  return done;
+}
+
+void run_launch(cl_command_queue q, const Launch& L) {
+  q->device->am->wait(am::Engine::Compute, submit_launch(q, L));
+  if (L.prints) print_records(q, L.kernel->program->code->printf_formats);
 }
 
 } // namespace amcl::rt

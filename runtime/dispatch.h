@@ -8,6 +8,10 @@
 
 namespace amcl::rt {
 
+// At most this many dispatches of one queue are on the device at once: each has its own
+// kernel-argument slot, reused only after the dispatch that had it has finished.
+inline constexpr size_t kDispatchesInFlight = 64;
+
 // A validated NDRange with a snapshot of the kernel's arguments; it holds references on the
 // kernel and on the buffers the arguments name until it is destroyed.
 struct Launch {
@@ -17,6 +21,7 @@ struct Launch {
   std::vector<std::vector<uint8_t>> values;
   std::vector<size_t> local_sizes;
   std::vector<cl_mem> buffers;
+  bool prints = false; // the kernel calls printf: its output is written once it has finished
   Launch() = default;
   Launch(const Launch& other);
   // Moving hands over the kernel and buffer references (the enqueue path moves the snapshot
@@ -29,7 +34,12 @@ struct Launch {
 // Checks the NDRange against the kernel and device (throws ClError with the spec's code).
 Launch prepare_launch(cl_kernel k, cl_uint dims, const size_t* offset, const size_t* global,
                       const size_t* local);
-// Dispatches on the queue's device and waits for it (throws am::DeviceError).
+// Writes the launch's arguments into the queue's next kernel-argument slot and submits the
+// dispatch without waiting; returns the compute timeline value that marks its completion. The
+// caller makes sure fewer than kDispatchesInFlight dispatches of `q` are unfinished. Throws
+// am::DeviceError or ClError.
+uint64_t submit_launch(cl_command_queue q, const Launch& launch);
+// Submits, waits for completion and writes what the kernel printed.
 void run_launch(cl_command_queue q, const Launch& launch);
 
 } // namespace amcl::rt

@@ -102,6 +102,7 @@ void ObjectHeader::operator delete(void* block, size_t size) {
 
 _cl_command_queue::~_cl_command_queue() {
   if (device) {
+    for (const auto& f : deferred_frees) device->am->free(f.first); // the queue is idle by now
     device->am->free(kernargs);
     device->am->free(staging);
     device->am->free(scratch);

@@ -88,7 +88,11 @@ struct _cl_command_queue : amcl::rt::ObjectHeader {
   cl_command_queue_properties properties = 0;
   std::vector<cl_queue_properties> property_list;
   std::mutex mutex;
-  am::Allocation kernargs; // kernel arguments + dispatch packet of the running command
+  am::Allocation kernargs; // kernel-argument slots of the dispatches in flight (runtime/dispatch.cpp)
+  uint64_t launches = 0;   // dispatches submitted: the next one takes slot launches % slots
+  // Memory replaced while dispatches may still use it, freed once the compute timeline passes
+  // the value (guarded by `mutex`).
+  std::vector<std::pair<am::Allocation, uint64_t>> deferred_frees;
   am::Allocation staging;  // pinned host memory for host<->device copies
   am::Allocation scratch;  // private memory of running waves (COMPUTE_TMPRING_SIZE)
   am::Allocation printf_buffer; // pinned host memory kernels print into (runtime/printf_output.h)
@@ -97,9 +101,24 @@ struct _cl_command_queue : amcl::rt::ObjectHeader {
     cl_event event = nullptr;
     std::vector<cl_event> waits;
     std::function<void()> work;
+    // Instead of `work`: a kernel dispatch that is submitted without waiting; returns the
+    // compute timeline value that marks its completion. Its captures (the launch snapshot, with
+    // references on the kernel and buffers) live until then.
+    std::function<uint64_t()> submit;
   };
   std::deque<Command> pending;
   bool running = false;
+  // Dispatches on the device, oldest first, with the timeline value that completes each; one
+  // thread at a time retires the oldest (`retiring`). After a device error every dispatch that
+  // was in flight with it fails too (up to `failed_through`): the device cannot tell which of
+  // them faulted.
+  struct InFlight {
+    Command cmd;
+    uint64_t done = 0;
+  };
+  std::deque<InFlight> in_flight;
+  bool retiring = false;
+  uint64_t failed_through = 0;
 };
 
 struct _cl_mem : amcl::rt::ObjectHeader {

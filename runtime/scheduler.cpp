@@ -1,5 +1,7 @@
 #include "scheduler.h"
 
+#include "dispatch.h"
+
 #include <algorithm>
 #include <condition_variable>
 #include <cstdio>
@@ -138,54 +140,114 @@ _cl_command_queue::Command* next_runnable(cl_command_queue q, Due& due) {
       continue;
     }
     if (!ready || q->running) return nullptr;
+    // In order: host-side work starts after every dispatch before it has finished; another
+    // dispatch may follow them on the ring while slots last.
+    if (c.submit ? q->in_flight.size() >= kDispatchesInFlight : !q->in_flight.empty()) return nullptr;
     return &c;
   }
   return nullptr;
 }
 
-// Runs every command of every queue that can run, until none can. Called with the lock held;
-// drops it around device work.
+// A device failure becomes the command's status; the context's callback hears why.
+cl_int report_failure(cl_command_queue q, const am::DeviceError& e) {
+  std::string msg = std::string("amcl: command failed on ") + q->device->am->info().gfx + ": " + e.what();
+  std::fprintf(stderr, "%s\n", msg.c_str());
+  if (q->context->notify) q->context->notify(msg.c_str(), nullptr, 0, q->context->notify_data);
+  return CL_OUT_OF_RESOURCES;
+}
+
+// Completes a command that has left the queue (lock held): its status, then its references.
+void finish_locked(_cl_command_queue::Command& cmd, cl_int status, Due& due) {
+  set_locked(cmd.event, status, due);
+  for (cl_event w : cmd.waits) release(w);
+  release(cmd.event);
+}
+
+// Takes the first runnable command of `q` and runs it (host work, or a dispatch submitted
+// without waiting). Drops the lock meanwhile. Returns whether it did anything.
+bool start_next(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due) {
+  _cl_command_queue::Command* c = next_runnable(q, due);
+  if (!c) return false;
+  _cl_command_queue::Command cmd = std::move(*c);
+  q->pending.pop_front();
+  q->running = true;
+  set_locked(cmd.event, CL_RUNNING, due);
+  held.unlock();
+  run_due(due);
+  cl_int status = CL_COMPLETE;
+  uint64_t done = 0;
+  try {
+    std::lock_guard device_lock(q->mutex);
+    if (cmd.submit) done = cmd.submit();
+    else if (cmd.work) cmd.work();
+  } catch (const am::DeviceError& e) {
+    status = report_failure(q, e);
+  } catch (const ClError& e) {
+    status = e.code < 0 ? e.code : CL_OUT_OF_RESOURCES;
+  }
+  const bool in_flight = cmd.submit && status == CL_COMPLETE;
+  if (!in_flight) {
+    cmd.work = nullptr; // drop captured references before the events go
+    cmd.submit = nullptr;
+  }
+  held.lock();
+  q->running = false;
+  if (in_flight) q->in_flight.push_back({std::move(cmd), done});
+  else finish_locked(cmd, status, due);
+  return true;
+}
+
+// Retires the oldest dispatch of `q` once the device has finished it; with `block`, waits for
+// that. Drops the lock meanwhile. Returns whether it retired one.
+bool retire_oldest(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due, bool block) {
+  if (q->in_flight.empty() || q->retiring) return false;
+  am::Device& dev = *q->device->am;
+  const uint64_t done = q->in_flight.front().done;
+  if (!block && dev.completed(am::Engine::Compute) < done) return false;
+  q->retiring = true; // the front entry is this thread's until it is popped
+  std::function<uint64_t()> captures = std::move(q->in_flight.front().cmd.submit);
+  held.unlock();
+  run_due(due);
+  cl_int status = CL_COMPLETE;
+  try {
+    dev.wait(am::Engine::Compute, done); // reports faults and hangs
+  } catch (const am::DeviceError& e) {
+    status = report_failure(q, e);
+  }
+  captures = nullptr; // the launch snapshot's references go outside the lock
+  held.lock();
+  q->retiring = false;
+  if (status != CL_COMPLETE) q->failed_through = q->in_flight.back().done;
+  else if (done <= q->failed_through) status = CL_OUT_OF_RESOURCES;
+  _cl_command_queue::Command cmd = std::move(q->in_flight.front().cmd);
+  q->in_flight.pop_front();
+  finish_locked(cmd, status, due);
+  return true;
+}
+
+// Runs every command of every queue that can run, until none can, then waits for dispatches
+// still on the device. Called with the lock held; drops it around device work.
 void pump(std::unique_lock<std::mutex>& held) {
   static thread_local bool pumping = false;
   if (pumping) return; // the outer pump will see what changed
   pumping = true;
   Due due;
-  bool progress = true;
-  while (progress) {
-    progress = false;
+  for (;;) {
+    bool progress = false;
     std::vector<cl_command_queue> queues(active_queues().begin(), active_queues().end());
     for (cl_command_queue q : queues) {
-      _cl_command_queue::Command* c = next_runnable(q, due);
-      if (!c) {
-        if (q->pending.empty()) active_queues().erase(q);
-        continue;
-      }
-      _cl_command_queue::Command cmd = std::move(*c);
-      q->pending.pop_front();
-      q->running = true;
-      set_locked(cmd.event, CL_RUNNING, due);
-      held.unlock();
-      run_due(due);
-      cl_int status = CL_COMPLETE;
-      try {
-        std::lock_guard device_lock(q->mutex);
-        if (cmd.work) cmd.work();
-      } catch (const am::DeviceError& e) {
-        status = CL_OUT_OF_RESOURCES;
-        std::string msg = std::string("amcl: command failed on ") + q->device->am->info().gfx + ": " + e.what();
-        std::fprintf(stderr, "%s\n", msg.c_str());
-        if (q->context->notify) q->context->notify(msg.c_str(), nullptr, 0, q->context->notify_data);
-      } catch (const ClError& e) {
-        status = e.code < 0 ? e.code : CL_OUT_OF_RESOURCES;
-      }
-      cmd.work = nullptr; // drop captured references before the events go
-      held.lock();
-      q->running = false;
-      set_locked(cmd.event, status, due);
-      for (cl_event w : cmd.waits) release(w);
-      release(cmd.event);
-      progress = true;
+      while (retire_oldest(q, held, due, false)) progress = true;
+      while (start_next(q, held, due)) progress = true;
+      if (q->pending.empty() && q->in_flight.empty() && !q->running) active_queues().erase(q);
     }
+    if (progress) continue;
+    // Nothing can start: wait for the oldest dispatch of a queue that has some on the device.
+    for (cl_command_queue q : queues)
+      if (active_queues().count(q) && retire_oldest(q, held, due, true)) {
+        progress = true;
+        break;
+      }
+    if (!progress) break;
   }
   held.unlock();
   run_due(due);
@@ -195,8 +257,10 @@ void pump(std::unique_lock<std::mutex>& held) {
 
 } // namespace
 
-cl_event enqueue(cl_command_queue q, cl_command_type type, const cl_event* waits, cl_uint nwait,
-                 std::function<void()> work, bool blocking) {
+namespace {
+
+cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_event* waits, cl_uint nwait,
+                         _cl_command_queue::Command cmd, bool blocking) {
   auto* e = new _cl_event();
   e->context = q->context;
   e->queue = q;
@@ -204,14 +268,13 @@ cl_event enqueue(cl_command_queue q, cl_command_type type, const cl_event* waits
   e->type = type;
   e->status = CL_QUEUED;
   e->queued = host_time_ns();
-  _cl_command_queue::Command cmd;
   cmd.event = e;
   retain(e); // the command's reference; the caller keeps the one from creation
+  cmd.waits.reserve(nwait);
   for (cl_uint i = 0; i < nwait; ++i) {
     retain(waits[i]);
     cmd.waits.push_back(waits[i]);
   }
-  cmd.work = std::move(work);
   {
     std::unique_lock held(lock());
     e->status = CL_SUBMITTED;
@@ -232,6 +295,22 @@ cl_event enqueue(cl_command_queue q, cl_command_type type, const cl_event* waits
   return e;
 }
 
+} // namespace
+
+cl_event enqueue(cl_command_queue q, cl_command_type type, const cl_event* waits, cl_uint nwait,
+                 std::function<void()> work, bool blocking) {
+  _cl_command_queue::Command cmd;
+  cmd.work = std::move(work);
+  return enqueue_command(q, type, waits, nwait, std::move(cmd), blocking);
+}
+
+cl_event enqueue_dispatch(cl_command_queue q, cl_command_type type, const cl_event* waits, cl_uint nwait,
+                          std::function<uint64_t()> submit) {
+  _cl_command_queue::Command cmd;
+  cmd.submit = std::move(submit);
+  return enqueue_command(q, type, waits, nwait, std::move(cmd), false);
+}
+
 void flush(cl_command_queue q) {
   std::lock_guard held(lock());
   if (!q->pending.empty()) kick_locked();
@@ -241,7 +320,7 @@ void finish(cl_command_queue q) {
   std::unique_lock held(lock());
   changed().wait(held, [&] {
     pump(held);
-    return q->pending.empty() && !q->running;
+    return q->pending.empty() && !q->running && q->in_flight.empty();
   });
 }
 

@@ -2,8 +2,10 @@
 // enqueued commands in order; a command runs once every event it waits for has completed and
 // the commands before it on an in-order queue are done. A non-blocking enqueue only records
 // its command: the runtime's submission thread runs it, and so does any thread that blocks
-// waiting for completion (it would otherwise sit idle). Device failures become the event's
-// (negative) status.
+// waiting for completion (it would otherwise sit idle). Kernel dispatches do not wait on the
+// device: up to kDispatchesInFlight of a queue are submitted back to back and retired in order
+// as the compute timeline passes them; host-side work on an in-order queue starts once the
+// dispatches before it are retired. Device failures become the event's (negative) status.
 #pragma once
 #include "objects.h"
 
@@ -18,6 +20,13 @@ namespace amcl::rt {
 // or the failure status when the command did not complete.
 cl_event enqueue(cl_command_queue q, cl_command_type type, const cl_event* waits, cl_uint nwait,
                  std::function<void()> work, bool blocking);
+
+// Enqueues a kernel dispatch: `submit` puts it on the device without waiting and returns the
+// compute timeline value that completes it; the event completes when the device gets there.
+// Several dispatches of a queue are on the device at once, so the CP runs through them without
+// a round trip to the host each time.
+cl_event enqueue_dispatch(cl_command_queue q, cl_command_type type, const cl_event* waits, cl_uint nwait,
+                          std::function<uint64_t()> submit);
 
 // Makes sure the submission thread sees what is enqueued (clFlush).
 void flush(cl_command_queue q);

@@ -99,8 +99,8 @@ void Mec::execute(uint32_t header, std::span<const uint32_t> body) {
   case pm4::RELEASE_MEM: return release_mem(body);
   case pm4::WRITE_DATA: return write_data(body);
   case pm4::ACQUIRE_MEM: // caches are coherent in the model: nothing to invalidate
-  case pm4::EVENT_WRITE:
     return;
+  case pm4::EVENT_WRITE: return event_write(body);
   default:
     throw PacketError("unknown PM4 opcode " + hex(pm4::header_opcode(header)) + " (header " +
                       hex(header) + ")");
@@ -142,6 +142,18 @@ void Mec::indirect_buffer(std::span<const uint32_t> body) {
 // Stalls the queue until a dword in memory or a register, masked, compares true with the
 // reference (soc15d.h WAIT_REG_MEM_FUNCTION: always, <, <=, ==, !=, >=, >). A queue reset
 // (deactivate) ends the wait.
+// EVENT_WRITE: the model runs each dispatch to completion before the next packet, so a
+// CS_PARTIAL_FLUSH (wait for earlier dispatches) holds already. Other events (cache flushes
+// with timestamps, pipeline stats...) are not modelled and stop the queue.
+void Mec::event_write(std::span<const uint32_t> body) {
+  if (body.empty()) throw PacketError("EVENT_WRITE without an event dword");
+  const uint32_t type = pm4::event_write_type(body[0]);
+  if (type != pm4::CS_PARTIAL_FLUSH)
+    throw PacketError("EVENT_WRITE event type " + hex(type) + " is not modelled");
+  if (pm4::event_write_index(body[0]) != pm4::kEventIndexCsPartialFlush || body.size() != 1)
+    throw PacketError("EVENT_WRITE CS_PARTIAL_FLUSH needs EVENT_INDEX 4 and one dword");
+}
+
 void Mec::wait_reg_mem(std::span<const uint32_t> body) {
   if (body.size() != 6) throw PacketError("WAIT_REG_MEM needs 6 dwords");
   const uint32_t func = body[0] & 7;

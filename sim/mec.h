@@ -48,6 +48,7 @@ private:
   void dispatch(std::array<uint32_t, 3> grid, uint32_t initiator);
   void indirect_buffer(std::span<const uint32_t> body);
   void wait_reg_mem(std::span<const uint32_t> body);
+  void event_write(std::span<const uint32_t> body);
   void copy_data(std::span<const uint32_t> body);
   void set_uconfig_reg(std::span<const uint32_t> body);
   void release_mem(std::span<const uint32_t> body);

@@ -42,6 +42,11 @@ inline constexpr uint32_t kUconfigRegStart = 0xC000; // PACKET3_SET_UCONFIG_REG_
 inline constexpr uint32_t CS_PARTIAL_FLUSH = 0x07;
 inline constexpr uint32_t CACHE_FLUSH_AND_INV_TS_EVENT = 0x14;
 inline constexpr uint32_t BOTTOM_OF_PIPE_TS = 0x28;
+// EVENT_WRITE dword 1: EVENT_TYPE [5:0], EVENT_INDEX [11:8]; CS_PARTIAL_FLUSH takes index 4
+// (Mesa src/amd/common/sid.h EVENT_TYPE/EVENT_INDEX; radv/radeonsi emit it that way).
+inline constexpr uint32_t event_write_type(uint32_t dw1) { return dw1 & 0x3f; }
+inline constexpr uint32_t event_write_index(uint32_t dw1) { return (dw1 >> 8) & 0xf; }
+inline constexpr uint32_t kEventIndexCsPartialFlush = 4;
 
 // RELEASE_MEM dword 1 (control) and dword 2 (selects).
 inline constexpr uint32_t release_mem_event_type(uint32_t x) { return x & 0x3f; }

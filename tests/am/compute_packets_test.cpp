@@ -103,6 +103,29 @@ TEST(ComputePackets, CopyDataAndSetUconfigReg) {
   dev.free(mem);
 }
 
+// EVENT_WRITE CS_PARTIAL_FLUSH as Mesa's radeonsi emits it (PKT3(EVENT_WRITE, 0) then
+// EVENT_TYPE(7) | EVENT_INDEX(4)); an event the model does not know stops the queue.
+TEST(ComputePackets, EventWriteCsPartialFlush) {
+  Pm4Builder p;
+  p.cs_partial_flush();
+  ASSERT_EQ(p.words().size(), 2u);
+  EXPECT_EQ(p.words()[0], 0xC0004602u); // type 3, count 0, opcode 0x46, SHADER_TYPE compute
+  EXPECT_EQ(p.words()[1], 0x407u);
+  Device dev(card());
+  Allocation mem = dev.alloc_vram(4096);
+  p.write_data_mem(mem.va, {5});
+  dev.wait(Engine::Compute, dev.submit_compute(p));
+  EXPECT_EQ(words(mem)[0], 5u);
+  Pm4Builder bad;
+  bad.words() = {0xC0004602u, 0x2Bu}; // EVENT_WRITE of an event type the model does not implement
+  EXPECT_THROW(dev.wait(Engine::Compute, dev.submit_compute(bad)), DeviceError);
+  Pm4Builder ok;
+  ok.write_data_mem(mem.va, {6});
+  dev.wait(Engine::Compute, dev.submit_compute(ok)); // the queue was reset and works again
+  EXPECT_EQ(words(mem)[0], 6u);
+  dev.free(mem);
+}
+
 // DISPATCH_INDIRECT reads the work-group counts from memory. The kernel (llvm-mc-22
 // -mcpu=gfx1100) stores its work-group id at out[id]: user SGPRs s[0:1] = out, s2 = id.
 TEST(ComputePackets, DispatchIndirectTakesTheGridFromMemory) {
