@@ -52,6 +52,41 @@ TEST(DeviceFaults, WriteToUnmappedAddress) {
   expect_queue_usable(env);
 }
 
+// Dispatches run back to back on the device: a fault among them fails the one that faulted (and
+// may fail those on the device with it, which the device cannot tell apart), never silently
+// passes it, and work enqueued after them runs.
+TEST(DeviceFaults, FaultAmongDispatchesInFlight) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_kernel wild = env.kernel("__kernel void wild(ulong a) { *(__global int*)a = 42; }", "wild");
+  cl_kernel scale = env.kernel(kScale, "scale");
+  cl_ulong bad = 0x7000000000ull;
+  clSetKernelArg(wild, 0, sizeof bad, &bad);
+  std::vector<int> v(64, 1);
+  cl_mem m = env.buffer(v.size() * sizeof(int), v.data());
+  clSetKernelArg(scale, 0, sizeof m, &m);
+  size_t global = 64;
+  cl_event before, faulting, after;
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, scale, 1, nullptr, &global, nullptr, 0, nullptr, &before), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, wild, 1, nullptr, &global, nullptr, 0, nullptr, &faulting), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, scale, 1, nullptr, &global, nullptr, 0, nullptr, &after), CL_SUCCESS);
+  clFinish(env.queue);
+  EXPECT_EQ(env.final_status(faulting), CL_OUT_OF_RESOURCES);
+  EXPECT_TRUE(env.noted("page fault (write) at address 0x7000000000"));
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, v.size() * sizeof(int), v.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  // A dispatch that reports success has run (one that reports an error may or may not have).
+  const bool first = env.final_status(before) == CL_COMPLETE, last = env.final_status(after) == CL_COMPLETE;
+  if (first) EXPECT_GE(v[0], 3);
+  if (first && last) EXPECT_EQ(v[0], 9);
+  if (last) EXPECT_TRUE(first); // retired in order
+  for (cl_event e : {before, faulting, after}) clReleaseEvent(e);
+  clReleaseMemObject(m);
+  clReleaseKernel(wild);
+  clReleaseKernel(scale);
+  expect_queue_usable(env);
+}
+
 TEST(DeviceFaults, ReadOfFreedBuffer) {
   Env env;
   ASSERT_TRUE(env.queue);
@@ -64,6 +99,7 @@ TEST(DeviceFaults, ReadOfFreedBuffer) {
   clSetKernelArg(leak, 1, sizeof victim, &victim);
   size_t one = 1;
   ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, leak, 1, nullptr, &one, &one, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clFinish(env.queue), CL_SUCCESS); // `leak` no longer holds the buffer
   clReleaseMemObject(victim); // unmapped from the GPU page tables now
   clSetKernelArg(use, 0, sizeof addr, &addr);
   clSetKernelArg(use, 1, sizeof result, &result);

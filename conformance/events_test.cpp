@@ -114,6 +114,45 @@ TEST(Events, WaitsCrossQueues) {
   clReleaseCommandQueue(q2);
 }
 
+// Hundreds of dispatches enqueued without waiting (more than the device holds at once), each
+// with its own argument value, and a host write in the middle: all run in order, every
+// dispatch sees the arguments it was enqueued with, and the write lands between them.
+TEST(Events, DispatchesInFlightRunInOrderWithTheirArguments) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  // Long enough per dispatch that the device still has many queued when the write comes.
+  cl_kernel k = env.kernel("__kernel void step(__global uint* p, uint v) {"
+                           " size_t i = get_global_id(0); uint x = p[i];"
+                           " for (uint j = 0; j < 200u; ++j) x = x * 3u + v + (uint)i + j;"
+                           " p[i] = x; }", "step");
+  constexpr size_t kItems = 256, kLaunches = 300, kWriteAt = 150;
+  std::vector<cl_uint> host(kItems, 1), reset(kItems), expect(kItems, 1), out(kItems);
+  for (size_t i = 0; i < kItems; ++i) reset[i] = cl_uint(1000 + i);
+  cl_mem m = env.buffer(kItems * 4, host.data());
+  clSetKernelArg(k, 0, sizeof m, &m);
+  cl_event last = nullptr;
+  for (size_t n = 0; n < kLaunches; ++n) {
+    if (n == kWriteAt) {
+      ASSERT_EQ(clEnqueueWriteBuffer(env.queue, m, CL_FALSE, 0, kItems * 4, reset.data(), 0, nullptr, nullptr),
+                CL_SUCCESS);
+      expect = reset;
+    }
+    const cl_uint v = cl_uint(n * 7919);
+    clSetKernelArg(k, 1, sizeof v, &v);
+    size_t global = kItems;
+    if (last) clReleaseEvent(last);
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, &last), CL_SUCCESS);
+    for (size_t i = 0; i < kItems; ++i)
+      for (cl_uint j = 0; j < 200; ++j) expect[i] = expect[i] * 3u + v + cl_uint(i) + j;
+  }
+  EXPECT_EQ(env.final_status(last), CL_COMPLETE);
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, kItems * 4, out.data(), 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(out, expect);
+  clReleaseEvent(last);
+  clReleaseMemObject(m);
+  clReleaseKernel(k);
+}
+
 TEST(Events, PendingLaunchKeepsItsArgumentsAndBuffers) {
   Env env;
   ASSERT_TRUE(env.queue);

@@ -465,7 +465,21 @@ void Executor::exec_salu(Wave& w, const Inst& in) {
   case Op::s_cmp_lg_u64: w.scc = s0_64() != s1_64(); break;
   // SOPK
   case Op::s_movk_i32: set(uint32_t(in.imm)); break;
+  case Op::s_cmovk_i32:
+    if (w.scc) set(uint32_t(in.imm));
+    break;
+  // The compares take the 16-bit constant sign-extended (_i32) or zero-extended (_u32).
   case Op::s_cmpk_eq_i32: w.scc = int32_t(sread(w, in, in.dst)) == in.imm; break;
+  case Op::s_cmpk_lg_i32: w.scc = int32_t(sread(w, in, in.dst)) != in.imm; break;
+  case Op::s_cmpk_gt_i32: w.scc = int32_t(sread(w, in, in.dst)) > in.imm; break;
+  case Op::s_cmpk_ge_i32: w.scc = int32_t(sread(w, in, in.dst)) >= in.imm; break;
+  case Op::s_cmpk_lt_i32: w.scc = int32_t(sread(w, in, in.dst)) < in.imm; break;
+  case Op::s_cmpk_le_i32: w.scc = int32_t(sread(w, in, in.dst)) <= in.imm; break;
+  case Op::s_cmpk_eq_u32: w.scc = sread(w, in, in.dst) == uint32_t(in.imm & 0xffff); break;
+  case Op::s_cmpk_lg_u32: w.scc = sread(w, in, in.dst) != uint32_t(in.imm & 0xffff); break;
+  case Op::s_cmpk_ge_u32: w.scc = sread(w, in, in.dst) >= uint32_t(in.imm & 0xffff); break;
+  case Op::s_cmpk_lt_u32: w.scc = sread(w, in, in.dst) < uint32_t(in.imm & 0xffff); break;
+  case Op::s_cmpk_le_u32: w.scc = sread(w, in, in.dst) <= uint32_t(in.imm & 0xffff); break;
   case Op::s_addk_i32: {
     int32_t a = int32_t(sread(w, in, in.dst)), b = in.imm, r = int32_t(uint32_t(a) + uint32_t(b));
     set(uint32_t(r)); w.scc = ((a >= 0) == (b >= 0)) && ((r >= 0) != (a >= 0)); break;

@@ -14,3 +14,26 @@ K(ctl_do_while) { I; uint x = b[i] | 1, k = 0; do { x = x * 5 + 1; ++k; } while 
 K(ctl_goto_like) { I; uint x = a[i]; for (int k = 0; k < 4; ++k) { if ((x >> k) & 1) continue; x += k; } out[i] = x; }
 K(ctl_work_dims) { I; out[i] = get_work_dim() | (uint)get_global_size(0) << 4 | (uint)get_global_offset(0) << 20; }
 K(ctl_function_call) { I; uint x = a[i]; for (int k = 0; k < 3; ++k) x = rotate(x, 5u) ^ b[i]; out[i] = x; }
+K(ctl_uniform_loops) {
+  I; uint x = a[i];
+  #pragma unroll 1
+  for (uint k = 0; k != 200u; ++k) x = x * 3u + k;
+  #pragma unroll 1
+  for (int k = 50; k > -7; --k) x ^= (uint)k * 0x9e3779b9u;
+  #pragma unroll 1
+  for (int k = -40; k <= 33; k += 3) x = rotate(x, 3u) + (uint)k;
+  #pragma unroll 1
+  for (uint k = 1000; k >= 20; k -= 37) x += k;
+  #pragma unroll 1
+  for (int k = 5; k < 90; k += 7) x = x * 5u ^ (uint)k;
+  #pragma unroll 1
+  for (uint k = 7; k <= 300; k += 11) x -= k;
+  out[i] = x;
+}
+K(ctl_uniform_compares) {
+  I; uint g = get_group_id(0); int s = (int)g - 2; uint x = a[i];
+  if (s == -1) x += 1; if (s != 3) x += 2; if (s > 1) x += 4; if (s >= -2) x += 8;
+  if (s < 0) x += 16; if (s <= 1) x += 32; if (g == 3u) x += 64; if (g != 2u) x += 128;
+  if (g > 1u) x += 256; if (g >= 2u) x += 512; if (g < 3u) x += 1024; if (g <= 2u) x += 2048;
+  out[i] = x;
+}
