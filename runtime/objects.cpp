@@ -37,16 +37,19 @@ static_assert(offsetof(FreeBlock, dispatch) == offsetof(ObjectHeader, dispatch) 
 // All CL objects are carved from one reserved arena (address space only until touched), so
 // that "is this a handle amcl made" is a range check: a handle the loader did not vet (a
 // cl_mem inside clSetKernelArg's value, an event in a wait list) can be garbage, and must be
-// rejected before anything reads through it.
+// rejected before anything reads through it. The reservation is inaccessible until objects
+// need it (committed in kCommitBytes steps), so tools that scan all readable memory (valgrind's
+// leak checker) see megabytes, not 16 GiB.
 constexpr size_t kArenaBytes = size_t(16) << 30;
+constexpr size_t kCommitBytes = size_t(1) << 20;
 struct Arena {
   uint8_t* base = nullptr;
+  size_t committed = 0;
   std::atomic<size_t> used{0};
   std::mutex mutex;
   std::unordered_map<size_t, FreeBlock*> free_lists; // by block size
   Arena() {
-    void* p = mmap(nullptr, kArenaBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
+    void* p = mmap(nullptr, kArenaBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p != MAP_FAILED) base = static_cast<uint8_t*>(p);
   }
 };
@@ -75,6 +78,11 @@ void* ObjectHeader::operator new(size_t size) {
   }
   const size_t used = a.used.load(std::memory_order_relaxed);
   if (!a.base || size > kArenaBytes - used) throw std::bad_alloc();
+  if (used + size > a.committed) {
+    const size_t grow = (used + size - a.committed + kCommitBytes - 1) / kCommitBytes * kCommitBytes;
+    if (mprotect(a.base + a.committed, grow, PROT_READ | PROT_WRITE) != 0) throw std::bad_alloc();
+    a.committed += grow;
+  }
   a.used.store(used + size, std::memory_order_release);
 #if AMCL_LEAK_CHECKER
   // Objects point at heap memory; the leak checker must scan the arena to see those pointers.

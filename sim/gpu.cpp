@@ -313,7 +313,15 @@ std::shared_ptr<Gpu> open_emulated_gpu(const std::string& gfx, unsigned index) {
     GpuConfig config;
     config.model = model;
     config.index = index;
-    if (const char* mb = std::getenv("AMCL_SIM_VRAM_MB")) config.vram_bytes = std::stoull(mb) << 20;
+    if (const char* mb = std::getenv("AMCL_SIM_VRAM_MB"); mb && *mb) {
+      char* end = nullptr;
+      const unsigned long long v = std::strtoull(mb, &end, 10);
+      // At least the 32 MiB boot region, the discovery table and room for allocations.
+      if (*end || v < 256 || v > (1ull << 20))
+        throw std::runtime_error(std::string("sim: AMCL_SIM_VRAM_MB=") + mb +
+                                 " is not a VRAM size in MiB between 256 and 1048576");
+      config.vram_bytes = uint64_t(v) << 20;
+    }
     slot = std::make_shared<Gpu>(config);
   }
   return slot;
