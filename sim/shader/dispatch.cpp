@@ -79,9 +79,13 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
 
   // Work-groups are shared out to host threads; each thread has its own decoded-program and
   // translation caches, and its own block of scratch slots.
-  unsigned workers = std::max(1u, std::thread::hardware_concurrency());
-  if (const char* env = std::getenv("AMCL_SIM_THREADS")) workers = std::max(1, std::atoi(env));
-  workers = unsigned(std::min<uint64_t>(workers, groups));
+  // Asked once: hardware_concurrency() reads sysfs on every call (glibc's get_nprocs).
+  static const unsigned host_threads = [] {
+    unsigned n = std::max(1u, std::thread::hardware_concurrency());
+    if (const char* env = std::getenv("AMCL_SIM_THREADS")) n = unsigned(std::max(1, std::atoi(env)));
+    return n;
+  }();
+  unsigned workers = unsigned(std::min<uint64_t>(host_threads, groups));
   if (scratch) workers = std::max(1u, std::min(workers, tmpring_waves(L.tmpring_size) / waves_per_group));
 
   std::atomic<uint64_t> next{0};

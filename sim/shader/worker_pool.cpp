@@ -18,6 +18,12 @@ unsigned WorkerPool::threads() const {
 
 void WorkerPool::run(unsigned n, const std::function<void(unsigned)>& job) {
   if (n == 0) return;
+  if (n == 1) {
+    // One part (a dispatch of one work-group, say): the caller runs it; waking the pool's
+    // threads only to have them sit it out would cost a futex wake-up each.
+    job(0);
+    return;
+  }
   {
     std::lock_guard lock(mutex_);
     // Thread i + 1 runs part i + 1; threads beyond n - 1 sit this run out.
