@@ -30,7 +30,10 @@ using IcdGetPlatformIDs = cl_int(CL_API_CALL*)(cl_uint, cl_platform_id*, cl_uint
 class KhronosLoader : public testing::Test {
 protected:
   void SetUp() override {
-    library_ = dlopen(AMCL_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    // Opened once and never closed, as the Khronos loader keeps its ICDs until the process
+    // ends (amcl's platform state lives in the library).
+    static void* const library = dlopen(AMCL_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    library_ = library;
     ASSERT_NE(library_, nullptr) << dlerror();
     auto gefa = reinterpret_cast<GetExtensionFunctionAddress>(dlsym(library_, "clGetExtensionFunctionAddress"));
     ASSERT_NE(gefa, nullptr);
@@ -44,9 +47,6 @@ protected:
     platform_ = ids[0];
     d_ = table(platform_);
     ASSERT_NE(d_, nullptr) << "the loader skips a platform without a dispatch table";
-  }
-  void TearDown() override {
-    if (library_) dlclose(library_);
   }
   void* library_ = nullptr;
   cl_platform_id platform_ = nullptr;
