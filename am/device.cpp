@@ -14,6 +14,7 @@
 #include "reg_wait.h"
 #include "smu.h"
 #include "va_space.h"
+#include "write_barrier.h"
 
 #include <algorithm>
 #include <bit>
@@ -275,6 +276,7 @@ void Device::init_gmc() {
   pci_->reg_write32(reg(gc_->GCVM_CONTEXT0_CNTL),
                     VM_CONTEXT_CNTL_ENABLE | (gmc::kPageTableDepth << VM_CONTEXT_CNTL_DEPTH_SHIFT) |
                         (0u << gc_->vm_context_block_size_shift));
+  invalidate_gpu_tlb(); // whatever an earlier session left cached (the fast path) is gone
 }
 
 void Device::init_ih() {
@@ -377,6 +379,7 @@ Allocation Device::alloc_vram(uint64_t size, uint64_t align, bool executable) {
   }
   uint32_t flags = PageTable::kRead | PageTable::kWrite | (executable ? uint32_t(PageTable::kExecute) : 0u);
   pt_->map(*va, *phys, size, flags);
+  invalidate_gpu_tlb();
   ++live_;
   return Allocation{*va, size, pci_->vram() + *phys, MemoryKind::Vram, *phys};
 }
@@ -400,6 +403,7 @@ Allocation Device::alloc_system(uint64_t size) {
     throw DeviceError("out of GPU virtual address space");
   }
   pt_->map_pages(*va, pages, PageTable::kRead | PageTable::kWrite | PageTable::kSystem | PageTable::kSnooped);
+  invalidate_gpu_tlb();
   ++live_;
   return Allocation{*va, size, static_cast<uint8_t*>(host), MemoryKind::System, pages.front()};
 }
@@ -407,6 +411,7 @@ Allocation Device::alloc_system(uint64_t size) {
 void Device::free(const Allocation& a) {
   if (!a) return;
   pt_->unmap(a.va, a.size);
+  invalidate_gpu_tlb(); // before the memory or its address can be handed out again
   VaSpace::process().free(a.va, a.size);
   if (a.kind == MemoryKind::Vram) {
     vram_.free(a.phys, a.size);
@@ -430,6 +435,7 @@ void Device::map_peer(const Allocation& remote) {
     throw DeviceError(std::string("peer mapping failed: ") + e.what());
   }
   pt_->map_pages(remote.va, pages, PageTable::kRead | PageTable::kWrite | PageTable::kSystem);
+  invalidate_gpu_tlb();
   Allocation here = remote;
   here.kind = MemoryKind::System;
   here.phys = pages.front();
@@ -440,8 +446,21 @@ void Device::unmap_peer(const Allocation& remote) {
   auto it = std::find_if(peers_.begin(), peers_.end(), [&](const Allocation& p) { return p.va == remote.va; });
   if (it == peers_.end()) return;
   pt_->unmap(it->va, it->size);
+  invalidate_gpu_tlb();
   pci_->dma_unmap(it->cpu, it->size);
   peers_.erase(it);
+}
+
+void Device::invalidate_gpu_tlb() {
+  // The page-table stores reach memory before the request does (they may sit in WC buffers).
+  device_write_barrier();
+  std::lock_guard lock(tlb_mutex_); // one request in flight on the engine at a time
+  pci_->reg_write32(reg(gc_->GCVM_INVALIDATE_ENG17_REQ), vm_invalidate_req(1u << 0, 0));
+  const auto start = std::chrono::steady_clock::now();
+  while (!(pci_->reg_read32(reg(gc_->GCVM_INVALIDATE_ENG17_ACK)) & 1u)) {
+    if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(100))
+      throw DeviceError("GPU TLB invalidation was not acknowledged (GCVM_INVALIDATE_ENG17_ACK)");
+  }
 }
 
 uint64_t Device::signal_va(Engine e) const {

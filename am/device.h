@@ -123,6 +123,10 @@ private:
   // A GC register's BAR5 dword index, from the bases IP discovery gave.
   uint32_t reg(hw::Reg r) const { return gc_base_[r.base_idx] + r.offset; }
   void init_gmc();
+  // After the page tables change: the GPU drops its cached translations of VMID 0
+  // (GCVM_INVALIDATE_ENG17_REQ, then ACK's VMID 0 bit), so it sees new mappings and stops
+  // reaching unmapped memory before that memory is reused.
+  void invalidate_gpu_tlb();
   void init_shader_apertures();
   void init_compute_queue();
   void program_compute_hqd();
@@ -165,6 +169,7 @@ private:
   Queue compute_, sdma_;
   IhRing ih_;
   std::mutex fault_mutex_;
+  std::mutex tlb_mutex_;
   std::vector<std::string> faults_; // device faults not yet reported to a waiter
   std::atomic<bool> compute_stopped_ = false; // the MEC reported a bad packet
   std::atomic<bool> sdma_stopped_ = false;    // the SDMA engine reported a stuck queue

@@ -90,11 +90,13 @@ TEST(DeviceFaults, FaultAmongDispatchesInFlight) {
 TEST(DeviceFaults, ReadOfFreedBuffer) {
   Env env;
   ASSERT_TRUE(env.queue);
+  // `leak` also reads the buffer, so the GPU has its translation cached when it is freed: the
+  // driver must invalidate the GPU's TLB for the later read to fault.
   cl_kernel leak = env.kernel("__kernel void leak(__global ulong* out, __global int* v) {"
-                              " out[0] = (ulong)v; }", "leak");
+                              " out[0] = (ulong)v; out[1] = (ulong)v[0]; }", "leak");
   cl_kernel use = env.kernel("__kernel void use(__global ulong* in, __global int* r) {"
                              " r[0] = *(__global int*)in[0]; }", "use");
-  cl_mem addr = env.buffer(8), victim = env.buffer(4096), result = env.buffer(4);
+  cl_mem addr = env.buffer(16), victim = env.buffer(4096), result = env.buffer(4);
   clSetKernelArg(leak, 0, sizeof addr, &addr);
   clSetKernelArg(leak, 1, sizeof victim, &victim);
   size_t one = 1;

@@ -1,5 +1,7 @@
 #include "gmc.h"
 
+#include <algorithm>
+
 
 #include <cstdio>
 #include <cstring>
@@ -26,7 +28,38 @@ uint64_t Gmc::read_entry(uint64_t table_pa, unsigned index, uint64_t va) const {
   return e;
 }
 
+namespace {
+
+// One translation cache per host thread (an emulated engine or CU): the leaf entries of recently
+// used 4 KiB pages, direct-mapped. An entry belongs to a GMC and an invalidation generation;
+// anything else is stale and the whole cache is dropped, as an invalidation drops it.
+struct Tlb {
+  static constexpr unsigned kEntries = 512;
+  uint64_t owner = 0, generation = 0;
+  uint64_t page[kEntries]; // va >> 12, or ~0 when empty
+  uint64_t pte[kEntries];
+  void reset(uint64_t id, uint64_t gen) {
+    owner = id, generation = gen;
+    std::fill(std::begin(page), std::end(page), ~0ull);
+  }
+};
+thread_local Tlb tlb;
+
+} // namespace
+
 uint8_t* Gmc::translate(uint64_t va, size_t len, bool write, bool execute) {
+  const uint64_t gen = generation_.load(std::memory_order_acquire);
+  if (tlb.owner != id_ || tlb.generation != gen) tlb.reset(id_, gen);
+  const uint64_t vpage = va >> 12;
+  const unsigned slot = unsigned(vpage % Tlb::kEntries);
+  const bool one_page = (va & 4095) + len <= 4096;
+  if (one_page && tlb.page[slot] == vpage) return resolve(tlb.pte[slot], va, len, write, execute);
+  const uint64_t pte = walk(va, len, write);
+  if (one_page) tlb.page[slot] = vpage, tlb.pte[slot] = pte;
+  return resolve(pte, va, len, write, execute);
+}
+
+uint64_t Gmc::walk(uint64_t va, size_t len, bool write) const {
   const GcRegs& g = *model_.gc;
   auto reg = [&](Reg r) { return model_.gc_reg(r); };
   const uint32_t cntl = regs_.read(reg(g.GCVM_CONTEXT0_CNTL));
@@ -72,13 +105,19 @@ uint8_t* Gmc::translate(uint64_t va, size_t len, bool write, bool execute) {
       throw shader::MemoryFault(va, write, describe("page table in system memory", va));
     table = entry & gmc::kAddressMask;
   }
+  // The entry narrowed to va's 4 KiB page (a 2 MiB PDE-as-PTE or fragment covers several).
+  const uint64_t page_pa = (entry & gmc::kAddressMask) + (rel & (page_size - 1) & ~uint64_t(4095));
+  return (entry & ~gmc::kAddressMask) | page_pa;
+}
+
+uint8_t* Gmc::resolve(uint64_t entry, uint64_t va, size_t len, bool write, bool execute) const {
   if (write && !(entry & gmc::PTE_WRITEABLE))
     throw shader::MemoryFault(va, write, describe("write to a read-only page", va));
   if (!write && !(entry & gmc::PTE_READABLE))
     throw shader::MemoryFault(va, write, describe("read of an unreadable page", va));
   if (execute && !(entry & gmc::PTE_EXECUTABLE))
     throw shader::MemoryFault(va, write, describe("instruction fetch from a non-executable page", va));
-  const uint64_t pa = (entry & gmc::kAddressMask) + (rel & (page_size - 1));
+  const uint64_t pa = (entry & gmc::kAddressMask) + (va & 4095);
   if (entry & gmc::PTE_SYSTEM) {
     uint8_t* p = iommu_.translate(pa, len);
     if (!p) throw shader::MemoryFault(va, write, describe("IOMMU fault: bus address not mapped", va));

@@ -1,12 +1,16 @@
 // The emulated GMC (gfxhub 3.0 on gfx11, 12.0 on gfx12): translates GPU virtual addresses of
 // VMID 0 by walking the driver's 3-level page tables with the card's real PDE/PTE bit layout,
 // then resolves VRAM or IOMMU-mapped system memory. Untranslatable accesses raise MemoryFault.
+// Translations are cached as the UTCL1/UTCL2 TLBs cache them: a page-table change is seen only
+// after the driver invalidates (GCVM_INVALIDATE_ENG17_REQ), so a driver that forgets to, after
+// freeing memory say, keeps reaching the old pages here as it would on a real card.
 #pragma once
 #include "card_model.h"
 #include "iommu.h"
 #include "register_file.h"
 #include "shader/memory_port.h"
 
+#include <atomic>
 #include <cstdint>
 
 namespace sim {
@@ -18,6 +22,8 @@ public:
       : regs_(regs), model_(model), vram_(vram), vram_size_(vram_size), iommu_(iommu) {}
 
   uint8_t* translate(uint64_t va, size_t len, bool write, bool execute = false) override;
+  // An invalidation request for VMID 0: every cached translation is dropped.
+  void invalidate_tlb() { generation_.fetch_add(1, std::memory_order_acq_rel); }
 
   // Device-physical access (page-table walks, VRAM addresses).
   uint8_t* vram_at(uint64_t pa, uint64_t len) const {
@@ -26,11 +32,18 @@ public:
 
 private:
   uint64_t read_entry(uint64_t table_pa, unsigned index, uint64_t va) const;
+  // Walks the page tables: the leaf entry for va's 4 KiB page, its address narrowed to that page.
+  uint64_t walk(uint64_t va, size_t len, bool write) const;
+  // Checks the entry's permissions and returns the host memory behind it.
+  uint8_t* resolve(uint64_t pte, uint64_t va, size_t len, bool write, bool execute) const;
   const RegisterFile& regs_;
   const CardModel& model_;
   uint8_t* vram_;
   uint64_t vram_size_;
   const Iommu& iommu_;
+  const uint64_t id_ = next_id_.fetch_add(1); // tells this GMC's cache lines from another's
+  std::atomic<uint64_t> generation_{0};       // bumped by each invalidation
+  static inline std::atomic<uint64_t> next_id_{1};
 };
 
 } // namespace sim

@@ -39,6 +39,7 @@ bool Gpu::known_register(uint32_t index) const {
          in(g.GCVM_CONTEXT0_CNTL, g.GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32) ||
          in(g.CP_MQD_BASE_ADDR, g.CP_HQD_PQ_WPTR_HI) ||
          in(g.GCVM_L2_PROTECTION_FAULT_CNTL, g.GCVM_L2_PROTECTION_FAULT_ADDR_HI32) ||
+         index == gc(g.GCVM_INVALIDATE_ENG17_REQ) ||
          index == gc(g.GRBM_GFX_CNTL) || in(g.SCRATCH_REG6, g.SCRATCH_REG7) ||
          index == gc(g.SH_MEM_BASES) || index == gc(g.SH_MEM_CONFIG) ||
          (index >= ih(ih_first) && index <= ih(i.IH_DOORBELL_RPTR)) || index == ih(i.IH_CNTL);
@@ -148,6 +149,12 @@ void Gpu::reg_write32(uint32_t index, uint32_t value) {
         regs_.store(gc(gc_regs_.GCVM_L2_PROTECTION_FAULT_ADDR_LO32), 0);
         regs_.store(gc(gc_regs_.GCVM_L2_PROTECTION_FAULT_ADDR_HI32), 0);
       }
+    } else if (index == gc(gc_regs_.GCVM_INVALIDATE_ENG17_REQ)) {
+      // The model's invalidation completes at once: VMID 0's cached translations go when the
+      // request names VMID 0 and any TLB level, and ACK reports every VMID the request named.
+      regs_.store(index, value);
+      if ((value & 1) && (value & VM_INVALIDATE_REQ_ALL_LEVELS)) gmc_.invalidate_tlb();
+      regs_.store(gc(gc_regs_.GCVM_INVALIDATE_ENG17_ACK), value & 0xffff);
     } else if (index == ih(model_.ih->IH_RB_CNTL)) {
       regs_.store(index, value & ~IH_RB_CNTL_WPTR_OVERFLOW_CLEAR);
       if (value & IH_RB_CNTL_WPTR_OVERFLOW_CLEAR) {

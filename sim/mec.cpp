@@ -65,7 +65,14 @@ void Mec::process(uint64_t wptr) {
       if (rptr_ + 1 + count > wptr) throw PacketError("packet runs past the write pointer");
       body.resize(count);
       for (uint32_t i = 0; i < count; ++i) body[i] = ring_dword(rptr_ + 1 + i);
-      execute(header, body);
+      try {
+        execute(header, body);
+      } catch (const shader::MemoryFault& e) {
+        // A packet's own memory access (WRITE_DATA, RELEASE_MEM, COPY_DATA...) that does not
+        // translate: the VM fault is raised and the access dropped; the CP goes on with the
+        // next packet. (A fault fetching the ring itself stops the queue below.)
+        dev_.report_vm_fault(e.address, e.write, e.what());
+      }
       rptr_ += 1 + count;
       if (hqd_.rptr_report_va) dev_.gmc().store32(hqd_.rptr_report_va, uint32_t(rptr_ % hqd_.ring_dwords));
     }

@@ -34,6 +34,10 @@ struct GcRegs {
   Reg GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32, GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32;
   // GCVM_CONTEXT0_CNTL.PAGE_TABLE_BLOCK_SIZE: [6:3] on GC 11, [7:4] on GC 12.
   uint32_t vm_context_block_size_shift;
+  // TLB invalidation engine 17 (the one amdgpu's GMC code leaves to the driver's own flushes):
+  // write REQ, poll ACK for the VMID's bit. GCVM_CONTEXT0..15_CNTL, GCVM_CONTEXTS_DISABLE, then
+  // ENG0..17_SEM, ENG0..17_REQ, ENG0..17_ACK follow each other in the offset headers.
+  Reg GCVM_INVALIDATE_ENG17_REQ, GCVM_INVALIDATE_ENG17_ACK;
   // VM protection fault reporting (STATUS is STATUS_LO32 on GC 12, same fields).
   Reg GCVM_L2_PROTECTION_FAULT_CNTL, GCVM_L2_PROTECTION_FAULT_STATUS;
   Reg GCVM_L2_PROTECTION_FAULT_ADDR_LO32, GCVM_L2_PROTECTION_FAULT_ADDR_HI32;
@@ -68,6 +72,22 @@ inline constexpr uint32_t SDMA_RB_CNTL_RB_SIZE_SHIFT = 1;
 inline constexpr uint32_t SDMA_RB_CNTL_RPTR_WRITEBACK_ENABLE = 1u << 12;
 // SDMA0_QUEUE0_DOORBELL: ENABLE[28]. DOORBELL_OFFSET: OFFSET[27:2] (dword index in BAR2).
 inline constexpr uint32_t SDMA_DOORBELL_ENABLE = 1u << 28;
+
+// GCVM_INVALIDATE_ENG0_REQ fields (gc_11_0_0_sh_mask.h, same on 12): PER_VMID_INVALIDATE_REQ
+// [15:0], FLUSH_TYPE [18:16], INVALIDATE_L2_PTES [19], INVALIDATE_L2_PDE0..2 [22:20],
+// INVALIDATE_L1_PTES [23], CLEAR_PROTECTION_FAULT_STATUS_ADDR [24]. ACK: PER_VMID_INVALIDATE_ACK
+// [15:0].
+inline constexpr uint32_t VM_INVALIDATE_REQ_L2_PTES = 1u << 19;
+inline constexpr uint32_t VM_INVALIDATE_REQ_L2_PDE0 = 1u << 20;
+inline constexpr uint32_t VM_INVALIDATE_REQ_L2_PDE1 = 1u << 21;
+inline constexpr uint32_t VM_INVALIDATE_REQ_L2_PDE2 = 1u << 22;
+inline constexpr uint32_t VM_INVALIDATE_REQ_L1_PTES = 1u << 23;
+inline constexpr uint32_t VM_INVALIDATE_REQ_ALL_LEVELS = VM_INVALIDATE_REQ_L2_PTES | VM_INVALIDATE_REQ_L2_PDE0 |
+                                                        VM_INVALIDATE_REQ_L2_PDE1 | VM_INVALIDATE_REQ_L2_PDE2 |
+                                                        VM_INVALIDATE_REQ_L1_PTES;
+inline constexpr uint32_t vm_invalidate_req(uint32_t vmid_mask, uint32_t flush_type) {
+  return (vmid_mask & 0xffff) | ((flush_type & 7) << 16) | VM_INVALIDATE_REQ_ALL_LEVELS;
+}
 
 // GCVM_CONTEXT0_CNTL: ENABLE_CONTEXT[0] PAGE_TABLE_DEPTH[2:1] (block size: see GcRegs).
 inline constexpr uint32_t VM_CONTEXT_CNTL_ENABLE = 1u << 0;

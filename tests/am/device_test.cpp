@@ -3,6 +3,7 @@
 // in the same process.
 #include "am/device.h"
 #include "am/hw/discovery.h"
+#include "am/hw/gc_generations.h"
 #include "sim/gpu.h"
 
 #include <gtest/gtest.h>
@@ -94,6 +95,27 @@ TEST_P(AmDevice, ComputeQueueWritesMemory) {
   dev.wait(am::Engine::Compute, dev.submit_compute(p));
   EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[5], 8u);
   dev.free(mem);
+}
+
+// The card caches translations (the model's TLBs, like the UTCL1/UTCL2): after free() the
+// driver invalidates them, so a write to the freed address faults instead of reaching the
+// old page through a cached translation.
+TEST_P(AmDevice, FreedMemoryIsUnreachableOnceTheTlbIsInvalidated) {
+  am::Device dev(card());
+  am::Allocation mem = dev.alloc_vram(4096);
+  am::Pm4Builder p;
+  p.write_data_mem(mem.va, {1});
+  dev.wait(am::Engine::Compute, dev.submit_compute(p)); // the MEC now has mem's page cached
+  const uint64_t va = mem.va;
+  dev.free(mem);
+  const am::IpBlock* gc = dev.ip_discovery().find(am::hw::discovery::GC_HWID);
+  ASSERT_NE(gc, nullptr);
+  const am::hw::GcRegs& g = *am::hw::gc_regs_for_major(gc->major);
+  const uint32_t ack = uint32_t(gc->bases[g.GCVM_INVALIDATE_ENG17_ACK.base_idx]) + g.GCVM_INVALIDATE_ENG17_ACK.offset;
+  EXPECT_EQ(dev.pci().reg_read32(ack) & 1u, 1u) << "VMID 0 invalidation acknowledged";
+  am::Pm4Builder stale;
+  stale.write_data_mem(va, {2});
+  EXPECT_THROW(dev.wait(am::Engine::Compute, dev.submit_compute(stale)), am::DeviceError);
 }
 
 TEST_P(AmDevice, SdmaCopyOutsideAnyMappingFaultsAndTheQueueGoesOn) {
