@@ -163,11 +163,55 @@ void finish_locked(_cl_command_queue::Command& cmd, cl_int status, Due& due) {
   release(cmd.event);
 }
 
-// Takes the first runnable command of `q` and runs it (host work, or a dispatch submitted
+// Submits a dispatch; a failure becomes its status.
+cl_int submit_dispatch(cl_command_queue q, _cl_command_queue::Command& cmd, uint64_t& done) {
+  try {
+    done = cmd.submit();
+    return CL_COMPLETE;
+  } catch (const am::DeviceError& e) {
+    return report_failure(q, e);
+  } catch (const ClError& e) {
+    return e.code < 0 ? e.code : CL_OUT_OF_RESOURCES;
+  }
+}
+
+// Takes every dispatch at the head of `q` that may start now (while kernel-argument slots last)
+// and submits them in one go: one pass through the lock for the lot. Drops the lock meanwhile.
+void start_dispatches(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due) {
+  std::vector<_cl_command_queue::Command> batch;
+  for (_cl_command_queue::Command* c; (c = next_runnable(q, due)) && c->submit &&
+                                      q->in_flight.size() + batch.size() < kDispatchesInFlight;) {
+    batch.push_back(std::move(*c));
+    q->pending.pop_front();
+    set_locked(batch.back().event, CL_RUNNING, due);
+  }
+  q->running = true;
+  held.unlock();
+  run_due(due);
+  std::vector<std::pair<cl_int, uint64_t>> results(batch.size());
+  {
+    std::lock_guard device_lock(q->mutex);
+    for (size_t i = 0; i < batch.size(); ++i) results[i].first = submit_dispatch(q, batch[i], results[i].second);
+  }
+  for (size_t i = 0; i < batch.size(); ++i)
+    if (results[i].first != CL_COMPLETE) batch[i].submit = nullptr; // captures go outside the lock
+  held.lock();
+  q->running = false;
+  for (size_t i = 0; i < batch.size(); ++i) {
+    if (results[i].first == CL_COMPLETE) q->in_flight.push_back({std::move(batch[i]), results[i].second});
+    else finish_locked(batch[i], results[i].first, due);
+  }
+}
+
+// Takes the first runnable command of `q` and runs it (host work, or dispatches submitted
 // without waiting). Drops the lock meanwhile. Returns whether it did anything.
 bool start_next(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due) {
   _cl_command_queue::Command* c = next_runnable(q, due);
   if (!c) return false;
+  if (c->submit) {
+    start_dispatches(q, held, due);
+    return true;
+  }
   _cl_command_queue::Command cmd = std::move(*c);
   q->pending.pop_front();
   q->running = true;
@@ -175,25 +219,18 @@ bool start_next(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due
   held.unlock();
   run_due(due);
   cl_int status = CL_COMPLETE;
-  uint64_t done = 0;
   try {
     std::lock_guard device_lock(q->mutex);
-    if (cmd.submit) done = cmd.submit();
-    else if (cmd.work) cmd.work();
+    if (cmd.work) cmd.work();
   } catch (const am::DeviceError& e) {
     status = report_failure(q, e);
   } catch (const ClError& e) {
     status = e.code < 0 ? e.code : CL_OUT_OF_RESOURCES;
   }
-  const bool in_flight = cmd.submit && status == CL_COMPLETE;
-  if (!in_flight) {
-    cmd.work = nullptr; // drop captured references before the events go
-    cmd.submit = nullptr;
-  }
+  cmd.work = nullptr; // drop captured references before the events go
   held.lock();
   q->running = false;
-  if (in_flight) q->in_flight.push_back({std::move(cmd), done});
-  else finish_locked(cmd, status, due);
+  finish_locked(cmd, status, due);
   return true;
 }
 
