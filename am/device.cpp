@@ -589,7 +589,10 @@ void Device::reset_queue(Engine e) {
     program_sdma_queue();
     sdma_stopped_ = false;
   }
-  // Work submitted before the reset is gone: complete its timeline so no waiter blocks on it.
+  // Work submitted before the reset is gone: complete its timeline so no waiter blocks on it,
+  // and remember which values never ran so their waiters learn it.
+  const uint64_t done = completed(e);
+  if (q.issued > done) q.lost.push_back({done + 1, q.issued});
   set_slot(e == Engine::Compute ? kComputeSignal : kSdmaSignal, q.issued);
   ++resets_;
 }
@@ -620,6 +623,14 @@ void Device::wait(Engine e, uint64_t value) {
     }
   }
   service_interrupts();
+  {
+    Queue& q = queue(e);
+    std::lock_guard lock(q.mutex);
+    for (const auto& [first, last] : q.lost)
+      if (value >= first && value <= last)
+        throw DeviceError(std::string(name) + " was reset (after a hang or a packet it could not execute) "
+                                              "before this work ran");
+  }
   std::vector<std::string> faults;
   {
     std::lock_guard lock(fault_mutex_);

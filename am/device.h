@@ -107,6 +107,9 @@ private:
     Ring ring;
     Allocation ring_mem;
     uint64_t issued = 0;  // timeline values handed out
+    // Timeline values of work a queue reset threw away (first, last): their waiters get an
+    // error, though the reset completed the timeline so that nobody blocks on them.
+    std::vector<std::pair<uint64_t, uint64_t>> lost;
     std::mutex mutex;
   };
   void boot();

@@ -28,6 +28,13 @@ void Engine::ring(uint64_t wptr) {
   cv_.notify_all();
 }
 
+void Engine::forget_doorbell() {
+  std::lock_guard lock(mutex_);
+  pending_ = false;
+  wptr_ = 0;
+  epoch_.fetch_add(1, std::memory_order_acq_rel);
+}
+
 void Engine::halt(const std::string& why) {
   halted_ = true;
   std::fprintf(stderr, "amcl sim: %s halted: %s\n", name_.c_str(), why.c_str());
@@ -42,6 +49,7 @@ void Engine::loop() {
       if (stopping_) return;
       pending_ = false;
       wptr = wptr_;
+      taken_epoch_ = epoch_.load(std::memory_order_acquire);
     }
     if (!halted_) process(wptr);
   }

@@ -28,6 +28,11 @@ protected:
   void halt(const std::string& why);
   // A queue reset brings a halted engine back.
   void clear_halt() { halted_ = false; }
+  // The queue is (re)programmed from rptr 0: a doorbell value written for the old ring must
+  // not replay the old packets. Drops a pending doorbell and marks one already taken as stale.
+  void forget_doorbell();
+  // In process(): the wptr being processed predates the last forget_doorbell().
+  bool stale_doorbell() const { return taken_epoch_ != epoch_.load(std::memory_order_acquire); }
 
 private:
   void loop();
@@ -38,6 +43,8 @@ private:
   uint64_t wptr_ = 0;
   bool pending_ = false;
   bool stopping_ = false;
+  std::atomic<uint64_t> epoch_ = 0; // bumped by forget_doorbell()
+  uint64_t taken_epoch_ = 0;         // epoch_ when the engine thread took its wptr
   std::atomic<bool> halted_ = false;
 };
 

@@ -28,6 +28,7 @@ std::string hex(uint64_t v) {
 } // namespace
 
 void Mec::activate(const HqdState& hqd) {
+  forget_doorbell(); // before the queue is live again
   std::lock_guard lock(ring_mutex_);
   hqd_ = hqd;
   rptr_ = 0;
@@ -44,7 +45,7 @@ void Mec::deactivate() {
 
 void Mec::process(uint64_t wptr) {
   std::lock_guard lock(ring_mutex_);
-  if (!active_) return;
+  if (!active_ || stale_doorbell()) return;
   auto& gmc = dev_.gmc();
   auto ring_dword = [&](uint64_t index) {
     uint32_t v;
@@ -53,7 +54,8 @@ void Mec::process(uint64_t wptr) {
   };
   std::vector<uint32_t> body;
   try {
-    while (rptr_ < wptr && !halted() && active_) {
+    // abort_: a deactivation is waiting for this loop; nothing after the interrupted packet runs.
+    while (rptr_ < wptr && !halted() && active_ && !abort_) {
       uint32_t header = ring_dword(rptr_);
       uint32_t type = pm4::header_type(header);
       if (type == 2) { // one-dword filler

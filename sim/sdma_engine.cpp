@@ -27,6 +27,7 @@ void SdmaEngine::disable() {
 }
 
 void SdmaEngine::enable(uint64_t ring_va, uint32_t ring_bytes, uint64_t rptr_writeback_va) {
+  forget_doorbell(); // before the ring is live again
   std::lock_guard lock(ring_mutex_);
   clear_halt();
   ring_va_ = ring_va;
@@ -45,7 +46,7 @@ uint32_t SdmaEngine::ring_dword(uint64_t byte_index) {
 
 void SdmaEngine::process(uint64_t wptr) {
   std::lock_guard lock(ring_mutex_);
-  if (!enabled_) return;
+  if (!enabled_ || stale_doorbell()) return;
   try {
     while (rptr_ < wptr && !halted()) {
       uint32_t dwords;

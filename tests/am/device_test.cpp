@@ -118,6 +118,33 @@ TEST_P(AmDevice, FreedMemoryIsUnreachableOnceTheTlbIsInvalidated) {
   EXPECT_THROW(dev.wait(am::Engine::Compute, dev.submit_compute(stale)), am::DeviceError);
 }
 
+// Work queued behind a hang is thrown away by the queue reset: whoever waits for it later gets
+// an error, not a completed timeline value for work that never ran.
+TEST_P(AmDevice, WorkLostInAQueueResetReportsAnError) {
+  setenv("AMCL_HANG_TIMEOUT_MS", "200", 1);
+  am::Device dev(card());
+  unsetenv("AMCL_HANG_TIMEOUT_MS");
+  am::Allocation mem = dev.alloc_vram(4096);
+  std::memset(mem.cpu, 0, 4096);
+  am::Pm4Builder hang, behind;
+  hang.wait_mem(mem.va, am::hw::pm4::WAIT_EQ, 1, 0xffffffff); // nobody writes the 1
+  behind.write_data_mem(mem.va + 64, {7});
+  const uint64_t stuck = dev.submit_compute(hang), queued = dev.submit_compute(behind);
+  EXPECT_THROW(dev.wait(am::Engine::Compute, stuck), am::DeviceError);
+  try {
+    dev.wait(am::Engine::Compute, queued);
+    ADD_FAILURE() << "work thrown away by the reset reported success";
+  } catch (const am::DeviceError& e) {
+    EXPECT_NE(std::string(e.what()).find("before this work ran"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[16], 0u);
+  am::Pm4Builder after;
+  after.write_data_mem(mem.va + 64, {9});
+  dev.wait(am::Engine::Compute, dev.submit_compute(after)); // the queue works again
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[16], 9u);
+  dev.free(mem);
+}
+
 TEST_P(AmDevice, SdmaCopyOutsideAnyMappingFaultsAndTheQueueGoesOn) {
   am::Device dev(card());
   am::Allocation vram = dev.alloc_vram(4096);
