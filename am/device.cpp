@@ -46,7 +46,7 @@ constexpr uint32_t kAmBootedMagic = 0xA3C1B007;
 
 // Slots of the signal page (64-bit each).
 enum Slot : unsigned { kComputeSignal = 0, kSdmaSignal = 1, kComputeRptr = 2, kSdmaRptr = 3,
-                       kComputeWptrPoll = 4, kIhWptr = 5 };
+                       kComputeWptrPoll = 4, kIhWptr = 5, kClockSample = 6 };
 constexpr uint64_t kIhRingBytes = 64 * 1024;
 
 uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
@@ -129,7 +129,30 @@ void Device::boot() {
   init_shader_apertures();
   init_compute_queue();
   init_sdma_queue();
+  calibrate_clock();
   pci_->reg_write32(reg(gc_->SCRATCH_REG7), kAmBootedMagic);
+}
+
+// One GPU clock sample between two host clock reads: the offset that puts GPU timestamps on
+// the host's steady clock (the GPU's 100 MHz reference and the host clock do not drift apart
+// measurably over a process's life).
+void Device::calibrate_clock() {
+  Pm4Builder p;
+  p.copy_data_to_mem(hw::pm4::COPY_DATA_TIMESTAMP, 0, signals_.va + 8 * kClockSample, true);
+  const auto before = std::chrono::steady_clock::now();
+  wait(Engine::Compute, submit_compute(p));
+  const auto after = std::chrono::steady_clock::now();
+  const int64_t host_ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>((before + (after - before) / 2).time_since_epoch()).count();
+  clock_offset_ns_ = host_ns - int64_t(gpu_ns(slot_value(kClockSample)));
+}
+
+uint64_t Device::gpu_ns(uint64_t ticks) const {
+  return uint64_t((unsigned __int128)ticks * 1'000'000'000u / gpu_clock_hz());
+}
+
+uint64_t Device::host_ns_from_gpu_ticks(uint64_t ticks) const {
+  return uint64_t(int64_t(gpu_ns(ticks)) + clock_offset_ns_);
 }
 
 // The IP discovery binary at the top of VRAM says which blocks the card has and where their

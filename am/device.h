@@ -97,6 +97,9 @@ public:
   void wait(Engine e, uint64_t value);
   uint64_t queue_resets() const { return resets_; }
   uint64_t gpu_clock_hz() const { return 100'000'000; }
+  // A GPU timestamp (RELEASE_MEM / COPY_DATA, gpu_clock_hz ticks) as host steady_clock
+  // nanoseconds, through an offset measured when the device came up.
+  uint64_t host_ns_from_gpu_ticks(uint64_t ticks) const;
   // The SDMA engine's major version (6 on gfx11 parts, 7 on gfx12 parts): SdmaBuilder's encoding.
   unsigned sdma_major() const { return sdma_major_; }
 
@@ -126,6 +129,8 @@ private:
   // A GC register's BAR5 dword index, from the bases IP discovery gave.
   uint32_t reg(hw::Reg r) const { return gc_base_[r.base_idx] + r.offset; }
   void init_gmc();
+  void calibrate_clock();
+  uint64_t gpu_ns(uint64_t ticks) const;
   // After the page tables change: the GPU drops its cached translations of VMID 0
   // (GCVM_INVALIDATE_ENG17_REQ, then ACK's VMID 0 bit), so it sees new mappings and stops
   // reaching unmapped memory before that memory is reused.
@@ -173,6 +178,7 @@ private:
   IhRing ih_;
   std::mutex fault_mutex_;
   std::mutex tlb_mutex_;
+  int64_t clock_offset_ns_ = 0; // host steady_clock ns minus GPU ns
   std::vector<std::string> faults_; // device faults not yet reported to a waiter
   std::atomic<bool> compute_stopped_ = false; // the MEC reported a bad packet
   std::atomic<bool> sdma_stopped_ = false;    // the SDMA engine reported a stuck queue

@@ -3,6 +3,7 @@
 // queues, and a pending command keeps its arguments and buffers as they were at enqueue.
 #include "cl_helpers.h"
 
+#include <array>
 #include <thread>
 
 using amcl_test::Env;
@@ -180,6 +181,49 @@ TEST(Events, PendingLaunchKeepsItsArgumentsAndBuffers) {
   clReleaseMemObject(b);
   clReleaseEvent(gate);
   clReleaseKernel(k);
+}
+
+// Dispatches queue behind each other on the device: their profiling times come from the GPU's
+// clock (START when the CP starts the dispatch, END at end of pipe), so a kernel enqueued
+// behind a long one starts after that one ends, and its duration is its own.
+TEST(Events, ProfilingTimesOfQueuedDispatchesComeFromTheGpu) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_int err;
+  cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+  cl_command_queue q = clCreateCommandQueueWithProperties(env.context, env.device, props, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_kernel slow = env.kernel("__kernel void slow(__global uint* p) { uint x = p[get_global_id(0)];"
+                              " for (uint j = 0; j < 3000u; ++j) x = x * 1664525u + j;"
+                              " p[get_global_id(0)] = x; }", "slow");
+  cl_kernel quick = env.kernel(kStore, "store");
+  cl_mem a = env.buffer(1024 * 4), b = env.buffer(64 * 4);
+  int v = 5;
+  clSetKernelArg(slow, 0, sizeof a, &a);
+  clSetKernelArg(quick, 0, sizeof b, &b);
+  clSetKernelArg(quick, 1, sizeof v, &v);
+  size_t big = 1024, small = 64;
+  cl_event first, second;
+  ASSERT_EQ(clEnqueueNDRangeKernel(q, slow, 1, nullptr, &big, nullptr, 0, nullptr, &first), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(q, quick, 1, nullptr, &small, nullptr, 0, nullptr, &second), CL_SUCCESS);
+  ASSERT_EQ(clFinish(q), CL_SUCCESS);
+  auto times = [](cl_event e) {
+    std::array<cl_ulong, 4> t{};
+    const cl_profiling_info which[] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                                       CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END};
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(clGetEventProfilingInfo(e, which[i], sizeof t[i], &t[i], nullptr), CL_SUCCESS);
+    EXPECT_LE(t[0], t[1]);
+    EXPECT_LE(t[1], t[2]);
+    EXPECT_LE(t[2], t[3]);
+    return t;
+  };
+  const auto t1 = times(first), t2 = times(second);
+  EXPECT_GE(t2[2], t1[3]) << "the second dispatch cannot start before the first has ended";
+  EXPECT_LT(t2[3] - t2[2], t1[3] - t1[2]) << "the quick kernel's own time, not the wait behind the slow one";
+  for (cl_event e : {first, second}) clReleaseEvent(e);
+  clReleaseMemObject(a);
+  clReleaseMemObject(b);
+  clReleaseCommandQueue(q);
 }
 
 TEST(Events, ProfilingTimesAreOrdered) {

@@ -16,6 +16,7 @@ using namespace am::hw::sh;
 // One kernel-argument slot per dispatch in flight: the dispatch packet, then the arguments
 // (CL_DEVICE_MAX_PARAMETER_SIZE 4096 bytes plus the hidden ones).
 constexpr uint32_t kPacketOffset = 0;    // hsa_kernel_dispatch_packet_t (64 bytes)
+constexpr uint32_t kTimesOffset = 128;   // GPU timestamps of the dispatch's start and end
 constexpr uint32_t kKernargOffset = 256; // kernel arguments follow, 256-byte aligned
 constexpr uint64_t kSlotBytes = 8192;
 constexpr uint64_t kKernargBytes = kSlotBytes * kDispatchesInFlight;
@@ -138,7 +139,7 @@ Launch prepare_launch(cl_kernel k, cl_uint dims, const size_t* offset, const siz
   return L;
 }
 
-uint64_t submit_launch(cl_command_queue q, const Launch& L) {
+_cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L) {
   cl_kernel k = L.kernel;
   const compiler::KernelInfo& info = *k->info;
   const size_t* g = L.global;
@@ -227,6 +228,10 @@ uint64_t submit_launch(cl_command_queue q, const Launch& L) {
   // Dispatches follow each other on the ring without the host waiting in between; the CP must
   // not start this one while the previous one still runs (an in-order queue).
   pm4.cs_partial_flush();
+  // Profiling: the GPU clock once the dispatches before have finished, and at end of pipe.
+  const bool profiled = q->properties & CL_QUEUE_PROFILING_ENABLE;
+  const uint64_t times_va = q->kernargs.va + slot + kTimesOffset;
+  if (profiled) pm4.copy_data_to_mem(am::hw::pm4::COPY_DATA_TIMESTAMP, 0, times_va, true);
   if (rsrc2_scratch_en(info.rsrc2)) {
     // Private memory: one slot per wave the hardware may run at once; each slot holds the
     // private segment of the wave's 32 lanes.
@@ -266,13 +271,14 @@ uint64_t submit_launch(cl_command_queue q, const Launch& L) {
   if (info.wavefront_size == 32) initiator |= DISPATCH_CS_W32_EN;
   if (partial) initiator |= DISPATCH_PARTIAL_TG_EN;
   pm4.dispatch_direct(groups[0], groups[1], groups[2], initiator);
+  if (profiled) pm4.release_mem_timestamp(times_va + 8);
   const uint64_t done = dev.submit_compute(pm4);
   ++q->launches;
-  return done;
+  return {done, profiled ? reinterpret_cast<const uint64_t*>(base + kTimesOffset) : nullptr};
 }
 
 void run_launch(cl_command_queue q, const Launch& L) {
-  q->device->am->wait(am::Engine::Compute, submit_launch(q, L));
+  q->device->am->wait(am::Engine::Compute, submit_launch(q, L).done);
   if (L.prints) print_records(q, L.kernel->program->code->printf_formats);
 }
 

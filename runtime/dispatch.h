@@ -38,7 +38,8 @@ Launch prepare_launch(cl_kernel k, cl_uint dims, const size_t* offset, const siz
 // dispatch without waiting; returns the compute timeline value that marks its completion. The
 // caller makes sure fewer than kDispatchesInFlight dispatches of `q` are unfinished. Throws
 // am::DeviceError or ClError.
-uint64_t submit_launch(cl_command_queue q, const Launch& launch);
+// On a profiling queue the CP also writes GPU timestamps at the dispatch's start and end.
+_cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& launch);
 // Submits, waits for completion and writes what the kernel printed.
 void run_launch(cl_command_queue q, const Launch& launch);
 

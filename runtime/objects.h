@@ -96,15 +96,21 @@ struct _cl_command_queue : amcl::rt::ObjectHeader {
   am::Allocation staging;  // pinned host memory for host<->device copies
   am::Allocation scratch;  // private memory of running waves (COMPUTE_TMPRING_SIZE)
   am::Allocation printf_buffer; // pinned host memory kernels print into (runtime/printf_output.h)
+  // What a submitted dispatch leaves to watch: the compute timeline value that completes it
+  // and, on a profiling queue, the GPU timestamps of its start and end (written by the CP).
+  struct Submitted {
+    uint64_t done = 0;
+    const uint64_t* times = nullptr;
+  };
   // Commands not yet run, in order (runtime/scheduler.cpp; guarded by the scheduler's lock).
   struct Command {
     cl_event event = nullptr;
     std::vector<cl_event> waits;
     std::function<void()> work;
-    // Instead of `work`: a kernel dispatch that is submitted without waiting; returns the
-    // compute timeline value that marks its completion. Its captures (the launch snapshot, with
-    // references on the kernel and buffers) live until then.
-    std::function<uint64_t()> submit;
+    // Instead of `work`: a kernel dispatch that is submitted without waiting (see Submitted).
+    // Its captures (the launch snapshot, with references on the kernel and buffers) live until
+    // it has completed.
+    std::function<Submitted()> submit;
   };
   std::deque<Command> pending;
   bool running = false;
@@ -114,7 +120,7 @@ struct _cl_command_queue : amcl::rt::ObjectHeader {
   // them faulted.
   struct InFlight {
     Command cmd;
-    uint64_t done = 0;
+    Submitted at;
   };
   std::deque<InFlight> in_flight;
   bool retiring = false;

@@ -3,6 +3,7 @@
 #include "dispatch.h"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
@@ -115,7 +116,7 @@ void set_locked(cl_event e, cl_int status, Due& due) {
   const uint64_t now = host_time_ns();
   if (status <= CL_SUBMITTED && !e->submit) e->submit = now;
   if (status <= CL_RUNNING && !e->start) e->start = now;
-  if (status <= CL_COMPLETE) e->end = now;
+  if (status <= CL_COMPLETE && !e->end) e->end = now; // a profiled dispatch brings its own
   collect_callbacks(e, status, due);
   // Waiters (clFinish, clWaitForEvents, blocking calls) only act on final states; waking them
   // for SUBMITTED/RUNNING costs a futex wake-up each (expensive on paravirtualised machines).
@@ -164,9 +165,9 @@ void finish_locked(_cl_command_queue::Command& cmd, cl_int status, Due& due) {
 }
 
 // Submits a dispatch; a failure becomes its status.
-cl_int submit_dispatch(cl_command_queue q, _cl_command_queue::Command& cmd, uint64_t& done) {
+cl_int submit_dispatch(cl_command_queue q, _cl_command_queue::Command& cmd, _cl_command_queue::Submitted& at) {
   try {
-    done = cmd.submit();
+    at = cmd.submit();
     return CL_COMPLETE;
   } catch (const am::DeviceError& e) {
     return report_failure(q, e);
@@ -188,7 +189,7 @@ void start_dispatches(cl_command_queue q, std::unique_lock<std::mutex>& held, Du
   q->running = true;
   held.unlock();
   run_due(due);
-  std::vector<std::pair<cl_int, uint64_t>> results(batch.size());
+  std::vector<std::pair<cl_int, _cl_command_queue::Submitted>> results(batch.size());
   {
     std::lock_guard device_lock(q->mutex);
     for (size_t i = 0; i < batch.size(); ++i) results[i].first = submit_dispatch(q, batch[i], results[i].second);
@@ -239,25 +240,38 @@ bool start_next(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due
 bool retire_oldest(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due, bool block) {
   if (q->in_flight.empty() || q->retiring) return false;
   am::Device& dev = *q->device->am;
-  const uint64_t done = q->in_flight.front().done;
+  const uint64_t done = q->in_flight.front().at.done;
+  const uint64_t* gpu_times = q->in_flight.front().at.times;
   if (!block && dev.completed(am::Engine::Compute) < done) return false;
   q->retiring = true; // the front entry is this thread's until it is popped
-  std::function<uint64_t()> captures = std::move(q->in_flight.front().cmd.submit);
+  std::function<_cl_command_queue::Submitted()> captures = std::move(q->in_flight.front().cmd.submit);
   held.unlock();
   run_due(due);
   cl_int status = CL_COMPLETE;
+  uint64_t gpu_start = 0, gpu_end = 0;
   try {
     dev.wait(am::Engine::Compute, done); // reports faults and hangs
+    if (gpu_times) { // written by the CP before the completion signal
+      gpu_start = dev.host_ns_from_gpu_ticks(std::atomic_ref(*const_cast<uint64_t*>(gpu_times)).load());
+      gpu_end = dev.host_ns_from_gpu_ticks(std::atomic_ref(*const_cast<uint64_t*>(gpu_times + 1)).load());
+    }
   } catch (const am::DeviceError& e) {
     status = report_failure(q, e);
   }
   captures = nullptr; // the launch snapshot's references go outside the lock
   held.lock();
   q->retiring = false;
-  if (status != CL_COMPLETE) q->failed_through = q->in_flight.back().done;
+  if (status != CL_COMPLETE) q->failed_through = q->in_flight.back().at.done;
   else if (done <= q->failed_through) status = CL_OUT_OF_RESOURCES;
   _cl_command_queue::Command cmd = std::move(q->in_flight.front().cmd);
   q->in_flight.pop_front();
+  if (status == CL_COMPLETE && gpu_times) {
+    // When the GPU ran it, not when the host handed it over or noticed the end: dispatches
+    // queue behind each other on the ring. Kept within SUBMIT ≤ START ≤ END.
+    cl_event e = cmd.event;
+    e->start = std::max(e->submit, gpu_start);
+    e->end = std::max(e->start, gpu_end);
+  }
   finish_locked(cmd, status, due);
   return true;
 }
@@ -342,7 +356,7 @@ cl_event enqueue(cl_command_queue q, cl_command_type type, const cl_event* waits
 }
 
 cl_event enqueue_dispatch(cl_command_queue q, cl_command_type type, const cl_event* waits, cl_uint nwait,
-                          std::function<uint64_t()> submit) {
+                          std::function<_cl_command_queue::Submitted()> submit) {
   _cl_command_queue::Command cmd;
   cmd.submit = std::move(submit);
   return enqueue_command(q, type, waits, nwait, std::move(cmd), false);
