@@ -329,7 +329,7 @@ cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_even
   {
     std::unique_lock held(lock());
     e->status = CL_SUBMITTED;
-    e->submit = host_time_ns();
+    e->submit = e->queued; // recorded and handed to the scheduler in one step: one clock read
     q->pending.push_back(std::move(cmd));
     active_queues().insert(q);
     if (blocking) {
