@@ -116,6 +116,9 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const
   if (!rt::valid(k)) return CL_INVALID_KERNEL;
   if (index >= k->explicit_args.size()) return CL_INVALID_ARG_INDEX;
   const compiler::KernelArg& arg = k->info->args[k->explicit_args[index]];
+  // Launches already enqueued keep the snapshot they took; the next one takes a new one.
+  std::lock_guard snapshot_lock(k->snapshot_mutex);
+  k->snapshot.reset();
   if (arg.kind == compiler::ArgKind::DynamicSharedPointer) {
     if (value) return CL_INVALID_ARG_VALUE;
     if (size == 0) return CL_INVALID_ARG_SIZE;

@@ -53,30 +53,55 @@ void print_records(cl_command_queue q, const std::vector<compiler::PrintfFormat>
 
 } // namespace
 
-Launch::Launch(const Launch& o)
-    : kernel(o.kernel), dims(o.dims), values(o.values), local_sizes(o.local_sizes),
-      buffers(o.buffers), prints(o.prints) {
+ArgSnapshot::~ArgSnapshot() {
+  for (cl_mem m : buffers) release(m);
+}
+
+Launch::Launch(const Launch& o) : kernel(o.kernel), dims(o.dims), args(o.args) {
   std::copy(std::begin(o.global), std::end(o.global), global);
   std::copy(std::begin(o.local), std::end(o.local), local);
   std::copy(std::begin(o.offset), std::end(o.offset), offset);
   retain(kernel);
-  for (cl_mem m : buffers) retain(m);
 }
 
-Launch::Launch(Launch&& o) noexcept
-    : kernel(o.kernel), dims(o.dims), values(std::move(o.values)), local_sizes(std::move(o.local_sizes)),
-      buffers(std::move(o.buffers)), prints(o.prints) {
+Launch::Launch(Launch&& o) noexcept : kernel(o.kernel), dims(o.dims), args(std::move(o.args)) {
   std::copy(std::begin(o.global), std::end(o.global), global);
   std::copy(std::begin(o.local), std::end(o.local), local);
   std::copy(std::begin(o.offset), std::end(o.offset), offset);
   o.kernel = nullptr;
-  o.buffers.clear();
 }
 
 Launch::~Launch() {
-  for (cl_mem m : buffers) release(m);
+  args.reset(); // the buffers go before the kernel
   if (kernel) release(kernel);
 }
+
+namespace {
+
+// The kernel's current arguments as a snapshot: the one an earlier launch made, while it is
+// alive and clSetKernelArg has not been called since, or a new one.
+std::shared_ptr<const ArgSnapshot> snapshot_args(cl_kernel k) {
+  std::lock_guard lock(k->snapshot_mutex);
+  if (auto shared = k->snapshot.lock()) return shared;
+  const compiler::KernelInfo& info = *k->info;
+  auto snap = std::make_shared<ArgSnapshot>();
+  snap->values = k->arg_values;
+  snap->local_sizes = k->local_sizes;
+  for (const compiler::KernelArg& a : info.args) snap->prints |= a.kind == compiler::ArgKind::HiddenPrintfBuffer;
+  for (size_t i = 0; i < k->explicit_args.size(); ++i) {
+    if (info.args[k->explicit_args[i]].kind != compiler::ArgKind::GlobalBuffer) continue;
+    cl_mem m;
+    std::memcpy(&m, snap->values[i].data(), sizeof m);
+    if (m) {
+      retain(m);
+      snap->buffers.push_back(m);
+    }
+  }
+  k->snapshot = snap;
+  return snap;
+}
+
+} // namespace
 
 Launch prepare_launch(cl_kernel k, cl_uint dims, const size_t* offset, const size_t* global,
                       const size_t* local) {
@@ -124,18 +149,7 @@ Launch prepare_launch(cl_kernel k, cl_uint dims, const size_t* offset, const siz
   L.dims = dims;
   // The arguments as they are now: later clSetKernelArg calls do not change this launch, and
   // the buffers it uses stay alive until it has run.
-  L.values = k->arg_values;
-  L.local_sizes = k->local_sizes;
-  for (const compiler::KernelArg& a : info.args) L.prints |= a.kind == compiler::ArgKind::HiddenPrintfBuffer;
-  for (size_t i = 0; i < k->explicit_args.size(); ++i) {
-    if (info.args[k->explicit_args[i]].kind != compiler::ArgKind::GlobalBuffer) continue;
-    cl_mem m;
-    std::memcpy(&m, L.values[i].data(), sizeof m);
-    if (m) {
-      retain(m);
-      L.buffers.push_back(m);
-    }
-  }
+  L.args = snapshot_args(k);
   return L;
 }
 
@@ -164,16 +178,16 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L) 
     case compiler::ArgKind::DynamicSharedPointer:
       lds = (lds + 15) & ~15u;
       put<uint32_t>(args, a.offset, lds);
-      lds += uint32_t(L.local_sizes[i]);
+      lds += uint32_t(L.args->local_sizes[i]);
       break;
     case compiler::ArgKind::GlobalBuffer: {
       cl_mem m;
-      std::memcpy(&m, L.values[i].data(), sizeof m);
+      std::memcpy(&m, L.args->values[i].data(), sizeof m);
       put<uint64_t>(args, a.offset, m ? m->va() : 0);
       break;
     }
     default:
-      std::memcpy(args + a.offset, L.values[i].data(), std::min<size_t>(a.size, L.values[i].size()));
+      std::memcpy(args + a.offset, L.args->values[i].data(), std::min<size_t>(a.size, L.args->values[i].size()));
     }
   }
   if (lds > 64 * 1024) throw ClError{CL_OUT_OF_RESOURCES, "local memory exceeds 64 KiB"};
@@ -279,7 +293,7 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L) 
 
 void run_launch(cl_command_queue q, const Launch& L) {
   q->device->am->wait(am::Engine::Compute, submit_launch(q, L).done);
-  if (L.prints) print_records(q, L.kernel->program->code->printf_formats);
+  if (L.prints()) print_records(q, L.kernel->program->code->printf_formats);
 }
 
 } // namespace amcl::rt

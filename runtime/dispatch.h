@@ -4,6 +4,7 @@
 #pragma once
 #include "objects.h"
 
+#include <memory>
 #include <vector>
 
 namespace amcl::rt {
@@ -12,20 +13,30 @@ namespace amcl::rt {
 // kernel-argument slot, reused only after the dispatch that had it has finished.
 inline constexpr size_t kDispatchesInFlight = 64;
 
-// A validated NDRange with a snapshot of the kernel's arguments; it holds references on the
-// kernel and on the buffers the arguments name until it is destroyed.
-struct Launch {
-  cl_kernel kernel = nullptr;
-  cl_uint dims = 1;
-  size_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1}, offset[3] = {0, 0, 0};
+// A kernel's arguments as they were at enqueue, with references on the buffers they name. One
+// snapshot serves every launch enqueued while the arguments stay unchanged (clSetKernelArg
+// starts a new one), so enqueueing the same kernel again copies nothing.
+struct ArgSnapshot {
   std::vector<std::vector<uint8_t>> values;
   std::vector<size_t> local_sizes;
   std::vector<cl_mem> buffers;
   bool prints = false; // the kernel calls printf: its output is written once it has finished
+  ArgSnapshot() = default;
+  ArgSnapshot(const ArgSnapshot&) = delete;
+  ArgSnapshot& operator=(const ArgSnapshot&) = delete;
+  ~ArgSnapshot();
+};
+
+// A validated NDRange with a snapshot of the kernel's arguments; it holds a reference on the
+// kernel (and, through the snapshot, on the buffers) until it is destroyed.
+struct Launch {
+  cl_kernel kernel = nullptr;
+  cl_uint dims = 1;
+  size_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1}, offset[3] = {0, 0, 0};
+  std::shared_ptr<const ArgSnapshot> args;
+  bool prints() const { return args && args->prints; }
   Launch() = default;
   Launch(const Launch& other);
-  // Moving hands over the kernel and buffer references (the enqueue path moves the snapshot
-  // into its command: no second round of retains and vector copies).
   Launch(Launch&& other) noexcept;
   Launch& operator=(const Launch&) = delete;
   ~Launch();

@@ -19,6 +19,7 @@
 #include <vector>
 
 namespace amcl::rt {
+struct ArgSnapshot;
 
 // The dispatch table every object points at (filled by icd/).
 extern const cl_icd_dispatch* g_dispatch;
@@ -181,6 +182,10 @@ struct _cl_kernel : amcl::rt::ObjectHeader {
   std::vector<std::vector<uint8_t>> arg_values;
   std::vector<size_t> local_sizes; // for __local args: requested bytes
   std::vector<bool> arg_set;
+  // The argument snapshot launches share while the arguments are unchanged (runtime/dispatch.cpp);
+  // weak, so buffers are not kept alive once no launch needs them. clSetKernelArg resets it.
+  std::mutex snapshot_mutex;
+  std::weak_ptr<const amcl::rt::ArgSnapshot> snapshot;
 };
 
 struct _cl_event : amcl::rt::ObjectHeader {
