@@ -4,6 +4,7 @@
 #include "cl_helpers.h"
 
 #include <array>
+#include <atomic>
 #include <thread>
 
 using amcl_test::Env;
@@ -151,6 +152,30 @@ TEST(Events, DispatchesInFlightRunInOrderWithTheirArguments) {
   EXPECT_EQ(out, expect);
   clReleaseEvent(last);
   clReleaseMemObject(m);
+  clReleaseKernel(k);
+}
+
+// Launches with unchanged arguments share one snapshot of them; it holds the buffers only while
+// a launch needs it: once they have run, a buffer the application released is gone, though the
+// kernel still names it.
+TEST(Events, SharedArgumentSnapshotLetsReleasedBuffersGo) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_kernel k = env.kernel(kStore, "store");
+  cl_mem m = env.buffer(64 * 4);
+  std::atomic<int> freed{0};
+  ASSERT_EQ(clSetMemObjectDestructorCallback(
+                m, [](cl_mem, void* flag) { static_cast<std::atomic<int>*>(flag)->fetch_add(1); }, &freed),
+            CL_SUCCESS);
+  int v = 3;
+  clSetKernelArg(k, 0, sizeof m, &m);
+  clSetKernelArg(k, 1, sizeof v, &v);
+  size_t global = 64;
+  for (int i = 0; i < 3; ++i)
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+  clReleaseMemObject(m);
+  EXPECT_EQ(clFinish(env.queue), CL_SUCCESS);
+  EXPECT_EQ(freed.load(), 1) << "the buffer outlived the launches that used it";
   clReleaseKernel(k);
 }
 
