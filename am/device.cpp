@@ -148,7 +148,10 @@ void Device::calibrate_clock() {
 }
 
 uint64_t Device::gpu_ns(uint64_t ticks) const {
-  return uint64_t((unsigned __int128)ticks * 1'000'000'000u / gpu_clock_hz());
+  // Whole seconds and the remainder apart: ticks * 1e9 overflows 64 bits after 184 s at 100 MHz;
+  // the remainder's product never does (for clocks below 18 GHz).
+  const uint64_t hz = gpu_clock_hz();
+  return ticks / hz * 1'000'000'000u + ticks % hz * 1'000'000'000u / hz;
 }
 
 uint64_t Device::host_ns_from_gpu_ticks(uint64_t ticks) const {

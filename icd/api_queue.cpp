@@ -1,6 +1,7 @@
 // Command queues, events and the plain enqueue entry points (see enqueue.h for how commands
 // execute).
 #include "api_util.h"
+#include "buffer_geometry.h"
 #include "enqueue.h"
 #include "runtime/dispatch.h"
 
@@ -117,8 +118,7 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem ds
     check_buffer_range(src, src_off, size);
     check_buffer_range(dst, dst_off, size);
     if (size == 0) throw ClError{CL_INVALID_VALUE, ""};
-    if (src == dst && src_off < dst_off + size && dst_off < src_off + size)
-      throw ClError{CL_MEM_COPY_OVERLAP, ""};
+    if (copy_overlaps(src, src_off, dst, dst_off, size)) throw ClError{CL_MEM_COPY_OVERLAP, ""};
     check_wait_list(q, nwait, wait);
     return submit(q, CL_COMMAND_COPY_BUFFER, nwait, wait, event,
                   [q, s = Hold(src), d = Hold(dst), src_off, dst_off, size] {

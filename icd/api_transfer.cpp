@@ -1,6 +1,7 @@
 // Buffer transfers beyond plain read/write/copy: fill, map/unmap, rectangular copies, and
 // sub-buffers.
 #include "api_util.h"
+#include "buffer_geometry.h"
 #include "enqueue.h"
 
 #include <algorithm>
@@ -13,27 +14,6 @@ using namespace amcl;
 using namespace amcl::icd;
 
 namespace {
-
-// Geometry of one side of a rectangular transfer (OpenCL 3.0, clEnqueueReadBufferRect).
-struct Rect {
-  size_t origin[3], row_pitch, slice_pitch;
-  size_t offset(size_t y, size_t z) const {
-    return (origin[2] + z) * slice_pitch + (origin[1] + y) * row_pitch + origin[0];
-  }
-};
-
-Rect make_rect(const size_t* origin, const size_t* region, size_t row, size_t slice) {
-  if (!origin || !region || !region[0] || !region[1] || !region[2]) throw ClError{CL_INVALID_VALUE, ""};
-  if (row == 0) row = region[0];
-  if (slice == 0) slice = region[1] * row;
-  if (row < region[0] || slice < region[1] * row || (slice % row)) throw ClError{CL_INVALID_VALUE, ""};
-  return Rect{{origin[0], origin[1], origin[2]}, row, slice};
-}
-
-// The last byte a rectangle touches, for bounds checks against the buffer size.
-size_t rect_end(const Rect& r, const size_t* region) {
-  return r.offset(region[1] - 1, region[2] - 1) + region[0];
-}
 
 // Device rows <-> host rows, batched through the staging buffer.
 void rect_transfer(cl_command_queue q, cl_mem m, const Rect& dev, const Rect& host,
@@ -234,6 +214,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_me
     if (src->context != q->context || dst->context != q->context) throw ClError{CL_INVALID_CONTEXT, ""};
     if (src == dst && (src_row_pitch != dst_row_pitch || src_slice_pitch != dst_slice_pitch))
       throw ClError{CL_INVALID_VALUE, ""};
+    if (rect_copy_overlaps(src, s, dst, d, region)) throw ClError{CL_MEM_COPY_OVERLAP, ""};
     check_wait_list(q, nwait, wait);
     std::array<size_t, 3> r = {region[0], region[1], region[2]};
     return submit(q, CL_COMMAND_COPY_BUFFER_RECT, nwait, wait, event,
