@@ -2,9 +2,11 @@
 
 namespace am {
 
+// Never destroyed: the runtime's submission thread may still free the memory of the last
+// commands while the process runs its exit handlers.
 VaSpace& VaSpace::process() {
-  static VaSpace space;
-  return space;
+  static auto* space = new VaSpace;
+  return *space;
 }
 
 } // namespace am

@@ -18,13 +18,15 @@ __kernel void add(__global uint* b, uint v) { b[get_global_id(0)] += v; }
 void add_on_device(Env& env, cl_kernel k, cl_mem m, size_t n, cl_uint v) {
   ASSERT_EQ(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
   ASSERT_EQ(clSetKernelArg(k, 1, sizeof v, &v), CL_SUCCESS);
-  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
   ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
 }
 
 std::vector<cl_uint> read_words(Env& env, cl_mem m, size_t n, size_t offset_words = 0) {
   std::vector<cl_uint> out(n, 0xdeadbeef);
-  EXPECT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, offset_words * 4, n * 4, out.data(), 0, nullptr, nullptr),
+  EXPECT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, offset_words * 4, n * 4, out.data(), 0,
+                                nullptr, nullptr),
             CL_SUCCESS);
   return out;
 }
@@ -49,11 +51,15 @@ TEST(Buffers, EveryFlagCombination) {
   Env env;
   ASSERT_NE(env.queue, nullptr);
   const cl_mem_flags access[] = {0, CL_MEM_READ_WRITE, CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY};
-  const cl_mem_flags host_ptr_use[] = {0, CL_MEM_USE_HOST_PTR, CL_MEM_ALLOC_HOST_PTR, CL_MEM_COPY_HOST_PTR,
+  const cl_mem_flags host_ptr_use[] = {0,
+                                       CL_MEM_USE_HOST_PTR,
+                                       CL_MEM_ALLOC_HOST_PTR,
+                                       CL_MEM_COPY_HOST_PTR,
                                        CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR,
                                        CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR,
                                        CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR};
-  const cl_mem_flags host_access[] = {0, CL_MEM_HOST_WRITE_ONLY, CL_MEM_HOST_READ_ONLY, CL_MEM_HOST_NO_ACCESS,
+  const cl_mem_flags host_access[] = {0, CL_MEM_HOST_WRITE_ONLY, CL_MEM_HOST_READ_ONLY,
+                                      CL_MEM_HOST_NO_ACCESS,
                                       CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY};
   std::vector<cl_uint> init = iota_words(64, 100);
   int created = 0, refused = 0;
@@ -61,12 +67,14 @@ TEST(Buffers, EveryFlagCombination) {
     for (cl_mem_flags u : host_ptr_use)
       for (cl_mem_flags h : host_access) {
         cl_mem_flags flags = a | u | h;
-        bool bad_use = (u & CL_MEM_USE_HOST_PTR) && (u & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR));
+        bool bad_use =
+            (u & CL_MEM_USE_HOST_PTR) && (u & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR));
         bool bad_host = __builtin_popcountll(h) > 1;
         bool needs_ptr = u & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
         std::vector<cl_uint> host = init;
         cl_int err = 1;
-        cl_mem m = clCreateBuffer(env.context, flags, host.size() * 4, needs_ptr ? host.data() : nullptr, &err);
+        cl_mem m = clCreateBuffer(env.context, flags, host.size() * 4,
+                                  needs_ptr ? host.data() : nullptr, &err);
         if (bad_use || bad_host) {
           EXPECT_EQ(err, CL_INVALID_VALUE) << std::hex << flags;
           EXPECT_EQ(m, nullptr);
@@ -75,8 +83,10 @@ TEST(Buffers, EveryFlagCombination) {
         }
         ASSERT_EQ(err, CL_SUCCESS) << std::hex << flags;
         ++created;
-        EXPECT_EQ(mem_info<cl_mem_flags>(m, CL_MEM_FLAGS), flags == 0 ? cl_mem_flags(CL_MEM_READ_WRITE) : flags);
-        EXPECT_EQ(mem_info<void*>(m, CL_MEM_HOST_PTR), (u & CL_MEM_USE_HOST_PTR) ? host.data() : nullptr);
+        EXPECT_EQ(mem_info<cl_mem_flags>(m, CL_MEM_FLAGS),
+                  flags == 0 ? cl_mem_flags(CL_MEM_READ_WRITE) : flags);
+        EXPECT_EQ(mem_info<void*>(m, CL_MEM_HOST_PTR),
+                  (u & CL_MEM_USE_HOST_PTR) ? host.data() : nullptr);
         if (needs_ptr && !(h & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)))
           EXPECT_EQ(read_words(env, m, host.size()), init) << std::hex << flags;
         EXPECT_EQ(clReleaseMemObject(m), CL_SUCCESS);
@@ -133,15 +143,15 @@ TEST(Buffers, UseAndCopyHostPtrSemantics) {
   add_on_device(env, k, copy, n, 1000);
   EXPECT_EQ(read_words(env, copy, n)[5], 1005u);
   EXPECT_EQ(copied[5], 999u);
-  auto* p = static_cast<cl_uint*>(clEnqueueMapBuffer(env.queue, use, CL_TRUE, CL_MAP_READ, 16, 64, 0, nullptr,
-                                                     nullptr, &err));
+  auto* p = static_cast<cl_uint*>(
+      clEnqueueMapBuffer(env.queue, use, CL_TRUE, CL_MAP_READ, 16, 64, 0, nullptr, nullptr, &err));
   ASSERT_EQ(err, CL_SUCCESS);
   EXPECT_EQ(p, used.data() + 4) << "a map of a USE_HOST_PTR buffer is derived from host_ptr";
   for (size_t i = 0; i < 16; ++i) EXPECT_EQ(p[i], 1004 + i);
   ASSERT_EQ(clEnqueueUnmapMemObject(env.queue, use, p, 0, nullptr, nullptr), CL_SUCCESS);
   // A host write to the region, then a map for writing, makes it the buffer's content.
-  p = static_cast<cl_uint*>(clEnqueueMapBuffer(env.queue, use, CL_TRUE, CL_MAP_WRITE, 0, n * 4, 0, nullptr,
-                                               nullptr, &err));
+  p = static_cast<cl_uint*>(clEnqueueMapBuffer(env.queue, use, CL_TRUE, CL_MAP_WRITE, 0, n * 4, 0,
+                                               nullptr, nullptr, &err));
   ASSERT_EQ(err, CL_SUCCESS);
   p[7] = 77;
   ASSERT_EQ(clEnqueueUnmapMemObject(env.queue, use, p, 0, nullptr, nullptr), CL_SUCCESS);
@@ -157,13 +167,15 @@ TEST(Buffers, SubBuffersShareTheParentsStorage) {
   cl_kernel k = env.kernel(kAdd, "add");
   ASSERT_NE(k, nullptr);
   cl_uint align_bits = 0;
-  clGetDeviceInfo(env.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, nullptr);
+  clGetDeviceInfo(env.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits,
+                  nullptr);
   const size_t align = align_bits / 8;
   ASSERT_GE(align, 128u);
   const size_t n = 4 * align / 4; // four alignment units of words
   std::vector<cl_uint> host = iota_words(n);
   cl_int err;
-  cl_mem parent = clCreateBuffer(env.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, n * 4, host.data(), &err);
+  cl_mem parent = clCreateBuffer(env.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, n * 4,
+                                 host.data(), &err);
   ASSERT_EQ(err, CL_SUCCESS);
   cl_buffer_region region{align, align};
   cl_mem sub = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
@@ -184,7 +196,8 @@ TEST(Buffers, SubBuffersShareTheParentsStorage) {
   }
   // Reads and writes through the sub-buffer land in the parent.
   cl_uint word = 4242;
-  ASSERT_EQ(clEnqueueWriteBuffer(env.queue, sub, CL_TRUE, 8, 4, &word, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueWriteBuffer(env.queue, sub, CL_TRUE, 8, 4, &word, 0, nullptr, nullptr),
+            CL_SUCCESS);
   EXPECT_EQ(read_words(env, parent, 1, align / 4 + 2)[0], 4242u);
   EXPECT_EQ(read_words(env, sub, 1, 2)[0], 4242u);
   // The sub-buffer keeps its parent alive.
@@ -199,10 +212,12 @@ TEST(Buffers, SubBufferRules) {
   Env env;
   ASSERT_NE(env.queue, nullptr);
   cl_uint align_bits = 0;
-  clGetDeviceInfo(env.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, nullptr);
+  clGetDeviceInfo(env.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits,
+                  nullptr);
   const size_t align = align_bits / 8;
   cl_int err;
-  cl_mem parent = clCreateBuffer(env.context, CL_MEM_READ_ONLY | CL_MEM_HOST_READ_ONLY, 4 * align, nullptr, &err);
+  cl_mem parent = clCreateBuffer(env.context, CL_MEM_READ_ONLY | CL_MEM_HOST_READ_ONLY, 4 * align,
+                                 nullptr, &err);
   ASSERT_EQ(err, CL_SUCCESS);
   auto sub_error = [&](cl_mem of, cl_mem_flags flags, size_t origin, size_t size,
                        cl_buffer_create_type type = CL_BUFFER_CREATE_TYPE_REGION) {
@@ -215,11 +230,11 @@ TEST(Buffers, SubBufferRules) {
   EXPECT_EQ(sub_error(parent, 0, 0, align), CL_SUCCESS);
   EXPECT_EQ(sub_error(parent, 0, 3 * align, align), CL_SUCCESS);
   EXPECT_EQ(sub_error(parent, 0, align / 2, 16), CL_MISALIGNED_SUB_BUFFER_OFFSET);
-  EXPECT_EQ(sub_error(parent, 0, 3 * align, align + 1), CL_INVALID_VALUE);    // past the end
-  EXPECT_EQ(sub_error(parent, 0, 8 * align, 4), CL_INVALID_VALUE);            // origin past the end
-  EXPECT_EQ(sub_error(parent, 0, ~size_t(0) - 3, 8), CL_INVALID_VALUE);      // wraps around
+  EXPECT_EQ(sub_error(parent, 0, 3 * align, align + 1), CL_INVALID_VALUE); // past the end
+  EXPECT_EQ(sub_error(parent, 0, 8 * align, 4), CL_INVALID_VALUE);         // origin past the end
+  EXPECT_EQ(sub_error(parent, 0, ~size_t(0) - 3, 8), CL_INVALID_VALUE);    // wraps around
   EXPECT_EQ(sub_error(parent, 0, 0, 0), CL_INVALID_BUFFER_SIZE);
-  EXPECT_EQ(sub_error(parent, 0, 0, 4, 0x5555), CL_INVALID_VALUE);            // unknown create type
+  EXPECT_EQ(sub_error(parent, 0, 0, 4, 0x5555), CL_INVALID_VALUE); // unknown create type
   // Access the parent does not allow, and flags only creation may use.
   EXPECT_EQ(sub_error(parent, CL_MEM_READ_WRITE, 0, align), CL_INVALID_VALUE);
   EXPECT_EQ(sub_error(parent, CL_MEM_WRITE_ONLY, 0, align), CL_INVALID_VALUE);
@@ -252,12 +267,16 @@ TEST(Buffers, FillWithEveryPatternSize) {
     std::vector<uint8_t> pattern(pattern_size);
     for (size_t i = 0; i < pattern_size; ++i) pattern[i] = uint8_t(0x11 * pattern_size + i);
     std::vector<uint8_t> zero(bytes, 0);
-    ASSERT_EQ(clEnqueueWriteBuffer(env.queue, m, CL_TRUE, 0, bytes, zero.data(), 0, nullptr, nullptr), CL_SUCCESS);
+    ASSERT_EQ(
+        clEnqueueWriteBuffer(env.queue, m, CL_TRUE, 0, bytes, zero.data(), 0, nullptr, nullptr),
+        CL_SUCCESS);
     const size_t offset = pattern_size * 3, size = pattern_size * 5;
-    ASSERT_EQ(clEnqueueFillBuffer(env.queue, m, pattern.data(), pattern_size, offset, size, 0, nullptr, nullptr),
+    ASSERT_EQ(clEnqueueFillBuffer(env.queue, m, pattern.data(), pattern_size, offset, size, 0,
+                                  nullptr, nullptr),
               CL_SUCCESS);
     std::vector<uint8_t> out(bytes, 0xcd);
-    ASSERT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, bytes, out.data(), 0, nullptr, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, bytes, out.data(), 0, nullptr, nullptr),
+              CL_SUCCESS);
     for (size_t i = 0; i < bytes; ++i) {
       uint8_t want = (i >= offset && i < offset + size) ? pattern[(i - offset) % pattern_size] : 0;
       ASSERT_EQ(out[i], want) << "pattern size " << pattern_size << " byte " << i;
@@ -267,14 +286,15 @@ TEST(Buffers, FillWithEveryPatternSize) {
   auto fill = [&](const void* p, size_t psize, size_t offset, size_t size) {
     return clEnqueueFillBuffer(env.queue, m, p, psize, offset, size, 0, nullptr, nullptr);
   };
-  EXPECT_EQ(fill(&pattern, 3, 0, 6), CL_INVALID_VALUE);      // not a power of two
+  EXPECT_EQ(fill(&pattern, 3, 0, 6), CL_INVALID_VALUE); // not a power of two
   EXPECT_EQ(fill(&pattern, 0, 0, 4), CL_INVALID_VALUE);
-  EXPECT_EQ(fill(&pattern, 256, 0, 256), CL_INVALID_VALUE);  // larger than the largest type
+  EXPECT_EQ(fill(&pattern, 256, 0, 256), CL_INVALID_VALUE); // larger than the largest type
   EXPECT_EQ(fill(nullptr, 4, 0, 4), CL_INVALID_VALUE);
-  EXPECT_EQ(fill(&pattern, 4, 2, 4), CL_INVALID_VALUE);      // offset not a multiple
-  EXPECT_EQ(fill(&pattern, 4, 0, 6), CL_INVALID_VALUE);      // size not a multiple
+  EXPECT_EQ(fill(&pattern, 4, 2, 4), CL_INVALID_VALUE); // offset not a multiple
+  EXPECT_EQ(fill(&pattern, 4, 0, 6), CL_INVALID_VALUE); // size not a multiple
   EXPECT_EQ(fill(&pattern, 4, bytes - 4, 8), CL_INVALID_VALUE);
-  EXPECT_EQ(clEnqueueFillBuffer(env.queue, nullptr, &pattern, 4, 0, 4, 0, nullptr, nullptr), CL_INVALID_MEM_OBJECT);
+  EXPECT_EQ(clEnqueueFillBuffer(env.queue, nullptr, &pattern, 4, 0, 4, 0, nullptr, nullptr),
+            CL_INVALID_MEM_OBJECT);
   clReleaseMemObject(m);
 }
 
@@ -282,7 +302,8 @@ TEST(Buffers, CopiesAndTheirOverlapRules) {
   Env env;
   ASSERT_NE(env.queue, nullptr);
   cl_uint align_bits = 0;
-  clGetDeviceInfo(env.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, nullptr);
+  clGetDeviceInfo(env.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits,
+                  nullptr);
   const size_t align = align_bits / 8;
   const size_t n = align; // words: four alignment units of bytes
   std::vector<cl_uint> init = iota_words(n);
@@ -306,10 +327,10 @@ TEST(Buffers, CopiesAndTheirOverlapRules) {
   cl_mem s0 = clCreateSubBuffer(b, 0, CL_BUFFER_CREATE_TYPE_REGION, &r0, &err);
   cl_mem s1 = clCreateSubBuffer(b, 0, CL_BUFFER_CREATE_TYPE_REGION, &r1, &err);
   // (s0 is the parent's [0, 2a), s1 its [a, 3a); what counts is the bytes copied.)
-  EXPECT_EQ(copy(s0, s1, 0, 0, align), CL_SUCCESS);                 // [0, a) -> [a, 2a)
-  EXPECT_EQ(copy(s0, s1, align, 0, align), CL_MEM_COPY_OVERLAP);    // [a, 2a) -> [a, 2a)
+  EXPECT_EQ(copy(s0, s1, 0, 0, align), CL_SUCCESS);                  // [0, a) -> [a, 2a)
+  EXPECT_EQ(copy(s0, s1, align, 0, align), CL_MEM_COPY_OVERLAP);     // [a, 2a) -> [a, 2a)
   EXPECT_EQ(copy(s1, s0, 0, align / 2, align), CL_MEM_COPY_OVERLAP); // [a, 2a) -> [a/2, 3a/2)
-  EXPECT_EQ(copy(s0, b, 0, 3 * align, align), CL_SUCCESS);          // a sub-buffer and its parent
+  EXPECT_EQ(copy(s0, b, 0, 3 * align, align), CL_SUCCESS);           // a sub-buffer and its parent
   EXPECT_EQ(copy(s0, b, 0, align / 2, align), CL_MEM_COPY_OVERLAP);
   // Out of bounds.
   EXPECT_EQ(copy(a, b, 4, 0, n * 4), CL_INVALID_VALUE);
@@ -317,10 +338,14 @@ TEST(Buffers, CopiesAndTheirOverlapRules) {
   EXPECT_EQ(copy(a, b, 0, 0, 0), CL_INVALID_VALUE);
   EXPECT_EQ(copy(a, nullptr, 0, 0, 4), CL_INVALID_MEM_OBJECT);
   cl_uint word;
-  EXPECT_EQ(clEnqueueReadBuffer(env.queue, a, CL_TRUE, n * 4 - 2, 4, &word, 0, nullptr, nullptr), CL_INVALID_VALUE);
-  EXPECT_EQ(clEnqueueReadBuffer(env.queue, a, CL_TRUE, 0, 4, nullptr, 0, nullptr, nullptr), CL_INVALID_VALUE);
-  EXPECT_EQ(clEnqueueWriteBuffer(env.queue, a, CL_TRUE, n * 4, 4, &word, 0, nullptr, nullptr), CL_INVALID_VALUE);
-  EXPECT_EQ(clEnqueueWriteBuffer(env.queue, a, CL_TRUE, 0, 0, &word, 0, nullptr, nullptr), CL_INVALID_VALUE);
+  EXPECT_EQ(clEnqueueReadBuffer(env.queue, a, CL_TRUE, n * 4 - 2, 4, &word, 0, nullptr, nullptr),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(clEnqueueReadBuffer(env.queue, a, CL_TRUE, 0, 4, nullptr, 0, nullptr, nullptr),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(clEnqueueWriteBuffer(env.queue, a, CL_TRUE, n * 4, 4, &word, 0, nullptr, nullptr),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(clEnqueueWriteBuffer(env.queue, a, CL_TRUE, 0, 0, &word, 0, nullptr, nullptr),
+            CL_INVALID_VALUE);
   clReleaseMemObject(s0);
   clReleaseMemObject(s1);
   clReleaseMemObject(a);
@@ -336,14 +361,18 @@ TEST(Buffers, RectCopyOverlapIsExact) {
   std::vector<uint8_t> init(pitch * rows);
   for (size_t i = 0; i < init.size(); ++i) init[i] = uint8_t(i * 7 + 1);
   cl_mem m = env.buffer(init.size(), init.data());
-  auto copy = [&](cl_mem s, cl_mem d, size_t sx, size_t sy, size_t dx, size_t dy, size_t w, size_t h) {
+  auto copy = [&](cl_mem s, cl_mem d, size_t sx, size_t sy, size_t dx, size_t dy, size_t w,
+                  size_t h) {
     size_t so[3] = {sx, sy, 0}, dor[3] = {dx, dy, 0}, region[3] = {w, h, 1};
-    return clEnqueueCopyBufferRect(env.queue, s, d, so, dor, region, pitch, 0, pitch, 0, 0, nullptr, nullptr);
+    return clEnqueueCopyBufferRect(env.queue, s, d, so, dor, region, pitch, 0, pitch, 0, 0, nullptr,
+                                   nullptr);
   };
   // Left half -> right half of the same rows: the byte ranges interleave, the bytes do not.
   ASSERT_EQ(copy(m, m, 0, 0, 32, 0, 32, rows), CL_SUCCESS);
   std::vector<uint8_t> out(init.size());
-  ASSERT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, out.size(), out.data(), 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(
+      clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, out.size(), out.data(), 0, nullptr, nullptr),
+      CL_SUCCESS);
   for (size_t y = 0; y < rows; ++y)
     for (size_t x = 0; x < pitch; ++x)
       ASSERT_EQ(out[y * pitch + x], init[y * pitch + (x % 32)]) << x << "," << y;
@@ -352,14 +381,16 @@ TEST(Buffers, RectCopyOverlapIsExact) {
   EXPECT_EQ(copy(m, m, 0, 0, 8, 3, 8, 4), CL_SUCCESS);               // rows 3..6, other columns
   // The same through sub-buffers of one parent (row 8 onwards is the second sub-buffer).
   cl_uint align_bits = 0;
-  clGetDeviceInfo(env.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, nullptr);
+  clGetDeviceInfo(env.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits,
+                  nullptr);
   const size_t half = 8 * pitch;
   ASSERT_EQ(half % (align_bits / 8), 0u);
   cl_int err;
   cl_buffer_region r0{0, init.size()}, r1{half, init.size() - half};
   cl_mem s0 = clCreateSubBuffer(m, 0, CL_BUFFER_CREATE_TYPE_REGION, &r0, &err);
   cl_mem s1 = clCreateSubBuffer(m, 0, CL_BUFFER_CREATE_TYPE_REGION, &r1, &err);
-  EXPECT_EQ(copy(s0, s1, 0, 8, 0, 0, 8, 2), CL_MEM_COPY_OVERLAP); // parent rows 8 and 9 on both sides
+  EXPECT_EQ(copy(s0, s1, 0, 8, 0, 0, 8, 2),
+            CL_MEM_COPY_OVERLAP); // parent rows 8 and 9 on both sides
   EXPECT_EQ(copy(s0, s1, 0, 8, 16, 0, 8, 2), CL_SUCCESS);
   clReleaseMemObject(s0);
   clReleaseMemObject(s1);
@@ -391,27 +422,30 @@ TEST(Buffers, MapAndUnmap) {
   EXPECT_EQ(part[0], 100u);
   EXPECT_EQ(mem_info<cl_uint>(m, CL_MEM_MAP_COUNT), 2u);
   // Unmapping a pointer that is not a mapping of this buffer.
-  EXPECT_EQ(clEnqueueUnmapMemObject(env.queue, m, init.data(), 0, nullptr, nullptr), CL_INVALID_VALUE);
+  EXPECT_EQ(clEnqueueUnmapMemObject(env.queue, m, init.data(), 0, nullptr, nullptr),
+            CL_INVALID_VALUE);
   EXPECT_EQ(clEnqueueUnmapMemObject(env.queue, m, part, 0, nullptr, nullptr), CL_SUCCESS);
   EXPECT_EQ(clEnqueueUnmapMemObject(env.queue, m, whole, 0, nullptr, nullptr), CL_SUCCESS);
   ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
   EXPECT_EQ(mem_info<cl_uint>(m, CL_MEM_MAP_COUNT), 0u);
   EXPECT_EQ(clEnqueueUnmapMemObject(env.queue, m, whole, 0, nullptr, nullptr), CL_INVALID_VALUE);
   // A write map: the whole region invalidated, written by the host, lands at unmap.
-  auto* w = static_cast<cl_uint*>(clEnqueueMapBuffer(env.queue, m, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 64,
-                                                     64, 0, nullptr, nullptr, &err));
+  auto* w = static_cast<cl_uint*>(clEnqueueMapBuffer(
+      env.queue, m, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 64, 64, 0, nullptr, nullptr, &err));
   ASSERT_EQ(err, CL_SUCCESS);
   for (int i = 0; i < 16; ++i) w[i] = 5000 + i;
   cl_event unmapped = nullptr;
   ASSERT_EQ(clEnqueueUnmapMemObject(env.queue, m, w, 0, nullptr, &unmapped), CL_SUCCESS);
   std::vector<cl_uint> out(n);
-  ASSERT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, n * 4, out.data(), 1, &unmapped, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, n * 4, out.data(), 1, &unmapped, nullptr),
+            CL_SUCCESS);
   clReleaseEvent(unmapped);
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], (i >= 16 && i < 32) ? 5000 + (i - 16) : i) << i;
   // Map errors.
   auto map_error = [&](cl_map_flags flags, size_t offset, size_t size) {
     cl_int e = 1;
-    void* p = clEnqueueMapBuffer(env.queue, m, CL_TRUE, flags, offset, size, 0, nullptr, nullptr, &e);
+    void* p =
+        clEnqueueMapBuffer(env.queue, m, CL_TRUE, flags, offset, size, 0, nullptr, nullptr, &e);
     if (p) clEnqueueUnmapMemObject(env.queue, m, p, 0, nullptr, nullptr);
     return e;
   };
@@ -430,7 +464,9 @@ TEST(Buffers, MigrateKeepsContentAndChecksItsArguments) {
   std::vector<cl_uint> init = iota_words(256, 9);
   cl_mem m = env.buffer(init.size() * 4, init.data());
   cl_event e = nullptr;
-  ASSERT_EQ(clEnqueueMigrateMemObjects(env.queue, 1, &m, CL_MIGRATE_MEM_OBJECT_HOST, 0, nullptr, &e), CL_SUCCESS);
+  ASSERT_EQ(
+      clEnqueueMigrateMemObjects(env.queue, 1, &m, CL_MIGRATE_MEM_OBJECT_HOST, 0, nullptr, &e),
+      CL_SUCCESS);
   ASSERT_EQ(env.final_status(e), CL_COMPLETE);
   cl_command_type type = 0;
   clGetEventInfo(e, CL_EVENT_COMMAND_TYPE, sizeof type, &type, nullptr);
@@ -438,15 +474,18 @@ TEST(Buffers, MigrateKeepsContentAndChecksItsArguments) {
   clReleaseEvent(e);
   ASSERT_EQ(clEnqueueMigrateMemObjects(env.queue, 1, &m, 0, 0, nullptr, nullptr), CL_SUCCESS);
   EXPECT_EQ(read_words(env, m, init.size()), init);
-  ASSERT_EQ(clEnqueueMigrateMemObjects(env.queue, 1, &m, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0, nullptr,
-                                       nullptr),
+  ASSERT_EQ(clEnqueueMigrateMemObjects(env.queue, 1, &m, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0,
+                                       nullptr, nullptr),
             CL_SUCCESS);
   EXPECT_EQ(clEnqueueMigrateMemObjects(env.queue, 0, &m, 0, 0, nullptr, nullptr), CL_INVALID_VALUE);
-  EXPECT_EQ(clEnqueueMigrateMemObjects(env.queue, 1, nullptr, 0, 0, nullptr, nullptr), CL_INVALID_VALUE);
-  EXPECT_EQ(clEnqueueMigrateMemObjects(env.queue, 1, &m, cl_mem_migration_flags(1) << 9, 0, nullptr, nullptr),
+  EXPECT_EQ(clEnqueueMigrateMemObjects(env.queue, 1, nullptr, 0, 0, nullptr, nullptr),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(clEnqueueMigrateMemObjects(env.queue, 1, &m, cl_mem_migration_flags(1) << 9, 0, nullptr,
+                                       nullptr),
             CL_INVALID_VALUE);
   cl_mem bad = nullptr;
-  EXPECT_EQ(clEnqueueMigrateMemObjects(env.queue, 1, &bad, 0, 0, nullptr, nullptr), CL_INVALID_MEM_OBJECT);
+  EXPECT_EQ(clEnqueueMigrateMemObjects(env.queue, 1, &bad, 0, 0, nullptr, nullptr),
+            CL_INVALID_MEM_OBJECT);
   clFinish(env.queue);
   clReleaseMemObject(m);
 }
@@ -477,9 +516,11 @@ TEST(Buffers, DestructorCallbacksRunInReverseOrderAfterTheLastUse) {
   DestructorLog log;
   DestructorTag tags[3] = {{&log, 1}, {&log, 2}, {&log, 3}};
   cl_mem m = env.buffer(1 << 20);
-  for (auto& tag : tags) ASSERT_EQ(clSetMemObjectDestructorCallback(m, record_destructor, &tag), CL_SUCCESS);
+  for (auto& tag : tags)
+    ASSERT_EQ(clSetMemObjectDestructorCallback(m, record_destructor, &tag), CL_SUCCESS);
   EXPECT_EQ(clSetMemObjectDestructorCallback(m, nullptr, nullptr), CL_INVALID_VALUE);
-  EXPECT_EQ(clSetMemObjectDestructorCallback(nullptr, record_destructor, tags), CL_INVALID_MEM_OBJECT);
+  EXPECT_EQ(clSetMemObjectDestructorCallback(nullptr, record_destructor, tags),
+            CL_INVALID_MEM_OBJECT);
   // A read gated by a user event keeps the buffer in use after the application's release.
   cl_int err;
   cl_event gate = clCreateUserEvent(env.context, &err);
@@ -489,7 +530,8 @@ TEST(Buffers, DestructorCallbacksRunInReverseOrderAfterTheLastUse) {
   EXPECT_EQ(mem_info<cl_uint>(m, CL_MEM_REFERENCE_COUNT), 1u);
   std::vector<uint8_t> out(1 << 20);
   cl_event read = nullptr;
-  ASSERT_EQ(clEnqueueReadBuffer(env.queue, m, CL_FALSE, 0, out.size(), out.data(), 1, &gate, &read), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, m, CL_FALSE, 0, out.size(), out.data(), 1, &gate, &read),
+            CL_SUCCESS);
   ASSERT_EQ(clReleaseMemObject(m), CL_SUCCESS);
   {
     std::lock_guard lock(log.mutex);
@@ -530,9 +572,11 @@ TEST(Buffers, MemObjectInfo) {
   EXPECT_EQ(clGetMemObjectInfo(m, CL_MEM_SIZE, 0, nullptr, &size), CL_SUCCESS);
   EXPECT_EQ(size, sizeof(size_t));
   cl_uint too_small = 0;
-  EXPECT_EQ(clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof too_small, &too_small, nullptr), CL_INVALID_VALUE);
+  EXPECT_EQ(clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof too_small, &too_small, nullptr),
+            CL_INVALID_VALUE);
   EXPECT_EQ(clGetMemObjectInfo(m, 0x7777, sizeof size, &size, nullptr), CL_INVALID_VALUE);
-  EXPECT_EQ(clGetMemObjectInfo(nullptr, CL_MEM_SIZE, sizeof size, &size, nullptr), CL_INVALID_MEM_OBJECT);
+  EXPECT_EQ(clGetMemObjectInfo(nullptr, CL_MEM_SIZE, sizeof size, &size, nullptr),
+            CL_INVALID_MEM_OBJECT);
   clReleaseMemObject(m);
 }
 
@@ -549,12 +593,15 @@ TEST(Buffers, LargestAllocationWorksToItsLastWord) {
   cl_mem sub = clCreateSubBuffer(m, 0, CL_BUFFER_CREATE_TYPE_REGION, &tail, &err);
   ASSERT_EQ(err, CL_SUCCESS);
   std::vector<cl_uint> init = iota_words(1024, 1);
-  ASSERT_EQ(clEnqueueWriteBuffer(env.queue, sub, CL_TRUE, 0, 4096, init.data(), 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(
+      clEnqueueWriteBuffer(env.queue, sub, CL_TRUE, 0, 4096, init.data(), 0, nullptr, nullptr),
+      CL_SUCCESS);
   cl_kernel k = env.kernel(kAdd, "add");
   ASSERT_NE(k, nullptr);
   add_on_device(env, k, sub, 1024, 10);
   std::vector<cl_uint> last(1);
-  ASSERT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, size_t(max_alloc) - 4, 4, last.data(), 0, nullptr, nullptr),
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, size_t(max_alloc) - 4, 4, last.data(), 0,
+                                nullptr, nullptr),
             CL_SUCCESS);
   EXPECT_EQ(last[0], 1024u + 10);
   clReleaseKernel(k);

@@ -23,10 +23,10 @@ Outcomes try_host_access(Env& env, cl_mem m, size_t bytes) {
   Outcomes o{};
   o.read = clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, bytes, host.data(), 0, nullptr, nullptr);
   o.write = clEnqueueWriteBuffer(env.queue, m, CL_TRUE, 0, bytes, host.data(), 0, nullptr, nullptr);
-  o.read_rect = clEnqueueReadBufferRect(env.queue, m, CL_TRUE, origin, origin, region, 0, 0, 0, 0, host.data(), 0,
-                                        nullptr, nullptr);
-  o.write_rect = clEnqueueWriteBufferRect(env.queue, m, CL_TRUE, origin, origin, region, 0, 0, 0, 0, host.data(),
-                                          0, nullptr, nullptr);
+  o.read_rect = clEnqueueReadBufferRect(env.queue, m, CL_TRUE, origin, origin, region, 0, 0, 0, 0,
+                                        host.data(), 0, nullptr, nullptr);
+  o.write_rect = clEnqueueWriteBufferRect(env.queue, m, CL_TRUE, origin, origin, region, 0, 0, 0, 0,
+                                          host.data(), 0, nullptr, nullptr);
   auto map = [&](cl_map_flags flags) {
     cl_int err = 1;
     void* p = clEnqueueMapBuffer(env.queue, m, CL_TRUE, flags, 0, bytes, 0, nullptr, nullptr, &err);
@@ -59,15 +59,20 @@ void expect_device_access(Env& env, cl_mem m, size_t bytes) {
   EXPECT_EQ(clEnqueueCopyBuffer(env.queue, other, m, 0, 0, bytes, 0, nullptr, nullptr), CL_SUCCESS);
   EXPECT_EQ(clEnqueueCopyBuffer(env.queue, m, other, 0, 0, bytes, 0, nullptr, nullptr), CL_SUCCESS);
   cl_uint pattern = 0x01020304;
-  EXPECT_EQ(clEnqueueFillBuffer(env.queue, m, &pattern, 4, 0, bytes, 0, nullptr, nullptr), CL_SUCCESS);
-  cl_kernel k = env.kernel("__kernel void set(__global uint* b) { b[get_global_id(0)] = 7; }", "set");
+  EXPECT_EQ(clEnqueueFillBuffer(env.queue, m, &pattern, 4, 0, bytes, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  cl_kernel k =
+      env.kernel("__kernel void set(__global uint* b) { b[get_global_id(0)] = 7; }", "set");
   ASSERT_NE(k, nullptr);
   size_t n = bytes / 4;
   EXPECT_EQ(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
-  EXPECT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
   EXPECT_EQ(clEnqueueCopyBuffer(env.queue, m, other, 0, 0, bytes, 0, nullptr, nullptr), CL_SUCCESS);
   std::vector<cl_uint> out(n);
-  EXPECT_EQ(clEnqueueReadBuffer(env.queue, other, CL_TRUE, 0, bytes, out.data(), 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(
+      clEnqueueReadBuffer(env.queue, other, CL_TRUE, 0, bytes, out.data(), 0, nullptr, nullptr),
+      CL_SUCCESS);
   EXPECT_EQ(out, std::vector<cl_uint>(n, 7));
   clReleaseKernel(k);
   clReleaseMemObject(other);
@@ -92,7 +97,8 @@ TEST(MemHostFlags, HostAccessFollowsTheFlags) {
   for (auto& c : cases) {
     for (cl_mem_flags extra : {cl_mem_flags(0), cl_mem_flags(CL_MEM_ALLOC_HOST_PTR)}) {
       cl_int err;
-      cl_mem m = clCreateBuffer(env.context, CL_MEM_READ_WRITE | c.flags | extra, bytes, nullptr, &err);
+      cl_mem m =
+          clCreateBuffer(env.context, CL_MEM_READ_WRITE | c.flags | extra, bytes, nullptr, &err);
       ASSERT_EQ(err, CL_SUCCESS) << c.name;
       expect_access(try_host_access(env, m, bytes), c.access, c.name);
       expect_device_access(env, m, bytes);
@@ -101,7 +107,8 @@ TEST(MemHostFlags, HostAccessFollowsTheFlags) {
     // USE_HOST_PTR buffers follow the same rules.
     std::vector<uint8_t> backing(bytes, 3);
     cl_int err;
-    cl_mem m = clCreateBuffer(env.context, CL_MEM_USE_HOST_PTR | c.flags, bytes, backing.data(), &err);
+    cl_mem m =
+        clCreateBuffer(env.context, CL_MEM_USE_HOST_PTR | c.flags, bytes, backing.data(), &err);
     ASSERT_EQ(err, CL_SUCCESS) << c.name;
     expect_access(try_host_access(env, m, bytes), c.access, c.name);
     clReleaseMemObject(m);
@@ -112,7 +119,8 @@ TEST(MemHostFlags, SubBuffersInheritOrNarrowTheParents) {
   Env env;
   ASSERT_NE(env.queue, nullptr);
   cl_uint align_bits = 0;
-  clGetDeviceInfo(env.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, nullptr);
+  clGetDeviceInfo(env.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits,
+                  nullptr);
   const size_t bytes = align_bits / 8;
   auto sub_of = [&](cl_mem parent, cl_mem_flags flags) {
     cl_buffer_region region{bytes, bytes};
@@ -149,7 +157,8 @@ TEST(MemHostFlags, SubBuffersInheritOrNarrowTheParents) {
   for (auto [parent, flags] : {std::pair{read_only, cl_mem_flags(CL_MEM_HOST_WRITE_ONLY)},
                                std::pair{no_access, cl_mem_flags(CL_MEM_HOST_READ_ONLY)},
                                std::pair{no_access, cl_mem_flags(CL_MEM_HOST_WRITE_ONLY)}}) {
-    EXPECT_EQ(clCreateSubBuffer(parent, flags, CL_BUFFER_CREATE_TYPE_REGION, &region, &err), nullptr);
+    EXPECT_EQ(clCreateSubBuffer(parent, flags, CL_BUFFER_CREATE_TYPE_REGION, &region, &err),
+              nullptr);
     EXPECT_EQ(err, CL_INVALID_VALUE) << std::hex << flags;
   }
   for (cl_mem m : {plain, read_only, no_access}) clReleaseMemObject(m);

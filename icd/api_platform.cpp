@@ -61,8 +61,10 @@ cl_int CL_API_CALL clCreateSubDevices(cl_device_id device, const cl_device_parti
   if (!rt::valid(device)) return CL_INVALID_DEVICE;
   return CL_INVALID_VALUE; // no partition type is supported (CL_DEVICE_PARTITION_PROPERTIES)
 }
-// Event profiling stamps come from the host's steady clock (runtime/scheduler.cpp), so the
-// device timer and the host timer are the same clock; CL_PLATFORM_HOST_TIMER_RESOLUTION says 1 ns.
+// Event profiling times are on the host's steady clock: host stamps directly, GPU timestamps
+// through the clock calibration made at boot (am::Device::host_ns_from_gpu_ticks). So the
+// device timer, in the time base of the profiling times, and the host timer are the same
+// clock; CL_PLATFORM_HOST_TIMER_RESOLUTION says 1 ns.
 cl_int CL_API_CALL clGetHostTimer(cl_device_id device, cl_ulong* host_timestamp) {
   if (!rt::valid(device)) return CL_INVALID_DEVICE;
   if (!host_timestamp) return CL_INVALID_VALUE;
@@ -88,6 +90,8 @@ cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
 static cl_int parse_context_properties(const cl_context_properties* props, cl_context ctx) {
   if (!props) return CL_SUCCESS;
   for (size_t i = 0; props[i]; i += 2) {
+    for (size_t j = 0; j < i; j += 2)
+      if (props[j] == props[i]) return CL_INVALID_PROPERTY; // named twice
     if (props[i] == CL_CONTEXT_PLATFORM) {
       if (reinterpret_cast<cl_platform_id>(props[i + 1]) != rt::platform()) return CL_INVALID_PLATFORM;
     } else if (props[i] == CL_CONTEXT_INTEROP_USER_SYNC) {

@@ -3,6 +3,7 @@
 #include "api_util.h"
 #include "buffer_geometry.h"
 #include "enqueue.h"
+#include "runtime/device_caps.h"
 #include "runtime/dispatch.h"
 
 #include <algorithm>
@@ -29,8 +30,7 @@ cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_context conte
             CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE |
             CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
         if (v & ~valid_bits) throw ClError{CL_INVALID_VALUE, ""};
-        if (v & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT))
-          throw ClError{CL_INVALID_QUEUE_PROPERTIES, ""};
+        if (v & ~rt::kHostQueueProperties) throw ClError{CL_INVALID_QUEUE_PROPERTIES, ""};
         q->properties = v;
       } else if (props[i] == CL_QUEUE_SIZE) {
         throw ClError{CL_INVALID_QUEUE_PROPERTIES, ""};
@@ -73,6 +73,23 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_in
   case CL_QUEUE_DEVICE_DEFAULT: return rt::write_info(cl_command_queue(nullptr), size, value, size_ret);
   default: return CL_INVALID_VALUE;
   }
+}
+
+// OpenCL 1.0's way to switch queue properties (deprecated since 1.1, still in the ICD table).
+// The queue is finished first, so commands already enqueued keep the properties they were
+// enqueued with.
+cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue q, cl_command_queue_properties properties,
+                                             cl_bool enable, cl_command_queue_properties* old_properties) {
+  if (!rt::valid(q)) return CL_INVALID_COMMAND_QUEUE;
+  const cl_command_queue_properties known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE |
+                                            CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
+  if (properties & ~known) return CL_INVALID_VALUE;
+  if (properties & ~rt::kHostQueueProperties) return CL_INVALID_QUEUE_PROPERTIES;
+  if (old_properties) *old_properties = q->properties;
+  rt::finish(q);
+  if (enable) q->properties |= properties;
+  else q->properties &= ~properties;
+  return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clFlush(cl_command_queue q) {

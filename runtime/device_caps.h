@@ -9,6 +9,9 @@
 
 namespace amcl::rt {
 
+// Properties a host command queue may have (CL_DEVICE_QUEUE_ON_HOST_PROPERTIES).
+inline constexpr cl_command_queue_properties kHostQueueProperties = CL_QUEUE_PROFILING_ENABLE;
+
 struct Capability {
   const char* name;
   cl_version version;

@@ -3,11 +3,13 @@
 #include "objects.h"
 
 #include "device_caps.h"
+#include "device_identity.h"
 
 #include <CL/cl_ext.h>
 
 #include "am/enumerate.h"
 
+#include <array>
 #include <chrono>
 #include <cstring>
 
@@ -148,7 +150,7 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t n, void* p, size
   case CL_DEVICE_EXECUTION_CAPABILITIES:
     return write_info(cl_device_exec_capabilities(CL_EXEC_KERNEL), n, p, r);
   case CL_DEVICE_QUEUE_PROPERTIES: // == CL_DEVICE_QUEUE_ON_HOST_PROPERTIES
-    return write_info(cl_command_queue_properties(CL_QUEUE_PROFILING_ENABLE), n, p, r);
+    return write_info(kHostQueueProperties, n, p, r);
   case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
     return write_info(cl_command_queue_properties(0), n, p, r);
   case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE: case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
@@ -182,10 +184,10 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t n, void* p, size
   case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: return b(CL_TRUE);
   case CL_DEVICE_PARENT_DEVICE: return write_info(cl_device_id(nullptr), n, p, r);
   case CL_DEVICE_PARTITION_MAX_SUB_DEVICES: return u(0);
-  case CL_DEVICE_PARTITION_PROPERTIES: case CL_DEVICE_PARTITION_TYPE: {
-    // No partitioning: report the single terminating zero... per spec an empty list.
-    return write_info(nullptr, 0, n, p, r);
-  }
+  // "If the device cannot be partitioned ... a value of 0 will be returned."
+  case CL_DEVICE_PARTITION_PROPERTIES: return write_info(cl_device_partition_property(0), n, p, r);
+  // A root device was not partitioned from anything: an empty list.
+  case CL_DEVICE_PARTITION_TYPE: return write_info(nullptr, 0, n, p, r);
   case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
     return write_info(cl_device_affinity_domain(0), n, p, r);
   case CL_DEVICE_REFERENCE_COUNT: return u(1);
@@ -216,6 +218,17 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t n, void* p, size
   case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
     return write_info(cl_device_device_enqueue_capabilities(0), n, p, r);
   case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return sz(32);
+  case CL_DEVICE_UUID_KHR: return write_info(device_uuid(info), n, p, r);
+  case CL_DRIVER_UUID_KHR: return write_info(driver_uuid(), n, p, r);
+  // LUIDs are a Windows notion: never valid here, and then LUID and node mask are undefined.
+  case CL_DEVICE_LUID_VALID_KHR: return b(CL_FALSE);
+  case CL_DEVICE_LUID_KHR: return write_info(std::array<cl_uchar, CL_LUID_SIZE_KHR>{}, n, p, r);
+  case CL_DEVICE_NODE_MASK_KHR: return u(0);
+  case CL_DEVICE_PCI_BUS_INFO_KHR: {
+    auto bus = pci_bus_info(info.pci_address);
+    if (!bus) return CL_INVALID_VALUE;
+    return write_info(*bus, n, p, r);
+  }
   case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: return s("v0000-01-01-00");
   default: return CL_INVALID_VALUE;
   }
