@@ -5,6 +5,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <thread>
 
 using amcl_test::Env;
@@ -268,6 +269,115 @@ TEST(Events, ProfilingTimesAreOrdered) {
   EXPECT_LE(t[1], t[2]);
   EXPECT_LE(t[2], t[3]);
   clReleaseEvent(e);
+  clReleaseMemObject(m);
+  clReleaseCommandQueue(q);
+}
+
+namespace {
+
+// Polls until `e` reaches a final status or `seconds` pass; the status it saw last. (A test of
+// out-of-order execution must not hang when the implementation runs in order instead.)
+cl_int status_within(Env& env, cl_event e, double seconds) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  cl_int s = env.status(e);
+  while (s > CL_COMPLETE && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    s = env.status(e);
+  }
+  return s;
+}
+
+cl_command_queue out_of_order_queue(Env& env) {
+  const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+  cl_int err;
+  cl_command_queue q = clCreateCommandQueueWithProperties(env.context, env.device, props, &err);
+  EXPECT_EQ(err, CL_SUCCESS);
+  return q;
+}
+
+} // namespace
+
+// Out of order, a command whose waits are done starts even when one enqueued before it is
+// held back; markers without a wait list complete after everything before them; nothing passes
+// a barrier.
+TEST(Events, OutOfOrderQueueRunsReadyCommandsPastBlockedOnes) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_command_queue q = out_of_order_queue(env);
+  ASSERT_NE(q, nullptr);
+  cl_int err, zero = 0, one_value = 1, two_value = 2;
+  cl_mem a = env.buffer(sizeof(int), &zero), b = env.buffer(sizeof(int), &zero);
+  cl_event gate = clCreateUserEvent(env.context, &err);
+  cl_event held, passed, marker, after_marker;
+  ASSERT_EQ(clEnqueueWriteBuffer(q, a, CL_FALSE, 0, sizeof(int), &one_value, 1, &gate, &held), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueMarkerWithWaitList(q, 0, nullptr, &marker), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueWriteBuffer(q, b, CL_FALSE, 0, sizeof(int), &two_value, 0, nullptr, &passed), CL_SUCCESS);
+  cl_kernel k = env.kernel(kStore, "store");
+  ASSERT_NE(k, nullptr);
+  cl_int five = 5;
+  clSetKernelArg(k, 0, sizeof b, &b);
+  clSetKernelArg(k, 1, sizeof five, &five);
+  size_t n = 1;
+  ASSERT_EQ(clEnqueueNDRangeKernel(q, k, 1, nullptr, &n, &n, 1, &passed, &after_marker), CL_SUCCESS);
+  clFlush(q);
+  EXPECT_EQ(status_within(env, passed, 10), CL_COMPLETE) << "a ready write waited behind a held one";
+  EXPECT_EQ(status_within(env, after_marker, 10), CL_COMPLETE) << "a kernel waited behind a marker";
+  EXPECT_EQ(read_int(env, b), 5);
+  EXPECT_EQ(env.status(held), CL_SUBMITTED);
+  EXPECT_GT(env.status(marker), CL_COMPLETE) << "the marker completed before the command before it";
+  // A barrier holds everything after it until the held write is done.
+  cl_event barrier, behind;
+  ASSERT_EQ(clEnqueueBarrierWithWaitList(q, 0, nullptr, &barrier), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueWriteBuffer(q, b, CL_FALSE, 0, sizeof(int), &one_value, 0, nullptr, &behind), CL_SUCCESS);
+  clFlush(q);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_GT(env.status(behind), CL_COMPLETE) << "a command passed a barrier";
+  EXPECT_EQ(read_int(env, b), 5);
+  ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  ASSERT_EQ(clFinish(q), CL_SUCCESS);
+  for (cl_event e : {held, marker, barrier, behind}) EXPECT_EQ(env.status(e), CL_COMPLETE);
+  EXPECT_EQ(read_int(env, a), 1);
+  EXPECT_EQ(read_int(env, b), 1);
+  for (cl_event e : {gate, held, passed, marker, after_marker, barrier, behind}) clReleaseEvent(e);
+  clReleaseKernel(k);
+  clReleaseMemObject(a);
+  clReleaseMemObject(b);
+  clReleaseCommandQueue(q);
+}
+
+// Out of order, dependencies are only what the wait lists say: a chain of kernels that each
+// wait for the previous one computes the same as an in-order queue would.
+TEST(Events, OutOfOrderDependencyChainsKeepTheirOrder) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_command_queue q = out_of_order_queue(env);
+  ASSERT_NE(q, nullptr);
+  cl_kernel k = env.kernel("__kernel void step(__global uint* p, uint m, uint a) { size_t i = get_global_id(0); "
+                           "p[i] = p[i] * m + a; }",
+                           "step");
+  ASSERT_NE(k, nullptr);
+  const size_t n = 256;
+  std::vector<cl_uint> init(n, 1);
+  cl_mem m = env.buffer(n * sizeof(cl_uint), init.data());
+  cl_event last = nullptr;
+  cl_uint expect = 1; // wraps modulo 2^32 like the kernel's
+  for (cl_uint step = 0; step < 40; ++step) {
+    cl_uint mul = 2 + step % 3, add = step;
+    expect = expect * mul + add;
+    clSetKernelArg(k, 0, sizeof m, &m);
+    clSetKernelArg(k, 1, sizeof mul, &mul);
+    clSetKernelArg(k, 2, sizeof add, &add);
+    cl_event next;
+    ASSERT_EQ(clEnqueueNDRangeKernel(q, k, 1, nullptr, &n, nullptr, last ? 1 : 0, last ? &last : nullptr, &next),
+              CL_SUCCESS);
+    if (last) clReleaseEvent(last);
+    last = next;
+  }
+  std::vector<cl_uint> out(n);
+  ASSERT_EQ(clEnqueueReadBuffer(q, m, CL_TRUE, 0, n * sizeof(cl_uint), out.data(), 1, &last, nullptr), CL_SUCCESS);
+  EXPECT_EQ(out, std::vector<cl_uint>(n, expect));
+  clReleaseEvent(last);
+  clReleaseKernel(k);
   clReleaseMemObject(m);
   clReleaseCommandQueue(q);
 }

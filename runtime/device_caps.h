@@ -10,7 +10,10 @@
 namespace amcl::rt {
 
 // Properties a host command queue may have (CL_DEVICE_QUEUE_ON_HOST_PROPERTIES).
-inline constexpr cl_command_queue_properties kHostQueueProperties = CL_QUEUE_PROFILING_ENABLE;
+// Out of order, commands start as their wait lists allow (runtime/scheduler.cpp); the device
+// still runs what it is given in submission order.
+inline constexpr cl_command_queue_properties kHostQueueProperties =
+    CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
 
 struct Capability {
   const char* name;

@@ -112,6 +112,11 @@ struct _cl_command_queue : amcl::rt::ObjectHeader {
     // Its captures (the launch snapshot, with references on the kernel and buffers) live until
     // it has completed.
     std::function<Submitted()> submit;
+    // Recorded at enqueue from the queue's properties and the command type. Out of order, a
+    // command starts once its wait list allows; `drain` also waits for every command enqueued
+    // before it (a marker or barrier without a wait list), and nothing enqueued after a
+    // `barrier` starts before it has completed.
+    bool out_of_order = false, drain = false, barrier = false;
   };
   std::deque<Command> pending;
   bool running = false;

@@ -123,35 +123,57 @@ void set_locked(cl_event e, cl_int status, Due& due) {
   if (status <= CL_COMPLETE) changed().notify_all();
 }
 
-// The first command of `q` that may run now, or nullptr; a command whose waits failed is
-// failed here without running.
-_cl_command_queue::Command* next_runnable(cl_command_queue q, Due& due) {
-  while (!q->pending.empty()) {
-    auto& c = q->pending.front();
+inline constexpr size_t kNone = ~size_t(0);
+
+// The position in `q->pending` of the first command that may run now, or kNone; a command whose
+// waits failed is failed here without running. In order, only the oldest command may start,
+// and host-side work only after every dispatch before it has finished (another dispatch may
+// follow them on the ring while slots last). Out of order, any command whose waits are done
+// may start, except past a barrier; a marker or barrier without a wait list starts once it is
+// the oldest command and nothing else of the queue is running or on the device.
+size_t next_runnable(cl_command_queue q, Due& due) {
+  for (size_t i = 0; i < q->pending.size();) {
+    auto& c = q->pending[i];
     bool ready = true, failed = false;
     for (cl_event w : c.waits) {
-      if (w->status < 0) failed = true;
-      else if (w->status != CL_COMPLETE) ready = false;
+      if (w->status < 0)
+        failed = true;
+      else if (w->status != CL_COMPLETE)
+        ready = false;
     }
     if (failed) {
       set_locked(c.event, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, due);
       for (cl_event w : c.waits) release(w);
       release(c.event);
-      q->pending.pop_front();
+      q->pending.erase(q->pending.begin() + ptrdiff_t(i));
       continue;
     }
-    if (!ready || q->running) return nullptr;
-    // In order: host-side work starts after every dispatch before it has finished; another
-    // dispatch may follow them on the ring while slots last.
-    if (c.submit ? q->in_flight.size() >= kDispatchesInFlight : !q->in_flight.empty()) return nullptr;
-    return &c;
+    if (q->running) return kNone;
+    const bool slot_free = q->in_flight.size() < kDispatchesInFlight;
+    if (!c.out_of_order) {
+      if (!ready || (c.submit ? !slot_free : !q->in_flight.empty())) return kNone;
+      return i;
+    }
+    bool may_start = ready && (!c.submit || slot_free);
+    if (c.drain) may_start = may_start && i == 0 && q->in_flight.empty();
+    if (may_start) return i;
+    if (c.barrier) return kNone; // nothing passes a barrier
+    ++i;
   }
-  return nullptr;
+  return kNone;
+}
+
+// Takes the command at `i` out of the queue's pending list.
+_cl_command_queue::Command take(cl_command_queue q, size_t i) {
+  _cl_command_queue::Command cmd = std::move(q->pending[i]);
+  q->pending.erase(q->pending.begin() + ptrdiff_t(i));
+  return cmd;
 }
 
 // A device failure becomes the command's status; the context's callback hears why.
 cl_int report_failure(cl_command_queue q, const am::DeviceError& e) {
-  std::string msg = std::string("amcl: command failed on ") + q->device->am->info().gfx + ": " + e.what();
+  std::string msg =
+      std::string("amcl: command failed on ") + q->device->am->info().gfx + ": " + e.what();
   std::fprintf(stderr, "%s\n", msg.c_str());
   if (q->context->notify) q->context->notify(msg.c_str(), nullptr, 0, q->context->notify_data);
   return CL_OUT_OF_RESOURCES;
@@ -165,7 +187,8 @@ void finish_locked(_cl_command_queue::Command& cmd, cl_int status, Due& due) {
 }
 
 // Submits a dispatch; a failure becomes its status.
-cl_int submit_dispatch(cl_command_queue q, _cl_command_queue::Command& cmd, _cl_command_queue::Submitted& at) {
+cl_int submit_dispatch(cl_command_queue q, _cl_command_queue::Command& cmd,
+                       _cl_command_queue::Submitted& at) {
   try {
     at = cmd.submit();
     return CL_COMPLETE;
@@ -180,10 +203,9 @@ cl_int submit_dispatch(cl_command_queue q, _cl_command_queue::Command& cmd, _cl_
 // and submits them in one go: one pass through the lock for the lot. Drops the lock meanwhile.
 void start_dispatches(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due) {
   std::vector<_cl_command_queue::Command> batch;
-  for (_cl_command_queue::Command* c; (c = next_runnable(q, due)) && c->submit &&
-                                      q->in_flight.size() + batch.size() < kDispatchesInFlight;) {
-    batch.push_back(std::move(*c));
-    q->pending.pop_front();
+  for (size_t i; (i = next_runnable(q, due)) != kNone && q->pending[i].submit &&
+                 q->in_flight.size() + batch.size() < kDispatchesInFlight;) {
+    batch.push_back(take(q, i));
     set_locked(batch.back().event, CL_RUNNING, due);
   }
   q->running = true;
@@ -192,29 +214,31 @@ void start_dispatches(cl_command_queue q, std::unique_lock<std::mutex>& held, Du
   std::vector<std::pair<cl_int, _cl_command_queue::Submitted>> results(batch.size());
   {
     std::lock_guard device_lock(q->mutex);
-    for (size_t i = 0; i < batch.size(); ++i) results[i].first = submit_dispatch(q, batch[i], results[i].second);
+    for (size_t i = 0; i < batch.size(); ++i)
+      results[i].first = submit_dispatch(q, batch[i], results[i].second);
   }
   for (size_t i = 0; i < batch.size(); ++i)
     if (results[i].first != CL_COMPLETE) batch[i].submit = nullptr; // captures go outside the lock
   held.lock();
   q->running = false;
   for (size_t i = 0; i < batch.size(); ++i) {
-    if (results[i].first == CL_COMPLETE) q->in_flight.push_back({std::move(batch[i]), results[i].second});
-    else finish_locked(batch[i], results[i].first, due);
+    if (results[i].first == CL_COMPLETE)
+      q->in_flight.push_back({std::move(batch[i]), results[i].second});
+    else
+      finish_locked(batch[i], results[i].first, due);
   }
 }
 
 // Takes the first runnable command of `q` and runs it (host work, or dispatches submitted
 // without waiting). Drops the lock meanwhile. Returns whether it did anything.
 bool start_next(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due) {
-  _cl_command_queue::Command* c = next_runnable(q, due);
-  if (!c) return false;
-  if (c->submit) {
+  const size_t i = next_runnable(q, due);
+  if (i == kNone) return false;
+  if (q->pending[i].submit) {
     start_dispatches(q, held, due);
     return true;
   }
-  _cl_command_queue::Command cmd = std::move(*c);
-  q->pending.pop_front();
+  _cl_command_queue::Command cmd = take(q, i);
   q->running = true;
   set_locked(cmd.event, CL_RUNNING, due);
   held.unlock();
@@ -244,16 +268,19 @@ bool retire_oldest(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& 
   const uint64_t* gpu_times = q->in_flight.front().at.times;
   if (!block && dev.completed(am::Engine::Compute) < done) return false;
   q->retiring = true; // the front entry is this thread's until it is popped
-  std::function<_cl_command_queue::Submitted()> captures = std::move(q->in_flight.front().cmd.submit);
+  std::function<_cl_command_queue::Submitted()> captures =
+      std::move(q->in_flight.front().cmd.submit);
   held.unlock();
   run_due(due);
   cl_int status = CL_COMPLETE;
   uint64_t gpu_start = 0, gpu_end = 0;
   try {
     dev.wait(am::Engine::Compute, done); // reports faults and hangs
-    if (gpu_times) { // written by the CP before the completion signal
-      gpu_start = dev.host_ns_from_gpu_ticks(std::atomic_ref(*const_cast<uint64_t*>(gpu_times)).load());
-      gpu_end = dev.host_ns_from_gpu_ticks(std::atomic_ref(*const_cast<uint64_t*>(gpu_times + 1)).load());
+    if (gpu_times) {                     // written by the CP before the completion signal
+      gpu_start =
+          dev.host_ns_from_gpu_ticks(std::atomic_ref(*const_cast<uint64_t*>(gpu_times)).load());
+      gpu_end =
+          dev.host_ns_from_gpu_ticks(std::atomic_ref(*const_cast<uint64_t*>(gpu_times + 1)).load());
     }
   } catch (const am::DeviceError& e) {
     status = report_failure(q, e);
@@ -261,8 +288,10 @@ bool retire_oldest(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& 
   captures = nullptr; // the launch snapshot's references go outside the lock
   held.lock();
   q->retiring = false;
-  if (status != CL_COMPLETE) q->failed_through = q->in_flight.back().at.done;
-  else if (done <= q->failed_through) status = CL_OUT_OF_RESOURCES;
+  if (status != CL_COMPLETE)
+    q->failed_through = q->in_flight.back().at.done;
+  else if (done <= q->failed_through)
+    status = CL_OUT_OF_RESOURCES;
   _cl_command_queue::Command cmd = std::move(q->in_flight.front().cmd);
   q->in_flight.pop_front();
   if (status == CL_COMPLETE && gpu_times) {
@@ -310,8 +339,8 @@ void pump(std::unique_lock<std::mutex>& held) {
 
 namespace {
 
-cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_event* waits, cl_uint nwait,
-                         _cl_command_queue::Command cmd, bool blocking) {
+cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_event* waits,
+                         cl_uint nwait, _cl_command_queue::Command cmd, bool blocking) {
   auto* e = new _cl_event();
   e->context = q->context;
   e->queue = q;
@@ -321,6 +350,9 @@ cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_even
   e->queued = host_time_ns();
   cmd.event = e;
   retain(e); // the command's reference; the caller keeps the one from creation
+  cmd.out_of_order = q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+  cmd.drain = (type == CL_COMMAND_MARKER || type == CL_COMMAND_BARRIER) && nwait == 0;
+  cmd.barrier = type == CL_COMMAND_BARRIER;
   cmd.waits.reserve(nwait);
   for (cl_uint i = 0; i < nwait; ++i) {
     retain(waits[i]);
@@ -333,7 +365,10 @@ cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_even
     q->pending.push_back(std::move(cmd));
     active_queues().insert(q);
     if (blocking) {
-      changed().wait(held, [&] { pump(held); return e->status <= CL_COMPLETE; });
+      changed().wait(held, [&] {
+        pump(held);
+        return e->status <= CL_COMPLETE;
+      });
     } else {
       kick_locked();
     }
@@ -355,8 +390,8 @@ cl_event enqueue(cl_command_queue q, cl_command_type type, const cl_event* waits
   return enqueue_command(q, type, waits, nwait, std::move(cmd), blocking);
 }
 
-cl_event enqueue_dispatch(cl_command_queue q, cl_command_type type, const cl_event* waits, cl_uint nwait,
-                          std::function<_cl_command_queue::Submitted()> submit) {
+cl_event enqueue_dispatch(cl_command_queue q, cl_command_type type, const cl_event* waits,
+                          cl_uint nwait, std::function<_cl_command_queue::Submitted()> submit) {
   _cl_command_queue::Command cmd;
   cmd.submit = std::move(submit);
   return enqueue_command(q, type, waits, nwait, std::move(cmd), false);
@@ -407,7 +442,8 @@ void set_status(cl_event e, cl_int status) {
   run_due(due);
 }
 
-void add_callback(cl_event e, cl_int on, void(CL_CALLBACK* fn)(cl_event, cl_int, void*), void* data) {
+void add_callback(cl_event e, cl_int on, void(CL_CALLBACK* fn)(cl_event, cl_int, void*),
+                  void* data) {
   std::unique_lock held(lock());
   e->callbacks.push_back({fn, on, data});
   Due due;

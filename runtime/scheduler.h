@@ -1,6 +1,8 @@
 // Command scheduling (OpenCL 3.0, "Execution Model" and "Event Objects"). Each queue keeps its
 // enqueued commands in order; a command runs once every event it waits for has completed and
-// the commands before it on an in-order queue are done. A non-blocking enqueue only records
+// the commands before it on an in-order queue are done. On an out-of-order queue a command
+// needs only its wait list (and the barriers enqueued before it); a marker or barrier without
+// a wait list waits for everything enqueued before it. A non-blocking enqueue only records
 // its command: the runtime's submission thread runs it, and so does any thread that blocks
 // waiting for completion (it would otherwise sit idle). Kernel dispatches do not wait on the
 // device: up to kDispatchesInFlight of a queue are submitted back to back and retired in order
