@@ -157,6 +157,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_ui
     if (k->program->context != q->context) throw ClError{CL_INVALID_CONTEXT, ""};
     check_wait_list(q, nwait, wait);
     rt::Launch launch = rt::prepare_launch(k, dims, offset, global, local);
+    if (launch.empty) return submit(q, CL_COMMAND_NDRANGE_KERNEL, nwait, wait, event, nullptr, false);
     if (launch.prints()) // its output is written once it has finished: run it to completion
       return submit(q, CL_COMMAND_NDRANGE_KERNEL, nwait, wait, event,
                     [q, launch = std::move(launch)] { rt::run_launch(q, launch); }, false);

@@ -57,14 +57,14 @@ ArgSnapshot::~ArgSnapshot() {
   for (cl_mem m : buffers) release(m);
 }
 
-Launch::Launch(const Launch& o) : kernel(o.kernel), dims(o.dims), args(o.args) {
+Launch::Launch(const Launch& o) : kernel(o.kernel), dims(o.dims), empty(o.empty), args(o.args) {
   std::copy(std::begin(o.global), std::end(o.global), global);
   std::copy(std::begin(o.local), std::end(o.local), local);
   std::copy(std::begin(o.offset), std::end(o.offset), offset);
   retain(kernel);
 }
 
-Launch::Launch(Launch&& o) noexcept : kernel(o.kernel), dims(o.dims), args(std::move(o.args)) {
+Launch::Launch(Launch&& o) noexcept : kernel(o.kernel), dims(o.dims), empty(o.empty), args(std::move(o.args)) {
   std::copy(std::begin(o.global), std::end(o.global), global);
   std::copy(std::begin(o.local), std::end(o.local), local);
   std::copy(std::begin(o.offset), std::end(o.offset), offset);
@@ -107,15 +107,19 @@ Launch prepare_launch(cl_kernel k, cl_uint dims, const size_t* offset, const siz
                       const size_t* local) {
   const compiler::KernelInfo& info = *k->info;
   if (dims < 1 || dims > 3) throw ClError{CL_INVALID_WORK_DIMENSION, ""};
-  if (!global) throw ClError{CL_INVALID_GLOBAL_WORK_SIZE, ""};
   for (size_t i = 0; i < k->arg_set.size(); ++i)
     if (!k->arg_set[i]) throw ClError{CL_INVALID_KERNEL_ARGS, ""};
   Launch L;
+  // No global size, or a zero in one of its dimensions: the command "trivially succeeds"
+  // once its waits are done (OpenCL 2.1 and later; an error before).
+  L.empty = !global || std::any_of(global, global + dims, [](size_t v) { return v == 0; });
+  if (L.empty) return L;
   size_t* g = L.global; size_t* l = L.local; size_t* o = L.offset;
   for (cl_uint i = 0; i < dims; ++i) {
-    if (global[i] == 0) throw ClError{CL_INVALID_GLOBAL_WORK_SIZE, ""};
     g[i] = global[i];
     if (offset) o[i] = offset[i];
+    // The largest global id, offset + size - 1, must fit a size_t.
+    if (o[i] > ~size_t(0) - g[i] + 1) throw ClError{CL_INVALID_GLOBAL_OFFSET, ""};
   }
   const bool reqd = info.reqd_workgroup_size[0] != 0;
   if (local) {
@@ -150,6 +154,13 @@ Launch prepare_launch(cl_kernel k, cl_uint dims, const size_t* offset, const siz
   // The arguments as they are now: later clSetKernelArg calls do not change this launch, and
   // the buffers it uses stay alive until it has run.
   L.args = snapshot_args(k);
+  // The work-group's local memory, static and from __local arguments, as submit_launch lays
+  // it out: more than the device has cannot run.
+  uint64_t lds = info.group_segment_size;
+  for (size_t i = 0; i < k->explicit_args.size(); ++i)
+    if (info.args[k->explicit_args[i]].kind == compiler::ArgKind::DynamicSharedPointer)
+      lds = ((lds + 15) & ~uint64_t(15)) + L.args->local_sizes[i];
+  if (lds > kLocalMemoryBytes) throw ClError{CL_OUT_OF_RESOURCES, "local memory exceeds 64 KiB"};
   return L;
 }
 
@@ -190,7 +201,7 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L) 
       std::memcpy(args + a.offset, L.args->values[i].data(), std::min<size_t>(a.size, L.args->values[i].size()));
     }
   }
-  if (lds > 64 * 1024) throw ClError{CL_OUT_OF_RESOURCES, "local memory exceeds 64 KiB"};
+  if (lds > kLocalMemoryBytes) throw ClError{CL_OUT_OF_RESOURCES, "local memory exceeds 64 KiB"};
   // Hidden arguments (code object v5).
   for (const compiler::KernelArg& a : info.args) {
     const int d = a.dim;

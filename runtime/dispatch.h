@@ -12,6 +12,8 @@ namespace amcl::rt {
 // At most this many dispatches of one queue are on the device at once: each has its own
 // kernel-argument slot, reused only after the dispatch that had it has finished.
 inline constexpr size_t kDispatchesInFlight = 64;
+// A work-group's local memory (LDS) on RDNA3/RDNA4 (CL_DEVICE_LOCAL_MEM_SIZE).
+inline constexpr uint64_t kLocalMemoryBytes = 64 * 1024;
 
 // A kernel's arguments as they were at enqueue, with references on the buffers they name. One
 // snapshot serves every launch enqueued while the arguments stay unchanged (clSetKernelArg
@@ -32,6 +34,7 @@ struct ArgSnapshot {
 struct Launch {
   cl_kernel kernel = nullptr;
   cl_uint dims = 1;
+  bool empty = false; // a zero-sized NDRange: nothing runs, the command completes
   size_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1}, offset[3] = {0, 0, 0};
   std::shared_ptr<const ArgSnapshot> args;
   bool prints() const { return args && args->prints; }

@@ -4,6 +4,7 @@
 
 #include "device_caps.h"
 #include "device_identity.h"
+#include "dispatch.h"
 
 #include <CL/cl_ext.h>
 
@@ -140,7 +141,7 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t n, void* p, size
   case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE: return ul(max_alloc);
   case CL_DEVICE_MAX_CONSTANT_ARGS: return u(8);
   case CL_DEVICE_LOCAL_MEM_TYPE: return write_info(cl_device_local_mem_type(CL_LOCAL), n, p, r);
-  case CL_DEVICE_LOCAL_MEM_SIZE: return ul(64 * 1024);
+  case CL_DEVICE_LOCAL_MEM_SIZE: return ul(kLocalMemoryBytes);
   case CL_DEVICE_ERROR_CORRECTION_SUPPORT: return b(CL_FALSE);
   case CL_DEVICE_HOST_UNIFIED_MEMORY: return b(CL_FALSE);
   case CL_DEVICE_PROFILING_TIMER_RESOLUTION: return sz(10);
