@@ -407,6 +407,7 @@ Allocation Device::alloc_vram(uint64_t size, uint64_t align, bool executable) {
   pt_->map(*va, *phys, size, flags);
   invalidate_gpu_tlb();
   ++live_;
+  live_bytes_ += size;
   return Allocation{*va, size, pci_->vram() + *phys, MemoryKind::Vram, *phys};
 }
 
@@ -431,6 +432,7 @@ Allocation Device::alloc_system(uint64_t size) {
   pt_->map_pages(*va, pages, PageTable::kRead | PageTable::kWrite | PageTable::kSystem | PageTable::kSnooped);
   invalidate_gpu_tlb();
   ++live_;
+  live_bytes_ += size;
   return Allocation{*va, size, static_cast<uint8_t*>(host), MemoryKind::System, pages.front()};
 }
 
@@ -446,6 +448,7 @@ void Device::free(const Allocation& a) {
     std::free(a.cpu);
   }
   --live_;
+  live_bytes_ -= a.size;
 }
 
 void Device::map_peer(const Allocation& remote) {

@@ -81,7 +81,10 @@ public:
   void map_peer(const Allocation& remote);
   void unmap_peer(const Allocation& remote);
   uint64_t vram_free() const { return vram_.free_bytes(); }
+  // Allocations (VRAM and system memory) not yet freed, and their bytes: what a test checks
+  // returns to where it was once everything using the device is released.
   uint64_t live_allocations() const { return live_; }
+  uint64_t live_bytes() const { return live_bytes_; }
 
   // Submits packets to an engine and returns the timeline value that marks their completion.
   uint64_t submit_compute(const Pm4Builder& packets);
@@ -183,7 +186,7 @@ private:
   std::atomic<bool> compute_stopped_ = false; // the MEC reported a bad packet
   std::atomic<bool> sdma_stopped_ = false;    // the SDMA engine reported a stuck queue
   std::atomic<uint64_t> resets_ = 0;
-  std::atomic<uint64_t> live_ = 0;
+  std::atomic<uint64_t> live_ = 0, live_bytes_ = 0;
   std::chrono::milliseconds hang_timeout_;
 };
 

@@ -20,4 +20,12 @@ inline cl_platform_id amcl_platform() {
   return nullptr;
 }
 
+// amcl's debugging hook (icd/api_extension.cpp): device allocations not yet freed, and their
+// bytes. Null when the platform does not have it.
+using GetDeviceAllocations = cl_int(CL_API_CALL*)(cl_device_id, cl_ulong* count, cl_ulong* bytes);
+inline GetDeviceAllocations device_allocations_hook(cl_platform_id platform) {
+  return reinterpret_cast<GetDeviceAllocations>(
+      clGetExtensionFunctionAddressForPlatform(platform, "clGetDeviceAllocationsAMCL"));
+}
+
 } // namespace amcl_test

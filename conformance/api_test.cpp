@@ -9,6 +9,8 @@
 #include <CL/cl_gl.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <set>
 #include <sstream>
@@ -98,6 +100,34 @@ TEST(Api, PlatformQueries) {
   cl_uint n = 0;
   EXPECT_EQ(clGetPlatformIDs(0, ids, &n), CL_INVALID_VALUE);
   EXPECT_EQ(clGetPlatformIDs(0, nullptr, nullptr), CL_INVALID_VALUE);
+}
+
+// Extension functions by name through the loader: known ones are found, unknown ones are
+// NULL. (An exported entry point that bound to the loader's function of the same name made
+// ocl-icd loop forever on an unknown name: the lookup runs on a thread the test can give up on.)
+TEST(Api, ExtensionFunctionLookup) {
+  cl_platform_id platform = amcl_test::amcl_platform();
+  ASSERT_NE(platform, nullptr);
+  struct Result {
+    std::atomic<bool> done{false};
+    void* unknown = reinterpret_cast<void*>(1);
+    void* subgroups = nullptr;
+    void* hook = nullptr;
+  };
+  auto* r = new Result; // leaked if the lookup never returns: the thread may still use it
+  std::thread([platform, r] {
+    r->unknown = clGetExtensionFunctionAddressForPlatform(platform, "clNoSuchFunctionAnywhere");
+    r->subgroups = clGetExtensionFunctionAddressForPlatform(platform, "clGetKernelSubGroupInfoKHR");
+    r->hook = clGetExtensionFunctionAddressForPlatform(platform, "clGetDeviceAllocationsAMCL");
+    r->done = true;
+  }).detach();
+  for (int i = 0; i < 5000 && !r->done; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_TRUE(r->done) << "clGetExtensionFunctionAddressForPlatform did not return";
+  EXPECT_EQ(r->unknown, nullptr);
+  EXPECT_NE(r->subgroups, nullptr);
+  EXPECT_NE(r->hook, nullptr);
+  delete r;
 }
 
 TEST(Api, DeviceQueriesAreCompleteAndConsistent) {
@@ -578,4 +608,113 @@ TEST(Api, UnsupportedFeaturesAnswerWithTheSpecsErrors) {
   EXPECT_EQ(clFinish(env.queue), CL_SUCCESS);
   clReleaseKernel(kernel);
   clReleaseMemObject(buffer);
+}
+
+// Releasing every object gives back all the device memory they used: the driver's count of
+// live allocations (amcl's debugging hook) returns to where it was, whatever the objects did
+// (kernels with scratch and printf, maps, sub-buffers, host-pointer buffers, profiling and
+// out-of-order queues), even when they are released while their commands still run. The
+// scenario runs twice and the second run must end where the first did: what a device keeps
+// for its lifetime once used (its 4 MiB staging buffer for creating buffers from host memory)
+// is allocated by the first.
+namespace {
+void use_and_release_everything(cl_device_id device) {
+  cl_int err;
+  cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+  const cl_queue_properties profiling[] = {
+      CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+  cl_command_queue q1 = clCreateCommandQueueWithProperties(context, device, nullptr, &err);
+  cl_command_queue q2 = clCreateCommandQueueWithProperties(context, device, profiling, &err);
+  const char* src = R"CL(
+__kernel void work(__global uint* p, uint n) {
+  uint scratch[300]; // private memory the compiler cannot keep in registers
+  size_t i = get_global_id(0);
+  for (uint k = 0; k < 300; ++k) scratch[k] = (uint)i * k + n;
+  p[i] = scratch[(i * 7 + n) % 300];
+  if (i == 0) printf("work %u\n", n);
+}
+)CL";
+  cl_program program = clCreateProgramWithSource(context, 1, &src, nullptr, &err);
+  ASSERT_EQ(clBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
+  cl_kernel kernel = clCreateKernel(program, "work", &err);
+  cl_kernel clone = clCloneKernel(kernel, &err);
+  std::vector<cl_uint> host(4096, 1);
+  cl_mem plain = clCreateBuffer(context, CL_MEM_READ_WRITE, 1 << 20, nullptr, &err);
+  cl_mem used = clCreateBuffer(context, CL_MEM_USE_HOST_PTR, host.size() * 4, host.data(), &err);
+  cl_mem copied = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR | CL_MEM_ALLOC_HOST_PTR,
+                                 host.size() * 4, host.data(), &err);
+  cl_buffer_region region{4096, 4096};
+  cl_mem sub = clCreateSubBuffer(plain, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_uint n = 3;
+  size_t global = 1024;
+  std::vector<cl_event> events;
+  for (cl_command_queue q : {q1, q2})
+    for (cl_mem m : {plain, used, sub}) {
+      cl_kernel k = q == q1 ? kernel : clone;
+      clSetKernelArg(k, 0, sizeof m, &m);
+      clSetKernelArg(k, 1, sizeof n, &n);
+      cl_event e;
+      ASSERT_EQ(clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, nullptr, 0, nullptr, &e),
+                CL_SUCCESS);
+      events.push_back(e);
+    }
+  ASSERT_EQ(clEnqueueCopyBuffer(q1, copied, plain, 0, 0, host.size() * 4, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  void* mapped = clEnqueueMapBuffer(q1, copied, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 4096, 0,
+                                    nullptr, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  ASSERT_EQ(clEnqueueUnmapMemObject(q1, copied, mapped, 0, nullptr, nullptr), CL_SUCCESS);
+  cl_uint pattern = 9;
+  ASSERT_EQ(clEnqueueFillBuffer(q2, plain, &pattern, 4, 0, 1 << 20, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  cl_event user = clCreateUserEvent(context, &err);
+  ASSERT_EQ(clEnqueueMarkerWithWaitList(q1, 1, &user, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clFinish(q2), CL_SUCCESS);
+
+  // Release everything while the marker still waits for the user event.
+  for (cl_event e : events) clReleaseEvent(e);
+  for (cl_mem m : {sub, plain, used, copied}) clReleaseMemObject(m);
+  clReleaseKernel(clone);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+  clReleaseCommandQueue(q1);
+  clReleaseCommandQueue(q2);
+  clReleaseContext(context);
+  clSetUserEventStatus(user, CL_COMPLETE);
+  clReleaseEvent(user);
+}
+} // namespace
+
+TEST(Api, ReleasingEverythingFreesAllDeviceMemory) {
+  cl_platform_id platform = amcl_test::amcl_platform();
+  ASSERT_NE(platform, nullptr);
+  auto allocations = amcl_test::device_allocations_hook(platform);
+  ASSERT_NE(allocations, nullptr);
+  cl_device_id device;
+  ASSERT_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, nullptr), CL_SUCCESS);
+  cl_ulong count0 = 0, bytes0 = 0;
+  EXPECT_EQ(allocations(nullptr, &count0, &bytes0), CL_INVALID_DEVICE);
+  // Settled: the count once nothing changes it for a while (the last releases happen on
+  // amcl's threads after the last command completes).
+  auto settled = [&](cl_ulong& count, cl_ulong& bytes) {
+    cl_ulong c = 0, b = 0;
+    allocations(device, &count, &bytes);
+    for (int same = 0, i = 0; same < 20 && i < 2000; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      allocations(device, &c, &b);
+      same = (c == count && b == bytes) ? same + 1 : 0;
+      count = c;
+      bytes = b;
+    }
+  };
+  use_and_release_everything(device);
+  settled(count0, bytes0);
+  for (int round = 0; round < 2; ++round) {
+    use_and_release_everything(device);
+    cl_ulong count = 0, bytes = 0;
+    settled(count, bytes);
+    EXPECT_EQ(count, count0) << "device allocations left behind, round " << round;
+    EXPECT_EQ(bytes, bytes0);
+  }
 }
