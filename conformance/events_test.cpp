@@ -16,7 +16,8 @@ const char* kStore = "__kernel void store(__global int* p, int v) { p[get_global
 
 int read_int(Env& env, cl_mem m) {
   int v = -1;
-  EXPECT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, sizeof v, &v, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, sizeof v, &v, 0, nullptr, nullptr),
+            CL_SUCCESS);
   return v;
 }
 
@@ -44,7 +45,8 @@ TEST(Events, UserEventGatesAKernel) {
   ASSERT_EQ(err, CL_SUCCESS);
   size_t one = 1;
   cl_event done;
-  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, &one, 1, &gate, &done), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, &one, 1, &gate, &done),
+            CL_SUCCESS);
   EXPECT_EQ(env.status(done), CL_SUBMITTED); // held back by the gate
   EXPECT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
   EXPECT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_INVALID_OPERATION);
@@ -63,7 +65,8 @@ TEST(Events, FailedUserEventFailsItsDependants) {
   cl_mem m = env.buffer(sizeof(int), &zero);
   cl_event gate = clCreateUserEvent(env.context, &err);
   cl_event write;
-  ASSERT_EQ(clEnqueueWriteBuffer(env.queue, m, CL_FALSE, 0, sizeof v, &v, 1, &gate, &write), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueWriteBuffer(env.queue, m, CL_FALSE, 0, sizeof v, &v, 1, &gate, &write),
+            CL_SUCCESS);
   EXPECT_EQ(clSetUserEventStatus(gate, -1234), CL_SUCCESS);
   EXPECT_EQ(clWaitForEvents(1, &write), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   EXPECT_EQ(env.status(write), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
@@ -83,7 +86,8 @@ TEST(Events, CallbacksRunInStateOrder) {
   Trace trace;
   ASSERT_EQ(clSetEventCallback(marker, CL_COMPLETE, &Trace::record, &trace), CL_SUCCESS);
   ASSERT_EQ(clSetEventCallback(marker, CL_RUNNING, &Trace::record, &trace), CL_SUCCESS);
-  ASSERT_EQ(clSetEventCallback(marker, CL_SUBMITTED, &Trace::record, &trace), CL_SUCCESS); // already there
+  ASSERT_EQ(clSetEventCallback(marker, CL_SUBMITTED, &Trace::record, &trace),
+            CL_SUCCESS); // already there
   EXPECT_EQ(trace.seen, (std::vector<cl_int>{CL_SUBMITTED}));
   EXPECT_EQ(clSetEventCallback(marker, 42, &Trace::record, &trace), CL_INVALID_VALUE);
   clSetUserEventStatus(gate, CL_COMPLETE);
@@ -102,8 +106,10 @@ TEST(Events, WaitsCrossQueues) {
   cl_event gate = clCreateUserEvent(env.context, &err);
   cl_event write, read;
   int got = 0;
-  ASSERT_EQ(clEnqueueWriteBuffer(env.queue, m, CL_FALSE, 0, sizeof v, &v, 1, &gate, &write), CL_SUCCESS);
-  ASSERT_EQ(clEnqueueReadBuffer(q2, m, CL_FALSE, 0, sizeof got, &got, 1, &write, &read), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueWriteBuffer(env.queue, m, CL_FALSE, 0, sizeof v, &v, 1, &gate, &write),
+            CL_SUCCESS);
+  ASSERT_EQ(clEnqueueReadBuffer(q2, m, CL_FALSE, 0, sizeof got, &got, 1, &write, &read),
+            CL_SUCCESS);
   EXPECT_EQ(env.status(read), CL_SUBMITTED);
   // Another thread opens the gate while this one waits on the second queue's read.
   std::thread opener([&] { clSetUserEventStatus(gate, CL_COMPLETE); });
@@ -127,7 +133,8 @@ TEST(Events, DispatchesInFlightRunInOrderWithTheirArguments) {
   cl_kernel k = env.kernel("__kernel void step(__global uint* p, uint v) {"
                            " size_t i = get_global_id(0); uint x = p[i];"
                            " for (uint j = 0; j < 200u; ++j) x = x * 3u + v + (uint)i + j;"
-                           " p[i] = x; }", "step");
+                           " p[i] = x; }",
+                           "step");
   constexpr size_t kItems = 256, kLaunches = 300, kWriteAt = 150;
   std::vector<cl_uint> host(kItems, 1), reset(kItems), expect(kItems, 1), out(kItems);
   for (size_t i = 0; i < kItems; ++i) reset[i] = cl_uint(1000 + i);
@@ -136,7 +143,8 @@ TEST(Events, DispatchesInFlightRunInOrderWithTheirArguments) {
   cl_event last = nullptr;
   for (size_t n = 0; n < kLaunches; ++n) {
     if (n == kWriteAt) {
-      ASSERT_EQ(clEnqueueWriteBuffer(env.queue, m, CL_FALSE, 0, kItems * 4, reset.data(), 0, nullptr, nullptr),
+      ASSERT_EQ(clEnqueueWriteBuffer(env.queue, m, CL_FALSE, 0, kItems * 4, reset.data(), 0,
+                                     nullptr, nullptr),
                 CL_SUCCESS);
       expect = reset;
     }
@@ -144,12 +152,15 @@ TEST(Events, DispatchesInFlightRunInOrderWithTheirArguments) {
     clSetKernelArg(k, 1, sizeof v, &v);
     size_t global = kItems;
     if (last) clReleaseEvent(last);
-    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, &last), CL_SUCCESS);
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, &last),
+              CL_SUCCESS);
     for (size_t i = 0; i < kItems; ++i)
       for (cl_uint j = 0; j < 200; ++j) expect[i] = expect[i] * 3u + v + cl_uint(i) + j;
   }
   EXPECT_EQ(env.final_status(last), CL_COMPLETE);
-  ASSERT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, kItems * 4, out.data(), 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(
+      clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, kItems * 4, out.data(), 0, nullptr, nullptr),
+      CL_SUCCESS);
   EXPECT_EQ(out, expect);
   clReleaseEvent(last);
   clReleaseMemObject(m);
@@ -166,14 +177,17 @@ TEST(Events, SharedArgumentSnapshotLetsReleasedBuffersGo) {
   cl_mem m = env.buffer(64 * 4);
   std::atomic<int> freed{0};
   ASSERT_EQ(clSetMemObjectDestructorCallback(
-                m, [](cl_mem, void* flag) { static_cast<std::atomic<int>*>(flag)->fetch_add(1); }, &freed),
+                m, [](cl_mem, void* flag) { static_cast<std::atomic<int>*>(flag)->fetch_add(1); },
+                &freed),
             CL_SUCCESS);
   int v = 3;
   clSetKernelArg(k, 0, sizeof m, &m);
   clSetKernelArg(k, 1, sizeof v, &v);
   size_t global = 64;
   for (int i = 0; i < 3; ++i)
-    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+    ASSERT_EQ(
+        clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
+        CL_SUCCESS);
   clReleaseMemObject(m);
   EXPECT_EQ(clFinish(env.queue), CL_SUCCESS);
   EXPECT_EQ(freed.load(), 1) << "the buffer outlived the launches that used it";
@@ -191,7 +205,8 @@ TEST(Events, PendingLaunchKeepsItsArgumentsAndBuffers) {
   size_t one = 1;
   clSetKernelArg(k, 0, sizeof c, &c);
   clSetKernelArg(k, 1, sizeof first, &first);
-  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, &one, 1, &gate, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, &one, 1, &gate, nullptr),
+            CL_SUCCESS);
   // Changing the arguments and releasing the buffer now must not affect the pending launch.
   clSetKernelArg(k, 0, sizeof a, &a);
   clSetKernelArg(k, 1, sizeof second, &second);
@@ -221,7 +236,8 @@ TEST(Events, ProfilingTimesOfQueuedDispatchesComeFromTheGpu) {
   ASSERT_EQ(err, CL_SUCCESS);
   cl_kernel slow = env.kernel("__kernel void slow(__global uint* p) { uint x = p[get_global_id(0)];"
                               " for (uint j = 0; j < 3000u; ++j) x = x * 1664525u + j;"
-                              " p[get_global_id(0)] = x; }", "slow");
+                              " p[get_global_id(0)] = x; }",
+                              "slow");
   cl_kernel quick = env.kernel(kStore, "store");
   cl_mem a = env.buffer(1024 * 4), b = env.buffer(64 * 4);
   int v = 5;
@@ -230,14 +246,17 @@ TEST(Events, ProfilingTimesOfQueuedDispatchesComeFromTheGpu) {
   clSetKernelArg(quick, 1, sizeof v, &v);
   size_t big = 1024, small = 64;
   cl_event first, second;
-  ASSERT_EQ(clEnqueueNDRangeKernel(q, slow, 1, nullptr, &big, nullptr, 0, nullptr, &first), CL_SUCCESS);
-  ASSERT_EQ(clEnqueueNDRangeKernel(q, quick, 1, nullptr, &small, nullptr, 0, nullptr, &second), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(q, slow, 1, nullptr, &big, nullptr, 0, nullptr, &first),
+            CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(q, quick, 1, nullptr, &small, nullptr, 0, nullptr, &second),
+            CL_SUCCESS);
   ASSERT_EQ(clFinish(q), CL_SUCCESS);
   auto times = [](cl_event e) {
     std::array<cl_ulong, 4> t{};
     const cl_profiling_info which[] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
                                        CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END};
-    for (int i = 0; i < 4; ++i) EXPECT_EQ(clGetEventProfilingInfo(e, which[i], sizeof t[i], &t[i], nullptr), CL_SUCCESS);
+    for (int i = 0; i < 4; ++i)
+      EXPECT_EQ(clGetEventProfilingInfo(e, which[i], sizeof t[i], &t[i], nullptr), CL_SUCCESS);
     EXPECT_LE(t[0], t[1]);
     EXPECT_LE(t[1], t[2]);
     EXPECT_LE(t[2], t[3]);
@@ -245,7 +264,8 @@ TEST(Events, ProfilingTimesOfQueuedDispatchesComeFromTheGpu) {
   };
   const auto t1 = times(first), t2 = times(second);
   EXPECT_GE(t2[2], t1[3]) << "the second dispatch cannot start before the first has ended";
-  EXPECT_LT(t2[3] - t2[2], t1[3] - t1[2]) << "the quick kernel's own time, not the wait behind the slow one";
+  EXPECT_LT(t2[3] - t2[2], t1[3] - t1[2])
+      << "the quick kernel's own time, not the wait behind the slow one";
   for (cl_event e : {first, second}) clReleaseEvent(e);
   clReleaseMemObject(a);
   clReleaseMemObject(b);
@@ -264,7 +284,8 @@ TEST(Events, ProfilingTimesAreOrdered) {
   cl_ulong t[4];
   const cl_profiling_info which[] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
                                      CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END};
-  for (int i = 0; i < 4; ++i) ASSERT_EQ(clGetEventProfilingInfo(e, which[i], sizeof t[i], &t[i], nullptr), CL_SUCCESS);
+  for (int i = 0; i < 4; ++i)
+    ASSERT_EQ(clGetEventProfilingInfo(e, which[i], sizeof t[i], &t[i], nullptr), CL_SUCCESS);
   EXPECT_LE(t[0], t[1]);
   EXPECT_LE(t[1], t[2]);
   EXPECT_LE(t[2], t[3]);
@@ -288,7 +309,8 @@ cl_int status_within(Env& env, cl_event e, double seconds) {
 }
 
 cl_command_queue out_of_order_queue(Env& env) {
-  const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+  const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+                                       0};
   cl_int err;
   cl_command_queue q = clCreateCommandQueueWithProperties(env.context, env.device, props, &err);
   EXPECT_EQ(err, CL_SUCCESS);
@@ -309,18 +331,22 @@ TEST(Events, OutOfOrderQueueRunsReadyCommandsPastBlockedOnes) {
   cl_mem a = env.buffer(sizeof(int), &zero), b = env.buffer(sizeof(int), &zero);
   cl_event gate = clCreateUserEvent(env.context, &err);
   cl_event held, passed, marker, after_marker;
-  ASSERT_EQ(clEnqueueWriteBuffer(q, a, CL_FALSE, 0, sizeof(int), &one_value, 1, &gate, &held), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueWriteBuffer(q, a, CL_FALSE, 0, sizeof(int), &one_value, 1, &gate, &held),
+            CL_SUCCESS);
   ASSERT_EQ(clEnqueueMarkerWithWaitList(q, 0, nullptr, &marker), CL_SUCCESS);
-  ASSERT_EQ(clEnqueueWriteBuffer(q, b, CL_FALSE, 0, sizeof(int), &two_value, 0, nullptr, &passed), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueWriteBuffer(q, b, CL_FALSE, 0, sizeof(int), &two_value, 0, nullptr, &passed),
+            CL_SUCCESS);
   cl_kernel k = env.kernel(kStore, "store");
   ASSERT_NE(k, nullptr);
   cl_int five = 5;
   clSetKernelArg(k, 0, sizeof b, &b);
   clSetKernelArg(k, 1, sizeof five, &five);
   size_t n = 1;
-  ASSERT_EQ(clEnqueueNDRangeKernel(q, k, 1, nullptr, &n, &n, 1, &passed, &after_marker), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(q, k, 1, nullptr, &n, &n, 1, &passed, &after_marker),
+            CL_SUCCESS);
   clFlush(q);
-  EXPECT_EQ(status_within(env, passed, 10), CL_COMPLETE) << "a ready write waited behind a held one";
+  EXPECT_EQ(status_within(env, passed, 10), CL_COMPLETE)
+      << "a ready write waited behind a held one";
   EXPECT_EQ(status_within(env, after_marker, 10), CL_COMPLETE) << "a kernel waited behind a marker";
   EXPECT_EQ(read_int(env, b), 5);
   EXPECT_EQ(env.status(held), CL_SUBMITTED);
@@ -328,7 +354,8 @@ TEST(Events, OutOfOrderQueueRunsReadyCommandsPastBlockedOnes) {
   // A barrier holds everything after it until the held write is done.
   cl_event barrier, behind;
   ASSERT_EQ(clEnqueueBarrierWithWaitList(q, 0, nullptr, &barrier), CL_SUCCESS);
-  ASSERT_EQ(clEnqueueWriteBuffer(q, b, CL_FALSE, 0, sizeof(int), &one_value, 0, nullptr, &behind), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueWriteBuffer(q, b, CL_FALSE, 0, sizeof(int), &one_value, 0, nullptr, &behind),
+            CL_SUCCESS);
   clFlush(q);
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_GT(env.status(behind), CL_COMPLETE) << "a command passed a barrier";
@@ -352,9 +379,10 @@ TEST(Events, OutOfOrderDependencyChainsKeepTheirOrder) {
   ASSERT_TRUE(env.queue);
   cl_command_queue q = out_of_order_queue(env);
   ASSERT_NE(q, nullptr);
-  cl_kernel k = env.kernel("__kernel void step(__global uint* p, uint m, uint a) { size_t i = get_global_id(0); "
-                           "p[i] = p[i] * m + a; }",
-                           "step");
+  cl_kernel k = env.kernel(
+      "__kernel void step(__global uint* p, uint m, uint a) { size_t i = get_global_id(0); "
+      "p[i] = p[i] * m + a; }",
+      "step");
   ASSERT_NE(k, nullptr);
   const size_t n = 256;
   std::vector<cl_uint> init(n, 1);
@@ -368,16 +396,75 @@ TEST(Events, OutOfOrderDependencyChainsKeepTheirOrder) {
     clSetKernelArg(k, 1, sizeof mul, &mul);
     clSetKernelArg(k, 2, sizeof add, &add);
     cl_event next;
-    ASSERT_EQ(clEnqueueNDRangeKernel(q, k, 1, nullptr, &n, nullptr, last ? 1 : 0, last ? &last : nullptr, &next),
+    ASSERT_EQ(clEnqueueNDRangeKernel(q, k, 1, nullptr, &n, nullptr, last ? 1 : 0,
+                                     last ? &last : nullptr, &next),
               CL_SUCCESS);
     if (last) clReleaseEvent(last);
     last = next;
   }
   std::vector<cl_uint> out(n);
-  ASSERT_EQ(clEnqueueReadBuffer(q, m, CL_TRUE, 0, n * sizeof(cl_uint), out.data(), 1, &last, nullptr), CL_SUCCESS);
+  ASSERT_EQ(
+      clEnqueueReadBuffer(q, m, CL_TRUE, 0, n * sizeof(cl_uint), out.data(), 1, &last, nullptr),
+      CL_SUCCESS);
   EXPECT_EQ(out, std::vector<cl_uint>(n, expect));
   clReleaseEvent(last);
   clReleaseKernel(k);
   clReleaseMemObject(m);
   clReleaseCommandQueue(q);
+}
+
+// Profiling information exists only for completed commands of profiling queues.
+TEST(Events, ProfilingInfoOnlyForCompletedCommandsOfProfilingQueues) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_int err, zero = 0;
+  cl_mem m = env.buffer(sizeof zero, &zero);
+  cl_ulong t = 0;
+  // A plain queue's command.
+  cl_event plain;
+  ASSERT_EQ(clEnqueueWriteBuffer(env.queue, m, CL_TRUE, 0, sizeof zero, &zero, 0, nullptr, &plain),
+            CL_SUCCESS);
+  EXPECT_EQ(clGetEventProfilingInfo(plain, CL_PROFILING_COMMAND_END, sizeof t, &t, nullptr),
+            CL_PROFILING_INFO_NOT_AVAILABLE);
+  // A user event.
+  cl_event gate = clCreateUserEvent(env.context, &err);
+  EXPECT_EQ(clGetEventProfilingInfo(gate, CL_PROFILING_COMMAND_QUEUED, sizeof t, &t, nullptr),
+            CL_PROFILING_INFO_NOT_AVAILABLE);
+  // A profiling queue's command before it completes, after it completes, and after it failed.
+  cl_command_queue q =
+      clCreateCommandQueue(env.context, env.device, CL_QUEUE_PROFILING_ENABLE, &err);
+  cl_event held, failed;
+  ASSERT_EQ(clEnqueueWriteBuffer(q, m, CL_FALSE, 0, sizeof zero, &zero, 1, &gate, &held),
+            CL_SUCCESS);
+  for (cl_profiling_info p :
+       {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT, CL_PROFILING_COMMAND_START,
+        CL_PROFILING_COMMAND_END, CL_PROFILING_COMMAND_COMPLETE})
+    EXPECT_EQ(clGetEventProfilingInfo(held, p, sizeof t, &t, nullptr),
+              CL_PROFILING_INFO_NOT_AVAILABLE)
+        << p;
+  EXPECT_EQ(clGetEventProfilingInfo(held, 0x7777, sizeof t, &t, nullptr), CL_INVALID_VALUE);
+  clSetUserEventStatus(gate, CL_COMPLETE);
+  ASSERT_EQ(env.final_status(held), CL_COMPLETE);
+  cl_ulong times[5];
+  const cl_profiling_info order[] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                                     CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END,
+                                     CL_PROFILING_COMMAND_COMPLETE};
+  for (int i = 0; i < 5; ++i)
+    ASSERT_EQ(clGetEventProfilingInfo(held, order[i], sizeof t, &times[i], nullptr), CL_SUCCESS);
+  for (int i = 1; i < 5; ++i) EXPECT_LE(times[i - 1], times[i]) << i;
+  EXPECT_EQ(clGetEventProfilingInfo(held, CL_PROFILING_COMMAND_END, 4, &t, nullptr),
+            CL_INVALID_VALUE);
+  cl_event bad_gate = clCreateUserEvent(env.context, &err);
+  ASSERT_EQ(clEnqueueWriteBuffer(q, m, CL_FALSE, 0, sizeof zero, &zero, 1, &bad_gate, &failed),
+            CL_SUCCESS);
+  clSetUserEventStatus(bad_gate, -1);
+  EXPECT_LT(env.final_status(failed), 0);
+  EXPECT_EQ(clGetEventProfilingInfo(failed, CL_PROFILING_COMMAND_END, sizeof t, &t, nullptr),
+            CL_PROFILING_INFO_NOT_AVAILABLE);
+  EXPECT_EQ(clGetEventProfilingInfo(nullptr, CL_PROFILING_COMMAND_END, sizeof t, &t, nullptr),
+            CL_INVALID_EVENT);
+  clFinish(q);
+  for (cl_event e : {plain, gate, held, failed, bad_gate}) clReleaseEvent(e);
+  clReleaseCommandQueue(q);
+  clReleaseMemObject(m);
 }

@@ -219,12 +219,17 @@ cl_int CL_API_CALL clGetEventInfo(cl_event e, cl_event_info param, size_t size, 
 cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling_info param, size_t size, void* value,
                                            size_t* size_ret) {
   if (!rt::valid(e)) return CL_INVALID_EVENT;
-  if (!e->queue || !(e->queue->properties & CL_QUEUE_PROFILING_ENABLE))
+  switch (param) {
+  case CL_PROFILING_COMMAND_QUEUED: case CL_PROFILING_COMMAND_SUBMIT: case CL_PROFILING_COMMAND_START:
+  case CL_PROFILING_COMMAND_END: case CL_PROFILING_COMMAND_COMPLETE: break;
+  default: return CL_INVALID_VALUE;
+  }
+  // Only a completed command of a profiling queue has times (a failed one never completed);
+  // its times are final once its status is (the scheduler writes them first).
+  if (!e->queue || !(e->queue->properties & CL_QUEUE_PROFILING_ENABLE) || e->status != CL_COMPLETE)
     return CL_PROFILING_INFO_NOT_AVAILABLE;
   switch (param) {
-  case CL_PROFILING_COMMAND_QUEUED:
-    if (e->status != CL_COMPLETE) return CL_PROFILING_INFO_NOT_AVAILABLE;
-    return rt::write_info(e->queued, size, value, size_ret);
+  case CL_PROFILING_COMMAND_QUEUED: return rt::write_info(e->queued, size, value, size_ret);
   case CL_PROFILING_COMMAND_SUBMIT: return rt::write_info(e->submit, size, value, size_ret);
   case CL_PROFILING_COMMAND_START: return rt::write_info(e->start, size, value, size_ret);
   case CL_PROFILING_COMMAND_END: case CL_PROFILING_COMMAND_COMPLETE:

@@ -112,11 +112,11 @@ void run_due(Due& due) {
 
 void set_locked(cl_event e, cl_int status, Due& due) {
   if (e->status <= CL_COMPLETE) return; // already final
-  e->status = status;
   const uint64_t now = host_time_ns();
   if (status <= CL_SUBMITTED && !e->submit) e->submit = now;
   if (status <= CL_RUNNING && !e->start) e->start = now;
   if (status <= CL_COMPLETE && !e->end) e->end = now; // a profiled dispatch brings its own
+  e->status = status; // after the times: clGetEventProfilingInfo reads them once it sees this
   collect_callbacks(e, status, due);
   // Waiters (clFinish, clWaitForEvents, blocking calls) only act on final states; waking them
   // for SUBMITTED/RUNNING costs a futex wake-up each (expensive on paravirtualised machines).
