@@ -2,16 +2,49 @@
 #include "api_util.h"
 
 #include <algorithm>
+#include <tuple>
 
 using namespace amcl;
 using namespace amcl::icd;
 
 namespace {
 
-cl_kernel new_kernel(cl_program p, const compiler::KernelInfo* info) {
+// Whether two builds of a kernel take the same explicit arguments (OpenCL: a kernel must have
+// the same definition on every device it was built for).
+bool same_definition(const compiler::KernelInfo& a, const compiler::KernelInfo& b) {
+  auto explicit_args = [](const compiler::KernelInfo& k) {
+    std::vector<std::tuple<size_t, compiler::ArgKind, size_t>> v; // position, kind, size
+    for (size_t i = 0; i < k.args.size(); ++i)
+      if (!k.args[i].hidden()) v.emplace_back(i, k.args[i].kind, k.args[i].size);
+    return v;
+  };
+  return explicit_args(a) == explicit_args(b);
+}
+
+// The kernel `name` in each of the program's devices' executables; nullptr entries where a
+// device has none. Throws CL_INVALID_KERNEL_NAME if no executable has it and
+// CL_INVALID_KERNEL_DEFINITION if the devices' definitions differ.
+std::vector<const compiler::KernelInfo*> kernel_builds(cl_program p, const std::string& name) {
+  std::vector<const compiler::KernelInfo*> infos;
+  const compiler::KernelInfo* first = nullptr;
+  for (const _cl_program::Build& b : p->builds) {
+    const compiler::KernelInfo* info = b.code ? b.code->find(name) : nullptr;
+    if (info && first && !same_definition(*first, *info))
+      throw ClError{CL_INVALID_KERNEL_DEFINITION, ""};
+    if (info && !first) first = info;
+    infos.push_back(info);
+  }
+  if (!first) throw ClError{CL_INVALID_KERNEL_NAME, ""};
+  return infos;
+}
+
+cl_kernel new_kernel(cl_program p, std::vector<const compiler::KernelInfo*> infos) {
   auto k = std::make_unique<_cl_kernel>();
   k->program = p;
-  k->info = info;
+  for (const compiler::KernelInfo* i : infos)
+    if (i && !k->info) k->info = i;
+  k->infos = std::move(infos);
+  const compiler::KernelInfo* info = k->info;
   for (size_t i = 0; i < info->args.size(); ++i)
     if (!info->args[i].hidden()) k->explicit_args.push_back(i);
   k->arg_values.resize(k->explicit_args.size());
@@ -20,6 +53,13 @@ cl_kernel new_kernel(cl_program p, const compiler::KernelInfo* info) {
   rt::retain(p);
   ++p->kernels_attached;
   return k.release();
+}
+
+// The device a kernel query is about: `d` if the kernel's program is for it, or the program's
+// only device when `d` is NULL (OpenCL: CL_INVALID_DEVICE otherwise).
+cl_device_id query_device(cl_kernel k, cl_device_id d) {
+  if (!d) return k->program->devices.size() == 1 ? k->program->devices[0] : nullptr;
+  return rt::valid(d) && k->info_for(d) ? d : nullptr;
 }
 
 // OpenCL promises argument info for programs built with -cl-kernel-arg-info; LLVM's AMDGPU
@@ -56,10 +96,8 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program p, const char* name, cl_int* err
   return create<cl_kernel>(errcode_ret, [&]() -> cl_kernel {
     require(p, CL_INVALID_PROGRAM);
     if (!name) throw ClError{CL_INVALID_VALUE, ""};
-    if (!p->code) throw ClError{CL_INVALID_PROGRAM_EXECUTABLE, ""};
-    const compiler::KernelInfo* info = p->code->find(name);
-    if (!info) throw ClError{CL_INVALID_KERNEL_NAME, ""};
-    return new_kernel(p, info);
+    if (!p->any_executable()) throw ClError{CL_INVALID_PROGRAM_EXECUTABLE, ""};
+    return new_kernel(p, kernel_builds(p, name));
   });
 }
 
@@ -67,22 +105,31 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program p, cl_uint num_kernels, c
                                             cl_uint* num_kernels_ret) {
   return guarded([&] {
     require(p, CL_INVALID_PROGRAM);
-    if (!p->code) throw ClError{CL_INVALID_PROGRAM_EXECUTABLE, ""};
-    const auto& infos = p->code->kernels;
-    if (kernels && num_kernels < infos.size()) throw ClError{CL_INVALID_VALUE, ""};
+    const _cl_program::Build* first = p->any_executable();
+    if (!first) throw ClError{CL_INVALID_PROGRAM_EXECUTABLE, ""};
+    // Kernels whose definition differs between devices are left out (OpenCL 3.0).
+    std::vector<std::vector<const compiler::KernelInfo*>> builds;
+    for (const compiler::KernelInfo& info : first->code->kernels) {
+      try {
+        builds.push_back(kernel_builds(p, info.name));
+      } catch (const ClError& e) {
+        if (e.code != CL_INVALID_KERNEL_DEFINITION) throw;
+      }
+    }
+    if (kernels && num_kernels < builds.size()) throw ClError{CL_INVALID_VALUE, ""};
     if (kernels) {
       // All or nothing: on failure the kernels made so far are released again.
       std::vector<cl_kernel> made;
-      made.reserve(infos.size()); // push_back cannot fail after a kernel exists
+      made.reserve(builds.size()); // push_back cannot fail after a kernel exists
       try {
-        for (const compiler::KernelInfo& info : infos) made.push_back(new_kernel(p, &info));
+        for (auto& infos : builds) made.push_back(new_kernel(p, infos));
       } catch (...) {
         for (cl_kernel k : made) rt::release(k);
         throw;
       }
       std::copy(made.begin(), made.end(), kernels);
     }
-    if (num_kernels_ret) *num_kernels_ret = cl_uint(infos.size());
+    if (num_kernels_ret) *num_kernels_ret = cl_uint(builds.size());
     return CL_SUCCESS;
   });
 }
@@ -90,7 +137,7 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program p, cl_uint num_kernels, c
 cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl_int* errcode_ret) {
   return create<cl_kernel>(errcode_ret, [&]() -> cl_kernel {
     require(source, CL_INVALID_KERNEL);
-    cl_kernel k = new_kernel(source->program, source->info);
+    cl_kernel k = new_kernel(source->program, source->infos);
     // The clone starts with the arguments set on the source; later changes stay separate.
     try {
       k->arg_values = source->arg_values;
@@ -164,24 +211,26 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id d,
                                             cl_kernel_work_group_info param, size_t size,
                                             void* value, size_t* size_ret) {
   if (!rt::valid(k)) return CL_INVALID_KERNEL;
-  if (d && (!rt::valid(d) || d != k->program->context->devices[0])) return CL_INVALID_DEVICE;
+  d = query_device(k, d);
+  if (!d) return CL_INVALID_DEVICE;
+  const compiler::KernelInfo* info = k->info_for(d);
   switch (param) {
   case CL_KERNEL_WORK_GROUP_SIZE:
-    return rt::write_info(size_t(k->info->max_flat_workgroup_size), size, value, size_ret);
+    return rt::write_info(size_t(info->max_flat_workgroup_size), size, value, size_ret);
   case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
-    size_t v[3] = {k->info->reqd_workgroup_size[0], k->info->reqd_workgroup_size[1],
-                   k->info->reqd_workgroup_size[2]};
+    size_t v[3] = {info->reqd_workgroup_size[0], info->reqd_workgroup_size[1],
+                   info->reqd_workgroup_size[2]};
     return rt::write_info(v, sizeof v, size, value, size_ret);
   }
   case CL_KERNEL_LOCAL_MEM_SIZE: {
-    cl_ulong total = k->info->group_segment_size;
+    cl_ulong total = info->group_segment_size;
     for (size_t s : k->local_sizes) total += s;
     return rt::write_info(total, size, value, size_ret);
   }
   case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
-    return rt::write_info(size_t(k->info->wavefront_size), size, value, size_ret);
+    return rt::write_info(size_t(info->wavefront_size), size, value, size_ret);
   case CL_KERNEL_PRIVATE_MEM_SIZE:
-    return rt::write_info(cl_ulong(k->info->private_segment_size), size, value, size_ret);
+    return rt::write_info(cl_ulong(info->private_segment_size), size, value, size_ret);
   default:
     return CL_INVALID_VALUE;
   }
@@ -194,10 +243,10 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel k, cl_device_id d,
                                            const void* input, size_t size, void* value,
                                            size_t* size_ret) {
   if (!rt::valid(k)) return CL_INVALID_KERNEL;
-  if (d ? !rt::valid(d) || d != k->program->context->devices[0]
-        : k->program->context->devices.size() != 1)
-    return CL_INVALID_DEVICE;
-  const size_t wave = k->info->wavefront_size, max_items = k->info->max_flat_workgroup_size;
+  d = query_device(k, d);
+  if (!d) return CL_INVALID_DEVICE;
+  const size_t wave = k->info_for(d)->wavefront_size,
+               max_items = k->info_for(d)->max_flat_workgroup_size;
   // The NDRANGE queries take a local size of 1 to 3 dimensions.
   auto local_items = [&](size_t& items) {
     if (!input || input_size == 0 || input_size % sizeof(size_t) || input_size > 3 * sizeof(size_t))

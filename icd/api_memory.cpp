@@ -50,8 +50,11 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t
     am::Device& dev = *context->devices[0]->am;
     try {
       m->alloc = dev.alloc_vram(size);
+      // One VA space for every card: the context's other devices map the same address to this
+      // VRAM (through its BAR), so any of them can run commands on the buffer.
+      for (size_t i = 1; i < context->devices.size(); ++i) context->devices[i]->am->map_peer(m->alloc);
     } catch (const am::DeviceError&) {
-      throw ClError{CL_MEM_OBJECT_ALLOCATION_FAILURE, ""};
+      throw ClError{CL_MEM_OBJECT_ALLOCATION_FAILURE, ""}; // ~_cl_mem unmaps and frees what was done
     }
     if (needs_ptr) {
       // Through the device's own staging buffer: creating a buffer needs no queue.

@@ -115,7 +115,9 @@ cl_context CL_API_CALL clCreateContext(const cl_context_properties* properties, 
       if (!rt::valid(devices[i])) throw ClError{CL_INVALID_DEVICE, ""};
     auto ctx = std::make_unique<_cl_context>();
     if (cl_int e = parse_context_properties(properties, ctx.get())) throw ClError{e, ""};
-    ctx->devices.assign(devices, devices + num_devices);
+    for (cl_uint i = 0; i < num_devices; ++i) // "duplicate devices ... are ignored"
+      if (std::find(ctx->devices.begin(), ctx->devices.end(), devices[i]) == ctx->devices.end())
+        ctx->devices.push_back(devices[i]);
     ctx->notify = notify;
     ctx->notify_data = user_data;
     return ctx.release();

@@ -156,7 +156,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_ui
     require(k, CL_INVALID_KERNEL);
     if (k->program->context != q->context) throw ClError{CL_INVALID_CONTEXT, ""};
     check_wait_list(q, nwait, wait);
-    rt::Launch launch = rt::prepare_launch(k, dims, offset, global, local);
+    rt::Launch launch = rt::prepare_launch(k, q->device, dims, offset, global, local);
     if (launch.empty) return submit(q, CL_COMMAND_NDRANGE_KERNEL, nwait, wait, event, nullptr, false);
     if (launch.prints()) // its output is written once it has finished: run it to completion
       return submit(q, CL_COMMAND_NDRANGE_KERNEL, nwait, wait, event,

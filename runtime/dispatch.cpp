@@ -103,9 +103,12 @@ std::shared_ptr<const ArgSnapshot> snapshot_args(cl_kernel k) {
 
 } // namespace
 
-Launch prepare_launch(cl_kernel k, cl_uint dims, const size_t* offset, const size_t* global,
+Launch prepare_launch(cl_kernel k, cl_device_id device, cl_uint dims, const size_t* offset, const size_t* global,
                       const size_t* local) {
-  const compiler::KernelInfo& info = *k->info;
+  // The kernel as compiled for this device (its limits and attributes may differ by target).
+  const compiler::KernelInfo* for_device = k->info_for(device);
+  if (!for_device) throw ClError{CL_INVALID_PROGRAM_EXECUTABLE, "no executable for this device"};
+  const compiler::KernelInfo& info = *for_device;
   if (dims < 1 || dims > 3) throw ClError{CL_INVALID_WORK_DIMENSION, ""};
   for (size_t i = 0; i < k->arg_set.size(); ++i)
     if (!k->arg_set[i]) throw ClError{CL_INVALID_KERNEL_ARGS, ""};
@@ -166,7 +169,7 @@ Launch prepare_launch(cl_kernel k, cl_uint dims, const size_t* offset, const siz
 
 _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L) {
   cl_kernel k = L.kernel;
-  const compiler::KernelInfo& info = *k->info;
+  const compiler::KernelInfo& info = *k->info_for(q->device); // prepare_launch checked it exists
   const size_t* g = L.global;
   const size_t* l = L.local;
   const size_t* o = L.offset;
@@ -223,7 +226,7 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L) 
 
   const uint64_t kernarg_va = q->kernargs.va + slot + kKernargOffset;
   const uint64_t packet_va = q->kernargs.va + slot + kPacketOffset;
-  const uint64_t kd_va = k->program->image.va + info.descriptor_offset;
+  const uint64_t kd_va = k->program->build_for(q->device)->image.va + info.descriptor_offset;
   const uint64_t code_va = kd_va + uint64_t(info.entry_offset);
   // hsa_kernel_dispatch_packet_t, for kernels that read their dispatch pointer.
   put<uint16_t>(base, 2, uint16_t(dims));
@@ -304,7 +307,7 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L) 
 
 void run_launch(cl_command_queue q, const Launch& L) {
   q->device->am->wait(am::Engine::Compute, submit_launch(q, L).done);
-  if (L.prints()) print_records(q, L.kernel->program->code->printf_formats);
+  if (L.prints()) print_records(q, L.kernel->program->build_for(q->device)->code->printf_formats);
 }
 
 } // namespace amcl::rt

@@ -45,8 +45,9 @@ struct Launch {
   ~Launch();
 };
 
-// Checks the NDRange against the kernel and device (throws ClError with the spec's code).
-Launch prepare_launch(cl_kernel k, cl_uint dims, const size_t* offset, const size_t* global,
+// Checks the NDRange against the kernel as built for `device` and the device (throws ClError
+// with the spec's code).
+Launch prepare_launch(cl_kernel k, cl_device_id device, cl_uint dims, const size_t* offset, const size_t* global,
                       const size_t* local);
 // Writes the launch's arguments into the queue's next kernel-argument slot and submits the
 // dispatch without waiting; returns the compute timeline value that marks its completion. The

@@ -129,16 +129,19 @@ _cl_mem::~_cl_mem() {
   for (auto it = destructors.rbegin(); it != destructors.rend(); ++it) it->fn(this, it->data);
   for (const Mapping& m : maps)
     if (m.owned) std::free(m.ptr); // mapped but never unmapped: the memory goes with the object
-  if (parent) release(parent);
-  else if (context) context->devices[0]->am->free(alloc);
+  if (parent) {
+    release(parent);
+  } else if (context && alloc) {
+    // The other devices of the context reach it through their page tables: unmapped first.
+    for (size_t i = 1; i < context->devices.size(); ++i) context->devices[i]->am->unmap_peer(alloc);
+    context->devices[0]->am->free(alloc);
+  }
   if (context) release(context);
 }
 
 _cl_program::~_cl_program() {
-  if (context) {
-    context->devices[0]->am->free(image);
-    release(context);
-  }
+  for (size_t i = 0; i < builds.size(); ++i) devices[i]->am->free(builds[i].image);
+  if (context) release(context);
 }
 
 _cl_kernel::~_cl_kernel() {

@@ -141,7 +141,7 @@ struct _cl_mem : amcl::rt::ObjectHeader {
   std::vector<cl_mem_properties> properties; // as given to clCreateBufferWithProperties
   size_t size = 0;
   void* host_ptr = nullptr;
-  am::Allocation alloc; // on the context's first device
+  am::Allocation alloc; // on the context's first device, mapped into the others' page tables
   cl_mem parent = nullptr;
   size_t offset = 0;
   std::atomic<cl_uint> map_count{0};
@@ -166,23 +166,51 @@ struct _cl_program : amcl::rt::ObjectHeader {
   ~_cl_program();
   _cl_program() : ObjectHeader(amcl::rt::kProgramMagic) {}
   cl_context context = nullptr;
+  // The devices the program is for (the context's, or those given binaries) and what was built
+  // for each, in the same order: devices of different targets get their own code, and every
+  // device its own loaded image.
+  std::vector<cl_device_id> devices;
+  struct Build {
+    std::string log;
+    cl_build_status status = CL_BUILD_NONE;
+    std::vector<uint8_t> binary; // code object, or bitcode for compiled objects and libraries
+    cl_program_binary_type binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
+    std::optional<amcl::compiler::CodeObject> code;
+    am::Allocation image; // the loaded code object, in this device's VRAM
+  };
+  std::vector<Build> builds;
   std::string source;
   std::string options;
-  std::string log;
-  cl_build_status status = CL_BUILD_NONE;
-  std::vector<uint8_t> binary; // code object, or bitcode for compiled objects and libraries
-  cl_program_binary_type binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
-  std::optional<amcl::compiler::CodeObject> code;
-  am::Allocation image; // loaded code object in VRAM
   std::atomic<cl_uint> kernels_attached{0};
   bool from_binary = false;
+  // This device's build, or nullptr when the program is not for it.
+  Build* build_for(cl_device_id d) {
+    for (size_t i = 0; i < devices.size(); ++i)
+      if (devices[i] == d) return &builds[i];
+    return nullptr;
+  }
+  // The first device's executable, if any (kernel names and argument layouts are the same on
+  // every device: clCreateKernel checks).
+  const Build* any_executable() const {
+    for (const Build& b : builds)
+      if (b.code) return &b;
+    return nullptr;
+  }
 };
 
 struct _cl_kernel : amcl::rt::ObjectHeader {
   ~_cl_kernel();
   _cl_kernel() : ObjectHeader(amcl::rt::kKernelMagic) {}
   cl_program program = nullptr;
+  // The kernel in each of the program's devices' code (null where that device has none), and
+  // `info`, the first of them: argument layouts agree across devices.
+  std::vector<const amcl::compiler::KernelInfo*> infos;
   const amcl::compiler::KernelInfo* info = nullptr;
+  const amcl::compiler::KernelInfo* info_for(cl_device_id d) const {
+    for (size_t i = 0; i < program->devices.size(); ++i)
+      if (program->devices[i] == d) return infos[i];
+    return nullptr;
+  }
   std::vector<size_t> explicit_args; // indices into info->args
   std::vector<std::vector<uint8_t>> arg_values;
   std::vector<size_t> local_sizes; // for __local args: requested bytes
