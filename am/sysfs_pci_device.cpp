@@ -1,5 +1,6 @@
 #include "sysfs_pci_device.h"
 
+#include "bar_apertures.h"
 #include "pagemap.h"
 
 #include <fcntl.h>
@@ -42,11 +43,14 @@ SysfsPciDevice::SysfsPciDevice(const fs::path& root, const std::string& address)
     close(config_fd_);
     throw;
   }
+  // Other cards reach this one's VRAM at its BAR0 bus address (peer mappings).
+  if (auto bus = sysfs_bar_start(dir, 0)) register_aperture(bar0_.base, bar0_.size, *bus);
   std::fprintf(stderr, "amcl: %s: driven without an IOMMU (sysfs backend, VFIO=0): the card can "
                        "reach all memory, and a wild DMA would corrupt it\n", address_.c_str());
 }
 
 SysfsPciDevice::~SysfsPciDevice() {
+  unregister_aperture(bar0_.base);
   for (Bar* b : {&bar0_, &bar2_, &bar5_})
     if (b->base) munmap(b->base, b->size);
   if (config_fd_ >= 0) close(config_fd_);
@@ -94,11 +98,17 @@ void SysfsPciDevice::doorbell_write64(uint32_t index, uint64_t value) {
   *reinterpret_cast<volatile uint64_t*>(bar2_.base + uint64_t(index) * 4) = value;
 }
 
+// No IOMMU: the bus address is the physical address. Another card's VRAM aperture is already
+// resident and has its BAR's bus address; anything else is pinned memory.
 std::vector<uint64_t> SysfsPciDevice::dma_map(void* host, uint64_t size) {
-  return pin_physical_pages(host, size); // no IOMMU: the bus address is the physical address
+  if (auto bus = aperture_bus_address(host, size)) return contiguous_pages(*bus, size);
+  return pin_physical_pages(host, size);
 }
 
-void SysfsPciDevice::dma_unmap(void* host, uint64_t size) { unpin_pages(host, size); }
+void SysfsPciDevice::dma_unmap(void* host, uint64_t size) {
+  if (aperture_bus_address(host, size)) return;
+  unpin_pages(host, size);
+}
 
 bool SysfsPciDevice::wait_interrupt(std::chrono::microseconds timeout) {
   std::this_thread::sleep_for(std::min(timeout, std::chrono::microseconds(100)));

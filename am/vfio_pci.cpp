@@ -1,5 +1,7 @@
 #include "vfio_pci.h"
 
+#include "bar_apertures.h"
+
 #include <fcntl.h>
 #include <linux/vfio.h>
 #include <sys/mman.h>
@@ -62,6 +64,8 @@ VfioPci::VfioPci(VfioSystem& sys, const std::string& address, const std::string&
   } catch (const std::runtime_error& e) {
     fail(e.what());
   }
+  // Other cards reach this one's VRAM at its BAR0 bus address (peer mappings).
+  if (auto bus = sys_.bar_start(address_, 0)) register_aperture(bar0_.base, bar0_.size, *bus);
   enable_bus_master();
   setup_msi();
   if (noiommu_)
@@ -79,14 +83,15 @@ void VfioPci::release() {
     off.index = VFIO_PCI_MSI_IRQ_INDEX;
     sys_.ioctl(device_, VFIO_DEVICE_SET_IRQS, &off);
   }
+  if (bar0_.base) unregister_aperture(bar0_.base);
   for (Region* r : {&bar0_, &bar2_, &bar5_})
     if (r->base) sys_.munmap(r->base, r->size), r->base = nullptr;
   {
     std::lock_guard lock(dma_mutex_);
-    for (auto& [host, runs] : dma_) {
+    for (auto& [host, mapping] : dma_) {
       uint64_t size = 0;
-      for (auto [iova, bytes] : runs) size += bytes;
-      sys_.unpin(host, size);
+      for (auto [iova, bytes] : mapping.runs) size += bytes;
+      if (mapping.pinned) sys_.unpin(host, size);
     }
     dma_.clear(); // closing the container drops its mappings
   }
@@ -167,9 +172,12 @@ void VfioPci::doorbell_write64(uint32_t index, uint64_t value) {
 }
 
 // Every page at iova = its physical address: the GPU's page tables carry physical addresses,
-// and an address no mapping covers faults in the IOMMU instead of reaching memory.
+// and an address no mapping covers faults in the IOMMU instead of reaching memory. Another
+// card's VRAM aperture (this process's mapping of its BAR0) goes at iova = the BAR's bus
+// address: type-1 vfio maps such PFN mappings, and pagemap could not name them.
 std::vector<uint64_t> VfioPci::dma_map(void* host, uint64_t size) {
-  std::vector<uint64_t> pages = sys_.pin(host, size);
+  const std::optional<uint64_t> aperture = aperture_bus_address(host, size);
+  std::vector<uint64_t> pages = aperture ? contiguous_pages(*aperture, size) : sys_.pin(host, size);
   std::vector<std::pair<uint64_t, uint64_t>> runs;
   if (!noiommu_) {
     for (size_t i = 0; i < pages.size();) {
@@ -190,7 +198,7 @@ std::vector<uint64_t> VfioPci::dma_map(void* host, uint64_t size) {
           unmap.size = bytes;
           sys_.ioctl(container_, VFIO_IOMMU_UNMAP_DMA, &unmap);
         }
-        sys_.unpin(host, size);
+        if (!aperture) sys_.unpin(host, size);
         throw std::runtime_error("VFIO_IOMMU_MAP_DMA failed: " + why);
       }
       runs.emplace_back(map.iova, map.size);
@@ -200,17 +208,19 @@ std::vector<uint64_t> VfioPci::dma_map(void* host, uint64_t size) {
     runs.emplace_back(pages.front(), size); // nothing to map: remember the pinning
   }
   std::lock_guard lock(dma_mutex_);
-  dma_[host] = std::move(runs);
+  dma_[host] = DmaMapping{std::move(runs), !aperture};
   return pages;
 }
 
 void VfioPci::dma_unmap(void* host, uint64_t size) {
   std::vector<std::pair<uint64_t, uint64_t>> runs;
+  bool pinned;
   {
     std::lock_guard lock(dma_mutex_);
     auto it = dma_.find(host);
     if (it == dma_.end()) return;
-    runs = std::move(it->second);
+    runs = std::move(it->second.runs);
+    pinned = it->second.pinned;
     dma_.erase(it);
   }
   if (!noiommu_)
@@ -221,7 +231,7 @@ void VfioPci::dma_unmap(void* host, uint64_t size) {
       unmap.size = bytes;
       sys_.ioctl(container_, VFIO_IOMMU_UNMAP_DMA, &unmap);
     }
-  sys_.unpin(host, size);
+  if (pinned) sys_.unpin(host, size);
 }
 
 bool VfioPci::wait_interrupt(std::chrono::microseconds timeout) {

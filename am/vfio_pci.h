@@ -56,7 +56,11 @@ private:
   int container_ = -1, group_ = -1, device_ = -1, irq_fd_ = -1;
   Region bar0_, bar2_, bar5_, config_;
   std::mutex dma_mutex_;
-  std::map<void*, std::vector<std::pair<uint64_t, uint64_t>>> dma_; // host -> (iova, size) runs
+  struct DmaMapping {
+    std::vector<std::pair<uint64_t, uint64_t>> runs; // (iova, size)
+    bool pinned;                                     // false: another card's VRAM aperture
+  };
+  std::map<void*, DmaMapping> dma_; // by host address
 };
 
 } // namespace am

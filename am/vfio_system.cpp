@@ -1,5 +1,6 @@
 #include "vfio_system.h"
 
+#include "bar_apertures.h"
 #include "pagemap.h"
 
 #include <fcntl.h>
@@ -31,6 +32,9 @@ public:
     return ::read(fd, &count, sizeof count) == sizeof count;
   }
   std::vector<uint64_t> pin(void* host, uint64_t size) override { return pin_physical_pages(host, size); }
+  std::optional<uint64_t> bar_start(const std::string& address, unsigned index) override {
+    return sysfs_bar_start(std::filesystem::path("/sys/bus/pci/devices") / address, index);
+  }
   void unpin(void* host, uint64_t size) override { unpin_pages(host, size); }
 };
 

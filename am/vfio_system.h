@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ public:
   // Pins the pages and returns their physical addresses (am/pagemap.h for real).
   virtual std::vector<uint64_t> pin(void* host, uint64_t size) = 0;
   virtual void unpin(void* host, uint64_t size) = 0;
+  // Where BAR `index` of the device at `address` sits on the bus (sysfs "resource" for real):
+  // other cards reach its VRAM there. Nothing when unknown.
+  virtual std::optional<uint64_t> bar_start(const std::string& address, unsigned index) = 0;
 };
 
 // The kernel's.

@@ -1,6 +1,7 @@
 // Scanning sysfs for cards and moving them to and from vfio-pci, on a fake sysfs tree laid out
 // as Linux lays it out (bus/pci/devices/<address> with vendor, device, resource, a driver
 // symlink into bus/pci/drivers and an iommu_group symlink; driver_override; drivers_probe).
+#include "am/bar_apertures.h"
 #include "am/enumerate.h"
 #include "am/firmware.h"
 #include "am/pagemap.h"
@@ -178,6 +179,27 @@ TEST(SysfsPciDevice, MapsTheBarsOfACard) {
   std::ifstream bar0(sys.root() / "bus/pci/devices/0000:03:00.0/resource0", std::ios::binary);
   bar0.seekg(12345);
   EXPECT_EQ(bar0.get(), 0x5a);
+}
+
+// Another card's VRAM is reached through its BAR0: a peer mapping of this card's aperture gets
+// bus addresses from the BAR's start in sysfs "resource" (pagemap cannot translate BAR
+// mappings), and pins nothing.
+TEST(SysfsPciDevice, PeerMappingsOfTheVramApertureUseTheBarBusAddress) {
+  FakeSysfs sys;
+  sys.add("0000:03:00.0", "0x1002", "0x744c", "", false);
+  add_bars(sys, "0000:03:00.0");
+  std::ofstream(sys.root() / "bus/pci/devices/0000:03:00.0/resource")
+      << "0x0000007c00000000 0x0000007c00ffffff 0x000000000014220c\n"
+         "0x0000000000000000 0x0000000000000000 0x0000000000000000\n";
+  am::SysfsPciDevice dev(sys.root(), "0000:03:00.0");
+  std::vector<uint64_t> pages = dev.dma_map(dev.vram() + 0x20000, 3 * 4096);
+  EXPECT_EQ(pages, (std::vector<uint64_t>{0x7c00020000ull, 0x7c00021000ull, 0x7c00022000ull}));
+  dev.dma_unmap(dev.vram() + 0x20000, 3 * 4096);
+  EXPECT_EQ(am::sysfs_bar_start(sys.root() / "bus/pci/devices/0000:03:00.0", 0), 0x7c00000000ull);
+  EXPECT_FALSE(am::sysfs_bar_start(sys.root() / "bus/pci/devices/0000:03:00.0", 1)) << "unassigned BAR";
+  EXPECT_FALSE(am::sysfs_bar_start(sys.root() / "bus/pci/devices/0000:03:00.0", 7)) << "no such line";
+  // A range running past the aperture is not a peer mapping.
+  EXPECT_FALSE(am::aperture_bus_address(dev.vram() + dev.vram_size() - 4096, 8192));
 }
 
 TEST(SysfsPciDevice, MissingBarFileIsNamed) {

@@ -119,6 +119,10 @@ struct FakeVfio final : am::VfioSystem {
     return std::vector<uint64_t>(physical.begin(), physical.begin() + std::ptrdiff_t(size / 4096));
   }
   void unpin(void* host, uint64_t) override { pinned.erase(host); }
+  std::optional<uint64_t> bar0_bus = 0x7c00000000ull;
+  std::optional<uint64_t> bar_start(const std::string&, unsigned index) override {
+    return index == 0 ? bar0_bus : std::nullopt;
+  }
 };
 
 std::string error_of(FakeVfio& sys, bool noiommu = false) {
@@ -195,4 +199,20 @@ TEST(VfioPci, EachMissingPieceIsNamedWithWhatToDo) {
   no_msi.msi_count = 0;
   am::VfioPci pci(no_msi, "0000:03:00.0", "12", false);
   EXPECT_FALSE(pci.interrupts());
+}
+
+// Another card's VRAM aperture (this process's mapping of its BAR0) is mapped for DMA at
+// iova = the BAR's bus address, in one run, and never pinned; unmapping takes it out again.
+TEST(VfioPci, PeerMappingOfAVramApertureUsesTheBarBusAddress) {
+  FakeVfio sys;
+  am::VfioPci pci(sys, "0000:03:00.0", "12", false);
+  uint8_t* host = pci.vram() + 0x40000;
+  std::vector<uint64_t> pages = pci.dma_map(host, 2 * 4096);
+  EXPECT_EQ(pages, (std::vector<uint64_t>{0x7c00040000ull, 0x7c00041000ull}));
+  ASSERT_EQ(sys.dma.count(0x7c00040000ull), 1u);
+  EXPECT_EQ(sys.dma[0x7c00040000ull].first, reinterpret_cast<uint64_t>(host));
+  EXPECT_EQ(sys.dma[0x7c00040000ull].second, 2u * 4096);
+  EXPECT_TRUE(sys.pinned.empty());
+  pci.dma_unmap(host, 2 * 4096);
+  EXPECT_TRUE(sys.dma.empty());
 }
