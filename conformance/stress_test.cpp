@@ -5,6 +5,7 @@
 #include "cl_helpers.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <random>
 #include <thread>
@@ -94,4 +95,78 @@ TEST(Stress, ThreadsShareQueuesAndBuffers) {
   clReleaseMemObject(mirror);
   clReleaseProgram(prog);
   clReleaseCommandQueue(queues[1]);
+}
+
+// One out-of-order queue shared by 8 threads, each ordering only its own commands by chaining
+// events (each command waits for the thread's previous one): the queue holds many independent
+// chains at once, and every thread's results come out as if its chain ran alone.
+TEST(Stress, ThreadsChainCommandsOnOneOutOfOrderQueue) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  const int enqueues =
+      (std::getenv("AMCL_STRESS_ENQUEUES") ? std::atoi(std::getenv("AMCL_STRESS_ENQUEUES"))
+                                           : 10000) /
+      5;
+  const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+                                       0};
+  cl_command_queue q = clCreateCommandQueueWithProperties(env.context, env.device, props, nullptr);
+  ASSERT_NE(q, nullptr);
+  const char* src = kSource;
+  cl_program prog = clCreateProgramWithSource(env.context, 1, &src, nullptr, nullptr);
+  ASSERT_EQ(clBuildProgram(prog, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS);
+  const size_t bytes = kThreads * kSlice * sizeof(int);
+  std::vector<int> zero(kThreads * kSlice, 0);
+  cl_mem data = env.buffer(bytes, zero.data());
+  std::atomic<int> failures{0};
+  auto worker = [&](int t) {
+    std::mt19937 rng(uint32_t(t) + 100);
+    cl_kernel k = clCreateKernel(prog, "add", nullptr);
+    const cl_uint base = cl_uint(t * kSlice);
+    clSetKernelArg(k, 0, sizeof data, &data);
+    clSetKernelArg(k, 1, sizeof base, &base);
+    const size_t off = base * sizeof(int), n = kSlice * sizeof(int);
+    std::vector<int> expect(kSlice, 0), host(kSlice), got(kSlice);
+    cl_event last = nullptr, next = nullptr;
+    // Called with an enqueue's result: its event (in `next`, read only once the call has
+    // returned) becomes what the thread's next command waits for.
+    auto chain = [&](cl_int err) {
+      if (err) ++failures;
+      if (last) clReleaseEvent(last);
+      last = next;
+      next = nullptr;
+    };
+    for (int i = 0; i < enqueues && !failures; ++i) {
+      const cl_uint nwait = last ? 1 : 0;
+      const cl_event* wait = last ? &last : nullptr; // a list must be NULL when it is empty
+      switch (rng() % 3) {
+      case 0: // the write's host memory is reused: wait for it
+        for (size_t j = 0; j < kSlice; ++j) expect[j] = host[j] = int(rng() % 1000);
+        chain(clEnqueueWriteBuffer(q, data, CL_TRUE, off, n, host.data(), nwait, wait, &next));
+        break;
+      case 1: {
+        const int v = int(rng() % 7) + 1;
+        clSetKernelArg(k, 2, sizeof v, &v);
+        const size_t global = kSlice;
+        chain(clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, nullptr, nwait, wait, &next));
+        for (int& e : expect) e += v;
+        break;
+      }
+      default:
+        chain(clEnqueueReadBuffer(q, data, CL_TRUE, off, n, got.data(), nwait, wait, &next));
+        if (got != expect) ++failures;
+      }
+    }
+    chain(clEnqueueReadBuffer(q, data, CL_TRUE, off, n, got.data(), last ? 1 : 0,
+                              last ? &last : nullptr, nullptr));
+    if (got != expect) ++failures;
+    clReleaseKernel(k);
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) threads.emplace_back(worker, t);
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(clFinish(q), CL_SUCCESS);
+  clReleaseMemObject(data);
+  clReleaseProgram(prog);
+  clReleaseCommandQueue(q);
 }
