@@ -26,7 +26,9 @@ std::condition_variable& changed() {
   static auto* cv = new std::condition_variable;
   return *cv;
 }
-// Queues that have commands not yet run.
+// Queues that have commands not yet run, each with a reference held for as long as it is in
+// the set: the last command of a queue the application has released may finish (and release
+// the last event naming the queue) while a pump is still looking at the queue.
 std::set<cl_command_queue>& active_queues() {
   static auto* s = new std::set<cl_command_queue>;
   return *s;
@@ -312,13 +314,22 @@ void pump(std::unique_lock<std::mutex>& held) {
   if (pumping) return; // the outer pump will see what changed
   pumping = true;
   Due due;
+  // The queues this pass looks at, each with a reference of the pass's own: another thread's
+  // pump may take a queue out of the active set (and drop the set's reference) meanwhile.
+  std::vector<cl_command_queue> queues;
+  auto drop = [&] {
+    for (cl_command_queue q : queues) release(q);
+    queues.clear();
+  };
   for (;;) {
     bool progress = false;
-    std::vector<cl_command_queue> queues(active_queues().begin(), active_queues().end());
+    drop();
+    queues.assign(active_queues().begin(), active_queues().end());
+    for (cl_command_queue q : queues) retain(q);
     for (cl_command_queue q : queues) {
       while (retire_oldest(q, held, due, false)) progress = true;
       while (start_next(q, held, due)) progress = true;
-      if (q->pending.empty() && q->in_flight.empty() && !q->running) active_queues().erase(q);
+      if (q->pending.empty() && q->in_flight.empty() && !q->running && active_queues().erase(q)) release(q);
     }
     if (progress) continue;
     // Nothing can start: wait for the oldest dispatch of a queue that has some on the device.
@@ -329,6 +340,7 @@ void pump(std::unique_lock<std::mutex>& held) {
       }
     if (!progress) break;
   }
+  drop();
   held.unlock();
   run_due(due);
   held.lock();
@@ -363,7 +375,7 @@ cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_even
     e->status = CL_SUBMITTED;
     e->submit = e->queued; // recorded and handed to the scheduler in one step: one clock read
     q->pending.push_back(std::move(cmd));
-    active_queues().insert(q);
+    if (active_queues().insert(q).second) retain(q);
     if (blocking) {
       changed().wait(held, [&] {
         pump(held);
