@@ -166,10 +166,7 @@ TEST(Buffers, SubBuffersShareTheParentsStorage) {
   ASSERT_NE(env.queue, nullptr);
   cl_kernel k = env.kernel(kAdd, "add");
   ASSERT_NE(k, nullptr);
-  cl_uint align_bits = 0;
-  clGetDeviceInfo(env.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits,
-                  nullptr);
-  const size_t align = align_bits / 8;
+  const size_t align = env.sub_buffer_align();
   ASSERT_GE(align, 128u);
   const size_t n = 4 * align / 4; // four alignment units of words
   std::vector<cl_uint> host = iota_words(n);
@@ -211,10 +208,7 @@ TEST(Buffers, SubBuffersShareTheParentsStorage) {
 TEST(Buffers, SubBufferRules) {
   Env env;
   ASSERT_NE(env.queue, nullptr);
-  cl_uint align_bits = 0;
-  clGetDeviceInfo(env.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits,
-                  nullptr);
-  const size_t align = align_bits / 8;
+  const size_t align = env.sub_buffer_align();
   cl_int err;
   cl_mem parent = clCreateBuffer(env.context, CL_MEM_READ_ONLY | CL_MEM_HOST_READ_ONLY, 4 * align,
                                  nullptr, &err);
@@ -301,10 +295,7 @@ TEST(Buffers, FillWithEveryPatternSize) {
 TEST(Buffers, CopiesAndTheirOverlapRules) {
   Env env;
   ASSERT_NE(env.queue, nullptr);
-  cl_uint align_bits = 0;
-  clGetDeviceInfo(env.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits,
-                  nullptr);
-  const size_t align = align_bits / 8;
+  const size_t align = env.sub_buffer_align();
   const size_t n = align; // words: four alignment units of bytes
   std::vector<cl_uint> init = iota_words(n);
   cl_mem a = env.buffer(n * 4, init.data());
@@ -380,11 +371,8 @@ TEST(Buffers, RectCopyOverlapIsExact) {
   EXPECT_EQ(copy(m, m, 0, 0, 0, 3, 8, 4), CL_MEM_COPY_OVERLAP);      // row 3 shared
   EXPECT_EQ(copy(m, m, 0, 0, 8, 3, 8, 4), CL_SUCCESS);               // rows 3..6, other columns
   // The same through sub-buffers of one parent (row 8 onwards is the second sub-buffer).
-  cl_uint align_bits = 0;
-  clGetDeviceInfo(env.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits,
-                  nullptr);
   const size_t half = 8 * pitch;
-  ASSERT_EQ(half % (align_bits / 8), 0u);
+  ASSERT_EQ(half % env.sub_buffer_align(), 0u);
   cl_int err;
   cl_buffer_region r0{0, init.size()}, r1{half, init.size() - half};
   cl_mem s0 = clCreateSubBuffer(m, 0, CL_BUFFER_CREATE_TYPE_REGION, &r0, &err);

@@ -62,6 +62,12 @@ struct Env {
     clReleaseProgram(p); // the kernel keeps the program alive
     return k;
   }
+  // CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: where sub-buffers may start.
+  size_t sub_buffer_align() {
+    cl_uint bits = 0;
+    clGetDeviceInfo(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, nullptr);
+    return bits / 8;
+  }
   cl_mem buffer(size_t bytes, const void* init = nullptr) {
     cl_int err;
     cl_mem m = clCreateBuffer(context, init ? CL_MEM_COPY_HOST_PTR : CL_MEM_READ_WRITE, bytes,

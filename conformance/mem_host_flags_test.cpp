@@ -118,10 +118,7 @@ TEST(MemHostFlags, HostAccessFollowsTheFlags) {
 TEST(MemHostFlags, SubBuffersInheritOrNarrowTheParents) {
   Env env;
   ASSERT_NE(env.queue, nullptr);
-  cl_uint align_bits = 0;
-  clGetDeviceInfo(env.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits,
-                  nullptr);
-  const size_t bytes = align_bits / 8;
+  const size_t bytes = env.sub_buffer_align();
   auto sub_of = [&](cl_mem parent, cl_mem_flags flags) {
     cl_buffer_region region{bytes, bytes};
     cl_int err = 1;

@@ -51,29 +51,16 @@ compiler::BuildRequest device_request(cl_program p, cl_device_id device, std::st
   return req;
 }
 
-// The device list arguments of build and compile: devices of `p` (all of them when none are
-// given), each once.
-std::vector<cl_device_id> target_devices(cl_program p, cl_uint num_devices,
-                                         const cl_device_id* devices) {
+// A device list argument: devices out of `allowed` (the program's for build and compile, the
+// context's for link), each once; all of `allowed` when none are given.
+std::vector<cl_device_id> chosen_devices(const std::vector<cl_device_id>& allowed,
+                                         cl_uint num_devices, const cl_device_id* devices) {
   if ((num_devices == 0) != (devices == nullptr)) throw ClError{CL_INVALID_VALUE, ""};
-  if (!devices) return p->devices;
-  std::vector<cl_device_id> out;
-  for (cl_uint i = 0; i < num_devices; ++i) {
-    if (!rt::valid(devices[i]) || !p->build_for(devices[i])) throw ClError{CL_INVALID_DEVICE, ""};
-    if (std::find(out.begin(), out.end(), devices[i]) == out.end()) out.push_back(devices[i]);
-  }
-  return out;
-}
-
-// Devices given to clLinkProgram or clCreateProgramWithBuiltInKernels: devices of the context.
-std::vector<cl_device_id> context_devices(cl_context c, cl_uint num_devices,
-                                          const cl_device_id* devices) {
-  if ((num_devices == 0) != (devices == nullptr)) throw ClError{CL_INVALID_VALUE, ""};
-  if (!devices) return c->devices;
+  if (!devices) return allowed;
   std::vector<cl_device_id> out;
   for (cl_uint i = 0; i < num_devices; ++i) {
     if (!rt::valid(devices[i]) ||
-        std::find(c->devices.begin(), c->devices.end(), devices[i]) == c->devices.end())
+        std::find(allowed.begin(), allowed.end(), devices[i]) == allowed.end())
       throw ClError{CL_INVALID_DEVICE, ""};
     if (std::find(out.begin(), out.end(), devices[i]) == out.end()) out.push_back(devices[i]);
   }
@@ -219,7 +206,7 @@ cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_
   return create<cl_program>(errcode_ret, [&]() -> cl_program {
     require(context, CL_INVALID_CONTEXT);
     if (num_devices == 0 || !devices) throw ClError{CL_INVALID_VALUE, ""};
-    context_devices(context, num_devices, devices);
+    chosen_devices(context->devices, num_devices, devices);
     (void)kernel_names;
     throw ClError{CL_INVALID_VALUE, "no built-in kernels"};
   });
@@ -238,7 +225,7 @@ cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_de
                                   void* user_data) {
   cl_int err = guarded([&] {
     require(p, CL_INVALID_PROGRAM);
-    std::vector<cl_device_id> targets = target_devices(p, num_devices, devices);
+    std::vector<cl_device_id> targets = chosen_devices(p->devices, num_devices, devices);
     if (!notify && user_data) throw ClError{CL_INVALID_VALUE, ""};
     if (p->kernels_attached) throw ClError{CL_INVALID_OPERATION, ""};
     p->options = options ? options : "";
@@ -296,7 +283,7 @@ cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint num_devices, const cl_
                                     void(CL_CALLBACK* notify)(cl_program, void*), void* user_data) {
   cl_int err = guarded([&] {
     require(p, CL_INVALID_PROGRAM);
-    std::vector<cl_device_id> targets = target_devices(p, num_devices, devices);
+    std::vector<cl_device_id> targets = chosen_devices(p->devices, num_devices, devices);
     if (!notify && user_data) throw ClError{CL_INVALID_VALUE, ""};
     if ((num_headers == 0) != (headers == nullptr) ||
         (num_headers == 0) != (header_names == nullptr))
@@ -347,7 +334,7 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,
   cl_program result = nullptr;
   cl_int err = guarded([&] {
     require(context, CL_INVALID_CONTEXT);
-    std::vector<cl_device_id> targets = context_devices(context, num_devices, devices);
+    std::vector<cl_device_id> targets = chosen_devices(context->devices, num_devices, devices);
     if (!notify && user_data) throw ClError{CL_INVALID_VALUE, ""};
     if (num_inputs == 0 || !inputs) throw ClError{CL_INVALID_VALUE, ""};
     for (cl_uint i = 0; i < num_inputs; ++i) {

@@ -20,6 +20,12 @@ cl_int unsupported_on(cl_command_queue q) {
   return rt::valid(q) ? CL_INVALID_OPERATION : CL_INVALID_COMMAND_QUEUE;
 }
 
+// GL sharing: no context is ever created from a GL context.
+cl_mem no_gl_context(cl_int* errcode_ret) {
+  if (errcode_ret) *errcode_ret = CL_INVALID_CONTEXT;
+  return nullptr;
+}
+
 // A creation in a valid context none of whose devices has the feature.
 template <class T> T unsupported_in(cl_context context, cl_int* errcode_ret) {
   if (errcode_ret) *errcode_ret = rt::valid(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT;
@@ -188,28 +194,23 @@ cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue q, void(CL_CALLBACK*)(
 
 // GL sharing: no context is ever created from a GL context.
 cl_mem CL_API_CALL clCreateFromGLBuffer(cl_context, cl_mem_flags, cl_GLuint, cl_int* errcode_ret) {
-  if (errcode_ret) *errcode_ret = CL_INVALID_CONTEXT;
-  return nullptr;
+  return no_gl_context(errcode_ret);
 }
 cl_mem CL_API_CALL clCreateFromGLTexture(cl_context, cl_mem_flags, cl_GLenum, cl_GLint, cl_GLuint,
                                          cl_int* errcode_ret) {
-  if (errcode_ret) *errcode_ret = CL_INVALID_CONTEXT;
-  return nullptr;
+  return no_gl_context(errcode_ret);
 }
 cl_mem CL_API_CALL clCreateFromGLTexture2D(cl_context, cl_mem_flags, cl_GLenum, cl_GLint, cl_GLuint,
                                            cl_int* errcode_ret) {
-  if (errcode_ret) *errcode_ret = CL_INVALID_CONTEXT;
-  return nullptr;
+  return no_gl_context(errcode_ret);
 }
 cl_mem CL_API_CALL clCreateFromGLTexture3D(cl_context, cl_mem_flags, cl_GLenum, cl_GLint, cl_GLuint,
                                            cl_int* errcode_ret) {
-  if (errcode_ret) *errcode_ret = CL_INVALID_CONTEXT;
-  return nullptr;
+  return no_gl_context(errcode_ret);
 }
 cl_mem CL_API_CALL clCreateFromGLRenderbuffer(cl_context, cl_mem_flags, cl_GLuint,
                                               cl_int* errcode_ret) {
-  if (errcode_ret) *errcode_ret = CL_INVALID_CONTEXT;
-  return nullptr;
+  return no_gl_context(errcode_ret);
 }
 cl_int CL_API_CALL clGetGLObjectInfo(cl_mem, cl_gl_object_type*, cl_GLuint*) {
   return CL_INVALID_MEM_OBJECT;
