@@ -36,6 +36,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <functional>
 #include <thread>
 #include <condition_variable>
@@ -98,6 +99,12 @@ bool translate_options(const std::string& options, std::vector<std::string>& cc1
       std = t.substr(8);
       if (std != "CL1.0" && std != "CL1.1" && std != "CL1.2" && std != "CL2.0" && std != "CL3.0")
         return log += "unsupported " + t + "\n", false;
+    } else if (t == "-mwavefrontsize64") {
+      // Wave64 code (clang's and ROCm's option): kernels run as waves of 64 work-items, and
+      // sub-groups have 64.
+      cc1.insert(cc1.end(), {"-target-feature", "+wavefrontsize64"});
+    } else if (t == "-mno-wavefrontsize64") {
+      continue; // the default: wave32
     } else if (t == "-w") {
       cc1.push_back("-w");
     } else if (t == "-Werror") {
@@ -215,34 +222,37 @@ std::unique_ptr<llvm::Module> load_bitcode_lazily(llvm::LLVMContext& ctx, const 
 const std::string& toolchain_identity();
 namespace {
 
-// amcl's work-item builtins for `target`, loaded lazily into `ctx`. Their source is compiled
-// once per target and kept as bitcode, in memory and in the build cache: every build links
-// them, and running the frontend over several hundred sub-group functions per build would
-// cost more than the program's own compile.
+// amcl's work-item builtins for `target` and a wave size, loaded lazily into `ctx`. Their
+// source is compiled once per target and wave size and kept as bitcode, in memory and in the
+// build cache: every build links them, and running the frontend over several hundred
+// sub-group functions per build would cost more than the program's own compile.
 std::unique_ptr<llvm::Module> workitem_builtins(llvm::LLVMContext& ctx, const std::string& target,
-                                                std::string& log) {
+                                                bool wave64, std::string& log) {
   static std::mutex mutex;
-  static std::map<std::string, std::string> compiled; // target -> bitcode
+  static std::map<std::string, std::string> compiled; // target[:wave64] -> bitcode
+  const std::string variant = wave64 ? target + ":wave64" : target;
   std::string bitcode;
   {
     std::lock_guard lock(mutex);
-    if (auto it = compiled.find(target); it != compiled.end()) bitcode = it->second;
+    if (auto it = compiled.find(variant); it != compiled.end()) bitcode = it->second;
   }
   // Then the on-disk cache: compiling them takes most of a second, once per target.
-  const std::string disk_key = cache_key({toolchain_identity(), "workitem-builtins", target});
+  const std::string disk_key = cache_key({toolchain_identity(), "workitem-builtins", variant});
   if (bitcode.empty()) {
     if (auto hit = BuildCache::process().load(disk_key)) {
       bitcode.assign(hit->binary.begin(), hit->binary.end());
       std::lock_guard lock(mutex);
-      compiled.emplace(target, bitcode);
+      compiled.emplace(variant, bitcode);
     }
   }
   if (bitcode.empty()) {
     llvm::LLVMContext own;
     bool bad = false;
     std::string wi_log;
-    auto m = frontend(own, kWorkitemBuiltins, "amcl_workitem_builtins.cl", target,
-                      {"-cl-std=CL3.0"}, false, wi_log, bad);
+    std::vector<std::string> args = {"-cl-std=CL3.0"};
+    if (wave64) args.insert(args.end(), {"-target-feature", "+wavefrontsize64", "-D", "AMCL_WAVE64=1"});
+    auto m = frontend(own, kWorkitemBuiltins, "amcl_workitem_builtins.cl", target, args, false,
+                      wi_log, bad);
     if (!m) {
       log += "internal error compiling work-item builtins:\n" + wi_log;
       return nullptr;
@@ -252,7 +262,7 @@ std::unique_ptr<llvm::Module> workitem_builtins(llvm::LLVMContext& ctx, const st
     os.flush();
     BuildCache::process().store(disk_key, CachedBuild{{bitcode.begin(), bitcode.end()}, ""});
     std::lock_guard lock(mutex);
-    compiled.emplace(target, bitcode);
+    compiled.emplace(variant, bitcode);
   }
   auto mod = llvm::getOwningLazyBitcodeModule(
       llvm::MemoryBuffer::getMemBufferCopy(bitcode, "amcl_workitem_builtins.bc"), ctx);
@@ -265,9 +275,9 @@ std::unique_ptr<llvm::Module> workitem_builtins(llvm::LLVMContext& ctx, const st
 
 // Links amcl's work-item builtins, then libclc, pulling in only what the program uses. The
 // first definition wins, which is how amcl's versions take precedence over libclc's.
-bool link_builtins(llvm::Module& program, const std::string& target, std::string& log) {
+bool link_builtins(llvm::Module& program, const std::string& target, bool wave64, std::string& log) {
   llvm::LLVMContext& ctx = program.getContext();
-  auto workitem = workitem_builtins(ctx, target, log);
+  auto workitem = workitem_builtins(ctx, target, wave64, log);
   if (!workitem) return false;
   auto libclc = load_bitcode_lazily(ctx, AMCL_LIBCLC_DIR "/amdgcn-amd-amdhsa.bc", log);
   if (!libclc) return false;
@@ -295,10 +305,21 @@ bool link_builtins(llvm::Module& program, const std::string& target, std::string
   return true;
 }
 
+// Whether a module's code was compiled for wave64 (-mwavefrontsize64): its functions say so
+// in their target features. Nothing when it has no code.
+std::optional<bool> wave64_of(const llvm::Module& m) {
+  for (const llvm::Function& f : m)
+    if (!f.isDeclaration())
+      return f.getFnAttribute("target-features").getValueAsString().contains("+wavefrontsize64");
+  return std::nullopt;
+}
+bool is_wave64(const llvm::Module& m) { return wave64_of(m).value_or(false); }
+
 // Kernels keep external linkage; everything else becomes internal so the optimiser inlines
-// and drops unused library code. Kernels without an explicit limit get the full 1024 work
-// items (LLVM's default would cap them at 256).
-void finalize_linkage(llvm::Module& m, const std::string& target) {
+// and drops unused library code, compiled for the kernels' processor and wave size. Kernels
+// without an explicit limit get the full 1024 work items (LLVM's default would cap them at
+// 256).
+void finalize_linkage(llvm::Module& m, const std::string& target, bool wave64) {
   for (llvm::Function& f : m) {
     if (f.isDeclaration()) continue;
     if (f.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL) {
@@ -312,6 +333,7 @@ void finalize_linkage(llvm::Module& m, const std::string& target) {
     f.removeFnAttr("target-cpu");
     f.removeFnAttr("target-features");
     f.addFnAttr("target-cpu", target);
+    if (wave64) f.addFnAttr("target-features", "+wavefrontsize64");
     f.removeFnAttr(llvm::Attribute::OptimizeNone);
     f.removeFnAttr(llvm::Attribute::NoInline);
   }
@@ -525,9 +547,10 @@ void apply_link_math_options(llvm::Module& m, const LinkOptions& o) {
 // A whole program's module -> code object: builtins, linkage, optimisation, codegen, lld.
 bool finish_executable(llvm::Module& m, const std::string& target, bool optimize, BuildResult& r,
                        const LinkOptions* link_math = nullptr) {
-  if (!link_builtins(m, target, r.log)) return false;
+  const bool wave64 = is_wave64(m);
+  if (!link_builtins(m, target, wave64, r.log)) return false;
   if (link_math) apply_link_math_options(m, *link_math);
-  finalize_linkage(m, target);
+  finalize_linkage(m, target, wave64);
   llvm::SmallVector<char, 0> object;
   if (!optimize_and_emit(m, target, optimize, object, r.log)) return false;
   return link_code_object(object, r.binary, r.log);
@@ -658,6 +681,12 @@ BuildResult link(const LinkRequest& req) {
       return r;
     }
     if (auto* marker = m->getNamedMetadata(kLibraryMarker)) m->eraseNamedMetadata(marker);
+    if (auto mine = wave64_of(*m), first = program ? wave64_of(*program) : std::nullopt;
+        mine && first && *mine != *first) {
+      r.log += "input " + std::to_string(i) + " was compiled for another wave size than input 0 "
+               "(-mwavefrontsize64 must be given to all or none)\n";
+      return r;
+    }
     if (!program) {
       program = std::move(m);
       continue;

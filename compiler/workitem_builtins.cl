@@ -114,17 +114,37 @@ __private void* __to_private(__generic void* p) {
 }
 
 // Sub-groups (cl_khr_subgroups, OpenCL C 3.0 §6.15.16 with __opencl_c_subgroups): a sub-group
-// is one wave32 (amcl builds every kernel for wave32), so a work-group's sub-groups are its
-// consecutive runs of 32 work-items in local linear order, the order in which the dispatcher
-// packs work-items into waves. The last sub-group of a work-group whose size is not a multiple
-// of 32 is partial: its missing lanes are off in EXEC. The collectives walk the active lanes
-// in order (readlane of a uniform lane), which is exact for every type and for partial
-// sub-groups, at the cost of one step per active lane.
-#define SG_WAVE 32u
+// is one wave (wave32 unless the program was built with -mwavefrontsize64; these builtins are
+// compiled once for each, AMCL_WAVE64 telling which), so a work-group's sub-groups are its
+// consecutive runs of SG_WAVE work-items in local linear order, the order in which the
+// dispatcher packs work-items into waves. The last sub-group of a work-group whose size is not
+// a multiple of SG_WAVE is partial: its missing lanes are off in EXEC. The collectives walk the
+// active lanes in order (readlane of a uniform lane), which is exact for every type and for
+// partial sub-groups, at the cost of one step per active lane. Lane masks (sg_mask) are EXEC's
+// width.
 #define SG OVERLOAD __attribute__((convergent))
-
-static inline uint sg_active(void) { return __builtin_amdgcn_read_exec_lo(); }
+#ifdef AMCL_WAVE64
+#define SG_WAVE 64u
+typedef ulong sg_mask;
+static inline sg_mask sg_active(void) { return __builtin_amdgcn_read_exec(); }
+static inline sg_mask sg_ballot(int predicate) { return __builtin_amdgcn_ballot_w64(predicate != 0); }
+static inline uint sg_lane(void) { return __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u)); }
+#define SG_CTZ(m) ((uint)__builtin_ctzl(m))
+#define SG_CLZ(m) ((uint)__builtin_clzl(m))
+#define SG_POPCOUNT(m) ((uint)__builtin_popcountl(m))
+#else
+#define SG_WAVE 32u
+typedef uint sg_mask;
+static inline sg_mask sg_active(void) { return __builtin_amdgcn_read_exec_lo(); }
+static inline sg_mask sg_ballot(int predicate) { return __builtin_amdgcn_ballot_w32(predicate != 0); }
 static inline uint sg_lane(void) { return __builtin_amdgcn_mbcnt_lo(~0u, 0u); }
+#define SG_CTZ(m) ((uint)__builtin_ctz(m))
+#define SG_CLZ(m) ((uint)__builtin_clz(m))
+#define SG_POPCOUNT(m) ((uint)__builtin_popcount(m))
+#endif
+#define SG_FULL ((sg_mask)~(sg_mask)0)
+// The mask of lanes 0..n-1 (n <= SG_WAVE).
+static inline sg_mask sg_below(uint n) { return n >= SG_WAVE ? SG_FULL : ((sg_mask)1 << n) - 1; }
 static inline uint sg_local_linear_size(void) {
   return get_local_size(0) * get_local_size(1) * get_local_size(2);
 }
@@ -158,10 +178,8 @@ SG void sub_group_barrier(uint flags) {
 typedef enum memory_scope { amcl_memory_scope_any } memory_scope;
 SG void sub_group_barrier(uint flags, memory_scope scope) { sub_group_barrier(flags); }
 
-SG int sub_group_all(int predicate) {
-  return __builtin_amdgcn_ballot_w32(predicate != 0) == sg_active();
-}
-SG int sub_group_any(int predicate) { return __builtin_amdgcn_ballot_w32(predicate != 0) != 0; }
+SG int sub_group_all(int predicate) { return sg_ballot(predicate) == sg_active(); }
+SG int sub_group_any(int predicate) { return sg_ballot(predicate) != 0; }
 
 // Lane l's value of x (l uniform and active).
 static inline uint sg_read32(uint x, uint l) { return __builtin_amdgcn_readlane(x, l); }
@@ -196,14 +214,14 @@ static inline ulong sg_read64(ulong x, uint l) {
              SG_DPP_USE_##OP, SG_DPP_SCAN(T, SG_DPP_OF_##OP, IDENT, x, 0))                        \
   SG_FOLD_FN(T, EXCL(T arg), OP, IDENT, IN, l < me,                                              \
              SG_DPP_USE_##OP, SG_DPP_SCAN(T, SG_DPP_OF_##OP, IDENT, x, 1))
-// A whole-wave add/min/max of a 32-bit integer type when every lane is active: a butterfly over
+// A whole-wave32 add/min/max of a 32-bit integer type when every lane is active: a butterfly over
 // each row of 16 lanes with DPP row_xmask (1, 2, 4, 8), then the two rows' results combined:
 // 4 DPP steps and 2 readlanes instead of a 32-step walk. Integer operations only: they are
 // associative, so the order does not show (a float sum's rounding would). The combining
 // operations are clang's elementwise min/max, not selects: LLVM 22 turns a select on a DPP value into
 // a branch and sinks the DPP move into it, where its source lanes are disabled (a miscompile
 // fixed upstream by llvm-project#183334, "Ensure all DPP instructions are convergent").
-#define SG_DPP_OK(T) (sizeof(T) == 4 && (T)0.5f == (T)0)
+#define SG_DPP_OK(T) (SG_WAVE == 32 && sizeof(T) == 4 && (T)0.5f == (T)0)
 #define SG_DPP_USE_SG_ADD 1
 #define SG_DPP_USE_SG_MIN 1
 #define SG_DPP_USE_SG_MAX 1
@@ -276,11 +294,11 @@ static inline ulong sg_read64(ulong x, uint l) {
 #define SG_FOLD_FN(T, SIGNATURE, OP, IDENT, IN, KEEP, FAST, FAST_RESULT)                         \
   SG T SIGNATURE {                                                                               \
     const T x = IN(arg);                                                                         \
-    if (FAST && SG_DPP_OK(T) && sg_active() == 0xffffffffu) return FAST_RESULT;                  \
+    if (FAST && SG_DPP_OK(T) && sg_active() == SG_FULL) return FAST_RESULT;                     \
     const uint me = sg_lane();                                                                   \
     T acc = IDENT;                                                                               \
-    for (uint m = sg_active(); m; m &= m - 1) {                                                  \
-      const uint l = __builtin_ctz(m);                                                           \
+    for (sg_mask m = sg_active(); m; m &= m - 1) {                                               \
+      const uint l = SG_CTZ(m);                                                                  \
       const T v = SG_READ_##T(x, l);                                                             \
       if (KEEP) acc = (T)OP(acc, v);                                                             \
     }                                                                                            \
@@ -367,8 +385,8 @@ SG_TYPE(half, (half)-__builtin_inff(), (half)__builtin_inff())
 #define SG_SHUFFLE(T)                                                                            \
   static inline T sg_shuffle_##T(T x, uint from) {                                               \
     T r = x;                                                                                     \
-    for (uint m = sg_active(); m; m &= m - 1) {                                                  \
-      const uint l = __builtin_ctz(m);                                                           \
+    for (sg_mask m = sg_active(); m; m &= m - 1) {                                               \
+      const uint l = SG_CTZ(m);                                                                  \
       const T v = SG_READ_##T(x, l);                                                             \
       if (l == from) r = v;                                                                      \
     }                                                                                            \
@@ -380,17 +398,13 @@ SG_TYPE(half, (half)-__builtin_inff(), (half)__builtin_inff())
   SG T sub_group_shuffle_down(T x, uint delta) { return sg_shuffle_##T(x, sg_lane() + delta); }
 
 // cl_khr_subgroup_non_uniform_vote: votes over the lanes active at the call.
-SG int sub_group_elect(void) { return sg_lane() == (uint)__builtin_ctz(sg_active()); }
-SG int sub_group_non_uniform_all(int predicate) {
-  return __builtin_amdgcn_ballot_w32(predicate != 0) == sg_active();
-}
-SG int sub_group_non_uniform_any(int predicate) {
-  return __builtin_amdgcn_ballot_w32(predicate != 0) != 0;
-}
+SG int sub_group_elect(void) { return sg_lane() == SG_CTZ(sg_active()); }
+SG int sub_group_non_uniform_all(int predicate) { return sg_ballot(predicate) == sg_active(); }
+SG int sub_group_non_uniform_any(int predicate) { return sg_ballot(predicate) != 0; }
 #define SG_ALL_EQUAL(T)                                                                          \
   SG int sub_group_non_uniform_all_equal(T x) {                                                  \
-    const T first = SG_READ_##T(x, __builtin_ctz(sg_active()));                                  \
-    return __builtin_amdgcn_ballot_w32(x == first) == sg_active();                               \
+    const T first = SG_READ_##T(x, SG_CTZ(sg_active()));                                         \
+    return sg_ballot(x == first) == sg_active();                                                 \
   }
 
 // cl_khr_subgroup_rotate: the value of the lane `delta` places further on, wrapping around the
@@ -438,7 +452,7 @@ SG_ANY_TYPE(half)
 // active one.
 #define SG_BALLOT_SCALAR(T)                                                                      \
   SG T sub_group_non_uniform_broadcast(T x, uint id) { return SG_READ_##T(x, id); }              \
-  SG T sub_group_broadcast_first(T x) { return SG_READ_##T(x, __builtin_ctz(sg_active())); }
+  SG T sub_group_broadcast_first(T x) { return SG_READ_##T(x, SG_CTZ(sg_active())); }
 #define SG_EVERY_WIDTH(T)                                                                        \
   SG_VECTOR_TYPES(T)                                                                             \
   SG_VECTOR_READ(T, 2) SG_VECTOR_READ(T, 3) SG_VECTOR_READ(T, 4) SG_VECTOR_READ(T, 8)            \
@@ -456,43 +470,37 @@ SG_EVERY_WIDTH(double)
 SG_EVERY_WIDTH(half)
 
 // cl_khr_subgroup_ballot's masks: bit i of a mask stands for the work-item with sub-group local
-// id i. A wave32 sub-group uses only the first component.
-SG uint4 sub_group_ballot(int predicate) {
-  return (uint4)(__builtin_amdgcn_ballot_w32(predicate != 0), 0u, 0u, 0u);
+// id i. A wave32 sub-group uses only the first component, a wave64 one the first two.
+static inline uint4 sg_to_vector(sg_mask m) {
+  return (uint4)((uint)m, SG_WAVE == 64 ? (uint)((ulong)m >> 32) : 0u, 0u, 0u);
 }
+SG uint4 sub_group_ballot(int predicate) { return sg_to_vector(sg_ballot(predicate)); }
 static inline uint sg_bit(uint4 v, uint i) { return i < 128 ? (v[i / 32] >> (i % 32)) & 1u : 0u; }
 // The bits of `v` that stand for work-items of this sub-group.
-static inline uint sg_in_group(uint4 v) {
-  const uint n = get_sub_group_size();
-  return v.x & (n >= 32 ? ~0u : (1u << n) - 1u);
+static inline sg_mask sg_in_group(uint4 v) {
+  const sg_mask m = SG_WAVE == 64 ? (sg_mask)((ulong)v.x | (ulong)v.y << 32) : (sg_mask)v.x;
+  return m & sg_below(get_sub_group_size());
 }
 SG int sub_group_inverse_ballot(uint4 v) { return (int)sg_bit(v, sg_lane()); }
 SG int sub_group_ballot_bit_extract(uint4 v, uint index) { return (int)sg_bit(v, index); }
-SG uint sub_group_ballot_bit_count(uint4 v) { return __builtin_popcount(sg_in_group(v)); }
+SG uint sub_group_ballot_bit_count(uint4 v) { return SG_POPCOUNT(sg_in_group(v)); }
 SG uint sub_group_ballot_inclusive_scan(uint4 v) {
-  const uint me = sg_lane();
-  return __builtin_popcount(sg_in_group(v) & (me >= 31 ? ~0u : (2u << me) - 1u));
+  return SG_POPCOUNT(sg_in_group(v) & sg_below(sg_lane() + 1));
 }
 SG uint sub_group_ballot_exclusive_scan(uint4 v) {
-  return __builtin_popcount(sg_in_group(v) & ((1u << sg_lane()) - 1u));
+  return SG_POPCOUNT(sg_in_group(v) & sg_below(sg_lane()));
 }
 // Undefined by the extension when no bit is set; these return 0xffffffff then.
 SG uint sub_group_ballot_find_lsb(uint4 v) {
-  const uint m = sg_in_group(v);
-  return m ? (uint)__builtin_ctz(m) : ~0u;
+  const sg_mask m = sg_in_group(v);
+  return m ? SG_CTZ(m) : ~0u;
 }
 SG uint sub_group_ballot_find_msb(uint4 v) {
-  const uint m = sg_in_group(v);
-  return m ? 31u - (uint)__builtin_clz(m) : ~0u;
+  const sg_mask m = sg_in_group(v);
+  return m ? SG_WAVE - 1u - SG_CLZ(m) : ~0u;
 }
-OVERLOAD uint4 get_sub_group_eq_mask(void) { return (uint4)(1u << sg_lane(), 0u, 0u, 0u); }
-OVERLOAD uint4 get_sub_group_ge_mask(void) { return (uint4)(~0u << sg_lane(), 0u, 0u, 0u); }
-OVERLOAD uint4 get_sub_group_gt_mask(void) {
-  const uint me = sg_lane();
-  return (uint4)(me >= 31 ? 0u : ~0u << (me + 1), 0u, 0u, 0u);
-}
-OVERLOAD uint4 get_sub_group_le_mask(void) {
-  const uint me = sg_lane();
-  return (uint4)(me >= 31 ? ~0u : (2u << me) - 1u, 0u, 0u, 0u);
-}
-OVERLOAD uint4 get_sub_group_lt_mask(void) { return (uint4)((1u << sg_lane()) - 1u, 0u, 0u, 0u); }
+OVERLOAD uint4 get_sub_group_eq_mask(void) { return sg_to_vector((sg_mask)1 << sg_lane()); }
+OVERLOAD uint4 get_sub_group_ge_mask(void) { return sg_to_vector(~sg_below(sg_lane())); }
+OVERLOAD uint4 get_sub_group_gt_mask(void) { return sg_to_vector(~sg_below(sg_lane() + 1)); }
+OVERLOAD uint4 get_sub_group_le_mask(void) { return sg_to_vector(sg_below(sg_lane() + 1)); }
+OVERLOAD uint4 get_sub_group_lt_mask(void) { return sg_to_vector(sg_below(sg_lane())); }

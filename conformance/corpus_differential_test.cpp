@@ -43,11 +43,12 @@ struct Platform {
     clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof buf, buf, nullptr);
     return std::strstr(buf, ext) != nullptr;
   }
-  cl_program build(const std::string& src, std::string& log) {
+  cl_program build(const std::string& src, std::string& log, const std::string& extra_options = "") {
     const char* p = src.c_str();
     cl_int err;
     cl_program prog = clCreateProgramWithSource(context, 1, &p, nullptr, &err);
-    if (clBuildProgram(prog, 1, &device, "-cl-std=CL3.0", nullptr, nullptr) != CL_SUCCESS) {
+    const std::string options = "-cl-std=CL3.0 " + extra_options;
+    if (clBuildProgram(prog, 1, &device, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
       char buf[16384] = "";
       clGetProgramBuildInfo(prog, device, CL_PROGRAM_BUILD_LOG, sizeof buf, buf, nullptr);
       log = buf;
@@ -183,6 +184,11 @@ TEST(CorpusDifferential, AmclAgreesWithPocl) {
   if (!pocl.device) GTEST_SKIP() << "PoCL (pocl-opencl-icd) is not installed";
   size_t ran = 0;
   std::vector<std::string> failures;
+  // Extra build options for amcl (the wave64 run gives -mwavefrontsize64), and the sub-group
+  // size its kernels must then have: the options must really change the code that runs.
+  const char* env_options = std::getenv("AMCL_CORPUS_OPTIONS");
+  const std::string options = env_options ? env_options : "";
+  const size_t expected_wave = options.find("-mwavefrontsize64") != std::string::npos ? 64 : 32;
   for (const auto& entry : std::filesystem::directory_iterator(AMCL_CORPUS_DIR)) {
     if (entry.path().extension() != ".cl") continue;
     std::ifstream f(entry.path());
@@ -198,10 +204,20 @@ TEST(CorpusDifferential, AmclAgreesWithPocl) {
       continue;
     }
     std::string log;
-    cl_program pa = amcl.build(src, log);
+    cl_program pa = amcl.build(src, log, options);
     if (!pa) {
       failures.push_back(file + ": amcl cannot build it: " + log.substr(0, 300));
       continue;
+    }
+    if (cl_kernel k = clCreateKernel(pa, kernel_names(src).at(0).c_str(), nullptr)) {
+      const size_t local = 64;
+      size_t wave = 0;
+      clGetKernelSubGroupInfo(k, amcl.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
+                              &local, sizeof wave, &wave, nullptr);
+      if (wave != expected_wave)
+        failures.push_back(file + ": kernels have sub-groups of " + std::to_string(wave) + ", not " +
+                           std::to_string(expected_wave));
+      clReleaseKernel(k);
     }
     cl_program pp = pocl.build(src, log);
     if (!pp) {

@@ -1,13 +1,16 @@
 // cl_khr_subgroups / __opencl_c_subgroups (OpenCL C 3.0 §6.15.16, OpenCL 3.0 §5.9.4): the
-// device's sub-groups are its wave32 waves. Every collective of every type is checked against
-// a host model of 32-wide sub-groups over work-groups whose size is not a multiple of 32 (so
-// the last sub-group of each is partial), in one and two dimensions and over non-uniform
-// NDRanges; the queries are checked against the same model.
+// device's sub-groups are its waves, wave32 unless the program is built with
+// -mwavefrontsize64 (AMCL_SUBGROUPS_WAVE64=1 runs every test that way). Every collective of
+// every type is checked against a host model of sub-groups of the wave's width over
+// work-groups whose size is not a multiple of it (so the last sub-group of each is partial),
+// in one and two dimensions and over non-uniform NDRanges; the queries are checked against the
+// same model.
 #include "cl_helpers.h"
 
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <random>
@@ -17,7 +20,10 @@ using amcl_test::Env;
 
 namespace {
 
-constexpr size_t kWave = 32;
+const bool kWave64 = std::getenv("AMCL_SUBGROUPS_WAVE64") != nullptr;
+const size_t kWave = kWave64 ? 64 : 32;
+// A wave's lane masks: the bits of the sub-group's possible lanes.
+const uint64_t kWaveBits = kWave64 ? ~0ull : 0xffffffffull;
 
 const char* kCollectives = R"(
 #define COLLECT(T)                                                                              \
@@ -89,13 +95,14 @@ kernel void ballots(global uint* out, global const uint* in) {
   uint x = in[g], lane = get_sub_group_local_id(), n = get_sub_group_size();
   global uint* o = out + 8 * g;
   uint4 b = sub_group_ballot(x & 1);
-  o[0] = b.x | b.y | b.z | b.w;
+#define M(v) ((v).x ^ (v).y * 13u ^ ((v).z | (v).w) * 7u) // y: lanes 32..63 of a wave64
+  o[0] = M(b);
   o[1] = sub_group_inverse_ballot(b) | sub_group_ballot_bit_extract(b, (x >> 4) % n) << 1;
   o[2] = sub_group_ballot_bit_count(b) | sub_group_ballot_inclusive_scan(b) << 8 |
          sub_group_ballot_exclusive_scan(b) << 16;
-  o[3] = b.x ? sub_group_ballot_find_lsb(b) | sub_group_ballot_find_msb(b) << 8 : 0;
-  o[4] = get_sub_group_lt_mask().x ^ get_sub_group_ge_mask().x * 3 ^ get_sub_group_eq_mask().x * 5 ^
-         get_sub_group_gt_mask().x * 7 ^ get_sub_group_le_mask().x * 11;
+  o[3] = b.x | b.y ? sub_group_ballot_find_lsb(b) | sub_group_ballot_find_msb(b) << 8 : 0;
+  o[4] = M(get_sub_group_lt_mask()) ^ M(get_sub_group_ge_mask()) * 3 ^ M(get_sub_group_eq_mask()) * 5 ^
+         M(get_sub_group_gt_mask()) * 7 ^ M(get_sub_group_le_mask()) * 11;
   short4 v = (short4)((short)x, (short)(x >> 16), (short)lane, (short)-lane);
   short4 w = sub_group_broadcast(v, n - 1);
   o[5] = (ushort)w.x ^ (ushort)w.y * 3u ^ (ushort)w.z * 5u ^ (uint)(ushort)w.w << 16;
@@ -232,11 +239,14 @@ void check_collectives(Env& env, cl_program prog, const char* type, const Layout
   clReleaseKernel(k);
 }
 
-cl_program build(Env& env) { return env.program(kCollectives, "-cl-std=CL3.0"); }
+cl_program build(Env& env) {
+  return env.program(kCollectives, kWave64 ? "-cl-std=CL3.0 -mwavefrontsize64" : "-cl-std=CL3.0");
+}
 
 const Layout kLayouts[] = {
     {{96, 1}, {48, 1}, 1},  // two work-groups of 32 + 16
     {{64, 1}, {64, 1}, 1},  // full sub-groups
+    {{80, 1}, {80, 1}, 1},  // 64 + 16 (wave64's full and partial sub-group)
     {{16, 12}, {8, 6}, 2},  // 2-D work-groups of 48 = 32 + 16
     {{40, 1}, {40, 1}, 1},  // one work-group of 32 + 8
     {{100, 1}, {48, 1}, 1}, // non-uniform: the last work-group has 4 work-items
@@ -311,7 +321,7 @@ TEST(Subgroups, DeviceReportsTheExtensionAndFeature) {
   EXPECT_NE(std::strstr(ext, "cl_khr_subgroups"), nullptr);
   cl_uint n = 0;
   clGetDeviceInfo(env.device, CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof n, &n, nullptr);
-  EXPECT_EQ(n, 1024 / kWave);
+  EXPECT_EQ(n, 1024u / 32); // the most a work-group can have: wave32's
   cl_name_version features[64];
   size_t bytes = 0;
   clGetDeviceInfo(env.device, CL_DEVICE_OPENCL_C_FEATURES, sizeof features, features, &bytes);
@@ -432,28 +442,30 @@ TEST(Subgroups, BallotsAndExtendedTypesMatchTheHostModel) {
                [](const Layout&, const std::vector<cl_uint>& in, const std::vector<size_t>& sg, size_t,
                   size_t, const Check& check) {
     const size_t n = sg.size();
-    uint32_t ballot = 0;
+    uint64_t ballot = 0;
     uint16_t sum16 = 0;
     for (size_t i = 0; i < n; ++i)
-      ballot |= (in[sg[i]] & 1) << i, sum16 = uint16_t(sum16 + uint16_t(in[sg[i]]));
+      ballot |= uint64_t(in[sg[i]] & 1) << i, sum16 = uint16_t(sum16 + uint16_t(in[sg[i]]));
+    // The kernel's M(): a mask's two low dwords folded into one word.
+    auto M = [](uint64_t m) { return cl_uint(uint32_t(m) ^ uint32_t(m >> 32) * 13u); };
     const cl_uint count = cl_uint(std::popcount(ballot));
     const cl_uint lsb_msb =
-        ballot ? cl_uint(std::countr_zero(ballot)) | cl_uint(31 - std::countl_zero(ballot)) << 8 : 0;
+        ballot ? cl_uint(std::countr_zero(ballot)) | cl_uint(63 - std::countl_zero(ballot)) << 8 : 0;
     const size_t last = sg[n - 1];
     const cl_uint wx = uint16_t(in[last]), wy = uint16_t(in[last] >> 16), wz = uint16_t(n - 1),
                   ww = uint16_t(-int(n - 1));
     uint8_t max8 = 0;
     for (size_t i = 0; i < n; ++i) {
       const size_t g = sg[i];
-      const uint32_t below = i ? (1u << i) - 1u : 0u, le = i == 31 ? ~0u : (2u << i) - 1u;
-      const uint32_t ge = ~0u << i, gt = i == 31 ? 0u : ~0u << (i + 1), eq = 1u << i;
+      const uint64_t below = (uint64_t(1) << i) - 1, le = i + 1 == kWave ? kWaveBits : (uint64_t(2) << i) - 1;
+      const uint64_t ge = kWaveBits & ~below, gt = kWaveBits & ~le, eq = uint64_t(1) << i;
       max8 = std::max(max8, uint8_t(in[g]));
       const cl_uint want[8] = {
-          ballot,
+          M(ballot),
           cl_uint((ballot >> i) & 1) | cl_uint((ballot >> ((in[g] >> 4) % n)) & 1) << 1,
           count | cl_uint(std::popcount(ballot & le)) << 8 | cl_uint(std::popcount(ballot & below)) << 16,
           lsb_msb,
-          below ^ ge * 3 ^ eq * 5 ^ gt * 7 ^ le * 11,
+          M(below) ^ M(ge) * 3 ^ M(eq) * 5 ^ M(gt) * 7 ^ M(le) * 11,
           wx ^ wy * 3u ^ wz * 5u ^ ww << 16,
           cl_uint(sum16) | cl_uint(max8) << 16 | cl_uint(uint8_t(in[sg[0]] >> 8)) << 24,
           in[sg[0]] ^ cl_uint(0 * 4.0 + 0.5 * 2.0)};
@@ -519,13 +531,13 @@ TEST(Subgroups, KernelSubGroupInfoQueries) {
   };
   size_t v = 0;
   EXPECT_EQ(query(CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, {48}, v), CL_SUCCESS);
-  EXPECT_EQ(v, 32u);
+  EXPECT_EQ(v, std::min<size_t>(48, kWave));
   EXPECT_EQ(query(CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, {4, 2}, v), CL_SUCCESS);
   EXPECT_EQ(v, 8u);
   EXPECT_EQ(query(CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, {8, 6, 2}, v), CL_SUCCESS);
-  EXPECT_EQ(v, 3u);
+  EXPECT_EQ(v, (96 + kWave - 1) / kWave);
   EXPECT_EQ(query(CL_KERNEL_MAX_NUM_SUB_GROUPS, {}, v), CL_SUCCESS);
-  EXPECT_EQ(v, 32u);
+  EXPECT_EQ(v, 1024 / kWave);
   EXPECT_EQ(query(CL_KERNEL_COMPILE_NUM_SUB_GROUPS, {}, v), CL_SUCCESS);
   EXPECT_EQ(v, 0u);
   // A local size for a sub-group count, in as many dimensions as the caller asks.
@@ -533,7 +545,7 @@ TEST(Subgroups, KernelSubGroupInfoQueries) {
   EXPECT_EQ(clGetKernelSubGroupInfo(k, env.device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
                                     sizeof count, &count, sizeof local, local, nullptr),
             CL_SUCCESS);
-  EXPECT_EQ(local[0], 96u);
+  EXPECT_EQ(local[0], 3 * kWave);
   EXPECT_EQ(local[1], 1u);
   count = 33; // more than 1024 work-items: no local size gives it
   EXPECT_EQ(clGetKernelSubGroupInfo(k, env.device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
@@ -560,7 +572,7 @@ TEST(Subgroups, KernelSubGroupInfoQueries) {
   EXPECT_EQ(khr(k, env.device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof in, &in, sizeof v, &v,
                 nullptr),
             CL_SUCCESS);
-  EXPECT_EQ(v, 2u);
+  EXPECT_EQ(v, (40 + kWave - 1) / kWave);
   clReleaseKernel(k);
   clReleaseProgram(prog);
 }

@@ -34,20 +34,21 @@ private:
 };
 
 // A lane's private segment inside its wave's scratch slot, swizzled by dword: dword k of lane
-// l lives at slot + (k * 32 + l) * 4, so the 32 lanes' same dword is contiguous.
+// l lives at slot + (k * N + l) * 4 for a wave of N lanes, so the lanes' same dword is
+// contiguous (LLVM AMDGPUUsage, "Private Segment": index stride = wavefront size).
 class PrivatePort final : public MemoryPort {
 public:
   PrivatePort(MemoryPort& memory, const Wave& wave) : memory_(memory), wave_(wave) {}
-  unsigned lane = 0;
+  unsigned lane = 0; // the lane's number in the whole wave
   uint8_t* translate(uint64_t off, size_t len, bool write, bool) override {
-    const uint32_t lane_bytes = wave_.scratch_bytes / kWaveSize;
+    const uint32_t lane_bytes = wave_.scratch_bytes / wave_.lanes();
     if (!wave_.scratch_bytes)
       throw ApertureFault("private access in a dispatch without private memory");
     if (off > lane_bytes || len > lane_bytes - off)
       throw ApertureFault("private access at offset " + std::to_string(off) + " beyond the " +
                           std::to_string(lane_bytes) + "-byte private segment");
     if ((off & 3) + len > 4) throw ApertureFault("private access across a swizzled dword");
-    return memory_.translate(wave_.scratch_base + ((off / 4) * kWaveSize + lane) * 4 + (off & 3),
+    return memory_.translate(wave_.scratch_base + ((off / 4) * wave_.lanes() + lane) * 4 + (off & 3),
                              len, write);
   }
   size_t contiguous(uint64_t off) const override { return 4 - (off & 3); }

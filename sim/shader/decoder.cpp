@@ -203,8 +203,7 @@ bool decode_vop3(Inst& inst, std::span<const uint32_t> w, std::string* why) {
   if (op == Op::kCount) return fail(why, "unimplemented VOP3 opcode " + hex32(code) + " (" + hex32(d0) + ")");
   if (is_fmamk(op) || is_fmaak(op) || op == Op::v_pk_fmac_f16)
     return fail(why, "VOP3 form of a VOP2-only opcode");
-  if (op == Op::v_nop || op == Op::v_readfirstlane_b32)
-    return fail(why, "VOP3 form of a VOP1-only opcode");
+  if (is_vop1_only(op)) return fail(why, "VOP3 form of a VOP1-only opcode");
   inst.op = op;
   const bool sd = inst.format == Format::VOP3SD || op == Op::v_add_co_ci_u32 ||
                   op == Op::v_sub_co_ci_u32 || op == Op::v_subrev_co_ci_u32;
@@ -434,7 +433,7 @@ std::optional<Inst> decode(std::span<const uint32_t> w, Gfx gfx, std::string* wh
                                                    : uint16_t(src::kVgpr0 + bits(d0, 24, 17));
     inst.src[0] = uint16_t(bits(d0, 8, 0));
     if (is_dpp_or_sdwa(inst.src[0])) {
-      if (inst.op == Op::v_readfirstlane_b32 || inst.op == Op::v_nop) return unimpl("VOP1 DPP", bits(d0, 16, 9));
+      if (is_vop1_only(inst.op)) return unimpl("VOP1 DPP", bits(d0, 16, 9));
       if (!take_dpp(inst, w, 1, true, why)) return std::nullopt;
       split_true16(inst, op_info(inst.op));
       return inst;

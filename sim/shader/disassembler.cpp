@@ -362,7 +362,7 @@ std::string disassemble(const Inst& in) {
 
   // Vector ALU formats.
   if (in.format == Format::VOPC) name = vopc_name(in);
-  const bool no_suffix = in.op == Op::v_nop || in.op == Op::v_readfirstlane_b32 ||
+  const bool no_suffix = is_vop1_only(in.op) ||
                          is_fmamk(in.op) || is_fmaak(in.op) || in.op == Op::v_pk_fmac_f16;
   const bool dpp = in.dpp.kind != DppKind::None;
   // DPP forms: _dpp and _e64_dpp, except that the short VOPC form prints no suffix at all.

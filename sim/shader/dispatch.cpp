@@ -52,18 +52,15 @@ Program& ProgramCache::get(unsigned worker, uint64_t entry, Gfx gfx, MemoryPort&
 DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool& pool,
                             const std::atomic<bool>* abort, ProgramCache* programs) {
   DispatchResult result;
-  if (!L.wave32) {
-    result.ok = false;
-    result.fault = "wave64 dispatch is not implemented by the emulated shader core";
-    return result;
-  }
+  // COMPUTE_DISPATCH_INITIATOR.CS_W32_EN picks the wave size.
+  const unsigned wave_lanes = L.wave32 ? 32 : 64;
   // Scratch slots and the wave vector are sized for a whole work-group; a partial one (the
   // last along a dimension with PARTIAL_TG_EN) uses fewer.
   const unsigned waves_per_group =
-      (L.group_size[0] * L.group_size[1] * L.group_size[2] + kWaveSize - 1) / kWaveSize;
+      (L.group_size[0] * L.group_size[1] * L.group_size[2] + wave_lanes - 1) / wave_lanes;
   const unsigned user_sgprs = rsrc2_user_sgpr(L.rsrc2);
   const unsigned tid_comps = rsrc2_tidig_comp_cnt(L.rsrc2);
-  const unsigned nvgpr = vgpr_count(L.rsrc1, true);
+  const unsigned nvgpr = vgpr_count(L.rsrc1, L.wave32);
   const unsigned denorm32 = (L.rsrc1 >> 16) & 3, denorm64 = (L.rsrc1 >> 18) & 3;
   const bool scratch = rsrc2_scratch_en(L.rsrc2);
   const uint32_t wave_bytes = tmpring_wave_bytes(L.tmpring_size, L.gfx == Gfx::v12);
@@ -113,7 +110,7 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
         const uint32_t gy = wy + 1 == L.grid_groups[1] ? L.last_group_size[1] : L.group_size[1];
         const uint32_t gz = wz + 1 == L.grid_groups[2] ? L.last_group_size[2] : L.group_size[2];
         const uint32_t threads = gx * gy * gz;
-        const unsigned group_waves = (threads + kWaveSize - 1) / kWaveSize;
+        const unsigned group_waves = (threads + wave_lanes - 1) / wave_lanes;
         exec.reset_lds();
         waves.resize(group_waves);
         waves_run += group_waves;
@@ -124,8 +121,8 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
           w.vgpr = std::move(storage);
           w.id_in_group = wi;
           w.pc = L.pgm_addr;
-          w.num_vgprs = nvgpr;
-          w.vgpr.assign(size_t(nvgpr) * kWaveSize, 0);
+          w.wave64 = !L.wave32;
+          w.allocate_vgprs(nvgpr);
           w.shared_aperture = L.shared_aperture;
           w.private_aperture = L.private_aperture;
           w.flush_f32_denorms = denorm32 == 0;
@@ -147,19 +144,22 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
             if (rsrc2_tgid_z(L.rsrc2)) w.sgpr[s++] = id[2];
           }
           if (rsrc2_tg_size(L.rsrc2)) w.sgpr[s++] = group_waves & 0x3f;
-          uint32_t exec_mask = 0;
-          for (unsigned lane = 0; lane < kWaveSize; ++lane) {
-            uint32_t t = wi * kWaveSize + lane;
+          uint64_t exec_mask = 0;
+          for (unsigned lane = 0; lane < wave_lanes; ++lane) {
+            uint32_t t = wi * wave_lanes + lane;
             if (t >= threads) break;
-            exec_mask |= 1u << lane;
+            exec_mask |= uint64_t(1) << lane;
             uint32_t x = t % gx, y = (t / gx) % gy, z = t / (gx * gy);
             // gfx11 packs the work-item ids into v0: x[9:0] y[19:10] z[29:20].
             uint32_t packed = x;
             if (tid_comps >= 1) packed |= y << 10;
             if (tid_comps >= 2) packed |= z << 20;
-            w.vgpr[lane] = packed;
+            w.select_half(lane / kWaveSize);
+            w.v(0, lane % kWaveSize) = packed;
           }
-          w.sgpr[src::kExecLo] = exec_mask;
+          w.select_half(0);
+          w.sgpr[src::kExecLo] = uint32_t(exec_mask);
+          if (w.wave64) w.sgpr[src::kExecHi] = uint32_t(exec_mask >> 32);
         }
         // Run every wave to its next barrier (or end), then release the barrier.
         for (;;) {

@@ -119,6 +119,14 @@ float frexp_mant(float x) {
   return std::frexp(x, &e);
 }
 
+// 1/x rounded toward zero: the correctly rounded quotient, stepped back when it rounded away
+// from zero (the double quotient is exact enough to tell).
+float rcp_toward_zero(float x) {
+  const float r = 1.0f / x;
+  if (!std::isfinite(r) || r == 0.0f) return r;
+  return std::fabs(double(r)) > std::fabs(1.0 / double(x)) ? std::nextafter(r, 0.0f) : r;
+}
+
 // DX9 multiply: a zero operand gives +0 even against infinity or NaN.
 float fmul_dx9_zero(float a, float b) { return a == 0.0f || b == 0.0f ? 0.0f : a * b; }
 
@@ -197,7 +205,7 @@ uint64_t Executor::run(Wave& w, uint64_t& lane_instructions) {
   while (!w.done && !w.at_barrier) {
     const Inst& in = program_.at(w.pc);
     const bool scalar = in.format <= Format::SMEM;
-    lane_instructions += scalar ? 1 : uint64_t(std::popcount(w.exec()));
+    lane_instructions += scalar ? 1 : uint64_t(std::popcount(w.exec_mask()));
     step(w, in);
     // Checking the abort flag every 64K instructions keeps it off the hot path.
     if ((++count & 0xffff) == 0) {
@@ -229,19 +237,81 @@ void Executor::step(Wave& w, const Inst& in) {
     return;
   }
   case Format::SMEM: w.pc -= in.size; exec_smem(w, in); w.pc = next; return;
-  case Format::VOPC: case Format::VOP1: case Format::VOP2: case Format::VOP3: case Format::VOP3SD:
+  case Format::MUBUF: return; // gl0/gl1 invalidates: caches are coherent in the model
+  default:
     w.pc -= in.size;
+    if (w.wave64) [[unlikely]] exec_wave64(w, in);
+    else exec_vector(w, in);
+    w.pc = next;
+    return;
+  }
+}
+
+void Executor::exec_vector(Wave& w, const Inst& in) {
+  switch (in.format) {
+  case Format::VOPC: case Format::VOP1: case Format::VOP2: case Format::VOP3: case Format::VOP3SD:
     if (in.dpp.kind != DppKind::None) [[unlikely]] exec_dpp(w, in);
     else if (in.format == Format::VOPC) exec_vopc(w, in);
     else exec_valu(w, in);
-    w.pc = next;
     return;
-  case Format::FLAT: w.pc -= in.size; exec_flat(w, in); w.pc = next; return;
-  case Format::DS: w.pc -= in.size; exec_ds(w, in); w.pc = next; return;
-  case Format::VOPD: w.pc -= in.size; exec_vopd(w, in); w.pc = next; return;
-  case Format::VOP3P: w.pc -= in.size; exec_vop3p(w, in); w.pc = next; return;
-  case Format::MUBUF: return; // gl0/gl1 invalidates: caches are coherent in the model
+  case Format::FLAT: exec_flat(w, in); return;
+  case Format::DS: exec_ds(w, in); return;
+  case Format::VOPD: exec_vopd(w, in); return;
+  case Format::VOP3P: exec_vop3p(w, in); return;
+  default: fault(w, in, "not a vector instruction");
   }
+}
+
+void Executor::exec_wave64(Wave& w, const Inst& in) {
+  // The operations on one lane of the whole wave run once, on the half holding that lane.
+  auto on_lane = [&](unsigned lane, auto&& f) {
+    w.select_half(lane / kWaveSize);
+    f(lane % kWaveSize);
+    w.select_half(0);
+  };
+  switch (in.op) {
+  case Op::v_readfirstlane_b32: {
+    const uint64_t exec = w.exec_mask();
+    on_lane(exec ? unsigned(std::countr_zero(exec)) : 0,
+            [&](unsigned l) { swrite(w, in.dst, vread(w, in, 0, l)); });
+    return;
+  }
+  case Op::v_readlane_b32:
+    on_lane(sread(w, in, in.src[1]) & 63, [&](unsigned l) { swrite(w, in.dst, vread(w, in, 0, l)); });
+    return;
+  case Op::v_writelane_b32: {
+    const uint32_t value = sread(w, in, in.src[0]);
+    on_lane(sread(w, in, in.src[1]) & 63, [&](unsigned l) { vreg(w, in.dst, l) = value; });
+    return;
+  }
+  case Op::v_permlane64_b32: {
+    // Lane l takes lane l ^ 32's src0 (RDNA3 ISA manual); both halves read before either writes.
+    uint32_t from[2][kWaveSize];
+    for (unsigned h = 0; h < 2; ++h) {
+      w.select_half(h);
+      for (unsigned l = 0; l < kWaveSize; ++l) from[h][l] = vread(w, in, 0, l);
+    }
+    for (unsigned h = 0; h < 2; ++h) {
+      w.select_half(h);
+      for (unsigned l = 0; l < kWaveSize; ++l)
+        if ((w.exec() >> l) & 1) vreg(w, in.dst, l) = from[h ^ 1][l];
+    }
+    w.select_half(0);
+    return;
+  }
+  default: break;
+  }
+  held_mask_.held = false;
+  try {
+    exec_vector(w, in);
+    w.select_half(1);
+    exec_vector(w, in);
+  } catch (...) {
+    w.select_half(0);
+    throw;
+  }
+  w.select_half(0);
+  if (held_mask_.held) swrite(w, held_mask_.code, held_mask_.value);
 }
 
 // ---------------------------------------------------------------- operand access
@@ -349,6 +419,18 @@ void Executor::exec_salu(Wave& w, const Inst& in) {
     w.scc = newexec != 0;
     swrite(w, in.dst, old);
   };
+  // The wave64 forms: the old EXEC is read before the destination (which may overlap the
+  // source) is written.
+  const uint64_t exec64 = uint64_t(w.sgpr[src::kExecLo]) | uint64_t(w.sgpr[src::kExecHi]) << 32;
+  auto set_exec64 = [&](uint64_t v) {
+    w.sgpr[src::kExecLo] = uint32_t(v);
+    w.sgpr[src::kExecHi] = uint32_t(v >> 32);
+  };
+  auto saveexec64 = [&](uint64_t newexec) {
+    set_exec64(newexec);
+    w.scc = newexec != 0;
+    swrite64(w, in.dst, exec64);
+  };
   switch (in.op) {
   case Op::s_add_u32: { uint64_t r = uint64_t(s0()) + s1(); set(uint32_t(r)); w.scc = r >> 32; break; }
   case Op::s_sub_u32: { uint32_t a = s0(), b = s1(); set(a - b); w.scc = b > a; break; }
@@ -389,6 +471,11 @@ void Executor::exec_salu(Wave& w, const Inst& in) {
   case Op::s_or_b64: set64_nz(s0_64() | s1_64()); break;
   case Op::s_xor_b32: set_nz(s0() ^ s1()); break;
   case Op::s_xor_b64: set64_nz(s0_64() ^ s1_64()); break;
+  case Op::s_and_not1_b64: set64_nz(s0_64() & ~s1_64()); break;
+  case Op::s_or_not1_b64: set64_nz(s0_64() | ~s1_64()); break;
+  case Op::s_nand_b64: set64_nz(~(s0_64() & s1_64())); break;
+  case Op::s_nor_b64: set64_nz(~(s0_64() | s1_64())); break;
+  case Op::s_xnor_b64: set64_nz(~(s0_64() ^ s1_64())); break;
   case Op::s_nand_b32: set_nz(~(s0() & s1())); break;
   case Op::s_nor_b32: set_nz(~(s0() | s1())); break;
   case Op::s_xnor_b32: set_nz(~(s0() ^ s1())); break;
@@ -445,6 +532,34 @@ void Executor::exec_salu(Wave& w, const Inst& in) {
   case Op::s_or_saveexec_b32: saveexec(s0() | w.exec()); break;
   case Op::s_xor_saveexec_b32: saveexec(s0() ^ w.exec()); break;
   case Op::s_and_not1_saveexec_b32: saveexec(s0() & ~w.exec()); break;
+  case Op::s_and_saveexec_b64: saveexec64(s0_64() & exec64); break;
+  case Op::s_or_saveexec_b64: saveexec64(s0_64() | exec64); break;
+  case Op::s_xor_saveexec_b64: saveexec64(s0_64() ^ exec64); break;
+  case Op::s_and_not1_saveexec_b64: saveexec64(s0_64() & ~exec64); break;
+  case Op::s_or_not1_saveexec_b64: saveexec64(s0_64() | ~exec64); break;
+  case Op::s_and_not0_saveexec_b64: saveexec64(~s0_64() & exec64); break;
+  case Op::s_or_not0_saveexec_b64: saveexec64(~s0_64() | exec64); break;
+  // The wrexec forms write the new EXEC to the destination too (RDNA3 ISA manual).
+  case Op::s_and_not1_wrexec_b32: {
+    const uint32_t r = s0() & ~w.exec();
+    w.sgpr[src::kExecLo] = r;
+    w.scc = r != 0;
+    swrite(w, in.dst, r);
+    break;
+  }
+  case Op::s_and_not1_wrexec_b64: {
+    const uint64_t r = s0_64() & ~exec64;
+    set_exec64(r);
+    w.scc = r != 0;
+    swrite64(w, in.dst, r);
+    break;
+  }
+  case Op::s_not_b64: set64_nz(~s0_64()); break;
+  case Op::s_cmov_b64: if (w.scc) swrite64(w, in.dst, s0_64()); break;
+  case Op::s_bcnt1_i32_b64: set_nz(uint32_t(std::popcount(s0_64()))); break;
+  case Op::s_ctz_i32_b64: { uint64_t v = s0_64(); set(v ? uint32_t(std::countr_zero(v)) : ~0u); break; }
+  case Op::s_bitset0_b32: swrite(w, in.dst, sread(w, in, in.dst) & ~(1u << (s0() & 31))); break;
+  case Op::s_bitset1_b32: swrite(w, in.dst, sread(w, in, in.dst) | (1u << (s0() & 31))); break;
   case Op::s_getpc_b64: swrite64(w, in.dst, w.pc + in.size); break;
   case Op::s_setpc_b64: w.pc = s0_64(); break;
   case Op::s_swappc_b64: { uint64_t target = s0_64(); swrite64(w, in.dst, w.pc + in.size); w.pc = target; break; }
@@ -462,6 +577,8 @@ void Executor::exec_salu(Wave& w, const Inst& in) {
   case Op::s_bitcmp0_b32: w.scc = !((s0() >> (s1() & 31)) & 1); break;
   case Op::s_bitcmp1_b32: w.scc = (s0() >> (s1() & 31)) & 1; break;
   case Op::s_cmp_eq_u64: w.scc = s0_64() == s1_64(); break;
+  case Op::s_bitcmp0_b64: w.scc = !((s0_64() >> (s1() & 63)) & 1); break;
+  case Op::s_bitcmp1_b64: w.scc = (s0_64() >> (s1() & 63)) & 1; break;
   case Op::s_cmp_lg_u64: w.scc = s0_64() != s1_64(); break;
   // SOPK
   case Op::s_movk_i32: set(uint32_t(in.imm)); break;
@@ -519,10 +636,10 @@ void Executor::exec_sopp(Wave& w, const Inst& in) {
   case Op::s_branch: branch(true); break;
   case Op::s_cbranch_scc0: branch(!w.scc); break;
   case Op::s_cbranch_scc1: branch(w.scc); break;
-  case Op::s_cbranch_vccz: branch(w.vcc() == 0); break;
-  case Op::s_cbranch_vccnz: branch(w.vcc() != 0); break;
-  case Op::s_cbranch_execz: branch(w.exec() == 0); break;
-  case Op::s_cbranch_execnz: branch(w.exec() != 0); break;
+  case Op::s_cbranch_vccz: branch(w.vcc_mask() == 0); break;
+  case Op::s_cbranch_vccnz: branch(w.vcc_mask() != 0); break;
+  case Op::s_cbranch_execz: branch(w.exec_mask() == 0); break;
+  case Op::s_cbranch_execnz: branch(w.exec_mask() != 0); break;
   default: fault(w, in, "unimplemented program-control instruction");
   }
 }
@@ -632,7 +749,17 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
   auto dst_half = [&](uint32_t d) AMCL_INLINE { return h2f(uint16_t(in.opsel & 8 ? d >> 16 : d)); };
 
   uint32_t carry_mask = 0;
-  const uint32_t carry_in = in.src[2] < 128 || in.src[2] == src::kVccLo ? sread(w, in, in.src[2]) : 0;
+  // The lane mask an operation reads: src2 of the selects and carry-ins (VCC in their VOP2
+  // forms), VCC itself for v_div_fmas (its src2 is the addend).
+  uint32_t carry_in = 0;
+  switch (in.op) {
+  case Op::v_cndmask_b32: case Op::v_cndmask_b16: case Op::v_add_co_ci_u32: case Op::v_sub_co_ci_u32:
+  case Op::v_subrev_co_ci_u32:
+    carry_in = mask_read(w, in, in.src[2]);
+    break;
+  case Op::v_div_fmas_f32: case Op::v_div_fmas_f64: carry_in = w.vcc(); break;
+  default: break;
+  }
   // 32-bit operands resolved once per instruction: a VGPR row of 32 lanes (bounds-checked
   // here) or a value broadcast to all lanes.
   const uint32_t* row[3] = {nullptr, nullptr, nullptr};
@@ -786,7 +913,7 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     case Op::v_lshrrev_b16: half_dst(d, uint16_t(half_src(1, lane) >> (half_src(0, lane) & 15))); break;
     case Op::v_ashrrev_i16: half_dst(d, uint16_t(int16_t(half_src(1, lane)) >> (half_src(0, lane) & 15))); break;
     case Op::v_cndmask_b16: {
-      uint32_t mask = sread(w, in, in.src[2]);
+      const uint32_t mask = carry_in;
       half_dst(d, (mask >> lane) & 1 ? half_src(1, lane) : half_src(0, lane));
       break;
     }
@@ -815,8 +942,11 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     case Op::v_minmax_f32: d = fout(fmax_ieee(fmin_ieee(fa(), fb()), fc())); break;
     case Op::v_xor3_b32: d = a() ^ b() ^ c(); break;
     case Op::v_bcnt_u32_b32: d = uint32_t(std::popcount(a())) + b(); break;
-    case Op::v_mbcnt_lo_u32_b32: d = uint32_t(std::popcount(a() & ((1u << lane) - 1u))) + b(); break;
-    case Op::v_mbcnt_hi_u32_b32: d = b(); break; // wave32: no lanes above 31
+    // Bits of the mask below this lane's number (mbcnt_lo: of mask bits 0..31, mbcnt_hi: 32..63).
+    case Op::v_mbcnt_lo_u32_b32:
+      d = uint32_t(std::popcount(w.half ? a() : a() & ((1u << lane) - 1u))) + b(); break;
+    case Op::v_mbcnt_hi_u32_b32:
+      d = (w.half ? uint32_t(std::popcount(a() & ((1u << lane) - 1u))) : 0u) + b(); break;
     case Op::v_add_nc_i32: case Op::v_sub_nc_i32: {
       int64_t r = in.op == Op::v_add_nc_i32 ? int64_t(int32_t(a())) + int32_t(b())
                                             : int64_t(int32_t(a())) - int32_t(b());
@@ -1049,7 +1179,12 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     case Op::v_floor_f32: d = fout(std::floor(fa())); break;
     case Op::v_exp_f32: d = fout(std::exp2(fa())); break;
     case Op::v_log_f32: d = fout(std::log2(fa())); break;
-    case Op::v_rcp_f32: case Op::v_rcp_iflag_f32: d = fout(1.0f / fa()); break;
+    case Op::v_rcp_f32: d = fout(1.0f / fa()); break;
+    // The manual gives both reciprocals 1 ULP; which way the hardware errs is not public. LLVM's
+    // integer division by a float reciprocal (AMDGPUCodeGenPrepare's 24-bit expansion: q =
+    // trunc(a * rcp(b)), corrected only upwards) needs v_rcp_iflag never above 1/b: correctly
+    // rounded, 16390079 % 48 comes out as -1. Modelled as rounded toward zero.
+    case Op::v_rcp_iflag_f32: d = fout(rcp_toward_zero(fa())); break;
     case Op::v_rsq_f32: d = fout(1.0f / std::sqrt(fa())); break;
     case Op::v_sqrt_f32: d = fout(std::sqrt(fa())); break;
     // v_sin/v_cos take their input in revolutions (x * 2pi radians).
@@ -1061,7 +1196,7 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
   const bool writes_carry = in.format == Format::VOP3SD || in.op == Op::v_add_co_ci_u32 ||
                             in.op == Op::v_div_scale_f32 || in.op == Op::v_div_scale_f64 ||
                             in.op == Op::v_sub_co_ci_u32 || in.op == Op::v_subrev_co_ci_u32;
-  if (writes_carry) swrite(w, in.sdst, carry_mask);
+  if (writes_carry) mask_write(w, in.sdst, carry_mask);
 }
 
 // DPP (RDNA3 ISA manual, "Data Parallel Processing"): lane l reads src0 from a source lane of
@@ -1073,8 +1208,7 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
 void Executor::exec_dpp(Wave& w, const Inst& in) {
   const uint32_t exec = w.exec();
   const Dpp& d = in.dpp;
-  const unsigned staging = w.num_vgprs;
-  if (w.vgpr.size() < size_t(staging + 1) * kWaveSize) w.vgpr.resize(size_t(staging + 1) * kWaveSize);
+  const unsigned staging = w.num_vgprs; // the row allocate_vgprs keeps past the wave's own
   const bool dpp8 = d.kind != DppKind::Dpp16;
   uint32_t write = 0;
   for (unsigned lane = 0; lane < kWaveSize; ++lane) {
@@ -1084,7 +1218,8 @@ void Executor::exec_dpp(Wave& w, const Inst& in) {
     if (dpp8) {
       src = (lane & ~7u) | ((d.sel8 >> (3 * (lane & 7))) & 7);
     } else {
-      if (!((d.row_mask >> (lane >> 4)) & 1) || !((d.bank_mask >> ((lane >> 2) & 3)) & 1)) continue;
+      if (!((d.row_mask >> (w.lane_id(lane) >> 4)) & 1) || !((d.bank_mask >> ((lane >> 2) & 3)) & 1))
+        continue;
       const unsigned c = d.ctrl, n = c & 15, row = lane & ~15u, in_row = lane & 15;
       if (c <= 0xff) src = (lane & ~3u) | ((c >> (2 * (lane & 3))) & 3);
       else if ((c & ~15u) == 0x100 && n) valid = in_row + n < 16, src = lane + n;   // row_shl
@@ -1100,24 +1235,25 @@ void Executor::exec_dpp(Wave& w, const Inst& in) {
     uint32_t value = 0;
     if (valid) value = vreg(w, in.src[0], src);
     else if (!dpp8 && !d.bound_ctrl) continue;
-    w.vgpr[staging * kWaveSize + lane] = value;
+    w.vrow[staging * kWaveSize + lane] = value;
     write |= 1u << lane;
   }
   Inst plain = in;
   plain.dpp = Dpp{};
   plain.src[0] = uint16_t(src::kVgpr0 + staging);
+  uint32_t& exec_reg = w.sgpr[src::kExecLo + w.half];
   w.num_vgprs = staging + 1;
-  w.sgpr[src::kExecLo] = write;
+  exec_reg = write;
   try {
     if (in.format == Format::VOPC) exec_vopc(w, plain);
     else exec_valu(w, plain);
   } catch (...) {
     w.num_vgprs = staging;
-    w.sgpr[src::kExecLo] = exec;
+    exec_reg = exec;
     throw;
   }
   w.num_vgprs = staging;
-  if (!(in.format == Format::VOPC && in.cmpx)) w.sgpr[src::kExecLo] = exec; // v_cmpx sets EXEC
+  if (!(in.format == Format::VOPC && in.cmpx)) exec_reg = exec; // v_cmpx sets EXEC
 }
 
 void Executor::exec_vopc(Wave& w, const Inst& in) {
@@ -1169,10 +1305,7 @@ void Executor::exec_vopc(Wave& w, const Inst& in) {
     }
     mask |= uint32_t(r) << lane;
   }
-  if (in.cmpx)
-    w.sgpr[src::kExecLo] = mask;
-  else
-    swrite(w, in.sdst, mask);
+  mask_write(w, in.cmpx ? src::kExecLo : in.sdst, mask);
 }
 
 // VOP3P: packed 16-bit math (op_sel / op_sel_hi pick each half's sources) and mixed
@@ -1344,7 +1477,7 @@ bool is_atomic(Op op) { return op >= Op::atomic_cmpswap_b32 && op <= Op::atomic_
 } // namespace
 
 // Private (scratch) memory is swizzled: dword k of a lane's private space lives at
-// wave base + (k * 32 + lane) * 4, so the 32 lanes' same dword is contiguous.
+// wave base + (k * wave size + lane) * 4, so the lanes' same dword is contiguous.
 void Executor::exec_scratch(Wave& w, const Inst& in) {
   const OpInfo& info = op_info(in.op);
   const uint32_t exec = w.exec();
@@ -1363,7 +1496,7 @@ void Executor::exec_scratch(Wave& w, const Inst& in) {
         uint32_t v = vreg(w, in.src[1], lane, i);
         std::memcpy(data + 4 * i, &v, std::min(4u, bytes));
       }
-    lane_memory.lane = lane;
+    lane_memory.lane = w.lane_id(lane);
     try {
       if (is_store) lane_memory.write(off, data, bytes);
       else lane_memory.read(off, data, bytes);
@@ -1413,7 +1546,7 @@ void Executor::exec_flat(Wave& w, const Inst& in) {
         mem = &lds;
         addr = uint32_t(addr);
       } else if (w.private_aperture && (addr >> 48) == (w.private_aperture >> 48)) {
-        lane_private.lane = lane;
+        lane_private.lane = w.lane_id(lane);
         mem = &lane_private;
         addr = uint32_t(addr);
       }

@@ -70,6 +70,11 @@ public:
 
 private:
   void step(Wave& w, const Inst& in);
+  // One vector instruction on the current pass's 32 lanes.
+  void exec_vector(Wave& w, const Inst& in);
+  // A vector instruction of a wave64: both passes, or once for the operations that read or
+  // write one lane of the whole wave.
+  void exec_wave64(Wave& w, const Inst& in);
   void exec_salu(Wave& w, const Inst& in);
   bool exec_salu_float(Wave& w, const Inst& in); // false: not a scalar float operation
   void exec_sopp(Wave& w, const Inst& in);
@@ -99,11 +104,30 @@ private:
     const unsigned reg = code - src::kVgpr0 + dword;
     if (reg >= w.num_vgprs) [[unlikely]]
       vgpr_fault(w, reg);
-    return w.vgpr[reg * kWaveSize + lane];
+    return w.vrow[reg * kWaveSize + lane];
+  }
+  // Lane-mask operands (carries, conditions, compare results): in wave64 the current pass's
+  // dword of the SGPR pair (or of a 64-bit constant).
+  uint32_t mask_read(const Wave& w, const Inst& in, uint16_t code) const {
+    if (!w.wave64) return sread(w, in, code);
+    return uint32_t(sread64(w, in, code, false) >> (kWaveSize * w.half));
+  }
+  // A wave64's first pass holds its mask back until the second pass has read its scalar
+  // operands: LLVM may give a carry-out the SGPR pair a source reads (v_add_co_u32 v0, s[2:3],
+  // s2, v0), and the hardware reads the sources once for both passes.
+  void mask_write(Wave& w, uint16_t code, uint32_t v) {
+    if (!w.wave64 || code == src::kNull) return swrite(w, code, v);
+    if (w.half == 0) held_mask_ = {code, v, true};
+    else swrite(w, uint16_t(code + 1), v);
   }
   [[noreturn, gnu::cold]] static void vgpr_fault(const Wave& w, unsigned reg);
   uint16_t read_half(Wave& w, const Inst& in, unsigned i, unsigned lane) const;
 
+  struct HeldMask {
+    uint16_t code = 0;
+    uint32_t value = 0;
+    bool held = false;
+  } held_mask_;
   Program& program_;
   MemoryPort& memory_;
   std::vector<uint8_t> lds_;

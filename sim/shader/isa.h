@@ -65,6 +65,11 @@ inline constexpr bool is_fmac(Op op) {
   return op == Op::v_fmac_f32 || op == Op::v_fmac_f16 || op == Op::v_pk_fmac_f16;
 }
 
+// VOP1 operations with no VOP3 (or DPP) form.
+inline constexpr bool is_vop1_only(Op op) {
+  return op == Op::v_nop || op == Op::v_readfirstlane_b32 || op == Op::v_permlane64_b32;
+}
+
 // How an instruction was encoded: its VOP3 form prints "_e64", the short form "_e32".
 enum class Encoding : uint8_t { Native, E32, E64 };
 // FLAT-family segment.

@@ -177,19 +177,19 @@ bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
   // Carries and selects: lane masks in SGPRs (VCC for the VOP2 forms); inactive lanes' bits of
   // a carry-out are cleared.
   case Op::v_cndmask_b32: {
-    const uint32_t mask = sread(w, in, in.src[2]);
+    const uint32_t mask = mask_read(w, in, in.src[2]);
     for_lanes(exec, [&](unsigned l) { d[l] = (mask >> l) & 1 ? b[l] : a[l]; });
     return true;
   }
   case Op::v_add_co_u32: case Op::v_add_co_ci_u32: {
-    const uint32_t carry_in = in.op == Op::v_add_co_ci_u32 ? sread(w, in, in.src[2]) : 0;
+    const uint32_t carry_in = in.op == Op::v_add_co_ci_u32 ? mask_read(w, in, in.src[2]) : 0;
     uint32_t carry = 0;
     for_lanes(exec, [&](unsigned l) {
       const uint64_t r = uint64_t(a[l]) + b[l] + ((carry_in >> l) & 1);
       d[l] = uint32_t(r);
       carry |= uint32_t(r >> 32) << l;
     });
-    swrite(w, in.sdst, carry);
+    mask_write(w, in.sdst, carry);
     return true;
   }
   default:

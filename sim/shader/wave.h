@@ -1,4 +1,4 @@
-// Architectural state of one wave32 wavefront (RDNA3 ISA manual, "Program State").
+// Architectural state of one wavefront (RDNA3 ISA manual, "Program State"), wave32 or wave64.
 #pragma once
 #include "isa.h"
 
@@ -7,6 +7,9 @@
 
 namespace sim::shader {
 
+// Lanes a vector instruction processes in one pass. A wave64 runs each vector instruction as
+// two passes, lanes 0..31 then 32..63, as RDNA's SIMD32 units do (RDNA3 ISA manual, "Wave32 and
+// Wave64"): its lane masks are SGPR pairs whose low and high dwords belong to the two passes.
 inline constexpr unsigned kWaveSize = 32;
 
 struct Wave {
@@ -16,7 +19,15 @@ struct Wave {
   bool scc = false;
   uint64_t pc = 0;
   unsigned num_vgprs = 0;
-  std::vector<uint32_t> vgpr; // vgpr[reg * 32 + lane]
+  bool wave64 = false;
+  // The pass a vector instruction is in (always 0 for wave32): picks the EXEC and VCC dwords
+  // and the half of the VGPR file the 32-lane code sees.
+  unsigned half = 0;
+  // VGPR file: for each half, num_vgprs registers plus one staging row (DPP) of 32 lanes;
+  // vrow points at the current half's, vrow[reg * 32 + lane].
+  std::vector<uint32_t> vgpr;
+  uint32_t* vrow = nullptr;
+  size_t half_stride = 0; // dwords from one half's file to the next
   bool done = false;
   bool at_barrier = false;
   bool barrier_signalled = false; // gfx12: s_barrier_signal seen, s_barrier_wait not yet
@@ -32,9 +43,31 @@ struct Wave {
   bool flush_f32_denorms = false;
   bool flush_f64_denorms = false;
 
-  uint32_t exec() const { return sgpr[src::kExecLo]; }
-  uint32_t vcc() const { return sgpr[src::kVccLo]; }
-  uint32_t& v(unsigned reg, unsigned lane) { return vgpr[reg * kWaveSize + lane]; }
+  unsigned lanes() const { return wave64 ? 64 : 32; }
+  // The lane number of lane `lane` of the current pass.
+  unsigned lane_id(unsigned lane) const { return half * kWaveSize + lane; }
+  // Zeroed VGPRs for `count` registers (and the staging row) per half; pass 0 selected.
+  void allocate_vgprs(unsigned count) {
+    num_vgprs = count;
+    half_stride = size_t(count + 1) * kWaveSize;
+    vgpr.assign(half_stride * (wave64 ? 2 : 1), 0);
+    select_half(0);
+  }
+  void select_half(unsigned h) {
+    half = h;
+    vrow = vgpr.data() + h * half_stride;
+  }
+  // The current pass's EXEC and VCC.
+  uint32_t exec() const { return sgpr[src::kExecLo + half]; }
+  uint32_t vcc() const { return sgpr[src::kVccLo + half]; }
+  // The whole wave's: exec_hi and vcc_hi are not lane masks in wave32.
+  uint64_t exec_mask() const {
+    return wave64 ? sgpr[src::kExecLo] | uint64_t(sgpr[src::kExecHi]) << 32 : sgpr[src::kExecLo];
+  }
+  uint64_t vcc_mask() const {
+    return wave64 ? sgpr[src::kVccLo] | uint64_t(sgpr[src::kVccHi]) << 32 : sgpr[src::kVccLo];
+  }
+  uint32_t& v(unsigned reg, unsigned lane) { return vrow[reg * kWaveSize + lane]; }
 };
 
 } // namespace sim::shader

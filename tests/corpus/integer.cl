@@ -10,6 +10,13 @@ K(int_div_u) { I; out[i] = a[i] / (b[i] | 1u); }
 K(int_rem_u) { I; out[i] = a[i] % (b[i] | 1u); }
 K(int_div_s) { I; int d = (int)(b[i] | 1u); out[i] = (uint)((int)a[i] / (d == -1 ? 1 : d)); }
 K(int_rem_s) { I; int d = (int)(b[i] | 1u); out[i] = (uint)((int)a[i] % (d == -1 ? 1 : d)); }
+// Operands LLVM knows fit 24 bits divide through a float reciprocal (its 24-bit expansion);
+// a numerator one below a multiple of the divisor near 2^24 is the edge case.
+K(int_div_rem_24) {
+  I; uint d = (b[i] & 62u) + 3u;
+  uint n = (((0xffffffu / d) - (a[i] & 0xffu)) * d - 1u) & 0xffffffu;
+  out[i] = n % d;
+}
 K(int_shifts) { I; uint s = b[i] & 31; out[i] = (a[i] << s) ^ (a[i] >> s) ^ (uint)((int)a[i] >> s); }
 K(int_rotate) { I; out[i] = rotate(a[i], b[i]); }
 K(int_bitops) { I; out[i] = (a[i] & b[i]) | (~a[i] ^ b[i]); }

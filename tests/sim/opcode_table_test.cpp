@@ -56,7 +56,7 @@ std::vector<Words> encodings(Op op, Gfx gfx) {
       break;
     }
     out.push_back({0x7E000000u | 1u << 17 | c << 9 | 258u});
-    if (op != Op::v_readfirstlane_b32) out.push_back({0xD4000000u | (384 + c) << 16 | 1u, 258u});
+    if (!is_vop1_only(op)) out.push_back({0xD4000000u | (384 + c) << 16 | 1u, 258u});
     break;
   case Format::VOP2:
     out.push_back({c << 25 | 1u << 17 | 3u << 9 | 258u});
