@@ -960,8 +960,11 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     case Op::v_cvt_f32_ubyte3: d = fout(float(a() >> 24)); break;
     case Op::v_div_fixup_f32: d = fout(div_fixup(fa(), fb(), fc())); break;
     case Op::v_div_fmas_f32: {
+      // VCC (from v_div_scale) undoes its operand scaling: up by 2^64 for a large quotient
+      // (S2 is the quotient estimate), down by 2^64 for a small one.
       float r = std::fma(fa(), fb(), fc());
-      d = fout((carry_in >> lane) & 1 ? std::ldexp(r, 32) : r);
+      if ((carry_in >> lane) & 1) r = std::ldexp(r, exponent_of(fc()) >= 127 ? 64 : -64);
+      d = fout(r);
       break;
     }
     case Op::v_div_scale_f32: {
@@ -981,7 +984,7 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
       case Op::v_div_fixup_f64: r = div_fixup(D(0), D(1), D(2)); break;
       case Op::v_div_fmas_f64: {
         double f = std::fma(D(0), D(1), D(2));
-        r = (carry_in >> lane) & 1 ? std::ldexp(f, 64) : f;
+        r = (carry_in >> lane) & 1 ? std::ldexp(f, exponent_of(D(2)) >= 1023 ? 128 : -128) : f;
         break;
       }
       case Op::v_div_scale_f64: {

@@ -8,6 +8,9 @@
 K(add_f64) { I; R(X + Y); }
 K(mul_f64) { I; R(X * Y); }
 K(div_f64) { I; R(X / Y); }
+// Operands about 2^1000 apart: v_div_scale asks (through VCC) for v_div_fmas to scale the
+// quotient back, up for a huge one and down for a tiny one.
+K(div_wide_range_f64) { I; R((X * 1e150) / (Y * 1e-150) + (Y * 1e-150) / (X * 1e150) * 1e300); }
 K(fma_f64) { I; R(fma(X, Y, 0.25)); }
 K(sqrt_f64) { I; R(sqrt(Y)); }
 K(minmax_f64) { I; R(fmin(X, Y) - fmax(X, Y)); }
