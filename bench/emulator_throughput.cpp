@@ -56,8 +56,8 @@ struct Run {
 struct Target {
   bench::Platform platform;
   cl_program program = nullptr;
-  explicit Target(const char* name) : platform(name) {
-    if (platform) program = platform.build(kSource);
+  explicit Target(const char* name, const char* options = "") : platform(name) {
+    if (platform) program = platform.build(kSource, options);
   }
   ~Target() {
     if (program) clReleaseProgram(program);
@@ -114,6 +114,7 @@ int main() {
   close(fd);
   setenv("AMCL_SIM_STATS", stats, 1); // before amcl initialises
   Target amcl(bench::kAmcl), pocl(bench::kPocl);
+  Target amcl64(bench::kAmcl, "-mwavefrontsize64"); // the same kernels as wave64 waves
   if (!amcl) {
     std::fprintf(stderr, "the amcl platform is not available (set OCL_ICD_VENDORS)\n");
     return 1;
@@ -126,7 +127,7 @@ int main() {
   lane_instructions(stats, offset);
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   if (const char* env = std::getenv("AMCL_SIM_THREADS")) threads = std::max(1, std::atoi(env));
-  std::printf("%-8s %14s %12s %16s %14s %12s %10s\n", "kernel", "lane-instr", "amcl s",
+  std::printf("%-10s %14s %12s %16s %14s %12s %10s\n", "kernel", "lane-instr", "amcl s",
               "lane-instr/s", "per thread", "PoCL s", "slowdown");
   for (const Case& c : cases) {
     amcl.run(c.kernel, c.items, c.local); // warm up: code upload, decode
@@ -135,9 +136,22 @@ int main() {
     unsigned long long lanes = lane_instructions(stats, offset);
     Run p = pocl ? pocl.run(c.kernel, c.items, c.local) : Run{};
     const double rate = a.seconds > 0 ? lanes / a.seconds : 0.0;
-    std::printf("%-8s %14llu %12.4f %16.3e %14.3e %12.4f %10.1f%s\n", c.kernel, lanes, a.seconds,
+    std::printf("%-10s %14llu %12.4f %16.3e %14.3e %12.4f %10.1f%s\n", c.kernel, lanes, a.seconds,
                 rate, rate / threads, p.seconds, p.seconds > 0 ? a.seconds / p.seconds : 0.0,
                 a.ok ? "" : "  (amcl run FAILED)");
+  }
+  // Wave64: the same kernels built with -mwavefrontsize64 (two 32-lane passes per vector
+  // instruction in the emulator).
+  for (const Case& c : cases) {
+    if (!amcl64) break;
+    amcl64.run(c.kernel, c.items, c.local);
+    lane_instructions(stats, offset);
+    Run a = amcl64.run(c.kernel, c.items, c.local);
+    unsigned long long lanes = lane_instructions(stats, offset);
+    const double rate = a.seconds > 0 ? lanes / a.seconds : 0.0;
+    const std::string name = std::string(c.kernel) + "/w64";
+    std::printf("%-10s %14llu %12.4f %16.3e %14.3e%s\n", name.c_str(), lanes, a.seconds, rate,
+                rate / threads, a.ok ? "" : "  (amcl run FAILED)");
   }
   std::printf("(%u emulator threads for work-groups; PoCL uses all cores)\n", threads);
   unlink(stats);
