@@ -300,8 +300,11 @@ std::string vopc_name(const Inst& in) {
 
 } // namespace
 
-std::string disassemble(const Inst& in) {
+std::string disassemble(const Inst& in, bool wave64) {
   const OpInfo& info = op_info(in.op);
+  // Lane-mask operands of vector instructions: one SGPR per wave32, a pair per wave64.
+  const uint8_t mask_width = wave64 ? 2 : 1;
+  const std::string vcc = wave64 ? "vcc" : "vcc_lo";
   std::string name = op_name(in.op, in.gfx);
   g_true16 = in.gfx == Gfx::v11;
   switch (in.format) {
@@ -373,7 +376,7 @@ std::string disassemble(const Inst& in) {
   std::string s = name + " ";
   const bool e32 = in.encoding == Encoding::E32;
   if (in.format == Format::VOPC) {
-    if (!in.cmpx) s += (e32 ? std::string("vcc_lo") : operand(in.sdst, 1, 0)) + ", ";
+    if (!in.cmpx) s += (e32 ? vcc : operand(in.sdst, mask_width, 0)) + ", ";
     return s + src_with_mods(in, 0, info.src_dwords[0]) + ", " + src_with_mods(in, 1, info.src_dwords[1]) +
            (dpp ? dpp_text(in.dpp) : "");
   }
@@ -384,14 +387,17 @@ std::string disassemble(const Inst& in) {
   const bool carry = in.op == Op::v_add_co_ci_u32 || in.op == Op::v_sub_co_ci_u32 ||
                      in.op == Op::v_subrev_co_ci_u32;
   if (in.format == Format::VOP3SD || carry)
-    s += ", " + (e32 ? std::string("vcc_lo") : operand(in.sdst, 1, 0));
+    s += ", " + (e32 ? vcc : operand(in.sdst, mask_width, 0));
   if (is_fmamk(in.op))
     return s + ", " + src_with_mods(in, 0, info.src_dwords[0]) + ", " + hex(in.literal) + ", " +
            src_with_mods(in, 1, info.src_dwords[1]);
   int nsrc = info.src_dwords[2] ? 3 : info.src_dwords[1] ? 2 : info.src_dwords[0] ? 1 : 0;
   if (e32 && (in.op == Op::v_cndmask_b32 || carry)) nsrc = 2;
-  for (int i = 0; i < nsrc; ++i) s += ", " + src_with_mods(in, unsigned(i), info.src_dwords[i]);
-  if (e32 && (carry || in.op == Op::v_cndmask_b32)) s += ", vcc_lo";
+  // The selects' and carry-ins' src2 is a lane mask.
+  const bool mask_src2 = carry || in.op == Op::v_cndmask_b32 || in.op == Op::v_cndmask_b16;
+  for (int i = 0; i < nsrc; ++i)
+    s += ", " + src_with_mods(in, unsigned(i), i == 2 && mask_src2 ? mask_width : info.src_dwords[i]);
+  if (e32 && (carry || in.op == Op::v_cndmask_b32)) s += ", " + vcc;
   if (is_fmaak(in.op)) s += ", " + hex(in.literal);
   if (in.clamp) s += " clamp";
   if (in.omod) s += in.omod == 1 ? " mul:2" : in.omod == 2 ? " mul:4" : " div:2";

@@ -1,6 +1,6 @@
 // Decode agreement over the kernel corpus (tests/corpus): every instruction LLVM 22 emits for
-// gfx1100 (RDNA3), gfx1200 and gfx1201 (RDNA4) decodes, and prints exactly as llvm-objdump-22
-// prints it.
+// gfx1100 (RDNA3), gfx1200 and gfx1201 (RDNA4), as wave32 and as wave64 (-mwavefrontsize64)
+// code, decodes, and prints exactly as llvm-objdump-22 prints it.
 #include "compiler/compiler.h"
 #include "sim/shader/isa.h"
 
@@ -30,15 +30,16 @@ std::string read_file(const std::filesystem::path& p) {
   return ss.str();
 }
 
-void check_object(const std::vector<uint8_t>& binary, const std::string& target, Tally& t,
-                  const std::string& file) {
+void check_object(const std::vector<uint8_t>& binary, const std::string& target, bool wave64,
+                  Tally& t, const std::string& file) {
   const auto gfx = target.starts_with("gfx12") ? sim::shader::Gfx::v12 : sim::shader::Gfx::v11;
   char path[] = "/tmp/amcl-corpus-XXXXXX";
   int fd = mkstemp(path);
   ASSERT_GE(fd, 0);
   ASSERT_EQ(write(fd, binary.data(), binary.size()), ssize_t(binary.size()));
   close(fd);
-  std::string cmd = std::string(AMCL_LLVM_OBJDUMP) + " -d --mcpu=" + target + " " + path;
+  std::string cmd = std::string(AMCL_LLVM_OBJDUMP) + " -d --mcpu=" + target +
+                    (wave64 ? " --mattr=+wavefrontsize64 " : " ") + path;
   FILE* p = popen(cmd.c_str(), "r");
   ASSERT_TRUE(p);
   char line[1024];
@@ -62,7 +63,7 @@ void check_object(const std::vector<uint8_t>& binary, const std::string& target,
       t.examples.emplace(mnemonic, file + ": cannot decode '" + text + "': " + why);
       continue;
     }
-    std::string ours = sim::shader::disassemble(*inst);
+    std::string ours = sim::shader::disassemble(*inst, wave64);
     if (ours != text) {
       ++t.mismatched;
       ++t.unknown[mnemonic];
@@ -77,7 +78,11 @@ void check_object(const std::vector<uint8_t>& binary, const std::string& target,
 
 class CorpusDecode : public testing::TestWithParam<const char*> {};
 
+// The parameter is a target, with ":wave64" for code built with -mwavefrontsize64.
 TEST_P(CorpusDecode, EveryInstructionDecodesAsLlvmObjdump) {
+  const std::string param = GetParam();
+  const std::string target = param.substr(0, param.find(':'));
+  const bool wave64 = param.ends_with(":wave64");
   Tally t;
   size_t files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(AMCL_CORPUS_DIR)) {
@@ -85,8 +90,8 @@ TEST_P(CorpusDecode, EveryInstructionDecodesAsLlvmObjdump) {
     ++files;
     amcl::compiler::BuildRequest req;
     req.source = read_file(entry.path());
-    req.options = "-cl-std=CL3.0";
-    req.target = GetParam();
+    req.options = wave64 ? "-cl-std=CL3.0 -mwavefrontsize64" : "-cl-std=CL3.0";
+    req.target = target;
     // The decoder must cope with everything the compiler can emit, so enable all of it here.
     req.extensions = {"cl_khr_fp64", "cl_khr_fp16", "cl_khr_int64_base_atomics",
                       "cl_khr_int64_extended_atomics", "cl_khr_subgroups",
@@ -98,7 +103,7 @@ TEST_P(CorpusDecode, EveryInstructionDecodesAsLlvmObjdump) {
                     "__opencl_c_program_scope_global_variables"};
     auto res = amcl::compiler::build(req);
     ASSERT_TRUE(res.ok) << entry.path() << ":\n" << res.log;
-    check_object(res.binary, req.target, t, entry.path().filename().string());
+    check_object(res.binary, req.target, wave64, t, entry.path().filename().string());
   }
   std::string examples;
   for (auto& [m, e] : t.examples) examples += "  " + e + " (x" + std::to_string(t.unknown[m]) + ")\n";
@@ -109,5 +114,7 @@ TEST_P(CorpusDecode, EveryInstructionDecodesAsLlvmObjdump) {
   EXPECT_EQ(t.undecodable + t.mismatched, 0u) << "one example per failing mnemonic:\n" << examples;
 }
 
-INSTANTIATE_TEST_SUITE_P(Targets, CorpusDecode, testing::Values("gfx1100", "gfx1200", "gfx1201"));
+INSTANTIATE_TEST_SUITE_P(Targets, CorpusDecode,
+                         testing::Values("gfx1100", "gfx1200", "gfx1201", "gfx1100:wave64",
+                                         "gfx1201:wave64"));
 #endif
