@@ -961,10 +961,12 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     case Op::v_div_fixup_f32: d = fout(div_fixup(fa(), fb(), fc())); break;
     case Op::v_div_fmas_f32: {
       // VCC (from v_div_scale) undoes its operand scaling: up by 2^64 for a large quotient
-      // (S2 is the quotient estimate), down by 2^64 for a small one.
-      float r = std::fma(fa(), fb(), fc());
+      // (S2 is the quotient estimate), down by 2^64 for a small one. The scaling is part of the
+      // one rounding (a quotient scaled into the denormals must not be rounded twice), so the
+      // fma is taken in double first.
+      double r = std::fma(double(fa()), double(fb()), double(fc()));
       if ((carry_in >> lane) & 1) r = std::ldexp(r, exponent_of(fc()) >= 127 ? 64 : -64);
-      d = fout(r);
+      d = fout(float(r));
       break;
     }
     case Op::v_div_scale_f32: {
@@ -983,8 +985,10 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
       switch (in.op) {
       case Op::v_div_fixup_f64: r = div_fixup(D(0), D(1), D(2)); break;
       case Op::v_div_fmas_f64: {
-        double f = std::fma(D(0), D(1), D(2));
-        r = (carry_in >> lane) & 1 ? std::ldexp(f, exponent_of(D(2)) >= 1023 ? 128 : -128) : f;
+        // As for f32, one rounding for fma and scaling (long double: 64-bit mantissa).
+        long double f = std::fma((long double)D(0), (long double)D(1), (long double)D(2));
+        if ((carry_in >> lane) & 1) f = std::ldexp(f, exponent_of(D(2)) >= 1023 ? 128 : -128);
+        r = double(f);
         break;
       }
       case Op::v_div_scale_f64: {
