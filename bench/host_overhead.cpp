@@ -48,6 +48,19 @@ std::vector<Row> measure(bench::Platform& p, size_t n) {
                                            nullptr);
                   })});
   clFinish(p.queue);
+  {
+    // The same with the queue held by a user event: nothing runs meanwhile, so this is the
+    // enqueue's own cost, without the submission and device threads competing for the cores.
+    cl_event gate = clCreateUserEvent(p.context, nullptr);
+    clEnqueueMarkerWithWaitList(p.queue, 1, &gate, nullptr);
+    rows.push_back({"clEnqueueNDRangeKernel (queue held)", time_calls(n, 10, [&] {
+                      clEnqueueNDRangeKernel(p.queue, k, 1, nullptr, &global, &local, 0, nullptr,
+                                             nullptr);
+                    })});
+    clSetUserEventStatus(gate, CL_COMPLETE);
+    clReleaseEvent(gate);
+    clFinish(p.queue);
+  }
   rows.push_back({"clEnqueueWriteBuffer (64 B, no wait)", time_calls(n, 10, [&] {
                     clEnqueueWriteBuffer(p.queue, buf, CL_FALSE, 0, sizeof host, host, 0, nullptr,
                                          nullptr);

@@ -161,8 +161,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_ui
     if (launch.prints()) // its output is written once it has finished: run it to completion
       return submit(q, CL_COMMAND_NDRANGE_KERNEL, nwait, wait, event,
                     [q, launch = std::move(launch)] { rt::run_launch(q, launch); }, false);
-    cl_event e = rt::enqueue_dispatch(q, CL_COMMAND_NDRANGE_KERNEL, wait, nwait,
-                                      [q, launch = std::move(launch)] { return rt::submit_launch(q, launch); });
+    cl_event e = rt::enqueue_dispatch(q, CL_COMMAND_NDRANGE_KERNEL, wait, nwait, std::move(launch));
     if (event) *event = e;
     else rt::release(e);
     return CL_SUCCESS;
@@ -226,8 +225,8 @@ cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling_info param, 
   }
   // Only a completed command of a profiling queue has times (a failed one never completed);
   // its times are final once its status is (the scheduler writes them first).
-  if (!e->queue || !(e->queue->properties & CL_QUEUE_PROFILING_ENABLE) || e->status != CL_COMPLETE)
-    return CL_PROFILING_INFO_NOT_AVAILABLE;
+  // (`timed`: enqueued while its queue profiled; clSetCommandQueueProperty may switch it since.)
+  if (!e->timed || e->status != CL_COMPLETE) return CL_PROFILING_INFO_NOT_AVAILABLE;
   switch (param) {
   case CL_PROFILING_COMMAND_QUEUED: return rt::write_info(e->queued, size, value, size_ret);
   case CL_PROFILING_COMMAND_SUBMIT: return rt::write_info(e->submit, size, value, size_ret);

@@ -71,9 +71,26 @@ Launch::Launch(Launch&& o) noexcept : kernel(o.kernel), dims(o.dims), empty(o.em
   o.kernel = nullptr;
 }
 
-Launch::~Launch() {
+Launch& Launch::operator=(Launch&& o) noexcept {
+  if (this == &o) return *this;
+  reset();
+  kernel = o.kernel;
+  dims = o.dims;
+  empty = o.empty;
+  args = std::move(o.args);
+  std::copy(std::begin(o.global), std::end(o.global), global);
+  std::copy(std::begin(o.local), std::end(o.local), local);
+  std::copy(std::begin(o.offset), std::end(o.offset), offset);
+  o.kernel = nullptr;
+  return *this;
+}
+
+Launch::~Launch() { reset(); }
+
+void Launch::reset() {
   args.reset(); // the buffers go before the kernel
   if (kernel) release(kernel);
+  kernel = nullptr;
 }
 
 namespace {

@@ -2,6 +2,7 @@
 // object v5 hidden ones), an HSA dispatch packet for kernels that read it, the user SGPRs the
 // kernel descriptor asks for, and the PM4 packets on the compute ring.
 #pragma once
+#include "launch.h"
 #include "objects.h"
 
 #include <memory>
@@ -14,36 +15,6 @@ namespace amcl::rt {
 inline constexpr size_t kDispatchesInFlight = 64;
 // A work-group's local memory (LDS) on RDNA3/RDNA4 (CL_DEVICE_LOCAL_MEM_SIZE).
 inline constexpr uint64_t kLocalMemoryBytes = 64 * 1024;
-
-// A kernel's arguments as they were at enqueue, with references on the buffers they name. One
-// snapshot serves every launch enqueued while the arguments stay unchanged (clSetKernelArg
-// starts a new one), so enqueueing the same kernel again copies nothing.
-struct ArgSnapshot {
-  std::vector<std::vector<uint8_t>> values;
-  std::vector<size_t> local_sizes;
-  std::vector<cl_mem> buffers;
-  bool prints = false; // the kernel calls printf: its output is written once it has finished
-  ArgSnapshot() = default;
-  ArgSnapshot(const ArgSnapshot&) = delete;
-  ArgSnapshot& operator=(const ArgSnapshot&) = delete;
-  ~ArgSnapshot();
-};
-
-// A validated NDRange with a snapshot of the kernel's arguments; it holds a reference on the
-// kernel (and, through the snapshot, on the buffers) until it is destroyed.
-struct Launch {
-  cl_kernel kernel = nullptr;
-  cl_uint dims = 1;
-  bool empty = false; // a zero-sized NDRange: nothing runs, the command completes
-  size_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1}, offset[3] = {0, 0, 0};
-  std::shared_ptr<const ArgSnapshot> args;
-  bool prints() const { return args && args->prints; }
-  Launch() = default;
-  Launch(const Launch& other);
-  Launch(Launch&& other) noexcept;
-  Launch& operator=(const Launch&) = delete;
-  ~Launch();
-};
 
 // Checks the NDRange against the kernel as built for `device` and the device (throws ClError
 // with the spec's code).

@@ -8,6 +8,7 @@
 
 #include "am/device.h"
 #include "compiler/code_object.h"
+#include "launch.h"
 
 #include <atomic>
 #include <cstdint>
@@ -109,9 +110,10 @@ struct _cl_command_queue : amcl::rt::ObjectHeader {
     std::vector<cl_event> waits;
     std::function<void()> work;
     // Instead of `work`: a kernel dispatch that is submitted without waiting (see Submitted).
-    // Its captures (the launch snapshot, with references on the kernel and buffers) live until
-    // it has completed.
-    std::function<Submitted()> submit;
+    // Its launch (with references on the kernel and, through the snapshot, the buffers) lives
+    // until it has completed.
+    bool dispatch = false;
+    amcl::rt::Launch launch;
     // Recorded at enqueue from the queue's properties and the command type. Out of order, a
     // command starts once its wait list allows; `drain` also waits for every command enqueued
     // before it (a marker or barrier without a wait list), and nothing enqueued after a
@@ -229,6 +231,9 @@ struct _cl_event : amcl::rt::ObjectHeader {
   cl_command_type type = 0;
   std::atomic<cl_int> status{CL_COMPLETE};
   bool owns_context = false; // user events hold a reference on their context
+  // Profiling times, kept only for commands enqueued on a profiling queue (`timed`): a clock
+  // read costs tens of ns on a paravirtualised machine, several per command.
+  bool timed = false;
   cl_ulong queued = 0, submit = 0, start = 0, end = 0;
   struct Callback {
     void(CL_CALLBACK* fn)(cl_event, cl_int, void*);

@@ -114,10 +114,12 @@ void run_due(Due& due) {
 
 void set_locked(cl_event e, cl_int status, Due& due) {
   if (e->status <= CL_COMPLETE) return; // already final
-  const uint64_t now = host_time_ns();
-  if (status <= CL_SUBMITTED && !e->submit) e->submit = now;
-  if (status <= CL_RUNNING && !e->start) e->start = now;
-  if (status <= CL_COMPLETE && !e->end) e->end = now; // a profiled dispatch brings its own
+  if (e->timed) {
+    const uint64_t now = host_time_ns();
+    if (status <= CL_SUBMITTED && !e->submit) e->submit = now;
+    if (status <= CL_RUNNING && !e->start) e->start = now;
+    if (status <= CL_COMPLETE && !e->end) e->end = now; // a profiled dispatch brings its own
+  }
   e->status = status; // after the times: clGetEventProfilingInfo reads them once it sees this
   collect_callbacks(e, status, due);
   // Waiters (clFinish, clWaitForEvents, blocking calls) only act on final states; waking them
@@ -153,10 +155,10 @@ size_t next_runnable(cl_command_queue q, Due& due) {
     if (q->running) return kNone;
     const bool slot_free = q->in_flight.size() < kDispatchesInFlight;
     if (!c.out_of_order) {
-      if (!ready || (c.submit ? !slot_free : !q->in_flight.empty())) return kNone;
+      if (!ready || (c.dispatch ? !slot_free : !q->in_flight.empty())) return kNone;
       return i;
     }
-    bool may_start = ready && (!c.submit || slot_free);
+    bool may_start = ready && (!c.dispatch || slot_free);
     if (c.drain) may_start = may_start && i == 0 && q->in_flight.empty();
     if (may_start) return i;
     if (c.barrier) return kNone; // nothing passes a barrier
@@ -192,7 +194,7 @@ void finish_locked(_cl_command_queue::Command& cmd, cl_int status, Due& due) {
 cl_int submit_dispatch(cl_command_queue q, _cl_command_queue::Command& cmd,
                        _cl_command_queue::Submitted& at) {
   try {
-    at = cmd.submit();
+    at = submit_launch(q, cmd.launch);
     return CL_COMPLETE;
   } catch (const am::DeviceError& e) {
     return report_failure(q, e);
@@ -205,7 +207,7 @@ cl_int submit_dispatch(cl_command_queue q, _cl_command_queue::Command& cmd,
 // and submits them in one go: one pass through the lock for the lot. Drops the lock meanwhile.
 void start_dispatches(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due) {
   std::vector<_cl_command_queue::Command> batch;
-  for (size_t i; (i = next_runnable(q, due)) != kNone && q->pending[i].submit &&
+  for (size_t i; (i = next_runnable(q, due)) != kNone && q->pending[i].dispatch &&
                  q->in_flight.size() + batch.size() < kDispatchesInFlight;) {
     batch.push_back(take(q, i));
     set_locked(batch.back().event, CL_RUNNING, due);
@@ -220,7 +222,7 @@ void start_dispatches(cl_command_queue q, std::unique_lock<std::mutex>& held, Du
       results[i].first = submit_dispatch(q, batch[i], results[i].second);
   }
   for (size_t i = 0; i < batch.size(); ++i)
-    if (results[i].first != CL_COMPLETE) batch[i].submit = nullptr; // captures go outside the lock
+    if (results[i].first != CL_COMPLETE) batch[i].launch.reset(); // references go outside the lock
   held.lock();
   q->running = false;
   for (size_t i = 0; i < batch.size(); ++i) {
@@ -236,7 +238,7 @@ void start_dispatches(cl_command_queue q, std::unique_lock<std::mutex>& held, Du
 bool start_next(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due) {
   const size_t i = next_runnable(q, due);
   if (i == kNone) return false;
-  if (q->pending[i].submit) {
+  if (q->pending[i].dispatch) {
     start_dispatches(q, held, due);
     return true;
   }
@@ -270,8 +272,7 @@ bool retire_oldest(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& 
   const uint64_t* gpu_times = q->in_flight.front().at.times;
   if (!block && dev.completed(am::Engine::Compute) < done) return false;
   q->retiring = true; // the front entry is this thread's until it is popped
-  std::function<_cl_command_queue::Submitted()> captures =
-      std::move(q->in_flight.front().cmd.submit);
+  Launch launch = std::move(q->in_flight.front().cmd.launch);
   held.unlock();
   run_due(due);
   cl_int status = CL_COMPLETE;
@@ -287,7 +288,7 @@ bool retire_oldest(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& 
   } catch (const am::DeviceError& e) {
     status = report_failure(q, e);
   }
-  captures = nullptr; // the launch snapshot's references go outside the lock
+  launch.reset(); // the launch's references go outside the lock
   held.lock();
   q->retiring = false;
   if (status != CL_COMPLETE)
@@ -359,7 +360,8 @@ cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_even
   retain(q);
   e->type = type;
   e->status = CL_QUEUED;
-  e->queued = host_time_ns();
+  e->timed = q->properties & CL_QUEUE_PROFILING_ENABLE;
+  if (e->timed) e->queued = host_time_ns();
   cmd.event = e;
   retain(e); // the command's reference; the caller keeps the one from creation
   cmd.out_of_order = q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
@@ -374,6 +376,12 @@ cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_even
     std::unique_lock held(lock());
     e->status = CL_SUBMITTED;
     e->submit = e->queued; // recorded and handed to the scheduler in one step: one clock read
+    // Behind other pending commands of an in-order queue, this one cannot start before them,
+    // and whatever lets them start (their waits completing, the device retiring a dispatch, the
+    // command before finishing) makes a pump look at the queue again: no wake-up is needed.
+    // Waking the submission thread for nothing costs a futex call, and its pump then contends
+    // for this lock with the application's next enqueue.
+    const bool behind = !q->pending.empty() && !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
     q->pending.push_back(std::move(cmd));
     if (active_queues().insert(q).second) retain(q);
     if (blocking) {
@@ -381,7 +389,7 @@ cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_even
         pump(held);
         return e->status <= CL_COMPLETE;
       });
-    } else {
+    } else if (!behind) {
       kick_locked();
     }
   }
@@ -403,9 +411,10 @@ cl_event enqueue(cl_command_queue q, cl_command_type type, const cl_event* waits
 }
 
 cl_event enqueue_dispatch(cl_command_queue q, cl_command_type type, const cl_event* waits,
-                          cl_uint nwait, std::function<_cl_command_queue::Submitted()> submit) {
+                          cl_uint nwait, Launch launch) {
   _cl_command_queue::Command cmd;
-  cmd.submit = std::move(submit);
+  cmd.dispatch = true;
+  cmd.launch = std::move(launch);
   return enqueue_command(q, type, waits, nwait, std::move(cmd), false);
 }
 

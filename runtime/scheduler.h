@@ -23,13 +23,13 @@ namespace amcl::rt {
 cl_event enqueue(cl_command_queue q, cl_command_type type, const cl_event* waits, cl_uint nwait,
                  std::function<void()> work, bool blocking);
 
-// Enqueues a kernel dispatch: `submit` puts it on the device without waiting and says what
-// completes it; the event completes when the device gets there (profiling times from the GPU's
-// timestamps when the queue profiles).
+// Enqueues a kernel dispatch: submit_launch puts it on the device without waiting and says
+// what completes it; the event completes when the device gets there (profiling times from the
+// GPU's timestamps when the queue profiles).
 // Several dispatches of a queue are on the device at once, so the CP runs through them without
 // a round trip to the host each time.
 cl_event enqueue_dispatch(cl_command_queue q, cl_command_type type, const cl_event* waits, cl_uint nwait,
-                          std::function<_cl_command_queue::Submitted()> submit);
+                          Launch launch);
 
 // Makes sure the submission thread sees what is enqueued (clFlush).
 void flush(cl_command_queue q);

@@ -1,0 +1,47 @@
+// A kernel launch as clEnqueueNDRangeKernel validated it: the NDRange and a snapshot of the
+// kernel's arguments. Commands hold their launch inline (objects.h), so enqueueing a dispatch
+// allocates nothing for it.
+#pragma once
+#include <CL/cl.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace amcl::rt {
+
+// A kernel's arguments as they were at enqueue, with references on the buffers they name. One
+// snapshot serves every launch enqueued while the arguments stay unchanged (clSetKernelArg
+// starts a new one), so enqueueing the same kernel again copies nothing.
+struct ArgSnapshot {
+  std::vector<std::vector<uint8_t>> values;
+  std::vector<size_t> local_sizes;
+  std::vector<cl_mem> buffers;
+  bool prints = false; // the kernel calls printf: its output is written once it has finished
+  ArgSnapshot() = default;
+  ArgSnapshot(const ArgSnapshot&) = delete;
+  ArgSnapshot& operator=(const ArgSnapshot&) = delete;
+  ~ArgSnapshot();
+};
+
+// A validated NDRange with a snapshot of the kernel's arguments; it holds a reference on the
+// kernel (and, through the snapshot, on the buffers) until it is destroyed.
+struct Launch {
+  cl_kernel kernel = nullptr;
+  cl_uint dims = 1;
+  bool empty = false; // a zero-sized NDRange: nothing runs, the command completes
+  size_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1}, offset[3] = {0, 0, 0};
+  std::shared_ptr<const ArgSnapshot> args;
+  bool prints() const { return args && args->prints; }
+  Launch() = default;
+  Launch(const Launch& other);
+  Launch(Launch&& other) noexcept;
+  Launch& operator=(const Launch&) = delete;
+  Launch& operator=(Launch&& other) noexcept;
+  ~Launch();
+  // Drops the references (kernel, snapshot) now rather than at destruction.
+  void reset();
+};
+
+} // namespace amcl::rt
