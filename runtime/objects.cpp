@@ -47,7 +47,14 @@ struct Arena {
   size_t committed = 0;
   std::atomic<size_t> used{0};
   std::mutex mutex;
-  std::unordered_map<size_t, FreeBlock*> free_lists; // by block size
+  // Free blocks by size: an array slot per 16-byte size class up to kSmallBytes (every object
+  // type fits: found without hashing on each event's allocation), a map beyond.
+  static constexpr size_t kSmallBytes = 2048;
+  FreeBlock* small_free[kSmallBytes / 16 + 1] = {};
+  std::unordered_map<size_t, FreeBlock*> free_lists;
+  FreeBlock*& free_list(size_t size) {
+    return size <= kSmallBytes ? small_free[size / 16] : free_lists[size];
+  }
   Arena() {
     void* p = mmap(nullptr, kArenaBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p != MAP_FAILED) base = static_cast<uint8_t*>(p);
@@ -71,7 +78,7 @@ void* ObjectHeader::operator new(size_t size) {
   size = (std::max(size, sizeof(FreeBlock)) + 15) & ~size_t(15);
   Arena& a = arena();
   std::lock_guard lock(a.mutex);
-  FreeBlock*& head = a.free_lists[size];
+  FreeBlock*& head = a.free_list(size);
   if (FreeBlock* b = head) {
     head = b->next;
     return b;
@@ -101,7 +108,7 @@ void ObjectHeader::operator delete(void* block, size_t size) {
   b->refs = 0;
   Arena& a = arena();
   std::lock_guard lock(a.mutex);
-  FreeBlock*& head = a.free_lists[size];
+  FreeBlock*& head = a.free_list(size);
   b->next = head;
   head = b;
 }

@@ -241,7 +241,6 @@ struct _cl_event : amcl::rt::ObjectHeader {
     void* data;
   };
   std::vector<Callback> callbacks;
-  std::mutex mutex;
 };
 
 namespace amcl::rt {
