@@ -226,6 +226,10 @@ bool decode_vop3(Inst& inst, std::span<const uint32_t> w, std::string* why) {
   inst.src[2] = uint16_t(bits(d1, 26, 18));
   inst.omod = uint8_t(bits(d1, 28, 27));
   inst.neg = uint8_t(bits(d1, 31, 29));
+  // The row gathers take their lane selects from scalars (llvm-mc rejects VGPRs there).
+  if ((op == Op::v_permlane16_b32 || op == Op::v_permlanex16_b32) &&
+      (inst.src[1] >= src::kVgpr0 || inst.src[2] >= src::kVgpr0))
+    return fail(why, "v_permlane16 lane selects must be scalar operands");
   if (is_dpp_or_sdwa(inst.src[0])) return take_dpp(inst, w, 2, false, why);
   return take_literal(inst, w, 3, false, why);
 }

@@ -409,6 +409,9 @@ std::string disassemble(const Inst& in, bool wave64) {
     unsigned bits_list = (in.opsel & ((1u << nsrc) - 1)) | (((in.opsel >> 3) & 1) << nsrc);
     s += " op_sel:" + bit_list(bits_list, unsigned(nsrc) + 1);
   }
+  // The row gathers' FI and BOUND_CTRL bits, which llvm-objdump prints as op_sel.
+  if ((in.op == Op::v_permlane16_b32 || in.op == Op::v_permlanex16_b32) && (in.opsel & 3))
+    s += " op_sel:[" + std::to_string(in.opsel & 1) + "," + std::to_string((in.opsel >> 1) & 1) + "]";
   if (dpp) s += dpp_text(in.dpp);
   return s;
 }

@@ -284,6 +284,9 @@ void Executor::exec_wave64(Wave& w, const Inst& in) {
     on_lane(sread(w, in, in.src[1]) & 63, [&](unsigned l) { vreg(w, in.dst, l) = value; });
     return;
   }
+  case Op::ds_swizzle_b32: case Op::ds_permute_b32: case Op::ds_bpermute_b32:
+    exec_ds_cross_lane(w, in);
+    return;
   case Op::v_permlane64_b32: {
     // Lane l takes lane l ^ 32's src0 (RDNA3 ISA manual); both halves read before either writes.
     uint32_t from[2][kWaveSize];
@@ -721,6 +724,24 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
   case Op::v_writelane_b32:
     vreg(w, in.dst, sread(w, in, in.src[1]) & 31) = sread(w, in, in.src[0]);
     return;
+  case Op::v_permlane16_b32: case Op::v_permlanex16_b32: {
+    // Lane l of row r (16 lanes) takes src0 of lane sel[l % 16] of row r, or of the other row of
+    // its pair (x16); sel is the 16 4-bit fields of {src2, src1}. A source lane off in EXEC is
+    // read anyway with FI (op_sel[0]), else gives 0 with BOUND_CTRL (op_sel[1]), else leaves
+    // the destination as it was. Rows never straddle a wave64's passes.
+    const uint64_t sel = uint64_t(sread(w, in, in.src[1])) | uint64_t(sread(w, in, in.src[2])) << 32;
+    const bool fetch_inactive = in.opsel & 1, bound_ctrl = in.opsel & 2;
+    uint32_t from[kWaveSize];
+    for (unsigned lane = 0; lane < kWaveSize; ++lane) from[lane] = vread(w, in, 0, lane);
+    for (unsigned lane = 0; lane < kWaveSize; ++lane) {
+      if (!((exec >> lane) & 1)) continue;
+      const unsigned row = (lane / 16) ^ (in.op == Op::v_permlanex16_b32 ? 1u : 0u);
+      const unsigned src = row * 16 + unsigned((sel >> (4 * (lane % 16))) & 15);
+      if (((exec >> src) & 1) || fetch_inactive) vreg(w, in.dst, lane) = from[src];
+      else if (bound_ctrl) vreg(w, in.dst, lane) = 0;
+    }
+    return;
+  }
   default: break;
   }
 
@@ -1681,7 +1702,60 @@ bool Executor::exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool s
   return true;
 }
 
+// The DS crossbar moves (RDNA3 ISA manual, DS_SWIZZLE_B32 / DS_PERMUTE_B32 / DS_BPERMUTE_B32):
+// lanes exchange a VGPR without touching LDS, over the whole wave (both passes of a wave64).
+// EXEC applies to the lanes read (an inactive source gives 0) and to the lanes written.
+void Executor::exec_ds_cross_lane(Wave& w, const Inst& in) {
+  const unsigned n = w.lanes();
+  const uint64_t exec = w.exec_mask();
+  const bool swizzle = in.op == Op::ds_swizzle_b32;
+  const uint16_t data_reg = swizzle ? in.src[0] : in.src[1]; // swizzle's data sits in ADDR
+  uint32_t addr[64] = {}, data[64] = {}, out[64] = {};
+  for (unsigned l = 0; l < n; ++l) {
+    w.select_half(l / kWaveSize);
+    data[l] = vreg(w, data_reg, l % kWaveSize);
+    if (!swizzle) addr[l] = vreg(w, in.src[0], l % kWaveSize);
+  }
+  w.select_half(0);
+  auto active = [&](unsigned l) { return ((exec >> l) & 1) != 0; };
+  const uint32_t offset = uint32_t(in.imm | (in.offset1 << 8));
+  switch (in.op) {
+  case Op::ds_swizzle_b32: {
+    const uint32_t off = uint32_t(in.imm) & 0xffff;
+    for (unsigned l = 0; l < n; ++l) {
+      unsigned src;
+      if ((off & 0xff00) == 0x8000) // QDMode: within each group of 4 lanes
+        src = (l & ~3u) | ((off >> (2 * (l & 3))) & 3);
+      else if (!(off & 0x8000)) // BitMode: and, or, xor masks on the lane's id within 32
+        src = (l & ~31u) | ((((l & 31) & (off & 31)) | ((off >> 5) & 31)) ^ ((off >> 10) & 31));
+      else
+        fault(w, in, "ds_swizzle_b32 offset " + hex(off) + " (rotate/FFT mode) is not implemented");
+      out[l] = active(src) ? data[src] : 0;
+    }
+    break;
+  }
+  case Op::ds_bpermute_b32: // each lane reads the lane its byte address names
+    for (unsigned l = 0; l < n; ++l) {
+      const unsigned src = ((addr[l] + offset) / 4) % n;
+      out[l] = active(src) ? data[src] : 0;
+    }
+    break;
+  default: // ds_permute_b32: each active lane writes the lane its byte address names
+    for (unsigned l = 0; l < n; ++l)
+      if (active(l)) out[((addr[l] + offset) / 4) % n] = data[l];
+    break;
+  }
+  for (unsigned l = 0; l < n; ++l) {
+    if (!active(l)) continue;
+    w.select_half(l / kWaveSize);
+    vreg(w, in.dst, l % kWaveSize) = out[l];
+  }
+  w.select_half(0);
+}
+
 void Executor::exec_ds(Wave& w, const Inst& in) {
+  if (in.op == Op::ds_swizzle_b32 || in.op == Op::ds_permute_b32 || in.op == Op::ds_bpermute_b32)
+    return exec_ds_cross_lane(w, in);
   const OpInfo& info = op_info(in.op);
   const uint32_t exec = w.exec();
   // Out-of-range LDS accesses are discarded (reads return zero), as on hardware.

@@ -89,6 +89,7 @@ private:
   bool exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool saddr, uint64_t sbase);
   void exec_scratch(Wave& w, const Inst& in);
   void exec_ds(Wave& w, const Inst& in);
+  void exec_ds_cross_lane(Wave& w, const Inst& in); // ds_swizzle/permute/bpermute: whole wave
   void exec_vopd(Wave& w, const Inst& in);
   void exec_vop3p(Wave& w, const Inst& in);
 

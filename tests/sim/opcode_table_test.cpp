@@ -82,6 +82,10 @@ std::vector<Words> encodings(Op op, Gfx gfx) {
   case Format::VOP3:
     if (op == Op::v_readlane_b32) out.push_back({0xD4000000u | c << 16 | 1u, 258u | 12u << 9});
     else if (op == Op::v_writelane_b32) out.push_back({0xD4000000u | c << 16 | 1u, 8u | 12u << 9});
+    else if (op == Op::v_permlane16_b32 || op == Op::v_permlanex16_b32) {
+      out.push_back({0xD4000000u | c << 16 | 1u, 258u | 3u << 9 | 4u << 18});
+      out.push_back({0xD4000000u | c << 16 | 3u << 11 | 1u, 258u | 3u << 9 | 4u << 18}); // FI, BC
+    }
     else out.push_back({0xD4000000u | c << 16 | 1u, 258u | 259u << 9 | vsrc2});
     break;
   case Format::VOP3SD:

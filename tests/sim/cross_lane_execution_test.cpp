@@ -1,0 +1,125 @@
+// The cross-lane moves the sub-group operations of hand-written or other compilers' code use:
+// ds_swizzle_b32 (quad and bit-mask modes), ds_permute_b32 / ds_bpermute_b32 (a lane picked by a
+// byte address, wrapping at the wave size) and v_permlane16 / v_permlanex16_b32 (gathers within
+// a row of 16 lanes and across a row pair), with the RDNA3 ISA manual's EXEC rules: an inactive
+// source lane reads as 0 for the DS moves; for the row gathers it leaves the destination alone,
+// or writes 0 with BOUND_CTRL. Hand-assembled programs on a flat fake memory, wave32 and wave64.
+#include "sim/shader/dispatch.h"
+#include "sim/shader/worker_pool.h"
+#include "tests/sim/flat_memory.h"
+
+#include <gtest/gtest.h>
+
+using namespace sim::shader;
+
+namespace {
+
+constexpr uint64_t kCode = 0x10000, kArgs = 0x12000, kBuf = 0x13000;
+using FlatMemory = sim::test::FlatMemory<0x10000, 0x10000>;
+
+// llvm-mc-22 -mcpu=gfx1100 -show-encoding of the text beside each line.
+constexpr uint32_t kWave32Program[] = {
+    0xF4040080, 0xF8000000, // s_load_b64 s[2:3], s[0:1], 0x0
+    0xBF89FC07,             // s_waitcnt lgkmcnt(0)
+    0x30020082,             // v_lshlrev_b32_e32 v1, 2, v0
+    0x4A0400FF, 0x00000100, // v_add_nc_u32_e32 v2, 0x100, v0
+    0xD8D480B1, 0x03000002, // ds_swizzle_b32 v3, v2 offset:swizzle(QUAD_PERM,1,0,3,2)
+    0xD8D4403C, 0x04000002, // ds_swizzle_b32 v4, v2 offset:swizzle(BITMASK_PERM,"ipp01")
+    0x4C0A009F,             // v_sub_nc_u32_e32 v5, 31, v0
+    0x300A0A82,             // v_lshlrev_b32_e32 v5, 2, v5
+    0xDACC0000, 0x06000205, // ds_bpermute_b32 v6, v5, v2
+    0x4A0E0081,             // v_add_nc_u32_e32 v7, 1, v0
+    0x300E0E82,             // v_lshlrev_b32_e32 v7, 2, v7
+    0xDAC80000, 0x08000207, // ds_permute_b32 v8, v7, v2
+    0xBE8400FF, 0x89ABCDEF, // s_mov_b32 s4, 0x89abcdef
+    0xBE8500FF, 0x01234567, // s_mov_b32 s5, 0x1234567
+    0xD65B0009, 0x00140902, // v_permlane16_b32 v9, v2, s4, s5
+    0xBE8600FF, 0x76543210, // s_mov_b32 s6, 0x76543210
+    0xBE8700FF, 0xFEDCBA98, // s_mov_b32 s7, 0xfedcba98
+    0xD65C000A, 0x001C0D02, // v_permlanex16_b32 v10, v2, s6, s7
+    0x7E160287,             // v_mov_b32_e32 v11, 7
+    0x7E180287,             // v_mov_b32_e32 v12, 7
+    0x7E1A0287,             // v_mov_b32_e32 v13, 7
+    0xBEFE00FF, 0x00FFFFFF, // s_mov_b32 exec_lo, 0xffffff
+    0xDACC0000, 0x0B000205, // ds_bpermute_b32 v11, v5, v2
+    0xD65B000C, 0x00140902, // v_permlane16_b32 v12, v2, s4, s5
+    0xD65B100D, 0x00140902, // v_permlane16_b32 v13, v2, s4, s5 op_sel:[0,1]
+    0xBEFE00C1,             // s_mov_b32 exec_lo, -1
+    0xBF89FC07,             // s_waitcnt lgkmcnt(0)
+    0xDC6A0000, 0x00020301, // global_store_b32 v1, v3, s[2:3]
+    0xDC6A0080, 0x00020401, // global_store_b32 v1, v4, s[2:3] offset:128
+    0xDC6A0100, 0x00020601, // global_store_b32 v1, v6, s[2:3] offset:256
+    0xDC6A0180, 0x00020801, // global_store_b32 v1, v8, s[2:3] offset:384
+    0xDC6A0200, 0x00020901, // global_store_b32 v1, v9, s[2:3] offset:512
+    0xDC6A0280, 0x00020A01, // global_store_b32 v1, v10, s[2:3] offset:640
+    0xDC6A0300, 0x00020B01, // global_store_b32 v1, v11, s[2:3] offset:768
+    0xDC6A0380, 0x00020C01, // global_store_b32 v1, v12, s[2:3] offset:896
+    0xDC6A0400, 0x00020D01, // global_store_b32 v1, v13, s[2:3] offset:1024
+    0xBFB00000,             // s_endpgm
+};
+
+// llvm-mc-22 -mcpu=gfx1100 -mattr=+wavefrontsize64 -show-encoding.
+constexpr uint32_t kWave64Program[] = {
+    0xF4040080, 0xF8000000, // s_load_b64 s[2:3], s[0:1], 0x0
+    0xBF89FC07,             // s_waitcnt lgkmcnt(0)
+    0x30020082,             // v_lshlrev_b32_e32 v1, 2, v0
+    0xD71F0002, 0x000100C1, // v_mbcnt_lo_u32_b32 v2, -1, 0
+    0xD7200002, 0x000204C1, // v_mbcnt_hi_u32_b32 v2, -1, v2
+    0x4C0604BF,             // v_sub_nc_u32_e32 v3, 63, v2
+    0x30060682,             // v_lshlrev_b32_e32 v3, 2, v3
+    0xDACC0000, 0x04000203, // ds_bpermute_b32 v4, v3, v2
+    0xD8D4403C, 0x05000002, // ds_swizzle_b32 v5, v2 offset:swizzle(BITMASK_PERM,"ipp01")
+    0xBF89FC07,             // s_waitcnt lgkmcnt(0)
+    0xDC6A0000, 0x00020401, // global_store_b32 v1, v4, s[2:3]
+    0xDC6A0100, 0x00020501, // global_store_b32 v1, v5, s[2:3] offset:256
+    0xBFB00000,             // s_endpgm
+};
+
+template <size_t N> DispatchResult run(FlatMemory& mem, const uint32_t (&program)[N], bool wave32) {
+  for (size_t i = 0; i < N; ++i) mem.put(kCode + 4 * i, program[i]);
+  mem.put<uint64_t>(kArgs, kBuf);
+  LaunchState L;
+  L.pgm_addr = kCode;
+  L.rsrc1 = wave32 ? 1 : 3; // 16 VGPRs (granules of 8 in wave32, 4 in wave64)
+  L.rsrc2 = 2u << 1;        // two user SGPRs: the argument block pointer
+  L.user_data[0] = uint32_t(kArgs);
+  L.group_size[0] = L.last_group_size[0] = wave32 ? 32 : 64;
+  L.wave32 = wave32;
+  WorkerPool pool;
+  return run_dispatch(L, mem, pool);
+}
+
+} // namespace
+
+TEST(CrossLaneExecution, SwizzlePermutesAndRowGathersInWave32) {
+  FlatMemory mem;
+  const DispatchResult r = run(mem, kWave32Program, true);
+  ASSERT_TRUE(r.ok) << r.fault;
+  auto at = [&](unsigned block, uint32_t lane) { return mem.get<uint32_t>(kBuf + 128 * block + 4 * lane); };
+  for (uint32_t l = 0; l < 32; ++l) {
+    SCOPED_TRACE("lane " + std::to_string(l));
+    EXPECT_EQ(at(0, l), 0x100 + (l ^ 1));                   // quad perm 1,0,3,2
+    EXPECT_EQ(at(1, l), 0x100 + (((l & 0x1c) | 1) ^ 0x10)); // and 0x1c, or 1, xor 0x10
+    EXPECT_EQ(at(2, l), 0x100 + 31 - l);                    // bpermute from lane 31 - l
+    EXPECT_EQ(at(3, l), 0x100 + (l + 31) % 32);             // permute to lane (l + 1) % 32
+    EXPECT_EQ(at(4, l), 0x100 + (l & 16) + 15 - (l & 15));  // each row reversed
+    EXPECT_EQ(at(5, l), 0x100 + (l ^ 16));                  // the other row, same place
+    // EXEC = lanes 0..23: lanes 24..31 keep 7; bpermute reads 0 from an inactive lane.
+    EXPECT_EQ(at(6, l), l >= 24 ? 7u : 31 - l >= 24 ? 0u : 0x100 + 31 - l);
+    // Row 1's active lanes 16..23 all gather from lanes 24..31: kept, or 0 with BOUND_CTRL.
+    EXPECT_EQ(at(7, l), l < 16 ? 0x100 + 15 - l : 7u);
+    EXPECT_EQ(at(8, l), l < 16 ? 0x100 + 15 - l : l < 24 ? 0u : 7u);
+  }
+}
+
+TEST(CrossLaneExecution, DsMovesSpanBothHalvesOfAWave64) {
+  FlatMemory mem;
+  const DispatchResult r = run(mem, kWave64Program, false);
+  ASSERT_TRUE(r.ok) << r.fault;
+  for (uint32_t l = 0; l < 64; ++l) {
+    SCOPED_TRACE("lane " + std::to_string(l));
+    EXPECT_EQ(mem.get<uint32_t>(kBuf + 4 * l), 63 - l); // bpermute wraps at 64, not 32
+    // Bit-mask swizzles stay within each 32 lanes.
+    EXPECT_EQ(mem.get<uint32_t>(kBuf + 0x100 + 4 * l), (l & 32) | (((l & 0x1c) | 1) ^ 0x10));
+  }
+}
