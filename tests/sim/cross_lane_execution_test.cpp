@@ -95,7 +95,9 @@ TEST(CrossLaneExecution, SwizzlePermutesAndRowGathersInWave32) {
   FlatMemory mem;
   const DispatchResult r = run(mem, kWave32Program, true);
   ASSERT_TRUE(r.ok) << r.fault;
-  auto at = [&](unsigned block, uint32_t lane) { return mem.get<uint32_t>(kBuf + 128 * block + 4 * lane); };
+  auto at = [&](unsigned block, uint32_t lane) {
+    return mem.get<uint32_t>(kBuf + 128 * block + 4 * lane);
+  };
   for (uint32_t l = 0; l < 32; ++l) {
     SCOPED_TRACE("lane " + std::to_string(l));
     EXPECT_EQ(at(0, l), 0x100 + (l ^ 1));                   // quad perm 1,0,3,2
