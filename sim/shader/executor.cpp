@@ -220,6 +220,23 @@ uint64_t Executor::run(Wave& w, uint64_t& lane_instructions) {
   return count;
 }
 
+// Inlined into step: an extra call level per vector instruction costs the ALU-bound kernels
+// several percent.
+AMCL_INLINE inline void Executor::exec_vector(Wave& w, const Inst& in) {
+  switch (in.format) {
+  case Format::VOPC: case Format::VOP1: case Format::VOP2: case Format::VOP3: case Format::VOP3SD:
+    if (in.dpp.kind != DppKind::None) [[unlikely]] exec_dpp(w, in);
+    else if (in.format == Format::VOPC) exec_vopc(w, in);
+    else exec_valu(w, in);
+    return;
+  case Format::FLAT: exec_flat(w, in); return;
+  case Format::DS: exec_ds(w, in); return;
+  case Format::VOPD: exec_vopd(w, in); return;
+  case Format::VOP3P: exec_vop3p(w, in); return;
+  default: fault(w, in, "not a vector instruction");
+  }
+}
+
 void Executor::step(Wave& w, const Inst& in) {
   const uint64_t next = w.pc + in.size;
   w.pc = next; // branches overwrite it; they are relative to the next instruction
@@ -244,21 +261,6 @@ void Executor::step(Wave& w, const Inst& in) {
     else exec_vector(w, in);
     w.pc = next;
     return;
-  }
-}
-
-void Executor::exec_vector(Wave& w, const Inst& in) {
-  switch (in.format) {
-  case Format::VOPC: case Format::VOP1: case Format::VOP2: case Format::VOP3: case Format::VOP3SD:
-    if (in.dpp.kind != DppKind::None) [[unlikely]] exec_dpp(w, in);
-    else if (in.format == Format::VOPC) exec_vopc(w, in);
-    else exec_valu(w, in);
-    return;
-  case Format::FLAT: exec_flat(w, in); return;
-  case Format::DS: exec_ds(w, in); return;
-  case Format::VOPD: exec_vopd(w, in); return;
-  case Format::VOP3P: exec_vop3p(w, in); return;
-  default: fault(w, in, "not a vector instruction");
   }
 }
 
