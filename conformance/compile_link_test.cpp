@@ -175,6 +175,53 @@ TEST(CompileLink, UndefinedFunctionFailsTheLinkWithALog) {
   clReleaseProgram(kernel);
 }
 
+// Objects compiled with -mwavefrontsize64 link into a wave64 executable (the link itself takes
+// no wave option: the objects carry it), whose kernel has sub-groups of 64; an object of the
+// other wave size is refused with a log that says so.
+TEST(CompileLink, Wave64ObjectsLinkAndMixedWaveSizesAreRefused) {
+  Env env;
+  ASSERT_NE(env.context, nullptr);
+  const char* text = "kernel void ids(global uint* o) { o[get_global_id(0)] = get_sub_group_size() |"
+                     " get_sub_group_local_id() << 8; }";
+  const char* helper_text = "int unused_helper(int x) { return x + 1; }";
+  cl_program obj = source(env, text), helper32 = source(env, helper_text);
+  ASSERT_EQ(clCompileProgram(obj, 0, nullptr, "-cl-std=CL3.0 -mwavefrontsize64", 0, nullptr, nullptr,
+                             nullptr, nullptr),
+            CL_SUCCESS)
+      << build_log(env, obj);
+  ASSERT_EQ(clCompileProgram(helper32, 0, nullptr, "-cl-std=CL3.0", 0, nullptr, nullptr, nullptr, nullptr),
+            CL_SUCCESS);
+  cl_int err;
+  cl_program exe = clLinkProgram(env.context, 0, nullptr, "", 1, &obj, nullptr, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_kernel k = clCreateKernel(exe, "ids", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  const size_t global = 128, local = 128;
+  size_t wave = 0;
+  EXPECT_EQ(clGetKernelSubGroupInfo(k, env.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
+                                    &local, sizeof wave, &wave, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(wave, 64u);
+  cl_mem m = env.buffer(global * 4);
+  clSetKernelArg(k, 0, sizeof m, &m);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr), CL_SUCCESS);
+  cl_uint out[128];
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, sizeof out, out, 0, nullptr, nullptr), CL_SUCCESS);
+  for (cl_uint i = 0; i < 128; ++i) EXPECT_EQ(out[i], 64u | (i % 64) << 8) << i;
+  clReleaseMemObject(m);
+  clReleaseKernel(k);
+  clReleaseProgram(exe);
+  const cl_program both[] = {obj, helper32};
+  cl_program mixed = clLinkProgram(env.context, 0, nullptr, "", 2, both, nullptr, nullptr, &err);
+  EXPECT_EQ(err, CL_LINK_PROGRAM_FAILURE);
+  if (mixed) {
+    EXPECT_NE(build_log(env, mixed).find("wave size"), std::string::npos) << build_log(env, mixed);
+    clReleaseProgram(mixed);
+  }
+  clReleaseProgram(helper32);
+  clReleaseProgram(obj);
+}
+
 // A link option changes the executable: 1e-20 squared (a single-precision denormal) is kept
 // by a plain link and flushed to zero when the link says -cl-denorms-are-zero.
 TEST(CompileLink, LinkMathOptionsReachTheExecutable) {
