@@ -33,14 +33,14 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Triple.h>
 
+#include <condition_variable>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
-#include <functional>
-#include <thread>
-#include <condition_variable>
 #include <sstream>
+#include <thread>
 
 LLD_HAS_DRIVER(elf)
 
@@ -250,7 +250,8 @@ std::unique_ptr<llvm::Module> workitem_builtins(llvm::LLVMContext& ctx, const st
     bool bad = false;
     std::string wi_log;
     std::vector<std::string> args = {"-cl-std=CL3.0"};
-    if (wave64) args.insert(args.end(), {"-target-feature", "+wavefrontsize64", "-D", "AMCL_WAVE64=1"});
+    if (wave64)
+      args.insert(args.end(), {"-target-feature", "+wavefrontsize64", "-D", "AMCL_WAVE64=1"});
     auto m = frontend(own, kWorkitemBuiltins, "amcl_workitem_builtins.cl", target, args, false,
                       wi_log, bad);
     if (!m) {
@@ -275,7 +276,8 @@ std::unique_ptr<llvm::Module> workitem_builtins(llvm::LLVMContext& ctx, const st
 
 // Links amcl's work-item builtins, then libclc, pulling in only what the program uses. The
 // first definition wins, which is how amcl's versions take precedence over libclc's.
-bool link_builtins(llvm::Module& program, const std::string& target, bool wave64, std::string& log) {
+bool link_builtins(llvm::Module& program, const std::string& target, bool wave64,
+                   std::string& log) {
   llvm::LLVMContext& ctx = program.getContext();
   auto workitem = workitem_builtins(ctx, target, wave64, log);
   if (!workitem) return false;
@@ -313,7 +315,9 @@ std::optional<bool> wave64_of(const llvm::Module& m) {
       return f.getFnAttribute("target-features").getValueAsString().contains("+wavefrontsize64");
   return std::nullopt;
 }
-bool is_wave64(const llvm::Module& m) { return wave64_of(m).value_or(false); }
+bool is_wave64(const llvm::Module& m) {
+  return wave64_of(m).value_or(false);
+}
 
 // Kernels keep external linkage; everything else becomes internal so the optimiser inlines
 // and drops unused library code, compiled for the kernels' processor and wave size. Kernels
@@ -683,7 +687,8 @@ BuildResult link(const LinkRequest& req) {
     if (auto* marker = m->getNamedMetadata(kLibraryMarker)) m->eraseNamedMetadata(marker);
     if (auto mine = wave64_of(*m), first = program ? wave64_of(*program) : std::nullopt;
         mine && first && *mine != *first) {
-      r.log += "input " + std::to_string(i) + " was compiled for another wave size than input 0 "
+      r.log += "input " + std::to_string(i) +
+               " was compiled for another wave size than input 0 "
                "(-mwavefrontsize64 must be given to all or none)\n";
       return r;
     }

@@ -74,10 +74,11 @@ TEST_P(BuildOption, IsAcceptedAndTheKernelIsRight) {
 INSTANTIATE_TEST_SUITE_P(
     Spec, BuildOption,
     testing::Values("", "-w", "-Werror", "-cl-opt-disable", "-cl-mad-enable", "-cl-no-signed-zeros",
-                    "-cl-unsafe-math-optimizations", "-cl-finite-math-only", "-cl-fast-relaxed-math",
-                    "-cl-denorms-are-zero", "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-kernel-arg-info",
-                    "-cl-single-precision-constant", "-cl-uniform-work-group-size", "-g", "-cl-std=CL1.1",
-                    "-cl-std=CL1.2", "-cl-std=CL3.0", "-mwavefrontsize64",
+                    "-cl-unsafe-math-optimizations", "-cl-finite-math-only",
+                    "-cl-fast-relaxed-math", "-cl-denorms-are-zero",
+                    "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-kernel-arg-info",
+                    "-cl-single-precision-constant", "-cl-uniform-work-group-size", "-g",
+                    "-cl-std=CL1.1", "-cl-std=CL1.2", "-cl-std=CL3.0", "-mwavefrontsize64",
                     "-cl-std=CL3.0 -cl-mad-enable -cl-fast-relaxed-math -g -w"));
 
 TEST(BuildOptions, DefineAndIncludeReachThePreprocessor) {
@@ -149,8 +150,9 @@ TEST(BuildOptions, DenormsAreZeroFlushesSinglePrecisionDenormals) {
 TEST(BuildOptions, CorrectlyRoundedDivideAndSqrtAreCorrectlyRounded) {
   Env env;
   ASSERT_TRUE(env.queue);
-  const char* src = "kernel void q(global float* out, global const float* x, global const float* y) {"
-                    "  size_t i = get_global_id(0); out[2 * i] = x[i] / y[i]; out[2 * i + 1] = sqrt(x[i]); }";
+  const char* src =
+      "kernel void q(global float* out, global const float* x, global const float* y) {"
+      "  size_t i = get_global_id(0); out[2 * i] = x[i] / y[i]; out[2 * i + 1] = sqrt(x[i]); }";
   cl_program p = nullptr;
   std::string log;
   ASSERT_EQ(build(env, src, "-cl-fp32-correctly-rounded-divide-sqrt", &log, &p), CL_SUCCESS) << log;
@@ -159,29 +161,34 @@ TEST(BuildOptions, CorrectlyRoundedDivideAndSqrtAreCorrectlyRounded) {
   auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
   for (int i = 0; i < 512; ++i) {
     // Mantissas at random, exponents spread so that some quotients need the scaling.
-    const float m = 1.0f + float(next() >> 8) / 16777216.0f, n = 1.0f + float(next() >> 8) / 16777216.0f;
+    const float m = 1.0f + float(next() >> 8) / 16777216.0f,
+                n = 1.0f + float(next() >> 8) / 16777216.0f;
     const int ex = int(next() % 200) - 100, ey = int(next() % 200) - 100;
     x.push_back(std::ldexp(m, ex));
     y.push_back(std::ldexp(n, ey));
   }
-  for (float big : {1e30f, 3e37f}) x.push_back(big), y.push_back(1e-10f); // huge quotients
+  for (float big : {1e30f, 3e37f}) x.push_back(big), y.push_back(1e-10f);    // huge quotients
   for (float tiny : {1e-30f, 3e-37f}) x.push_back(tiny), y.push_back(1e10f); // tiny ones
   const size_t count = x.size();
   std::vector<float> out(2 * count);
-  cl_mem mo = env.buffer(out.size() * 4), mx = env.buffer(count * 4, x.data()), my = env.buffer(count * 4, y.data());
+  cl_mem mo = env.buffer(out.size() * 4), mx = env.buffer(count * 4, x.data()),
+         my = env.buffer(count * 4, y.data());
   cl_kernel k = clCreateKernel(p, "q", nullptr);
   clSetKernelArg(k, 0, sizeof mo, &mo);
   clSetKernelArg(k, 1, sizeof mx, &mx);
   clSetKernelArg(k, 2, sizeof my, &my);
-  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &count, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
-  ASSERT_EQ(clEnqueueReadBuffer(env.queue, mo, CL_TRUE, 0, out.size() * 4, out.data(), 0, nullptr, nullptr),
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &count, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, mo, CL_TRUE, 0, out.size() * 4, out.data(), 0, nullptr,
+                                nullptr),
             CL_SUCCESS);
   size_t bad = 0;
   for (size_t i = 0; i < count; ++i) {
     if (out[2 * i] != x[i] / y[i] && ++bad <= 5)
       ADD_FAILURE() << x[i] << " / " << y[i] << ": got " << out[2 * i] << ", want " << x[i] / y[i];
     if (out[2 * i + 1] != std::sqrt(x[i]) && ++bad <= 5)
-      ADD_FAILURE() << "sqrt(" << x[i] << "): got " << out[2 * i + 1] << ", want " << std::sqrt(x[i]);
+      ADD_FAILURE() << "sqrt(" << x[i] << "): got " << out[2 * i + 1] << ", want "
+                    << std::sqrt(x[i]);
   }
   EXPECT_EQ(bad, 0u);
   clReleaseMemObject(mo);

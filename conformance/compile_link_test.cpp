@@ -181,15 +181,17 @@ TEST(CompileLink, UndefinedFunctionFailsTheLinkWithALog) {
 TEST(CompileLink, Wave64ObjectsLinkAndMixedWaveSizesAreRefused) {
   Env env;
   ASSERT_NE(env.context, nullptr);
-  const char* text = "kernel void ids(global uint* o) { o[get_global_id(0)] = get_sub_group_size() |"
-                     " get_sub_group_local_id() << 8; }";
+  const char* text =
+      "kernel void ids(global uint* o) { o[get_global_id(0)] = get_sub_group_size() |"
+      " get_sub_group_local_id() << 8; }";
   const char* helper_text = "int unused_helper(int x) { return x + 1; }";
   cl_program obj = source(env, text), helper32 = source(env, helper_text);
-  ASSERT_EQ(clCompileProgram(obj, 0, nullptr, "-cl-std=CL3.0 -mwavefrontsize64", 0, nullptr, nullptr,
-                             nullptr, nullptr),
+  ASSERT_EQ(clCompileProgram(obj, 0, nullptr, "-cl-std=CL3.0 -mwavefrontsize64", 0, nullptr,
+                             nullptr, nullptr, nullptr),
             CL_SUCCESS)
       << build_log(env, obj);
-  ASSERT_EQ(clCompileProgram(helper32, 0, nullptr, "-cl-std=CL3.0", 0, nullptr, nullptr, nullptr, nullptr),
+  ASSERT_EQ(clCompileProgram(helper32, 0, nullptr, "-cl-std=CL3.0", 0, nullptr, nullptr, nullptr,
+                             nullptr),
             CL_SUCCESS);
   cl_int err;
   cl_program exe = clLinkProgram(env.context, 0, nullptr, "", 1, &obj, nullptr, nullptr, &err);
@@ -198,15 +200,17 @@ TEST(CompileLink, Wave64ObjectsLinkAndMixedWaveSizesAreRefused) {
   ASSERT_EQ(err, CL_SUCCESS);
   const size_t global = 128, local = 128;
   size_t wave = 0;
-  EXPECT_EQ(clGetKernelSubGroupInfo(k, env.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
-                                    &local, sizeof wave, &wave, nullptr),
+  EXPECT_EQ(clGetKernelSubGroupInfo(k, env.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                    sizeof local, &local, sizeof wave, &wave, nullptr),
             CL_SUCCESS);
   EXPECT_EQ(wave, 64u);
   cl_mem m = env.buffer(global * 4);
   clSetKernelArg(k, 0, sizeof m, &m);
-  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr),
+            CL_SUCCESS);
   cl_uint out[128];
-  ASSERT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, sizeof out, out, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, sizeof out, out, 0, nullptr, nullptr),
+            CL_SUCCESS);
   for (cl_uint i = 0; i < 128; ++i) EXPECT_EQ(out[i], 64u | (i % 64) << 8) << i;
   clReleaseMemObject(m);
   clReleaseKernel(k);

@@ -43,7 +43,8 @@ struct Platform {
     clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof buf, buf, nullptr);
     return std::strstr(buf, ext) != nullptr;
   }
-  cl_program build(const std::string& src, std::string& log, const std::string& extra_options = "") {
+  cl_program build(const std::string& src, std::string& log,
+                   const std::string& extra_options = "") {
     const char* p = src.c_str();
     cl_int err;
     cl_program prog = clCreateProgramWithSource(context, 1, &p, nullptr, &err);
@@ -212,11 +213,11 @@ TEST(CorpusDifferential, AmclAgreesWithPocl) {
     if (cl_kernel k = clCreateKernel(pa, kernel_names(src).at(0).c_str(), nullptr)) {
       const size_t local = 64;
       size_t wave = 0;
-      clGetKernelSubGroupInfo(k, amcl.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
-                              &local, sizeof wave, &wave, nullptr);
+      clGetKernelSubGroupInfo(k, amcl.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                              sizeof local, &local, sizeof wave, &wave, nullptr);
       if (wave != expected_wave)
-        failures.push_back(file + ": kernels have sub-groups of " + std::to_string(wave) + ", not " +
-                           std::to_string(expected_wave));
+        failures.push_back(file + ": kernels have sub-groups of " + std::to_string(wave) +
+                           ", not " + std::to_string(expected_wave));
       clReleaseKernel(k);
     }
     cl_program pp = pocl.build(src, log);

@@ -253,7 +253,6 @@ const Layout kLayouts[] = {
     {{20, 13}, {8, 6}, 2},  // non-uniform in both dimensions: groups of 48, 24, 8 and 4
 };
 
-
 // The results the device gives kernel NAME(out, in) for each layout: `fill` makes the input
 // words, the kernel writes `words` results per work-item, and `expect` states, sub-group by
 // sub-group, what each must be through check(work-item, word, value). At most five
@@ -450,20 +449,23 @@ TEST(Subgroups, BallotsAndExtendedTypesMatchTheHostModel) {
     auto M = [](uint64_t m) { return cl_uint(uint32_t(m) ^ uint32_t(m >> 32) * 13u); };
     const cl_uint count = cl_uint(std::popcount(ballot));
     const cl_uint lsb_msb =
-        ballot ? cl_uint(std::countr_zero(ballot)) | cl_uint(63 - std::countl_zero(ballot)) << 8 : 0;
+        ballot ? cl_uint(std::countr_zero(ballot)) | cl_uint(63 - std::countl_zero(ballot)) << 8
+               : 0;
     const size_t last = sg[n - 1];
     const cl_uint wx = uint16_t(in[last]), wy = uint16_t(in[last] >> 16), wz = uint16_t(n - 1),
                   ww = uint16_t(-int(n - 1));
     uint8_t max8 = 0;
     for (size_t i = 0; i < n; ++i) {
       const size_t g = sg[i];
-      const uint64_t below = (uint64_t(1) << i) - 1, le = i + 1 == kWave ? kWaveBits : (uint64_t(2) << i) - 1;
+      const uint64_t below = (uint64_t(1) << i) - 1,
+                     le = i + 1 == kWave ? kWaveBits : (uint64_t(2) << i) - 1;
       const uint64_t ge = kWaveBits & ~below, gt = kWaveBits & ~le, eq = uint64_t(1) << i;
       max8 = std::max(max8, uint8_t(in[g]));
       const cl_uint want[8] = {
           M(ballot),
           cl_uint((ballot >> i) & 1) | cl_uint((ballot >> ((in[g] >> 4) % n)) & 1) << 1,
-          count | cl_uint(std::popcount(ballot & le)) << 8 | cl_uint(std::popcount(ballot & below)) << 16,
+          count | cl_uint(std::popcount(ballot & le)) << 8 |
+              cl_uint(std::popcount(ballot & below)) << 16,
           lsb_msb,
           M(below) ^ M(ge) * 3 ^ M(eq) * 5 ^ M(gt) * 7 ^ M(le) * 11,
           wx ^ wy * 3u ^ wz * 5u ^ ww << 16,

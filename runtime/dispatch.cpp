@@ -85,7 +85,9 @@ Launch& Launch::operator=(Launch&& o) noexcept {
   return *this;
 }
 
-Launch::~Launch() { reset(); }
+Launch::~Launch() {
+  reset();
+}
 
 void Launch::reset() {
   args.reset(); // the buffers go before the kernel

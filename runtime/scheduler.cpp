@@ -382,7 +382,8 @@ cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_even
     // machine) to do nothing.
     const bool idle = q->pending.empty() && !q->running && q->in_flight.empty();
     if (idle && !cmd.work && !cmd.dispatch && !blocking &&
-        std::all_of(cmd.waits.begin(), cmd.waits.end(), [](cl_event w) { return w->status == CL_COMPLETE; })) {
+        std::all_of(cmd.waits.begin(), cmd.waits.end(),
+                    [](cl_event w) { return w->status == CL_COMPLETE; })) {
       Due due;
       finish_locked(cmd, CL_COMPLETE, due);
       held.unlock();
@@ -394,7 +395,8 @@ cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_even
     // command before finishing) makes a pump look at the queue again: no wake-up is needed.
     // Waking the submission thread for nothing costs a futex call, and its pump then contends
     // for this lock with the application's next enqueue.
-    const bool behind = !q->pending.empty() && !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    const bool behind =
+        !q->pending.empty() && !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
     q->pending.push_back(std::move(cmd));
     if (active_queues().insert(q).second) retain(q);
     if (blocking) {

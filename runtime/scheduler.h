@@ -28,8 +28,8 @@ cl_event enqueue(cl_command_queue q, cl_command_type type, const cl_event* waits
 // GPU's timestamps when the queue profiles).
 // Several dispatches of a queue are on the device at once, so the CP runs through them without
 // a round trip to the host each time.
-cl_event enqueue_dispatch(cl_command_queue q, cl_command_type type, const cl_event* waits, cl_uint nwait,
-                          Launch launch);
+cl_event enqueue_dispatch(cl_command_queue q, cl_command_type type, const cl_event* waits,
+                          cl_uint nwait, Launch launch);
 
 // Makes sure the submission thread sees what is enqueued (clFlush).
 void flush(cl_command_queue q);

@@ -48,8 +48,8 @@ public:
       throw ApertureFault("private access at offset " + std::to_string(off) + " beyond the " +
                           std::to_string(lane_bytes) + "-byte private segment");
     if ((off & 3) + len > 4) throw ApertureFault("private access across a swizzled dword");
-    return memory_.translate(wave_.scratch_base + ((off / 4) * wave_.lanes() + lane) * 4 + (off & 3),
-                             len, write);
+    return memory_.translate(
+        wave_.scratch_base + ((off / 4) * wave_.lanes() + lane) * 4 + (off & 3), len, write);
   }
   size_t contiguous(uint64_t off) const override { return 4 - (off & 3); }
 

@@ -365,8 +365,8 @@ std::string disassemble(const Inst& in, bool wave64) {
 
   // Vector ALU formats.
   if (in.format == Format::VOPC) name = vopc_name(in);
-  const bool no_suffix = is_vop1_only(in.op) ||
-                         is_fmamk(in.op) || is_fmaak(in.op) || in.op == Op::v_pk_fmac_f16;
+  const bool no_suffix =
+      is_vop1_only(in.op) || is_fmamk(in.op) || is_fmaak(in.op) || in.op == Op::v_pk_fmac_f16;
   const bool dpp = in.dpp.kind != DppKind::None;
   // DPP forms: _dpp and _e64_dpp, except that the short VOPC form prints no suffix at all.
   if (in.encoding == Encoding::E32 && !no_suffix) name += dpp ? (in.format == Format::VOPC ? "" : "_dpp") : "_e32";
@@ -396,7 +396,8 @@ std::string disassemble(const Inst& in, bool wave64) {
   // The selects' and carry-ins' src2 is a lane mask.
   const bool mask_src2 = carry || in.op == Op::v_cndmask_b32 || in.op == Op::v_cndmask_b16;
   for (int i = 0; i < nsrc; ++i)
-    s += ", " + src_with_mods(in, unsigned(i), i == 2 && mask_src2 ? mask_width : info.src_dwords[i]);
+    s += ", " +
+         src_with_mods(in, unsigned(i), i == 2 && mask_src2 ? mask_width : info.src_dwords[i]);
   if (e32 && (carry || in.op == Op::v_cndmask_b32)) s += ", " + vcc;
   if (is_fmaak(in.op)) s += ", " + hex(in.literal);
   if (in.clamp) s += " clamp";
@@ -411,7 +412,8 @@ std::string disassemble(const Inst& in, bool wave64) {
   }
   // The row gathers' FI and BOUND_CTRL bits, which llvm-objdump prints as op_sel.
   if ((in.op == Op::v_permlane16_b32 || in.op == Op::v_permlanex16_b32) && (in.opsel & 3))
-    s += " op_sel:[" + std::to_string(in.opsel & 1) + "," + std::to_string((in.opsel >> 1) & 1) + "]";
+    s += " op_sel:[" + std::to_string(in.opsel & 1) + "," + std::to_string((in.opsel >> 1) & 1) +
+         "]";
   if (dpp) s += dpp_text(in.dpp);
   return s;
 }

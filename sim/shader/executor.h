@@ -118,8 +118,10 @@ private:
   // s2, v0), and the hardware reads the sources once for both passes.
   void mask_write(Wave& w, uint16_t code, uint32_t v) {
     if (!w.wave64 || code == src::kNull) return swrite(w, code, v);
-    if (w.half == 0) held_mask_ = {code, v, true};
-    else swrite(w, uint16_t(code + 1), v);
+    if (w.half == 0)
+      held_mask_ = {code, v, true};
+    else
+      swrite(w, uint16_t(code + 1), v);
   }
   [[noreturn, gnu::cold]] static void vgpr_fault(const Wave& w, unsigned reg);
   uint16_t read_half(Wave& w, const Inst& in, unsigned i, unsigned lane) const;

@@ -147,9 +147,9 @@ inline std::optional<Inst> decode(std::span<const uint32_t> words, std::string* 
   return decode(words, Gfx::v11, why);
 }
 
-// Prints an instruction in llvm-objdump-22's syntax for its generation (used by the decode-agreement tests and
-// for naming an instruction in a fault). Wave64 code names its vector lane masks as SGPR pairs
-// (vcc, s[4:5]) where wave32 code names one SGPR (vcc_lo, s4), as objdump
+// Prints an instruction in llvm-objdump-22's syntax for its generation (used by the
+// decode-agreement tests and for naming an instruction in a fault). Wave64 code names its vector
+// lane masks as SGPR pairs (vcc, s[4:5]) where wave32 code names one SGPR (vcc_lo, s4), as objdump
 // --mattr=+wavefrontsize64 does.
 std::string disassemble(const Inst& inst, bool wave64 = false);
 

@@ -85,8 +85,8 @@ std::vector<Words> encodings(Op op, Gfx gfx) {
     else if (op == Op::v_permlane16_b32 || op == Op::v_permlanex16_b32) {
       out.push_back({0xD4000000u | c << 16 | 1u, 258u | 3u << 9 | 4u << 18});
       out.push_back({0xD4000000u | c << 16 | 3u << 11 | 1u, 258u | 3u << 9 | 4u << 18}); // FI, BC
-    }
-    else out.push_back({0xD4000000u | c << 16 | 1u, 258u | 259u << 9 | vsrc2});
+    } else
+      out.push_back({0xD4000000u | c << 16 | 1u, 258u | 259u << 9 | vsrc2});
     break;
   case Format::VOP3SD:
     out.push_back({0xD4000000u | c << 16 | 10u << 8 | 1u, 258u | 259u << 9 | vsrc2});
