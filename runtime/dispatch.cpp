@@ -64,12 +64,7 @@ Launch::Launch(const Launch& o) : kernel(o.kernel), dims(o.dims), empty(o.empty)
   retain(kernel);
 }
 
-Launch::Launch(Launch&& o) noexcept : kernel(o.kernel), dims(o.dims), empty(o.empty), args(std::move(o.args)) {
-  std::copy(std::begin(o.global), std::end(o.global), global);
-  std::copy(std::begin(o.local), std::end(o.local), local);
-  std::copy(std::begin(o.offset), std::end(o.offset), offset);
-  o.kernel = nullptr;
-}
+Launch::Launch(Launch&& o) noexcept { *this = std::move(o); }
 
 Launch& Launch::operator=(Launch&& o) noexcept {
   if (this == &o) return *this;
