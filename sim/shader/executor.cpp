@@ -205,7 +205,9 @@ uint64_t Executor::run(Wave& w, uint64_t& lane_instructions) {
   while (!w.done && !w.at_barrier) {
     const Inst& in = program_.at(w.pc);
     const bool scalar = in.format <= Format::SMEM;
-    lane_instructions += scalar ? 1 : uint64_t(std::popcount(w.exec_mask()));
+    // A full EXEC skips the popcount (a libgcc call on baseline x86-64 builds).
+    const uint64_t exec = w.exec_mask();
+    lane_instructions += scalar ? 1 : exec == ~0ull >> (64 - w.lanes()) ? w.lanes() : uint64_t(std::popcount(exec));
     step(w, in);
     // Checking the abort flag every 64K instructions keeps it off the hot path.
     if ((++count & 0xffff) == 0) {

@@ -11,12 +11,23 @@
 #include <bit>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 
 namespace sim::shader {
 namespace {
 
-float f32(uint32_t v) { return std::bit_cast<float>(v); }
-uint32_t u32(float f) { return std::bit_cast<uint32_t>(f); }
+// memcpy rather than std::bit_cast: GCC 12's vectoriser gives up on bit_cast
+// ("unsupported use in stmt") and the lane loops would run one lane at a time.
+float f32(uint32_t v) {
+  float f;
+  std::memcpy(&f, &v, 4);
+  return f;
+}
+uint32_t u32(float f) {
+  uint32_t v;
+  std::memcpy(&v, &f, 4);
+  return v;
+}
 
 bool fast_op(Op op) {
   switch (op) {
@@ -43,6 +54,9 @@ struct Rows {
 // can vectorise.
 template <class F> [[gnu::always_inline]] inline void for_lanes(uint32_t exec, F&& f) {
   if (exec == ~0u) {
+    // Lane l reads only lane l of each row and writes lane l of the destination, so rows that
+    // alias (v_add_f32 v0, v0, v0) carry no dependence between iterations.
+#pragma GCC ivdep
     for (unsigned lane = 0; lane < kWaveSize; ++lane) f(lane);
   } else {
     for (uint32_t m = exec; m; m &= m - 1) f(unsigned(std::countr_zero(m)));
