@@ -188,6 +188,11 @@ void Device::discover() {
   const IpBlock* mp1 = ip->find(MP1_HWID);
   if (!mp0 || mp0->bases.empty() || !mp1 || mp1->bases.size() < 2)
     throw DeviceError(info_.pci_address + ": IP discovery lists no MP0 (PSP) or MP1 (SMU) register bases");
+  const IpBlock* mmhub = ip->find(MMHUB_HWID);
+  const VmHubRegs* mmhub_regs = mmhub && !mmhub->bases.empty() ? mmhub_regs_for_major(mmhub->major) : nullptr;
+  if (!mmhub_regs)
+    throw DeviceError(info_.pci_address + ": IP discovery lists no MMHUB amcl knows" +
+                      (mmhub ? " (MMHUB " + version(*mmhub) + ")" : std::string()));
   psp_regs_ = psp_regs_for_major(mp0->major);
   smu_regs_ = smu_regs_for_major(mp1->major);
   if (!psp_regs_ || !smu_regs_)
@@ -202,6 +207,9 @@ void Device::discover() {
   info_.gfx = gfx; // the silicon's own word wins over the PCI id table
   gc_base_[0] = uint32_t(gc->bases[0]);
   gc_base_[1] = uint32_t(gc->bases[1]);
+  hubs_.clear();
+  hubs_.push_back({gfxhub_regs(*gc_), {gc_base_[0], gc_base_[1]}});
+  hubs_.push_back({*mmhub_regs, {uint32_t(mmhub->bases[0]), 0}});
   oss_base_ = uint32_t(oss->bases[0]);
   discovery_ = std::move(*ip);
 }
@@ -293,15 +301,20 @@ void Device::init_gmc() {
   });
   const uint64_t base = pt_->root() | gmc::PTE_VALID;
   const uint64_t last_page = (gmc::kVaSpan >> 12) - 1;
-  pci_->reg_write32(reg(gc_->GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32), uint32_t(base));
-  pci_->reg_write32(reg(gc_->GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32), uint32_t(base >> 32));
-  pci_->reg_write32(reg(gc_->GCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32), 0);
-  pci_->reg_write32(reg(gc_->GCVM_CONTEXT0_PAGE_TABLE_START_ADDR_HI32), 0);
-  pci_->reg_write32(reg(gc_->GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32), uint32_t(last_page));
-  pci_->reg_write32(reg(gc_->GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32), uint32_t(last_page >> 32));
-  pci_->reg_write32(reg(gc_->GCVM_CONTEXT0_CNTL),
-                    VM_CONTEXT_CNTL_ENABLE | (gmc::kPageTableDepth << VM_CONTEXT_CNTL_DEPTH_SHIFT) |
-                        (0u << gc_->vm_context_block_size_shift));
+  // The same VMID 0 on both hubs (gmc_v11_0.c's gart_enable programs GFXHUB and MMHUB alike):
+  // one address means the same memory to the shaders and to the IH.
+  for (const VmHub& hub : hubs_) {
+    const VmHubRegs& h = hub.regs;
+    pci_->reg_write32(hub.reg(h.PAGE_TABLE_BASE_LO32), uint32_t(base));
+    pci_->reg_write32(hub.reg(h.PAGE_TABLE_BASE_HI32), uint32_t(base >> 32));
+    pci_->reg_write32(hub.reg(h.PAGE_TABLE_START_LO32), 0);
+    pci_->reg_write32(hub.reg(h.PAGE_TABLE_START_HI32), 0);
+    pci_->reg_write32(hub.reg(h.PAGE_TABLE_END_LO32), uint32_t(last_page));
+    pci_->reg_write32(hub.reg(h.PAGE_TABLE_END_HI32), uint32_t(last_page >> 32));
+    pci_->reg_write32(hub.reg(h.CONTEXT0_CNTL),
+                      VM_CONTEXT_CNTL_ENABLE | (gmc::kPageTableDepth << VM_CONTEXT_CNTL_DEPTH_SHIFT) |
+                          (0u << h.block_size_shift));
+  }
   invalidate_gpu_tlb(); // whatever an earlier session left cached (the fast path) is gone
 }
 
@@ -483,12 +496,16 @@ void Device::unmap_peer(const Allocation& remote) {
 void Device::invalidate_gpu_tlb() {
   // The page-table stores reach memory before the request does (they may sit in WC buffers).
   device_write_barrier();
-  std::lock_guard lock(tlb_mutex_); // one request in flight on the engine at a time
-  pci_->reg_write32(reg(gc_->GCVM_INVALIDATE_ENG17_REQ), vm_invalidate_req(1u << 0, 0));
+  std::lock_guard lock(tlb_mutex_); // one request in flight on each engine at a time
+  for (const VmHub& hub : hubs_)
+    pci_->reg_write32(hub.reg(hub.regs.INVALIDATE_ENG17_REQ), vm_invalidate_req(1u << 0, 0));
   const auto start = std::chrono::steady_clock::now();
-  while (!(pci_->reg_read32(reg(gc_->GCVM_INVALIDATE_ENG17_ACK)) & 1u)) {
-    if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(100))
-      throw DeviceError("GPU TLB invalidation was not acknowledged (GCVM_INVALIDATE_ENG17_ACK)");
+  for (const VmHub& hub : hubs_) {
+    while (!(pci_->reg_read32(hub.reg(hub.regs.INVALIDATE_ENG17_ACK)) & 1u)) {
+      if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(100))
+        throw DeviceError(std::string("GPU TLB invalidation was not acknowledged by ") +
+                          hub.regs.name + " (INVALIDATE_ENG17_ACK)");
+    }
   }
 }
 

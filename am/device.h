@@ -6,6 +6,7 @@
 #include "hw/gc_regs.h"
 #include "hw/gmc.h"
 #include "hw/mp_regs.h"
+#include "hw/vm_hub_regs.h"
 #include "ih_ring.h"
 #include "ip_discovery.h"
 #include "memory.h"
@@ -134,8 +135,8 @@ private:
   void init_gmc();
   void calibrate_clock();
   uint64_t gpu_ns(uint64_t ticks) const;
-  // After the page tables change: the GPU drops its cached translations of VMID 0
-  // (GCVM_INVALIDATE_ENG17_REQ, then ACK's VMID 0 bit), so it sees new mappings and stops
+  // After the page tables change: both VM hubs drop their cached translations of VMID 0
+  // (INVALIDATE_ENG17_REQ, then ACK's VMID 0 bit), so the GPU sees new mappings and stops
   // reaching unmapped memory before that memory is reused.
   void invalidate_gpu_tlb();
   void init_shader_apertures();
@@ -158,6 +159,14 @@ private:
   DeviceInfo info_;
   IpDiscovery discovery_;
   uint32_t gc_base_[2] = {0, 0}; // GC segment 0 and 1 bases
+  // The VM hubs in front of memory, both given VMID 0 with the one page directory: GFXHUB (CP,
+  // shaders, SDMA) and MMHUB (the IH), each with its registers and their segment bases.
+  struct VmHub {
+    hw::VmHubRegs regs;
+    uint32_t base[2];
+    uint32_t reg(hw::Reg r) const { return base[r.base_idx] + r.offset; }
+  };
+  std::vector<VmHub> hubs_;
   uint32_t oss_base_ = 0;        // OSSSYS segment 0 base
   const hw::GcRegs* gc_ = nullptr; // the GC generation's register table
   const hw::IhRegs* ih_regs_ = nullptr;

@@ -18,7 +18,8 @@ using namespace am::hw::discovery;
 // and OSSSYS where their offset headers say; Linux publishes no Navi3x/4x *_ip_offset.h (it reads
 // the card), so MP0, MP1, MMHUB, HDP and NBIO sit at Navi2x's published bases
 // (sienna_cichlid_ip_offset.h), MP1 14's second segment 0x200 above its first so that
-// C2PMSG_66 lands where MP1 13's does. MMHUB, HDP and NBIO are listed, not modelled.
+// C2PMSG_66 lands where MP1 13's does. Of MMHUB the model has VMID 0's context (the IH writes
+// through it); HDP and NBIO are listed, not modelled.
 constexpr uint32_t kMpSeg0 = 0x00016000, kMp1Seg1 = 0x00016200;
 constexpr uint32_t kMmhubSeg0 = 0x0001A000, kHdpSeg0 = 0x00000F20;
 
@@ -35,7 +36,7 @@ CardModel gfx11_card(std::string gfx, uint16_t device, uint8_t revision, uint8_t
                    &kGc11, {kGc11Seg0, kGc11Seg1}, &kOss6, kOssSeg0,
                    &kMp0_13, {kMpSeg0, 0}, &kMp1_13, {kMpSeg0, kMp1Seg1},
                    0x00210000, 0x004e3a00,
-                   gmc::PteFormat::v11, shader::Gfx::v11};
+                   gmc::PteFormat::v11, shader::Gfx::v11, &kMmhub3, {kMmhubSeg0, 0}};
 }
 
 CardModel gfx12_card(std::string gfx, uint16_t device, uint8_t revision, uint8_t rev) {
@@ -52,7 +53,7 @@ CardModel gfx12_card(std::string gfx, uint16_t device, uint8_t revision, uint8_t
                    &kGc12, {kGc12Seg0, kGc12Seg1}, &kOss7, kOssSeg0,
                    &kMp0_14, {kMpSeg0, 0}, &kMp1_14, {kMpSeg0, kMp1Seg1},
                    0x00270000, 0x00680000,
-                   gmc::PteFormat::v12, shader::Gfx::v12};
+                   gmc::PteFormat::v12, shader::Gfx::v12, &kMmhub4, {kMmhubSeg0, 0}};
 }
 
 // PCI ids from am/hw/pci_ids.h: RX 7900 XTX (Navi31), RX 9060 XT (Navi44), RX 9070 XT (Navi48).

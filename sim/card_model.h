@@ -7,6 +7,7 @@
 #include "am/hw/gmc.h"
 #include "am/hw/mp_regs.h"
 #include "am/hw/osssys_regs.h"
+#include "am/hw/vm_hub_regs.h"
 #include "ip_discovery.h"
 #include "shader/isa.h"
 
@@ -33,6 +34,8 @@ struct CardModel {
   uint32_t smu_version;       // what GetSmuVersion answers
   am::hw::gmc::PteFormat pte_format;
   shader::Gfx isa;
+  const am::hw::VmHubRegs* mmhub; // the MMHUB the IH writes through
+  uint32_t mmhub_seg[2];
 
   // The BAR5 dword index of a GC register on this card.
   uint32_t gc_reg(am::hw::Reg r) const { return gc_seg[r.base_idx] + r.offset; }

@@ -7,22 +7,19 @@
 #include <cstring>
 
 namespace sim {
-namespace {
 
 using namespace am::hw;
 
-std::string describe(const char* what, uint64_t va) {
-  char buf[128];
-  std::snprintf(buf, sizeof buf, "VM fault (VMID 0): %s at 0x%llx", what,
+void Gmc::fault(const char* what, uint64_t va, bool write) const {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "VM fault (VMID 0, %s): %s at 0x%llx", name_, what,
                 static_cast<unsigned long long>(va));
-  return buf;
+  throw shader::MemoryFault(va, write, buf);
 }
-
-} // namespace
 
 uint64_t Gmc::read_entry(uint64_t table_pa, unsigned index, uint64_t va) const {
   const uint8_t* p = vram_at(table_pa + 8ull * index, 8);
-  if (!p) throw shader::MemoryFault(va, false, describe("page table outside VRAM", va));
+  if (!p) fault("page table outside VRAM", va, false);
   uint64_t e;
   std::memcpy(&e, p, 8);
   return e;
@@ -60,27 +57,24 @@ uint8_t* Gmc::translate(uint64_t va, size_t len, bool write, bool execute) {
 }
 
 uint64_t Gmc::walk(uint64_t va, size_t len, bool write) const {
-  const GcRegs& g = *model_.gc;
-  auto reg = [&](Reg r) { return model_.gc_reg(r); };
-  const uint32_t cntl = regs_.read(reg(g.GCVM_CONTEXT0_CNTL));
+  const VmHubRegs& h = hub_;
+  const uint32_t cntl = regs_.read(reg(h.CONTEXT0_CNTL));
   if (!(cntl & VM_CONTEXT_CNTL_ENABLE))
-    throw shader::MemoryFault(va, write, describe("VMID 0 context disabled", va));
+    fault("VMID 0 context disabled", va, write);
   if (((cntl >> VM_CONTEXT_CNTL_DEPTH_SHIFT) & 3) != gmc::kPageTableDepth ||
-      ((cntl >> g.vm_context_block_size_shift) & 0xf) != 0)
-    throw shader::MemoryFault(va, write, describe("unsupported page-table depth/block size", va));
-  const uint64_t start = regs_.read64(reg(g.GCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32),
-                                      reg(g.GCVM_CONTEXT0_PAGE_TABLE_START_ADDR_HI32)) << 12;
-  const uint64_t end = regs_.read64(reg(g.GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32),
-                                    reg(g.GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32)) << 12;
+      ((cntl >> h.block_size_shift) & 0xf) != 0)
+    fault("unsupported page-table depth/block size", va, write);
+  const uint64_t start =
+      regs_.read64(reg(h.PAGE_TABLE_START_LO32), reg(h.PAGE_TABLE_START_HI32)) << 12;
+  const uint64_t end = regs_.read64(reg(h.PAGE_TABLE_END_LO32), reg(h.PAGE_TABLE_END_HI32)) << 12;
   if (va < start || va + len - 1 > end + 4095)
-    throw shader::MemoryFault(va, write, describe("address outside the VMID 0 range", va));
-  const uint64_t base = regs_.read64(reg(g.GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32),
-                                     reg(g.GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32));
+    fault("address outside the VMID 0 range", va, write);
+  const uint64_t base = regs_.read64(reg(h.PAGE_TABLE_BASE_LO32), reg(h.PAGE_TABLE_BASE_HI32));
   // GMC v11 marks a PDE-as-PTE with bit 54, v12 with bit 63 (on v12, bits [55:54] are the
   // memory type and bit 63 of a PTB entry is IS_PTE, which a leaf may carry either way).
   const uint64_t pde_pte = gmc::pde_pte_flag(model_.pte_format);
   if (!(base & gmc::PTE_VALID))
-    throw shader::MemoryFault(va, write, describe("page directory base not valid", va));
+    fault("page directory base not valid", va, write);
 
   const uint64_t rel = va - start;
   uint64_t table = base & gmc::kAddressMask;
@@ -90,19 +84,19 @@ uint64_t Gmc::walk(uint64_t va, size_t len, bool write) const {
     unsigned index = unsigned(rel >> gmc::level_shift(unsigned(level))) & 511;
     entry = read_entry(table, index, va);
     if (!(entry & gmc::PTE_VALID))
-      throw shader::MemoryFault(va, write, describe("invalid page table entry", va));
+      fault("invalid page table entry", va, write);
     if (level == 0) {
       page_size = gmc::kPageSize;
       break;
     }
     if (entry & pde_pte) {
       if (level != 1)
-        throw shader::MemoryFault(va, write, describe("PDE-as-PTE above the PDB0 level", va));
+        fault("PDE-as-PTE above the PDB0 level", va, write);
       page_size = 1ull << gmc::level_shift(1);
       break;
     }
     if (entry & gmc::PTE_SYSTEM)
-      throw shader::MemoryFault(va, write, describe("page table in system memory", va));
+      fault("page table in system memory", va, write);
     table = entry & gmc::kAddressMask;
   }
   // The entry narrowed to va's 4 KiB page (a 2 MiB PDE-as-PTE or fragment covers several).
@@ -112,19 +106,19 @@ uint64_t Gmc::walk(uint64_t va, size_t len, bool write) const {
 
 uint8_t* Gmc::resolve(uint64_t entry, uint64_t va, size_t len, bool write, bool execute) const {
   if (write && !(entry & gmc::PTE_WRITEABLE))
-    throw shader::MemoryFault(va, write, describe("write to a read-only page", va));
+    fault("write to a read-only page", va, write);
   if (!write && !(entry & gmc::PTE_READABLE))
-    throw shader::MemoryFault(va, write, describe("read of an unreadable page", va));
+    fault("read of an unreadable page", va, write);
   if (execute && !(entry & gmc::PTE_EXECUTABLE))
-    throw shader::MemoryFault(va, write, describe("instruction fetch from a non-executable page", va));
+    fault("instruction fetch from a non-executable page", va, write);
   const uint64_t pa = (entry & gmc::kAddressMask) + (va & 4095);
   if (entry & gmc::PTE_SYSTEM) {
     uint8_t* p = iommu_.translate(pa, len);
-    if (!p) throw shader::MemoryFault(va, write, describe("IOMMU fault: bus address not mapped", va));
+    if (!p) fault("IOMMU fault: bus address not mapped", va, write);
     return p;
   }
   uint8_t* p = vram_at(pa, len);
-  if (!p) throw shader::MemoryFault(va, write, describe("physical address beyond VRAM", va));
+  if (!p) fault("physical address beyond VRAM", va, write);
   return p;
 }
 

@@ -1,10 +1,13 @@
-// The emulated GMC (gfxhub 3.0 on gfx11, 12.0 on gfx12): translates GPU virtual addresses of
-// VMID 0 by walking the driver's 3-level page tables with the card's real PDE/PTE bit layout,
-// then resolves VRAM or IOMMU-mapped system memory. Untranslatable accesses raise MemoryFault.
+// One emulated VM hub of the GMC (GFXHUB: gfxhub 3.0 on gfx11, 12.0 on gfx12; MMHUB: 3.0 /
+// 4.1): translates GPU virtual addresses of VMID 0 by walking the driver's 3-level page tables,
+// found through this hub's own context 0 registers, with the card's real PDE/PTE bit layout,
+// then resolves VRAM or IOMMU-mapped system memory. Untranslatable accesses raise MemoryFault;
+// a hub the driver has not programmed faults every access (its context 0 is disabled).
 // Translations are cached as the UTCL1/UTCL2 TLBs cache them: a page-table change is seen only
 // after the driver invalidates (GCVM_INVALIDATE_ENG17_REQ), so a driver that forgets to, after
 // freeing memory say, keeps reaching the old pages here as it would on a real card.
 #pragma once
+#include "am/hw/vm_hub_regs.h"
 #include "card_model.h"
 #include "iommu.h"
 #include "register_file.h"
@@ -17,11 +20,17 @@ namespace sim {
 
 class Gmc : public shader::MemoryPort {
 public:
-  Gmc(const RegisterFile& regs, const CardModel& model, uint8_t* vram, uint64_t vram_size,
+  // `hub` names the hub's registers; `seg` maps their BASE_IDX to BAR5 dword indices.
+  Gmc(const char* name, const am::hw::VmHubRegs& hub, const uint32_t (&seg)[2],
+      const RegisterFile& regs, const CardModel& model, uint8_t* vram, uint64_t vram_size,
       const Iommu& iommu)
-      : regs_(regs), model_(model), vram_(vram), vram_size_(vram_size), iommu_(iommu) {}
+      : name_(name), hub_(hub), seg_{seg[0], seg[1]}, regs_(regs), model_(model), vram_(vram),
+        vram_size_(vram_size), iommu_(iommu) {}
 
   uint8_t* translate(uint64_t va, size_t len, bool write, bool execute = false) override;
+  // The BAR5 dword index of one of this hub's registers.
+  uint32_t reg(am::hw::Reg r) const { return seg_[r.base_idx] + r.offset; }
+  const am::hw::VmHubRegs& hub() const { return hub_; }
   // An invalidation request for VMID 0: every cached translation is dropped.
   void invalidate_tlb() { generation_.fetch_add(1, std::memory_order_acq_rel); }
 
@@ -36,6 +45,10 @@ private:
   uint64_t walk(uint64_t va, size_t len, bool write) const;
   // Checks the entry's permissions and returns the host memory behind it.
   uint8_t* resolve(uint64_t pte, uint64_t va, size_t len, bool write, bool execute) const;
+  [[noreturn]] void fault(const char* what, uint64_t va, bool write) const;
+  const char* name_;
+  am::hw::VmHubRegs hub_;
+  uint32_t seg_[2];
   const RegisterFile& regs_;
   const CardModel& model_;
   uint8_t* vram_;

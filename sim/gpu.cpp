@@ -39,18 +39,31 @@ bool Gpu::known_register(uint32_t index) const {
          in(g.GCVM_CONTEXT0_CNTL, g.GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32) ||
          in(g.CP_MQD_BASE_ADDR, g.CP_HQD_PQ_WPTR_HI) ||
          in(g.GCVM_L2_PROTECTION_FAULT_CNTL, g.GCVM_L2_PROTECTION_FAULT_ADDR_HI32) ||
-         index == gc(g.GCVM_INVALIDATE_ENG17_REQ) ||
+         index == gc(g.GCVM_INVALIDATE_ENG17_REQ) || known_mmhub_register(index) ||
          index == gc(g.GRBM_GFX_CNTL) || in(g.SCRATCH_REG6, g.SCRATCH_REG7) ||
          index == gc(g.SH_MEM_BASES) || index == gc(g.SH_MEM_CONFIG) ||
          (index >= ih(ih_first) && index <= ih(i.IH_DOORBELL_RPTR)) || index == ih(i.IH_CNTL);
 }
 
+// MMHUB's VMID 0 context: CNTL, the page-table base/start/end and the invalidation request.
+bool Gpu::known_mmhub_register(uint32_t index) const {
+  const VmHubRegs& h = mmhub_.hub();
+  auto in = [&](Reg first, Reg last) { return index >= mmhub_.reg(first) && index <= mmhub_.reg(last); };
+  return index == mmhub_.reg(h.CONTEXT0_CNTL) || in(h.PAGE_TABLE_BASE_LO32, h.PAGE_TABLE_BASE_HI32) ||
+         in(h.PAGE_TABLE_START_LO32, h.PAGE_TABLE_START_HI32) ||
+         in(h.PAGE_TABLE_END_LO32, h.PAGE_TABLE_END_HI32) || index == mmhub_.reg(h.INVALIDATE_ENG17_REQ);
+}
+
 Gpu::Gpu(const GpuConfig& config)
-    : config_(config), model_(model_of(config)), gc_regs_(*model_.gc), debug_(debug_level()),
+    : config_(config), model_(model_of(config)), gc_regs_(*model_.gc),
+      gfxhub_regs_(gfxhub_regs(gc_regs_)), debug_(debug_level()),
       vram_(static_cast<uint8_t*>(mmap(nullptr, config.vram_bytes, PROT_READ | PROT_WRITE,
                                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0))),
-      gmc_(regs_, model_, vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes, iommu_),
-      ih_(regs_, model_, gmc_), smu_(regs_, model_, fw_, debug_),
+      gmc_("GFXHUB", gfxhub_regs_, model_.gc_seg, regs_, model_,
+           vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes, iommu_),
+      mmhub_("MMHUB", *model_.mmhub, model_.mmhub_seg, regs_, model_,
+             vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes, iommu_),
+      ih_(regs_, model_, mmhub_), smu_(regs_, model_, fw_, debug_),
       psp_(regs_, model_, gmc_, fw_, smu_, debug_), mec_(*this),
       sdma_(*this) {
   if (vram_ == MAP_FAILED) {
@@ -149,12 +162,15 @@ void Gpu::reg_write32(uint32_t index, uint32_t value) {
         regs_.store(gc(gc_regs_.GCVM_L2_PROTECTION_FAULT_ADDR_LO32), 0);
         regs_.store(gc(gc_regs_.GCVM_L2_PROTECTION_FAULT_ADDR_HI32), 0);
       }
-    } else if (index == gc(gc_regs_.GCVM_INVALIDATE_ENG17_REQ)) {
-      // The model's invalidation completes at once: VMID 0's cached translations go when the
-      // request names VMID 0 and any TLB level, and ACK reports every VMID the request named.
+    } else if (Gmc* hub = index == gmc_.reg(gmc_.hub().INVALIDATE_ENG17_REQ)     ? &gmc_
+                         : index == mmhub_.reg(mmhub_.hub().INVALIDATE_ENG17_REQ) ? &mmhub_
+                                                                                  : nullptr) {
+      // The model's invalidation completes at once: VMID 0's cached translations in that hub
+      // go when the request names VMID 0 and any TLB level, and ACK reports every VMID the
+      // request named.
       regs_.store(index, value);
-      if ((value & 1) && (value & VM_INVALIDATE_REQ_ALL_LEVELS)) gmc_.invalidate_tlb();
-      regs_.store(gc(gc_regs_.GCVM_INVALIDATE_ENG17_ACK), value & 0xffff);
+      if ((value & 1) && (value & VM_INVALIDATE_REQ_ALL_LEVELS)) hub->invalidate_tlb();
+      regs_.store(hub->reg(hub->hub().INVALIDATE_ENG17_ACK), value & 0xffff);
     } else if (index == ih(model_.ih->IH_RB_CNTL)) {
       regs_.store(index, value & ~IH_RB_CNTL_WPTR_OVERFLOW_CLEAR);
       if (value & IH_RB_CNTL_WPTR_OVERFLOW_CLEAR) {

@@ -83,6 +83,7 @@ public:
 private:
   bool hqd_register(uint32_t index) const;
   bool known_register(uint32_t index) const;
+  bool known_mmhub_register(uint32_t index) const;
   HqdState latch_hqd(); // the selected queue's registers, with reg_mutex_ held
   void raise_interrupt();
   void mode1_reset();
@@ -92,11 +93,13 @@ private:
   GpuConfig config_;
   const CardModel& model_;
   const am::hw::GcRegs& gc_regs_;
+  am::hw::VmHubRegs gfxhub_regs_;
   int debug_ = 0;
   uint8_t* vram_ = nullptr;
   RegisterFile regs_;
   Iommu iommu_;
-  Gmc gmc_;
+  Gmc gmc_;   // GFXHUB: the CP, the shaders, SDMA (and, in this model, the PSP)
+  Gmc mmhub_; // MMHUB: the IH's ring and write-back
   Ih ih_;
   FirmwareState fw_;
   Smu smu_;

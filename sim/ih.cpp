@@ -1,5 +1,7 @@
 #include "ih.h"
 
+#include <cstdio>
+
 
 namespace sim {
 
@@ -35,8 +37,12 @@ bool Ih::post(const ih::IvEntry& entry) {
                     (regs_.read(model_.ih_reg(model_.ih->IH_RB_WPTR_ADDR_LO)) & ~3u);
       gmc_.store32(wb, regs_.read(model_.ih_reg(model_.ih->IH_RB_WPTR)));
     }
-  } catch (const shader::MemoryFault&) {
-    ++dropped_; // the IH's own ring is unreachable: nothing more the model can do
+  } catch (const shader::MemoryFault& e) {
+    // The IH's own ring is unreachable (MMHUB not set up, or the ring unmapped): a real card
+    // loses the interrupt too. Said once, loudly: every blocking wait now depends on polling.
+    if (dropped_faults_++ == 0)
+      std::fprintf(stderr, "amcl sim: the IH cannot write its ring (%s): interrupts are lost\n", e.what());
+    ++dropped_;
     return false;
   }
   ++posted_;

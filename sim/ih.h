@@ -13,6 +13,7 @@ namespace sim {
 
 class Ih {
 public:
+  // `gmc` is the hub the IH's memory writes go through (MMHUB).
   Ih(RegisterFile& regs, const CardModel& model, Gmc& gmc)
       : regs_(regs), model_(model), gmc_(gmc) {}
   // Returns true when the entry reached the ring.
@@ -25,7 +26,7 @@ private:
   const CardModel& model_;
   Gmc& gmc_;
   std::mutex mutex_;
-  uint64_t posted_ = 0, dropped_ = 0;
+  uint64_t posted_ = 0, dropped_ = 0, dropped_faults_ = 0;
 };
 
 } // namespace sim

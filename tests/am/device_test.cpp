@@ -202,6 +202,34 @@ TEST_P(AmDevice, BadSdmaPacketIsReportedWithoutWaitingForTheHangTimeout) {
   dev.free(mem);
 }
 
+// Both VM hubs get VMID 0 with the one page directory: GFXHUB for the CP, shaders and SDMA,
+// MMHUB for the IH, whose ring writes reach memory only through it (the emulated IH faults and
+// loses the interrupt when MMHUB's context is not set up; then the SDMA fault below would
+// never be reported and its wait would run into the hang timeout).
+TEST_P(AmDevice, BothVmHubsMapVmidZeroAndTheIhWritesThroughMmhub) {
+  auto gpu = card();
+  am::Device dev(gpu);
+  const sim::CardModel& model = *sim::find_card_model(GetParam());
+  const am::hw::VmHubRegs gfx = am::hw::gfxhub_regs(*model.gc), mm = *model.mmhub;
+  auto gfx_reg = [&](am::hw::Reg r) { return gpu->reg_read32(model.gc_reg(r)); };
+  auto mm_reg = [&](am::hw::Reg r) { return gpu->reg_read32(model.mmhub_seg[r.base_idx] + r.offset); };
+  EXPECT_EQ(mm_reg(mm.CONTEXT0_CNTL), gfx_reg(gfx.CONTEXT0_CNTL));
+  EXPECT_EQ(mm_reg(mm.CONTEXT0_CNTL) & 1u, 1u);
+  EXPECT_EQ(mm_reg(mm.PAGE_TABLE_BASE_LO32), gfx_reg(gfx.PAGE_TABLE_BASE_LO32));
+  EXPECT_EQ(mm_reg(mm.PAGE_TABLE_BASE_HI32), gfx_reg(gfx.PAGE_TABLE_BASE_HI32));
+  EXPECT_EQ(mm_reg(mm.PAGE_TABLE_END_LO32), gfx_reg(gfx.PAGE_TABLE_END_LO32));
+  EXPECT_EQ(mm_reg(mm.PAGE_TABLE_END_HI32), gfx_reg(gfx.PAGE_TABLE_END_HI32));
+
+  const uint64_t posted = gpu->ih().posted();
+  am::Allocation vram = dev.alloc_vram(4096);
+  am::SdmaBuilder b;
+  b.copy_linear(vram.va, 0x6100000000ull, 64); // never mapped: a VM fault, through the IH
+  EXPECT_THROW(dev.wait(am::Engine::Sdma, dev.submit_sdma(b)), am::DeviceError);
+  EXPECT_GT(gpu->ih().posted(), posted);
+  EXPECT_EQ(gpu->ih().dropped(), 0u);
+  dev.free(vram);
+}
+
 TEST_P(AmDevice, SystemMemoryIsMappedInTheIommuOnlyWhileAllocated) {
   auto gpu = card();
   am::Device dev(gpu);

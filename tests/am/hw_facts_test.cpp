@@ -10,6 +10,7 @@
 #include "am/hw/psp_gfx_if.h"
 #include "am/hw/osssys_regs.h"
 #include "am/hw/sh_regs.h"
+#include "am/hw/vm_hub_regs.h"
 
 #include <gtest/gtest.h>
 
@@ -105,6 +106,35 @@ TEST(GcRegisters, TableByMajorVersion) {
   EXPECT_EQ(gc_regs_for_major(12), &kGc12);
   EXPECT_EQ(gc_regs_for_major(10), nullptr);
   EXPECT_EQ(gc_regs_for_major(13), nullptr);
+}
+
+// mmhub_3_0_0_offset.h and mmhub_4_1_0_offset.h (the same offsets), and GFXHUB's context 0
+// taken from the GC tables.
+TEST(VmHubRegisters, MatchLinuxHeaders) {
+  for (const VmHubRegs* h : {&kMmhub3, &kMmhub4}) {
+    expect_reg(h->CONTEXT0_CNTL, 0x0564, 0);
+    expect_reg(h->PAGE_TABLE_BASE_LO32, 0x05cf, 0);
+    expect_reg(h->PAGE_TABLE_BASE_HI32, 0x05d0, 0);
+    expect_reg(h->PAGE_TABLE_START_LO32, 0x05ef, 0);
+    expect_reg(h->PAGE_TABLE_START_HI32, 0x05f0, 0);
+    expect_reg(h->PAGE_TABLE_END_LO32, 0x060f, 0);
+    expect_reg(h->PAGE_TABLE_END_HI32, 0x0610, 0);
+    expect_reg(h->INVALIDATE_ENG17_REQ, 0x0598, 0);
+    expect_reg(h->INVALIDATE_ENG17_ACK, 0x05aa, 0);
+  }
+  EXPECT_EQ(kMmhub3.block_size_shift, 3u);
+  EXPECT_EQ(kMmhub4.block_size_shift, 4u);
+  EXPECT_EQ(mmhub_regs_for_major(3), &kMmhub3);
+  EXPECT_EQ(mmhub_regs_for_major(4), &kMmhub4);
+  EXPECT_EQ(mmhub_regs_for_major(2), nullptr);
+  const VmHubRegs gfx11 = gfxhub_regs(kGc11);
+  expect_reg(gfx11.CONTEXT0_CNTL, 0x1688, 0);
+  expect_reg(gfx11.PAGE_TABLE_END_HI32, 0x1734, 0);
+  expect_reg(gfx11.INVALIDATE_ENG17_ACK, 0x16ce, 0);
+  EXPECT_EQ(gfx11.block_size_shift, kGc11.vm_context_block_size_shift);
+  const VmHubRegs gfx12 = gfxhub_regs(kGc12);
+  expect_reg(gfx12.PAGE_TABLE_BASE_LO32, 0x168f, 0);
+  expect_reg(gfx12.INVALIDATE_ENG17_REQ, 0x1658, 0);
 }
 
 // osssys_6_0_0_offset.h and osssys_7_0_0_offset.h (7.0 puts RPTR/WPTR before BASE and moves
