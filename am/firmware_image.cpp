@@ -1,5 +1,6 @@
 #include "firmware_image.h"
 
+#include "hw/psp_gfx_if.h"
 #include "hw/ucode.h"
 
 #include <cstring>
@@ -34,14 +35,156 @@ std::pair<uint32_t, uint32_t> payload_range(std::span<const uint8_t> file, const
   const uint16_t major = u16(file, kHeaderVersionMajor);
   if (size != file.size())
     bad(name, "header says " + std::to_string(size) + " bytes, the file has " + std::to_string(file.size()));
-  if (major < 1 || major > 2) bad(name, "unknown header version " + std::to_string(major));
+  if (major < 1 || major > 3) bad(name, "unknown header version " + std::to_string(major));
   if (header < kCommonHeaderBytes || header > size) bad(name, "header size out of range");
   if (ucode == 0) bad(name, "no ucode");
   if (uint64_t(offset) + ucode > size) bad(name, "ucode runs past the end of the file");
   return {offset, ucode};
 }
 
+// The bytes [offset, offset + size) of the file, checked.
+std::vector<uint8_t> slice(std::span<const uint8_t> file, const std::string& name, uint32_t offset,
+                           uint32_t size, const char* what) {
+  if (size == 0 || uint64_t(offset) + size > file.size())
+    bad(name, std::string(what) + " (" + std::to_string(size) + " bytes at " + std::to_string(offset) +
+                  ") is empty or runs past the end of the file");
+  return {file.begin() + offset, file.begin() + offset + size};
+}
+
+// A header of at least `bytes`, of header version `major`.
+void need_header(std::span<const uint8_t> file, const std::string& name, uint16_t major, uint32_t bytes,
+                 const char* what) {
+  payload_range(file, name);
+  if (u16(file, kHeaderVersionMajor) != major || u32(file, kHeaderSizeBytes) < bytes)
+    bad(name, std::string("not ") + what + " (header v" + std::to_string(u16(file, kHeaderVersionMajor)) + "." +
+                  std::to_string(u16(file, kHeaderVersionMinor)) + ", " +
+                  std::to_string(u32(file, kHeaderSizeBytes)) + " bytes)");
+}
+
+// A file around `header` bytes (fields filled by the caller) and `body`, the common header's
+// ucode being [ucode_offset, ucode_offset + ucode_size) of the result.
+std::vector<uint8_t> container(uint32_t header, uint16_t major, uint16_t minor, std::span<const uint8_t> body,
+                               uint32_t ucode_size) {
+  std::vector<uint8_t> f(header, 0);
+  f.insert(f.end(), body.begin(), body.end());
+  put32(f, kSizeBytes, uint32_t(f.size()));
+  put32(f, kHeaderSizeBytes, header);
+  put16(f, kHeaderVersionMajor, major);
+  put16(f, kHeaderVersionMinor, minor);
+  put32(f, kUcodeSizeBytes, ucode_size);
+  put32(f, kUcodeArrayOffsetBytes, header);
+  return f;
+}
+
 } // namespace
+
+TypedImages cp_rs64_images(std::span<const uint8_t> file, const std::string& name, uint32_t code_type,
+                           std::span<const uint32_t> stack_types) {
+  need_header(file, name, 2, kCpv2HeaderBytes, "an RS64 command processor file");
+  TypedImages out;
+  out.emplace_back(code_type, slice(file, name, u32(file, kUcodeArrayOffsetBytes), u32(file, kCpv2UcodeSize), "code"));
+  const auto stack = slice(file, name, u32(file, kCpv2DataOffset), u32(file, kCpv2DataSize), "stack");
+  for (uint32_t type : stack_types) out.emplace_back(type, stack);
+  return out;
+}
+
+TypedImages sdma_images(std::span<const uint8_t> file, const std::string& name) {
+  using namespace hw::psp;
+  payload_range(file, name);
+  TypedImages out;
+  const uint32_t start = u32(file, kUcodeArrayOffsetBytes);
+  if (u16(file, kHeaderVersionMajor) == 3) {
+    need_header(file, name, 3, kSdmaV3HeaderBytes, "an SDMA v3 file");
+    out.emplace_back(GFX_FW_TYPE_SDMA_UCODE_TH0, slice(file, name, start, u32(file, kSdmaV3UcodeSize), "RS64 ucode"));
+    return out;
+  }
+  need_header(file, name, 2, kSdmaV2HeaderBytes, "an SDMA v2 file");
+  out.emplace_back(GFX_FW_TYPE_SDMA_UCODE_TH0, slice(file, name, start, u32(file, kSdmaV2CtxSize), "context thread"));
+  out.emplace_back(GFX_FW_TYPE_SDMA_UCODE_TH1,
+                   slice(file, name, u32(file, kSdmaV2CtlOffset), u32(file, kSdmaV2CtlSize), "control thread"));
+  return out;
+}
+
+TypedImages rlc_images(std::span<const uint8_t> file, const std::string& name) {
+  using namespace hw::psp;
+  need_header(file, name, 2, kRlcV21HeaderBytes, "an RLC v2.1+ file");
+  const uint16_t minor = u16(file, kHeaderVersionMinor);
+  const uint32_t header = u32(file, kHeaderSizeBytes);
+  struct Part {
+    uint32_t type, size_at, offset_at, header_bytes;
+    const char* what;
+  };
+  const Part parts[] = {
+      {GFX_FW_TYPE_RLC_RESTORE_LIST_GPM_MEM, kRlcGpmSize, kRlcGpmOffset, kRlcV21HeaderBytes, "GPM restore list"},
+      {GFX_FW_TYPE_RLC_RESTORE_LIST_SRM_MEM, kRlcSrmSize, kRlcSrmOffset, kRlcV21HeaderBytes, "SRM restore list"},
+      {GFX_FW_TYPE_RLC_IRAM, kRlcIramSize, kRlcIramOffset, kRlcV22HeaderBytes, "RLC IRAM"},
+      {GFX_FW_TYPE_RLC_DRAM_BOOT, kRlcDramSize, kRlcDramOffset, kRlcV22HeaderBytes, "RLC DRAM boot"},
+      {GFX_FW_TYPE_RLC_P, kRlcPSize, kRlcPOffset, kRlcV23HeaderBytes, "RLC_P"},
+      {GFX_FW_TYPE_RLC_V, kRlcVSize, kRlcVOffset, kRlcV23HeaderBytes, "RLC_V"},
+  };
+  TypedImages out;
+  for (const Part& p : parts) {
+    const unsigned needed_minor = p.header_bytes == kRlcV21HeaderBytes ? 1 : p.header_bytes == kRlcV22HeaderBytes ? 2 : 3;
+    if (minor < needed_minor) continue;
+    if (header < p.header_bytes) bad(name, "RLC v2." + std::to_string(minor) + " header too small");
+    if (u32(file, p.size_at) == 0) continue; // this part has none
+    out.emplace_back(p.type, slice(file, name, u32(file, p.offset_at), u32(file, p.size_at), p.what));
+  }
+  out.emplace_back(GFX_FW_TYPE_RLC_G, ucode_payload(file, name));
+  return out;
+}
+
+std::vector<uint8_t> make_cp_rs64_file(std::span<const uint8_t> code, std::span<const uint8_t> stack) {
+  std::vector<uint8_t> body(code.begin(), code.end());
+  body.insert(body.end(), stack.begin(), stack.end());
+  auto f = container(kCpv2HeaderBytes, 2, 0, body, uint32_t(body.size()));
+  put32(f, kCpv2UcodeSize, uint32_t(code.size()));
+  put32(f, kCpv2UcodeSize + 4, kCpv2HeaderBytes); // ucode_offset_bytes
+  put32(f, kCpv2DataSize, uint32_t(stack.size()));
+  put32(f, kCpv2DataOffset, kCpv2HeaderBytes + uint32_t(code.size()));
+  return f;
+}
+
+std::vector<uint8_t> make_sdma_file(std::span<const uint8_t> th0, std::span<const uint8_t> th1) {
+  if (th1.empty()) {
+    auto f = container(kSdmaV3HeaderBytes, 3, 0, th0, uint32_t(th0.size()));
+    put32(f, kSdmaV3UcodeSize - 4, kSdmaV3HeaderBytes); // ucode_offset_bytes
+    put32(f, kSdmaV3UcodeSize, uint32_t(th0.size()));
+    return f;
+  }
+  std::vector<uint8_t> body(th0.begin(), th0.end());
+  body.insert(body.end(), th1.begin(), th1.end());
+  auto f = container(kSdmaV2HeaderBytes, 2, 0, body, uint32_t(body.size()));
+  put32(f, kSdmaV2CtxSize, uint32_t(th0.size()));
+  put32(f, kSdmaV2CtlOffset, kSdmaV2HeaderBytes + uint32_t(th0.size()));
+  put32(f, kSdmaV2CtlSize, uint32_t(th1.size()));
+  return f;
+}
+
+std::vector<uint8_t> make_rlc_file(std::span<const uint8_t> rlc_g,
+                                   const std::map<uint32_t, std::vector<uint8_t>>& parts) {
+  using namespace hw::psp;
+  // Each part's size field; its offset field is the next dword.
+  const std::pair<uint32_t, uint32_t> size_fields[] = {
+      {GFX_FW_TYPE_RLC_RESTORE_LIST_GPM_MEM, kRlcGpmSize}, {GFX_FW_TYPE_RLC_RESTORE_LIST_SRM_MEM, kRlcSrmSize},
+      {GFX_FW_TYPE_RLC_IRAM, kRlcIramSize},   {GFX_FW_TYPE_RLC_DRAM_BOOT, kRlcDramSize},
+      {GFX_FW_TYPE_RLC_P, kRlcPSize},         {GFX_FW_TYPE_RLC_V, kRlcVSize}};
+  std::vector<uint8_t> body(rlc_g.begin(), rlc_g.end());
+  std::vector<std::pair<uint32_t, uint32_t>> placed; // (size field, offset in the body)
+  for (const auto& [type, size_field] : size_fields) {
+    auto it = parts.find(type);
+    if (it == parts.end()) continue;
+    placed.emplace_back(size_field, uint32_t(body.size()));
+    body.insert(body.end(), it->second.begin(), it->second.end());
+  }
+  auto f = container(kRlcV23HeaderBytes, 2, 3, body, uint32_t(rlc_g.size()));
+  for (size_t i = 0; i < placed.size(); ++i) {
+    const uint32_t end = i + 1 < placed.size() ? placed[i + 1].second : uint32_t(body.size());
+    put32(f, placed[i].first, end - placed[i].second);
+    put32(f, placed[i].first + 4, kRlcV23HeaderBytes + placed[i].second);
+  }
+  return f;
+}
 
 std::vector<uint8_t> ucode_payload(std::span<const uint8_t> file, const std::string& name) {
   const auto [offset, size] = payload_range(file, name);

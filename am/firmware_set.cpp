@@ -21,13 +21,13 @@ std::string version_of(const IpDiscovery& ip, uint16_t hw_id, const char* what) 
 }
 
 struct Names {
-  std::string sos, smu, imu, rlc, mec, sdma;
+  std::string sos, smu, imu, rlc, pfp, me, mec, sdma;
 };
 Names names_of(const IpDiscovery& ip) {
   const std::string gc = version_of(ip, discovery::GC_HWID, "GC");
   return {"psp_" + version_of(ip, discovery::MP0_HWID, "MP0 (PSP)") + "_sos.bin",
           "smu_" + version_of(ip, discovery::MP1_HWID, "MP1 (SMU)") + ".bin", "gc_" + gc + "_imu.bin",
-          "gc_" + gc + "_rlc.bin",
+          "gc_" + gc + "_rlc.bin", "gc_" + gc + "_pfp.bin", "gc_" + gc + "_me.bin",
           "gc_" + gc + "_mec.bin", "sdma_" + version_of(ip, discovery::SDMA0_HWID, "SDMA") + ".bin"};
 }
 
@@ -45,12 +45,25 @@ FirmwareSet assemble(const IpDiscovery& ip, const std::function<std::vector<uint
     return FirmwareImage{type, name, ucode_payload(read(name), name)};
   };
   set.smu = image(psp::GFX_FW_TYPE_SMU, n.smu);
-  // The IMU first: on SOC21 parts it brings up the RLC, which then starts the CP and SDMA.
+  // SOC21/SOC24 containers, in the order tinygrad's AM and amdgpu's ucode ids load them: SDMA's
+  // threads, the RS64 command processors (code, then a stack per pipe), the IMU, the RLC's
+  // lists and boot images, RLC_G last; then the RLC autoload starts them all.
+  auto add = [&](const std::string& file, TypedImages images) {
+    for (auto& [type, bytes] : images) set.gfx.push_back(FirmwareImage{type, file, std::move(bytes)});
+  };
+  using namespace psp;
+  add(n.sdma, sdma_images(read(n.sdma), n.sdma));
+  const uint32_t pfp_stacks[] = {GFX_FW_TYPE_RS64_PFP_P0_STACK, GFX_FW_TYPE_RS64_PFP_P1_STACK};
+  const uint32_t me_stacks[] = {GFX_FW_TYPE_RS64_ME_P0_STACK, GFX_FW_TYPE_RS64_ME_P1_STACK};
+  const uint32_t mec_stacks[] = {GFX_FW_TYPE_RS64_MEC_P0_STACK, GFX_FW_TYPE_RS64_MEC_P1_STACK,
+                                 GFX_FW_TYPE_RS64_MEC_P2_STACK, GFX_FW_TYPE_RS64_MEC_P3_STACK};
+  add(n.pfp, cp_rs64_images(read(n.pfp), n.pfp, GFX_FW_TYPE_RS64_PFP, pfp_stacks));
+  add(n.me, cp_rs64_images(read(n.me), n.me, GFX_FW_TYPE_RS64_ME, me_stacks));
+  add(n.mec, cp_rs64_images(read(n.mec), n.mec, GFX_FW_TYPE_RS64_MEC, mec_stacks));
   auto [iram, dram] = imu_images(read(n.imu), n.imu);
-  set.gfx = {FirmwareImage{psp::GFX_FW_TYPE_IMU_I, n.imu, std::move(iram)},
-             FirmwareImage{psp::GFX_FW_TYPE_IMU_D, n.imu, std::move(dram)},
-             image(psp::GFX_FW_TYPE_RLC_G, n.rlc), image(psp::GFX_FW_TYPE_CP_MEC, n.mec),
-             image(psp::GFX_FW_TYPE_SDMA0, n.sdma)};
+  set.gfx.push_back(FirmwareImage{GFX_FW_TYPE_IMU_I, n.imu, std::move(iram)});
+  set.gfx.push_back(FirmwareImage{GFX_FW_TYPE_IMU_D, n.imu, std::move(dram)});
+  add(n.rlc, rlc_images(read(n.rlc), n.rlc));
   return set;
 }
 
@@ -66,7 +79,7 @@ std::vector<uint8_t> synthetic_bytes(const std::string& what, size_t size) {
 
 std::vector<std::string> firmware_file_names(const IpDiscovery& ip) {
   const Names n = names_of(ip);
-  return {n.sos, n.smu, n.imu, n.rlc, n.mec, n.sdma};
+  return {n.sos, n.smu, n.imu, n.rlc, n.pfp, n.me, n.mec, n.sdma};
 }
 
 FirmwareSet load_firmware_set(const IpDiscovery& ip, const fs::path& dir) {
@@ -91,6 +104,20 @@ FirmwareSet synthetic_firmware_set(const IpDiscovery& ip) {
       return make_psp_sos_file(parts);
     }
     if (name == n.imu) return make_imu_file(synthetic_bytes(name + " iram", 8192), synthetic_bytes(name + " dram", 4096));
+    if (name == n.pfp || name == n.me || name == n.mec)
+      return make_cp_rs64_file(synthetic_bytes(name + " code", 16384), synthetic_bytes(name + " stack", 4096));
+    if (name == n.sdma) // SDMA 6 has two threads (header v2), SDMA 7 one RS64 image (v3)
+      return ip.find(discovery::SDMA0_HWID)->major >= 7
+                 ? make_sdma_file(synthetic_bytes(name, 16384), {})
+                 : make_sdma_file(synthetic_bytes(name + " ctx", 8192), synthetic_bytes(name + " ctl", 8192));
+    if (name == n.rlc) {
+      std::map<uint32_t, std::vector<uint8_t>> parts;
+      for (uint32_t t : {psp::GFX_FW_TYPE_RLC_RESTORE_LIST_GPM_MEM, psp::GFX_FW_TYPE_RLC_RESTORE_LIST_SRM_MEM,
+                         psp::GFX_FW_TYPE_RLC_IRAM, psp::GFX_FW_TYPE_RLC_DRAM_BOOT, psp::GFX_FW_TYPE_RLC_P,
+                         psp::GFX_FW_TYPE_RLC_V})
+        parts[t] = synthetic_bytes(name + " part " + std::to_string(t), 4096);
+      return make_rlc_file(synthetic_bytes(name, 16384), parts);
+    }
     return make_firmware_file(2, synthetic_bytes(name, 16384));
   };
   return assemble(ip, read, "synthetic");

@@ -1,6 +1,6 @@
 // The firmware a card needs, by the IP versions its discovery table lists, named as Linux
 // amdgpu names the files (psp_13_0_0_sos.bin, smu_13_0_0.bin, gc_11_0_0_imu.bin,
-// gc_11_0_0_rlc.bin, gc_11_0_0_mec.bin, sdma_6_0_0.bin), read from the firmware directory and checked. An
+// gc_11_0_0_rlc.bin, gc_11_0_0_pfp.bin, gc_11_0_0_me.bin, gc_11_0_0_mec.bin, sdma_6_0_0.bin), read from the firmware directory and checked. An
 // emulated card gets synthetic files in the same format, so it needs no files on disk.
 #pragma once
 #include "firmware_image.h"
@@ -23,7 +23,7 @@ struct FirmwareSet {
   std::string source;                           // the directory, or "synthetic"
   std::map<uint32_t, std::vector<uint8_t>> sos; // the PSP's own components, by psp_fw_type
   FirmwareImage smu;                            // loaded before the TMR
-  std::vector<FirmwareImage> gfx;               // IMU (I, D), RLC, MEC, SDMA, in load order
+  std::vector<FirmwareImage> gfx;               // SDMA, PFP, ME, MEC, IMU, RLC: in load order
 };
 
 // The file names, from the GC, SDMA0, MP0 and MP1 versions; throws FirmwareError when the

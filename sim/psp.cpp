@@ -189,8 +189,7 @@ uint32_t Psp::execute(uint64_t cmd_va) {
     return 0;
   case GFX_CMD_ID_LOAD_IP_FW: {
     const uint32_t type = get32(cmd, kCmd + kFwType), size = get32(cmd, kCmd + kFwSize);
-    const bool known = type == GFX_FW_TYPE_SMU || type == GFX_FW_TYPE_RLC_G || type == GFX_FW_TYPE_CP_MEC ||
-                       type == GFX_FW_TYPE_SDMA0 || type == GFX_FW_TYPE_IMU_I || type == GFX_FW_TYPE_IMU_D;
+    const bool known = soc21_image(type);
     // The SMU's image may come before the TMR; every other image lands in it.
     if (!known || size == 0 || !toc_ || (type != GFX_FW_TYPE_SMU && !tmr_va_)) {
       log("LOAD_IP_FW of type " + std::to_string(type) + " refused");
@@ -212,9 +211,8 @@ uint32_t Psp::execute(uint64_t cmd_va) {
     return 0;
   }
   case GFX_CMD_ID_AUTOLOAD_RLC:
-    if (!tmr_va_ || !loaded_.count(GFX_FW_TYPE_IMU_I) || !loaded_.count(GFX_FW_TYPE_IMU_D) ||
-        !loaded_.count(GFX_FW_TYPE_RLC_G) || !loaded_.count(GFX_FW_TYPE_CP_MEC) || !loaded_.count(GFX_FW_TYPE_SDMA0)) {
-      log("AUTOLOAD_RLC without the IMU, RLC, MEC and SDMA firmware in the TMR");
+    if (!tmr_va_ || !autoload_ready()) {
+      log("AUTOLOAD_RLC without the IMU, RLC, RS64 MEC (code and pipe 0 stack) and SDMA firmware in the TMR");
       return kNotSupported;
     }
     fw_.imu_running = true; // the IMU starts, brings up the RLC, which starts the CP and SDMA
@@ -224,6 +222,30 @@ uint32_t Psp::execute(uint64_t cmd_va) {
     log("unknown ring command " + std::to_string(id));
     return kUnknownCommand;
   }
+}
+
+// The images a SOC21/SOC24 PSP takes (the SMU's, and the GFX and SDMA containers' pieces);
+// anything else, the pre-SOC21 CP_MEC/SDMA0 types among them, is refused.
+bool Psp::soc21_image(uint32_t type) {
+  switch (type) {
+  case GFX_FW_TYPE_SMU: case GFX_FW_TYPE_IMU_I: case GFX_FW_TYPE_IMU_D: case GFX_FW_TYPE_RLC_G:
+  case GFX_FW_TYPE_RLC_RESTORE_LIST_GPM_MEM: case GFX_FW_TYPE_RLC_RESTORE_LIST_SRM_MEM:
+  case GFX_FW_TYPE_RLC_IRAM: case GFX_FW_TYPE_RLC_DRAM_BOOT: case GFX_FW_TYPE_RLC_P: case GFX_FW_TYPE_RLC_V:
+  case GFX_FW_TYPE_SDMA_UCODE_TH0: case GFX_FW_TYPE_SDMA_UCODE_TH1:
+    return true;
+  default:
+    return type >= GFX_FW_TYPE_RS64_PFP && type <= GFX_FW_TYPE_RS64_MEC_P3_STACK;
+  }
+}
+
+// What the RLC autoload needs to bring up what amcl uses: the IMU, RLC_G, the MEC's code and
+// the stack of pipe 0 (amcl's compute queue), SDMA's context thread, and on SDMA 6 (gfx11)
+// its control thread too.
+bool Psp::autoload_ready() const {
+  for (uint32_t t : {GFX_FW_TYPE_IMU_I, GFX_FW_TYPE_IMU_D, GFX_FW_TYPE_RLC_G, GFX_FW_TYPE_RS64_MEC,
+                     GFX_FW_TYPE_RS64_MEC_P0_STACK, GFX_FW_TYPE_SDMA_UCODE_TH0})
+    if (!loaded_.count(t)) return false;
+  return model_.isa != shader::Gfx::v11 || loaded_.count(GFX_FW_TYPE_SDMA_UCODE_TH1) > 0;
 }
 
 } // namespace sim

@@ -40,6 +40,8 @@ private:
   uint32_t execute(uint64_t cmd_va); // returns the response status
   void log(const std::string& what) const;
   uint32_t reg(am::hw::Reg r) const { return model_.psp_reg(r); }
+  static bool soc21_image(uint32_t type);
+  bool autoload_ready() const;
 
   RegisterFile& regs_;
   const CardModel& model_;

@@ -22,11 +22,31 @@ enum CmdId : uint32_t {
 // enum psp_gfx_fw_type: the images amcl hands the PSP.
 enum FwType : uint32_t {
   GFX_FW_TYPE_CP_MEC = 4,
+  GFX_FW_TYPE_RLC_V = 7,
   GFX_FW_TYPE_RLC_G = 8,
   GFX_FW_TYPE_SDMA0 = 9,
   GFX_FW_TYPE_SMU = 18,
+  GFX_FW_TYPE_RLC_RESTORE_LIST_GPM_MEM = 20,
+  GFX_FW_TYPE_RLC_RESTORE_LIST_SRM_MEM = 21,
+  GFX_FW_TYPE_RLC_P = 25,
+  GFX_FW_TYPE_RLC_IRAM = 26,
+  GFX_FW_TYPE_RLC_DRAM_BOOT = 48,
   GFX_FW_TYPE_IMU_I = 68, // SOC21 and later: the IMU's instruction and data images
   GFX_FW_TYPE_IMU_D = 69,
+  GFX_FW_TYPE_SDMA_UCODE_TH0 = 71, // SOC21: SDMA context thread (SDMA 7's one RS64 image too)
+  GFX_FW_TYPE_SDMA_UCODE_TH1 = 72, // SOC21: SDMA control thread
+  // SOC21 RS64 command processors: code, then a stack per pipe.
+  GFX_FW_TYPE_RS64_PFP = 87,
+  GFX_FW_TYPE_RS64_ME = 88,
+  GFX_FW_TYPE_RS64_MEC = 89,
+  GFX_FW_TYPE_RS64_PFP_P0_STACK = 90,
+  GFX_FW_TYPE_RS64_PFP_P1_STACK = 91,
+  GFX_FW_TYPE_RS64_ME_P0_STACK = 92,
+  GFX_FW_TYPE_RS64_ME_P1_STACK = 93,
+  GFX_FW_TYPE_RS64_MEC_P0_STACK = 94,
+  GFX_FW_TYPE_RS64_MEC_P1_STACK = 95,
+  GFX_FW_TYPE_RS64_MEC_P2_STACK = 96,
+  GFX_FW_TYPE_RS64_MEC_P3_STACK = 97,
 };
 
 // struct psp_gfx_rb_frame: 64 bytes.

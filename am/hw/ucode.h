@@ -2,8 +2,10 @@
 // Source: Linux drivers/gpu/drm/amd/amdgpu/amdgpu_ucode.h: struct common_firmware_header (32
 // bytes, every file starts with it), struct psp_firmware_header_v2_0 (a count and an array of
 // struct psp_fw_bin_desc {fw_type, fw_version, offset_bytes, size_bytes}, offsets relative to
-// ucode_array_offset_bytes), struct imu_firmware_header_v1_0 and enum psp_fw_type. Byte offsets; pinned by
-// tests/am/firmware_test.cpp.
+// ucode_array_offset_bytes), struct imu_firmware_header_v1_0, gfx_firmware_header_v2_0,
+// sdma_firmware_header_v2_0/v3_0, rlc_firmware_header_v2_0..v2_3 and enum psp_fw_type. Which
+// piece the PSP gets as which type: amdgpu_ucode.c (amdgpu_ucode_init_single_fw) and tinygrad's
+// AM driver. Byte offsets; pinned by tests/am/firmware_test.cpp.
 #pragma once
 #include <cstdint>
 
@@ -23,6 +25,30 @@ inline constexpr uint32_t kBinFwType = 0, kBinFwVersion = 4, kBinOffsetBytes = 8
 // offset. amdgpu_ucode.c hands the PSP the IRAM image from ucode_array_offset_bytes and the
 // DRAM image right after it.
 inline constexpr uint32_t kImuIramSize = 32, kImuDramSize = 40, kImuHeaderBytes = 48;
+
+// gfx_firmware_header_v2_0 (RS64 PFP, ME, MEC on SOC21/SOC24): the code is ucode_size_bytes
+// from the common header's ucode offset; the stack (data) is at data_offset_bytes from the
+// file's start, and the PSP gets it once per pipe.
+inline constexpr uint32_t kCpv2UcodeSize = 36, kCpv2DataSize = 44, kCpv2DataOffset = 48,
+                          kCpv2HeaderBytes = 60;
+
+// sdma_firmware_header_v2_0 (SDMA 6): the context thread's ucode is the common header's ucode
+// (ctx_ucode_size_bytes long), the control thread's at ctl_ucode_offset from the file's start.
+inline constexpr uint32_t kSdmaV2CtxSize = 36, kSdmaV2CtlOffset = 48, kSdmaV2CtlSize = 52,
+                          kSdmaV2HeaderBytes = 64;
+// sdma_firmware_header_v3_0 (SDMA 7): one RS64 image, ucode_size_bytes from the common
+// header's ucode offset.
+inline constexpr uint32_t kSdmaV3UcodeSize = 40, kSdmaV3HeaderBytes = 44;
+
+// rlc_firmware_header_v2_0 is 104 bytes; v2_1 adds the save/restore lists (GPM and SRM size and
+// offset below), v2_2 the IRAM and DRAM boot images, v2_3 RLC_P and RLC_V. Offsets are from
+// the file's start; the header's minor version says which parts exist.
+inline constexpr uint32_t kRlcGpmSize = 132, kRlcGpmOffset = 136, kRlcSrmSize = 148,
+                          kRlcSrmOffset = 152, kRlcV21HeaderBytes = 156;
+inline constexpr uint32_t kRlcIramSize = 156, kRlcIramOffset = 160, kRlcDramSize = 164,
+                          kRlcDramOffset = 168, kRlcV22HeaderBytes = 172;
+inline constexpr uint32_t kRlcPSize = 180, kRlcPOffset = 184, kRlcVSize = 196, kRlcVOffset = 200,
+                          kRlcV23HeaderBytes = 204;
 
 enum PspFwType : uint32_t {
   PSP_FW_TYPE_PSP_SOS = 1,

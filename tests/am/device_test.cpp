@@ -27,7 +27,8 @@ protected:
   // Where in VRAM `text` first occurs, or npos.
   static size_t find_in_vram(sim::Gpu& gpu, uint64_t from, const std::string& text) {
     const uint8_t* v = gpu.vram();
-    const uint8_t* hit = std::search(v + from, v + gpu.vram_size(), text.begin(), text.end());
+    const uint8_t* hit = std::search(v + from, v + gpu.vram_size(), text.begin(), text.end(),
+                                     [](uint8_t a, char b) { return a == uint8_t(b); });
     return hit == v + gpu.vram_size() ? std::string::npos : size_t(hit - v);
   }
 };
@@ -266,17 +267,21 @@ TEST_P(AmDevice, FreshCardBootsThroughThePspAndTheSmu) {
   EXPECT_TRUE(gpu->firmware().smu_running);
   EXPECT_TRUE(gpu->firmware().gfx_running);
   const bool gfx11 = dev.info().gfx == "gfx1100";
-  const std::string rlc = gfx11 ? "AMCL gc_11_0_0_rlc.bin" : "AMCL gc_12_0_1_rlc.bin";
-  const std::string sdma = gfx11 ? "AMCL sdma_6_0_0.bin" : "AMCL sdma_7_0_1.bin";
+  // Synthetic images start with "AMCL <file>[ <piece>]", then a byte pattern (firmware_set.cpp):
+  // RLC_G is the RLC file's bare tag followed by the pattern's first byte.
+  const std::string rlc_tag = gfx11 ? "AMCL gc_11_0_0_rlc.bin" : "AMCL gc_12_0_1_rlc.bin";
+  const std::string rlc_g = rlc_tag + char(uint8_t(rlc_tag.size() * 7 + 3));
+  const std::string sdma = gfx11 ? "AMCL sdma_6_0_0.bin ctx" : "AMCL sdma_7_0_1.bin";
   const uint64_t boot_region = gpu->vram_size() - (33ull << 20);
-  // The driver stages each image in one buffer, which the last (SDMA) image overwrote, and the
-  // PSP copies each into the TMR: the RLC image is there once, the SDMA image twice.
-  const size_t at = find_in_vram(*gpu, boot_region, rlc);
-  ASSERT_NE(at, std::string::npos) << rlc << " is not in the TMR";
-  EXPECT_EQ(find_in_vram(*gpu, at + 1, rlc), std::string::npos);
-  const size_t s1 = find_in_vram(*gpu, boot_region, sdma);
-  ASSERT_NE(s1, std::string::npos);
-  EXPECT_NE(find_in_vram(*gpu, s1 + 1, sdma), std::string::npos);
+  // The driver stages each image in one buffer, which the last (RLC_G) image overwrote, and the
+  // PSP copies each into the TMR: the first image (SDMA's) is there once, RLC_G twice.
+  const size_t at = find_in_vram(*gpu, boot_region, sdma);
+  ASSERT_NE(at, std::string::npos) << sdma << " is not in the TMR";
+  EXPECT_EQ(find_in_vram(*gpu, at + 1, sdma), std::string::npos);
+  const size_t g1 = find_in_vram(*gpu, boot_region, rlc_g);
+  ASSERT_NE(g1, std::string::npos);
+  EXPECT_NE(find_in_vram(*gpu, g1 + 1, rlc_g), std::string::npos);
+  EXPECT_NE(find_in_vram(*gpu, boot_region, rlc_tag + " part 26"), std::string::npos); // RLC IRAM
   am::Allocation mem = dev.alloc_vram(4096);
   am::SdmaBuilder b;
   b.const_fill(mem.va, 0x77, 64);
