@@ -189,7 +189,8 @@ void Device::discover() {
   if (!mp0 || mp0->bases.empty() || !mp1 || mp1->bases.size() < 2)
     throw DeviceError(info_.pci_address + ": IP discovery lists no MP0 (PSP) or MP1 (SMU) register bases");
   const IpBlock* mmhub = ip->find(MMHUB_HWID);
-  const VmHubRegs* mmhub_regs = mmhub && !mmhub->bases.empty() ? mmhub_regs_for_major(mmhub->major) : nullptr;
+  const VmHubRegs* mmhub_regs =
+      mmhub && !mmhub->bases.empty() ? mmhub_regs_for_major(mmhub->major) : nullptr;
   if (!mmhub_regs)
     throw DeviceError(info_.pci_address + ": IP discovery lists no MMHUB amcl knows" +
                       (mmhub ? " (MMHUB " + version(*mmhub) + ")" : std::string()));
@@ -312,7 +313,8 @@ void Device::init_gmc() {
     pci_->reg_write32(hub.reg(h.PAGE_TABLE_END_LO32), uint32_t(last_page));
     pci_->reg_write32(hub.reg(h.PAGE_TABLE_END_HI32), uint32_t(last_page >> 32));
     pci_->reg_write32(hub.reg(h.CONTEXT0_CNTL),
-                      VM_CONTEXT_CNTL_ENABLE | (gmc::kPageTableDepth << VM_CONTEXT_CNTL_DEPTH_SHIFT) |
+                      VM_CONTEXT_CNTL_ENABLE |
+                          (gmc::kPageTableDepth << VM_CONTEXT_CNTL_DEPTH_SHIFT) |
                           (0u << h.block_size_shift));
   }
   invalidate_gpu_tlb(); // whatever an earlier session left cached (the fast path) is gone

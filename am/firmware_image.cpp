@@ -46,25 +46,26 @@ std::pair<uint32_t, uint32_t> payload_range(std::span<const uint8_t> file, const
 std::vector<uint8_t> slice(std::span<const uint8_t> file, const std::string& name, uint32_t offset,
                            uint32_t size, const char* what) {
   if (size == 0 || uint64_t(offset) + size > file.size())
-    bad(name, std::string(what) + " (" + std::to_string(size) + " bytes at " + std::to_string(offset) +
-                  ") is empty or runs past the end of the file");
+    bad(name, std::string(what) + " (" + std::to_string(size) + " bytes at " +
+                  std::to_string(offset) + ") is empty or runs past the end of the file");
   return {file.begin() + offset, file.begin() + offset + size};
 }
 
 // A header of at least `bytes`, of header version `major`.
-void need_header(std::span<const uint8_t> file, const std::string& name, uint16_t major, uint32_t bytes,
-                 const char* what) {
+void need_header(std::span<const uint8_t> file, const std::string& name, uint16_t major,
+                 uint32_t bytes, const char* what) {
   payload_range(file, name);
   if (u16(file, kHeaderVersionMajor) != major || u32(file, kHeaderSizeBytes) < bytes)
-    bad(name, std::string("not ") + what + " (header v" + std::to_string(u16(file, kHeaderVersionMajor)) + "." +
+    bad(name, std::string("not ") + what + " (header v" +
+                  std::to_string(u16(file, kHeaderVersionMajor)) + "." +
                   std::to_string(u16(file, kHeaderVersionMinor)) + ", " +
                   std::to_string(u32(file, kHeaderSizeBytes)) + " bytes)");
 }
 
 // A file around `header` bytes (fields filled by the caller) and `body`, the common header's
 // ucode being [ucode_offset, ucode_offset + ucode_size) of the result.
-std::vector<uint8_t> container(uint32_t header, uint16_t major, uint16_t minor, std::span<const uint8_t> body,
-                               uint32_t ucode_size) {
+std::vector<uint8_t> container(uint32_t header, uint16_t major, uint16_t minor,
+                               std::span<const uint8_t> body, uint32_t ucode_size) {
   std::vector<uint8_t> f(header, 0);
   f.insert(f.end(), body.begin(), body.end());
   put32(f, kSizeBytes, uint32_t(f.size()));
@@ -78,12 +79,14 @@ std::vector<uint8_t> container(uint32_t header, uint16_t major, uint16_t minor, 
 
 } // namespace
 
-TypedImages cp_rs64_images(std::span<const uint8_t> file, const std::string& name, uint32_t code_type,
-                           std::span<const uint32_t> stack_types) {
+TypedImages cp_rs64_images(std::span<const uint8_t> file, const std::string& name,
+                           uint32_t code_type, std::span<const uint32_t> stack_types) {
   need_header(file, name, 2, kCpv2HeaderBytes, "an RS64 command processor file");
   TypedImages out;
-  out.emplace_back(code_type, slice(file, name, u32(file, kUcodeArrayOffsetBytes), u32(file, kCpv2UcodeSize), "code"));
-  const auto stack = slice(file, name, u32(file, kCpv2DataOffset), u32(file, kCpv2DataSize), "stack");
+  out.emplace_back(code_type, slice(file, name, u32(file, kUcodeArrayOffsetBytes),
+                                    u32(file, kCpv2UcodeSize), "code"));
+  const auto stack =
+      slice(file, name, u32(file, kCpv2DataOffset), u32(file, kCpv2DataSize), "stack");
   for (uint32_t type : stack_types) out.emplace_back(type, stack);
   return out;
 }
@@ -95,13 +98,15 @@ TypedImages sdma_images(std::span<const uint8_t> file, const std::string& name) 
   const uint32_t start = u32(file, kUcodeArrayOffsetBytes);
   if (u16(file, kHeaderVersionMajor) == 3) {
     need_header(file, name, 3, kSdmaV3HeaderBytes, "an SDMA v3 file");
-    out.emplace_back(GFX_FW_TYPE_SDMA_UCODE_TH0, slice(file, name, start, u32(file, kSdmaV3UcodeSize), "RS64 ucode"));
+    out.emplace_back(GFX_FW_TYPE_SDMA_UCODE_TH0,
+                     slice(file, name, start, u32(file, kSdmaV3UcodeSize), "RS64 ucode"));
     return out;
   }
   need_header(file, name, 2, kSdmaV2HeaderBytes, "an SDMA v2 file");
-  out.emplace_back(GFX_FW_TYPE_SDMA_UCODE_TH0, slice(file, name, start, u32(file, kSdmaV2CtxSize), "context thread"));
-  out.emplace_back(GFX_FW_TYPE_SDMA_UCODE_TH1,
-                   slice(file, name, u32(file, kSdmaV2CtlOffset), u32(file, kSdmaV2CtlSize), "control thread"));
+  out.emplace_back(GFX_FW_TYPE_SDMA_UCODE_TH0,
+                   slice(file, name, start, u32(file, kSdmaV2CtxSize), "context thread"));
+  out.emplace_back(GFX_FW_TYPE_SDMA_UCODE_TH1, slice(file, name, u32(file, kSdmaV2CtlOffset),
+                                                     u32(file, kSdmaV2CtlSize), "control thread"));
   return out;
 }
 
@@ -115,26 +120,33 @@ TypedImages rlc_images(std::span<const uint8_t> file, const std::string& name) {
     const char* what;
   };
   const Part parts[] = {
-      {GFX_FW_TYPE_RLC_RESTORE_LIST_GPM_MEM, kRlcGpmSize, kRlcGpmOffset, kRlcV21HeaderBytes, "GPM restore list"},
-      {GFX_FW_TYPE_RLC_RESTORE_LIST_SRM_MEM, kRlcSrmSize, kRlcSrmOffset, kRlcV21HeaderBytes, "SRM restore list"},
+      {GFX_FW_TYPE_RLC_RESTORE_LIST_GPM_MEM, kRlcGpmSize, kRlcGpmOffset, kRlcV21HeaderBytes,
+       "GPM restore list"},
+      {GFX_FW_TYPE_RLC_RESTORE_LIST_SRM_MEM, kRlcSrmSize, kRlcSrmOffset, kRlcV21HeaderBytes,
+       "SRM restore list"},
       {GFX_FW_TYPE_RLC_IRAM, kRlcIramSize, kRlcIramOffset, kRlcV22HeaderBytes, "RLC IRAM"},
-      {GFX_FW_TYPE_RLC_DRAM_BOOT, kRlcDramSize, kRlcDramOffset, kRlcV22HeaderBytes, "RLC DRAM boot"},
+      {GFX_FW_TYPE_RLC_DRAM_BOOT, kRlcDramSize, kRlcDramOffset, kRlcV22HeaderBytes,
+       "RLC DRAM boot"},
       {GFX_FW_TYPE_RLC_P, kRlcPSize, kRlcPOffset, kRlcV23HeaderBytes, "RLC_P"},
       {GFX_FW_TYPE_RLC_V, kRlcVSize, kRlcVOffset, kRlcV23HeaderBytes, "RLC_V"},
   };
   TypedImages out;
   for (const Part& p : parts) {
-    const unsigned needed_minor = p.header_bytes == kRlcV21HeaderBytes ? 1 : p.header_bytes == kRlcV22HeaderBytes ? 2 : 3;
+    const unsigned needed_minor = p.header_bytes == kRlcV21HeaderBytes   ? 1
+                                  : p.header_bytes == kRlcV22HeaderBytes ? 2
+                                                                         : 3;
     if (minor < needed_minor) continue;
     if (header < p.header_bytes) bad(name, "RLC v2." + std::to_string(minor) + " header too small");
     if (u32(file, p.size_at) == 0) continue; // this part has none
-    out.emplace_back(p.type, slice(file, name, u32(file, p.offset_at), u32(file, p.size_at), p.what));
+    out.emplace_back(p.type,
+                     slice(file, name, u32(file, p.offset_at), u32(file, p.size_at), p.what));
   }
   out.emplace_back(GFX_FW_TYPE_RLC_G, ucode_payload(file, name));
   return out;
 }
 
-std::vector<uint8_t> make_cp_rs64_file(std::span<const uint8_t> code, std::span<const uint8_t> stack) {
+std::vector<uint8_t> make_cp_rs64_file(std::span<const uint8_t> code,
+                                       std::span<const uint8_t> stack) {
   std::vector<uint8_t> body(code.begin(), code.end());
   body.insert(body.end(), stack.begin(), stack.end());
   auto f = container(kCpv2HeaderBytes, 2, 0, body, uint32_t(body.size()));
@@ -166,9 +178,12 @@ std::vector<uint8_t> make_rlc_file(std::span<const uint8_t> rlc_g,
   using namespace hw::psp;
   // Each part's size field; its offset field is the next dword.
   const std::pair<uint32_t, uint32_t> size_fields[] = {
-      {GFX_FW_TYPE_RLC_RESTORE_LIST_GPM_MEM, kRlcGpmSize}, {GFX_FW_TYPE_RLC_RESTORE_LIST_SRM_MEM, kRlcSrmSize},
-      {GFX_FW_TYPE_RLC_IRAM, kRlcIramSize},   {GFX_FW_TYPE_RLC_DRAM_BOOT, kRlcDramSize},
-      {GFX_FW_TYPE_RLC_P, kRlcPSize},         {GFX_FW_TYPE_RLC_V, kRlcVSize}};
+      {GFX_FW_TYPE_RLC_RESTORE_LIST_GPM_MEM, kRlcGpmSize},
+      {GFX_FW_TYPE_RLC_RESTORE_LIST_SRM_MEM, kRlcSrmSize},
+      {GFX_FW_TYPE_RLC_IRAM, kRlcIramSize},
+      {GFX_FW_TYPE_RLC_DRAM_BOOT, kRlcDramSize},
+      {GFX_FW_TYPE_RLC_P, kRlcPSize},
+      {GFX_FW_TYPE_RLC_V, kRlcVSize}};
   std::vector<uint8_t> body(rlc_g.begin(), rlc_g.end());
   std::vector<std::pair<uint32_t, uint32_t>> placed; // (size field, offset in the body)
   for (const auto& [type, size_field] : size_fields) {

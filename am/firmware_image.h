@@ -34,8 +34,8 @@ std::pair<std::vector<uint8_t>, std::vector<uint8_t>> imu_images(std::span<const
 using TypedImages = std::vector<std::pair<uint32_t, std::vector<uint8_t>>>;
 // gfx_firmware_header_v2_0 (RS64 PFP/ME/MEC): the code as `code_type`, then the stack once for
 // each of `stack_types` (one per pipe).
-TypedImages cp_rs64_images(std::span<const uint8_t> file, const std::string& name, uint32_t code_type,
-                           std::span<const uint32_t> stack_types);
+TypedImages cp_rs64_images(std::span<const uint8_t> file, const std::string& name,
+                           uint32_t code_type, std::span<const uint32_t> stack_types);
 // sdma_firmware_header_v2_0 (context and control threads: TH0, TH1) or v3_0 (one image: TH0).
 TypedImages sdma_images(std::span<const uint8_t> file, const std::string& name);
 // rlc_firmware_header_v2_x: the restore lists GPM and SRM (v2.1+), IRAM and DRAM boot (v2.2+),
@@ -48,7 +48,8 @@ TypedImages rlc_images(std::span<const uint8_t> file, const std::string& name);
 std::vector<uint8_t> make_firmware_file(uint16_t header_major, std::span<const uint8_t> ucode);
 std::vector<uint8_t> make_psp_sos_file(const std::map<uint32_t, std::vector<uint8_t>>& components);
 std::vector<uint8_t> make_imu_file(std::span<const uint8_t> iram, std::span<const uint8_t> dram);
-std::vector<uint8_t> make_cp_rs64_file(std::span<const uint8_t> code, std::span<const uint8_t> stack);
+std::vector<uint8_t> make_cp_rs64_file(std::span<const uint8_t> code,
+                                       std::span<const uint8_t> stack);
 // SDMA 6 (header v2.0: both threads) or SDMA 7 (v3.0: `th1` must be empty).
 std::vector<uint8_t> make_sdma_file(std::span<const uint8_t> th0, std::span<const uint8_t> th1);
 // An RLC v2.3 file: RLC_G as the ucode, the other parts by psp_gfx_fw_type (GPM, SRM, IRAM,

@@ -26,9 +26,13 @@ struct Names {
 Names names_of(const IpDiscovery& ip) {
   const std::string gc = version_of(ip, discovery::GC_HWID, "GC");
   return {"psp_" + version_of(ip, discovery::MP0_HWID, "MP0 (PSP)") + "_sos.bin",
-          "smu_" + version_of(ip, discovery::MP1_HWID, "MP1 (SMU)") + ".bin", "gc_" + gc + "_imu.bin",
-          "gc_" + gc + "_rlc.bin", "gc_" + gc + "_pfp.bin", "gc_" + gc + "_me.bin",
-          "gc_" + gc + "_mec.bin", "sdma_" + version_of(ip, discovery::SDMA0_HWID, "SDMA") + ".bin"};
+          "smu_" + version_of(ip, discovery::MP1_HWID, "MP1 (SMU)") + ".bin",
+          "gc_" + gc + "_imu.bin",
+          "gc_" + gc + "_rlc.bin",
+          "gc_" + gc + "_pfp.bin",
+          "gc_" + gc + "_me.bin",
+          "gc_" + gc + "_mec.bin",
+          "sdma_" + version_of(ip, discovery::SDMA0_HWID, "SDMA") + ".bin"};
 }
 
 // The set from file contents `read(name)` returns.
@@ -49,7 +53,8 @@ FirmwareSet assemble(const IpDiscovery& ip, const std::function<std::vector<uint
   // threads, the RS64 command processors (code, then a stack per pipe), the IMU, the RLC's
   // lists and boot images, RLC_G last; then the RLC autoload starts them all.
   auto add = [&](const std::string& file, TypedImages images) {
-    for (auto& [type, bytes] : images) set.gfx.push_back(FirmwareImage{type, file, std::move(bytes)});
+    for (auto& [type, bytes] : images)
+      set.gfx.push_back(FirmwareImage{type, file, std::move(bytes)});
   };
   using namespace psp;
   add(n.sdma, sdma_images(read(n.sdma), n.sdma));
@@ -105,16 +110,19 @@ FirmwareSet synthetic_firmware_set(const IpDiscovery& ip) {
     }
     if (name == n.imu) return make_imu_file(synthetic_bytes(name + " iram", 8192), synthetic_bytes(name + " dram", 4096));
     if (name == n.pfp || name == n.me || name == n.mec)
-      return make_cp_rs64_file(synthetic_bytes(name + " code", 16384), synthetic_bytes(name + " stack", 4096));
+      return make_cp_rs64_file(synthetic_bytes(name + " code", 16384),
+                               synthetic_bytes(name + " stack", 4096));
     if (name == n.sdma) // SDMA 6 has two threads (header v2), SDMA 7 one RS64 image (v3)
       return ip.find(discovery::SDMA0_HWID)->major >= 7
                  ? make_sdma_file(synthetic_bytes(name, 16384), {})
-                 : make_sdma_file(synthetic_bytes(name + " ctx", 8192), synthetic_bytes(name + " ctl", 8192));
+                 : make_sdma_file(synthetic_bytes(name + " ctx", 8192),
+                                  synthetic_bytes(name + " ctl", 8192));
     if (name == n.rlc) {
       std::map<uint32_t, std::vector<uint8_t>> parts;
-      for (uint32_t t : {psp::GFX_FW_TYPE_RLC_RESTORE_LIST_GPM_MEM, psp::GFX_FW_TYPE_RLC_RESTORE_LIST_SRM_MEM,
-                         psp::GFX_FW_TYPE_RLC_IRAM, psp::GFX_FW_TYPE_RLC_DRAM_BOOT, psp::GFX_FW_TYPE_RLC_P,
-                         psp::GFX_FW_TYPE_RLC_V})
+      for (uint32_t t :
+           {psp::GFX_FW_TYPE_RLC_RESTORE_LIST_GPM_MEM, psp::GFX_FW_TYPE_RLC_RESTORE_LIST_SRM_MEM,
+            psp::GFX_FW_TYPE_RLC_IRAM, psp::GFX_FW_TYPE_RLC_DRAM_BOOT, psp::GFX_FW_TYPE_RLC_P,
+            psp::GFX_FW_TYPE_RLC_V})
         parts[t] = synthetic_bytes(name + " part " + std::to_string(t), 4096);
       return make_rlc_file(synthetic_bytes(name, 16384), parts);
     }

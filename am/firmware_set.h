@@ -1,7 +1,8 @@
 // The firmware a card needs, by the IP versions its discovery table lists, named as Linux
 // amdgpu names the files (psp_13_0_0_sos.bin, smu_13_0_0.bin, gc_11_0_0_imu.bin,
-// gc_11_0_0_rlc.bin, gc_11_0_0_pfp.bin, gc_11_0_0_me.bin, gc_11_0_0_mec.bin, sdma_6_0_0.bin), read from the firmware directory and checked. An
-// emulated card gets synthetic files in the same format, so it needs no files on disk.
+// gc_11_0_0_rlc.bin, gc_11_0_0_pfp.bin, gc_11_0_0_me.bin, gc_11_0_0_mec.bin, sdma_6_0_0.bin), read
+// from the firmware directory and checked. An emulated card gets synthetic files in the same
+// format, so it needs no files on disk.
 #pragma once
 #include "firmware_image.h"
 #include "ip_discovery.h"

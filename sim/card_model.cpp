@@ -24,7 +24,9 @@ constexpr uint32_t kMpSeg0 = 0x00016000, kMp1Seg1 = 0x00016200;
 constexpr uint32_t kMmhubSeg0 = 0x0001A000, kHdpSeg0 = 0x00000F20;
 
 CardModel gfx11_card(std::string gfx, uint16_t device, uint8_t revision, uint8_t gc_rev) {
-  return CardModel{std::move(gfx), device, revision,
+  return CardModel{std::move(gfx),
+                   device,
+                   revision,
                    {{GC_HWID, 11, 0, gc_rev, {kGc11Seg0, kGc11Seg1}},
                     {SDMA0_HWID, 6, 0, 0, {kGc11Seg0, kGc11Seg1}},
                     {OSSSYS_HWID, 6, 0, 0, {kOssSeg0}},
@@ -33,15 +35,27 @@ CardModel gfx11_card(std::string gfx, uint16_t device, uint8_t revision, uint8_t
                     {MMHUB_HWID, 3, 0, 0, {kMmhubSeg0}},
                     {HDP_HWID, 6, 0, 0, {kHdpSeg0}},
                     {NBIF_HWID, 4, 3, 0, {0x0, 0x14, 0xD20, 0x10400}}},
-                   &kGc11, {kGc11Seg0, kGc11Seg1}, &kOss6, kOssSeg0,
-                   &kMp0_13, {kMpSeg0, 0}, &kMp1_13, {kMpSeg0, kMp1Seg1},
-                   0x00210000, 0x004e3a00,
-                   gmc::PteFormat::v11, shader::Gfx::v11, &kMmhub3, {kMmhubSeg0, 0}};
+                   &kGc11,
+                   {kGc11Seg0, kGc11Seg1},
+                   &kOss6,
+                   kOssSeg0,
+                   &kMp0_13,
+                   {kMpSeg0, 0},
+                   &kMp1_13,
+                   {kMpSeg0, kMp1Seg1},
+                   0x00210000,
+                   0x004e3a00,
+                   gmc::PteFormat::v11,
+                   shader::Gfx::v11,
+                   &kMmhub3,
+                   {kMmhubSeg0, 0}};
 }
 
 CardModel gfx12_card(std::string gfx, uint16_t device, uint8_t revision, uint8_t rev) {
   const uint8_t mp_rev = rev ? 3 : 2;
-  return CardModel{std::move(gfx), device, revision,
+  return CardModel{std::move(gfx),
+                   device,
+                   revision,
                    {{GC_HWID, 12, 0, rev, {kGc12Seg0, kGc12Seg1}},
                     {SDMA0_HWID, 7, 0, rev, {kGc12Seg0, kGc12Seg1}},
                     {OSSSYS_HWID, 7, 0, 0, {kOssSeg0}},
@@ -50,10 +64,20 @@ CardModel gfx12_card(std::string gfx, uint16_t device, uint8_t revision, uint8_t
                     {MMHUB_HWID, 4, 1, 0, {kMmhubSeg0}},
                     {HDP_HWID, 7, 0, 0, {kHdpSeg0}},
                     {NBIF_HWID, 6, 3, 1, {0x0, 0x14, 0xD20, 0x10400}}},
-                   &kGc12, {kGc12Seg0, kGc12Seg1}, &kOss7, kOssSeg0,
-                   &kMp0_14, {kMpSeg0, 0}, &kMp1_14, {kMpSeg0, kMp1Seg1},
-                   0x00270000, 0x00680000,
-                   gmc::PteFormat::v12, shader::Gfx::v12, &kMmhub4, {kMmhubSeg0, 0}};
+                   &kGc12,
+                   {kGc12Seg0, kGc12Seg1},
+                   &kOss7,
+                   kOssSeg0,
+                   &kMp0_14,
+                   {kMpSeg0, 0},
+                   &kMp1_14,
+                   {kMpSeg0, kMp1Seg1},
+                   0x00270000,
+                   0x00680000,
+                   gmc::PteFormat::v12,
+                   shader::Gfx::v12,
+                   &kMmhub4,
+                   {kMmhubSeg0, 0}};
 }
 
 // PCI ids from am/hw/pci_ids.h: RX 7900 XTX (Navi31), RX 9060 XT (Navi44), RX 9070 XT (Navi48).

@@ -59,22 +59,19 @@ uint8_t* Gmc::translate(uint64_t va, size_t len, bool write, bool execute) {
 uint64_t Gmc::walk(uint64_t va, size_t len, bool write) const {
   const VmHubRegs& h = hub_;
   const uint32_t cntl = regs_.read(reg(h.CONTEXT0_CNTL));
-  if (!(cntl & VM_CONTEXT_CNTL_ENABLE))
-    fault("VMID 0 context disabled", va, write);
+  if (!(cntl & VM_CONTEXT_CNTL_ENABLE)) fault("VMID 0 context disabled", va, write);
   if (((cntl >> VM_CONTEXT_CNTL_DEPTH_SHIFT) & 3) != gmc::kPageTableDepth ||
       ((cntl >> h.block_size_shift) & 0xf) != 0)
     fault("unsupported page-table depth/block size", va, write);
-  const uint64_t start =
-      regs_.read64(reg(h.PAGE_TABLE_START_LO32), reg(h.PAGE_TABLE_START_HI32)) << 12;
+  const uint64_t start = regs_.read64(reg(h.PAGE_TABLE_START_LO32), reg(h.PAGE_TABLE_START_HI32))
+                         << 12;
   const uint64_t end = regs_.read64(reg(h.PAGE_TABLE_END_LO32), reg(h.PAGE_TABLE_END_HI32)) << 12;
-  if (va < start || va + len - 1 > end + 4095)
-    fault("address outside the VMID 0 range", va, write);
+  if (va < start || va + len - 1 > end + 4095) fault("address outside the VMID 0 range", va, write);
   const uint64_t base = regs_.read64(reg(h.PAGE_TABLE_BASE_LO32), reg(h.PAGE_TABLE_BASE_HI32));
   // GMC v11 marks a PDE-as-PTE with bit 54, v12 with bit 63 (on v12, bits [55:54] are the
   // memory type and bit 63 of a PTB entry is IS_PTE, which a leaf may carry either way).
   const uint64_t pde_pte = gmc::pde_pte_flag(model_.pte_format);
-  if (!(base & gmc::PTE_VALID))
-    fault("page directory base not valid", va, write);
+  if (!(base & gmc::PTE_VALID)) fault("page directory base not valid", va, write);
 
   const uint64_t rel = va - start;
   uint64_t table = base & gmc::kAddressMask;
@@ -83,20 +80,17 @@ uint64_t Gmc::walk(uint64_t va, size_t len, bool write) const {
   for (int level = int(gmc::kLevels) - 1; level >= 0; --level) {
     unsigned index = unsigned(rel >> gmc::level_shift(unsigned(level))) & 511;
     entry = read_entry(table, index, va);
-    if (!(entry & gmc::PTE_VALID))
-      fault("invalid page table entry", va, write);
+    if (!(entry & gmc::PTE_VALID)) fault("invalid page table entry", va, write);
     if (level == 0) {
       page_size = gmc::kPageSize;
       break;
     }
     if (entry & pde_pte) {
-      if (level != 1)
-        fault("PDE-as-PTE above the PDB0 level", va, write);
+      if (level != 1) fault("PDE-as-PTE above the PDB0 level", va, write);
       page_size = 1ull << gmc::level_shift(1);
       break;
     }
-    if (entry & gmc::PTE_SYSTEM)
-      fault("page table in system memory", va, write);
+    if (entry & gmc::PTE_SYSTEM) fault("page table in system memory", va, write);
     table = entry & gmc::kAddressMask;
   }
   // The entry narrowed to va's 4 KiB page (a 2 MiB PDE-as-PTE or fragment covers several).
@@ -105,10 +99,8 @@ uint64_t Gmc::walk(uint64_t va, size_t len, bool write) const {
 }
 
 uint8_t* Gmc::resolve(uint64_t entry, uint64_t va, size_t len, bool write, bool execute) const {
-  if (write && !(entry & gmc::PTE_WRITEABLE))
-    fault("write to a read-only page", va, write);
-  if (!write && !(entry & gmc::PTE_READABLE))
-    fault("read of an unreadable page", va, write);
+  if (write && !(entry & gmc::PTE_WRITEABLE)) fault("write to a read-only page", va, write);
+  if (!write && !(entry & gmc::PTE_READABLE)) fault("read of an unreadable page", va, write);
   if (execute && !(entry & gmc::PTE_EXECUTABLE))
     fault("instruction fetch from a non-executable page", va, write);
   const uint64_t pa = (entry & gmc::kAddressMask) + (va & 4095);

@@ -48,10 +48,14 @@ bool Gpu::known_register(uint32_t index) const {
 // MMHUB's VMID 0 context: CNTL, the page-table base/start/end and the invalidation request.
 bool Gpu::known_mmhub_register(uint32_t index) const {
   const VmHubRegs& h = mmhub_.hub();
-  auto in = [&](Reg first, Reg last) { return index >= mmhub_.reg(first) && index <= mmhub_.reg(last); };
-  return index == mmhub_.reg(h.CONTEXT0_CNTL) || in(h.PAGE_TABLE_BASE_LO32, h.PAGE_TABLE_BASE_HI32) ||
+  auto in = [&](Reg first, Reg last) {
+    return index >= mmhub_.reg(first) && index <= mmhub_.reg(last);
+  };
+  return index == mmhub_.reg(h.CONTEXT0_CNTL) ||
+         in(h.PAGE_TABLE_BASE_LO32, h.PAGE_TABLE_BASE_HI32) ||
          in(h.PAGE_TABLE_START_LO32, h.PAGE_TABLE_START_HI32) ||
-         in(h.PAGE_TABLE_END_LO32, h.PAGE_TABLE_END_HI32) || index == mmhub_.reg(h.INVALIDATE_ENG17_REQ);
+         in(h.PAGE_TABLE_END_LO32, h.PAGE_TABLE_END_HI32) ||
+         index == mmhub_.reg(h.INVALIDATE_ENG17_REQ);
 }
 
 Gpu::Gpu(const GpuConfig& config)
@@ -64,8 +68,7 @@ Gpu::Gpu(const GpuConfig& config)
       mmhub_("MMHUB", *model_.mmhub, model_.mmhub_seg, regs_, model_,
              vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes, iommu_),
       ih_(regs_, model_, mmhub_), smu_(regs_, model_, fw_, debug_),
-      psp_(regs_, model_, gmc_, fw_, smu_, debug_), mec_(*this),
-      sdma_(*this) {
+      psp_(regs_, model_, gmc_, fw_, smu_, debug_), mec_(*this), sdma_(*this) {
   if (vram_ == MAP_FAILED) {
     vram_ = nullptr;
     throw std::runtime_error("sim: cannot reserve " + std::to_string(config.vram_bytes >> 20) +
@@ -162,9 +165,9 @@ void Gpu::reg_write32(uint32_t index, uint32_t value) {
         regs_.store(gc(gc_regs_.GCVM_L2_PROTECTION_FAULT_ADDR_LO32), 0);
         regs_.store(gc(gc_regs_.GCVM_L2_PROTECTION_FAULT_ADDR_HI32), 0);
       }
-    } else if (Gmc* hub = index == gmc_.reg(gmc_.hub().INVALIDATE_ENG17_REQ)     ? &gmc_
-                         : index == mmhub_.reg(mmhub_.hub().INVALIDATE_ENG17_REQ) ? &mmhub_
-                                                                                  : nullptr) {
+    } else if (Gmc* hub = index == gmc_.reg(gmc_.hub().INVALIDATE_ENG17_REQ)       ? &gmc_
+                          : index == mmhub_.reg(mmhub_.hub().INVALIDATE_ENG17_REQ) ? &mmhub_
+                                                                                   : nullptr) {
       // The model's invalidation completes at once: VMID 0's cached translations in that hub
       // go when the request names VMID 0 and any TLB level, and ACK reports every VMID the
       // request named.

@@ -2,7 +2,6 @@
 
 #include <cstdio>
 
-
 namespace sim {
 
 using namespace am::hw;
@@ -41,7 +40,8 @@ bool Ih::post(const ih::IvEntry& entry) {
     // The IH's own ring is unreachable (MMHUB not set up, or the ring unmapped): a real card
     // loses the interrupt too. Said once, loudly: every blocking wait now depends on polling.
     if (dropped_faults_++ == 0)
-      std::fprintf(stderr, "amcl sim: the IH cannot write its ring (%s): interrupts are lost\n", e.what());
+      std::fprintf(stderr, "amcl sim: the IH cannot write its ring (%s): interrupts are lost\n",
+                   e.what());
     ++dropped_;
     return false;
   }

@@ -212,7 +212,8 @@ uint32_t Psp::execute(uint64_t cmd_va) {
   }
   case GFX_CMD_ID_AUTOLOAD_RLC:
     if (!tmr_va_ || !autoload_ready()) {
-      log("AUTOLOAD_RLC without the IMU, RLC, RS64 MEC (code and pipe 0 stack) and SDMA firmware in the TMR");
+      log("AUTOLOAD_RLC without the IMU, RLC, RS64 MEC (code and pipe 0 stack) and SDMA firmware "
+          "in the TMR");
       return kNotSupported;
     }
     fw_.imu_running = true; // the IMU starts, brings up the RLC, which starts the CP and SDMA
@@ -228,10 +229,18 @@ uint32_t Psp::execute(uint64_t cmd_va) {
 // anything else, the pre-SOC21 CP_MEC/SDMA0 types among them, is refused.
 bool Psp::soc21_image(uint32_t type) {
   switch (type) {
-  case GFX_FW_TYPE_SMU: case GFX_FW_TYPE_IMU_I: case GFX_FW_TYPE_IMU_D: case GFX_FW_TYPE_RLC_G:
-  case GFX_FW_TYPE_RLC_RESTORE_LIST_GPM_MEM: case GFX_FW_TYPE_RLC_RESTORE_LIST_SRM_MEM:
-  case GFX_FW_TYPE_RLC_IRAM: case GFX_FW_TYPE_RLC_DRAM_BOOT: case GFX_FW_TYPE_RLC_P: case GFX_FW_TYPE_RLC_V:
-  case GFX_FW_TYPE_SDMA_UCODE_TH0: case GFX_FW_TYPE_SDMA_UCODE_TH1:
+  case GFX_FW_TYPE_SMU:
+  case GFX_FW_TYPE_IMU_I:
+  case GFX_FW_TYPE_IMU_D:
+  case GFX_FW_TYPE_RLC_G:
+  case GFX_FW_TYPE_RLC_RESTORE_LIST_GPM_MEM:
+  case GFX_FW_TYPE_RLC_RESTORE_LIST_SRM_MEM:
+  case GFX_FW_TYPE_RLC_IRAM:
+  case GFX_FW_TYPE_RLC_DRAM_BOOT:
+  case GFX_FW_TYPE_RLC_P:
+  case GFX_FW_TYPE_RLC_V:
+  case GFX_FW_TYPE_SDMA_UCODE_TH0:
+  case GFX_FW_TYPE_SDMA_UCODE_TH1:
     return true;
   default:
     return type >= GFX_FW_TYPE_RS64_PFP && type <= GFX_FW_TYPE_RS64_MEC_P3_STACK;

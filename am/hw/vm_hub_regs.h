@@ -45,8 +45,9 @@ inline constexpr VmHubRegs gfxhub_regs(const GcRegs& g) {
 // MMHUB 3.0.0 (gfx11) and 4.1.0 (gfx12): MMVM_CONTEXT0_CNTL 0x0564, MMVM_INVALIDATE_ENG17_REQ
 // 0x0598 / _ACK 0x05aa, MMVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32 0x05cf, START 0x05ef, END 0x060f.
 inline constexpr VmHubRegs mmhub_regs(const char* name, uint32_t block_size_shift) {
-  return VmHubRegs{name,         {0x0564, 0}, {0x05cf, 0}, {0x05d0, 0}, {0x05ef, 0}, {0x05f0, 0},
-                   {0x060f, 0},  {0x0610, 0}, block_size_shift, {0x0598, 0}, {0x05aa, 0}};
+  return VmHubRegs{name,        {0x0564, 0}, {0x05cf, 0}, {0x05d0, 0},      {0x05ef, 0},
+                   {0x05f0, 0}, {0x060f, 0}, {0x0610, 0}, block_size_shift, {0x0598, 0},
+                   {0x05aa, 0}};
 }
 inline constexpr VmHubRegs kMmhub3 = mmhub_regs("MMHUB 3.0.0", 3);
 inline constexpr VmHubRegs kMmhub4 = mmhub_regs("MMHUB 4.1.0", 4);

@@ -141,7 +141,8 @@ TEST(Firmware, ContainersSplitIntoTheirImages) {
   using namespace hw::psp;
   const std::vector<uint8_t> code(300, 1), stack(200, 2), th0(100, 3), th1(60, 4), g(80, 5);
   const uint32_t stacks[] = {GFX_FW_TYPE_RS64_MEC_P0_STACK, GFX_FW_TYPE_RS64_MEC_P1_STACK};
-  const TypedImages mec = cp_rs64_images(make_cp_rs64_file(code, stack), "mec.bin", GFX_FW_TYPE_RS64_MEC, stacks);
+  const TypedImages mec =
+      cp_rs64_images(make_cp_rs64_file(code, stack), "mec.bin", GFX_FW_TYPE_RS64_MEC, stacks);
   ASSERT_EQ(mec.size(), 3u);
   EXPECT_EQ(mec[0], std::make_pair(uint32_t(GFX_FW_TYPE_RS64_MEC), code));
   EXPECT_EQ(mec[2], std::make_pair(uint32_t(GFX_FW_TYPE_RS64_MEC_P1_STACK), stack));
@@ -204,15 +205,28 @@ TEST(Firmware, SetFromADirectory) {
   using namespace hw::psp;
   std::vector<uint32_t> types;
   for (const FirmwareImage& f : synthetic.gfx) types.push_back(f.psp_type);
-  EXPECT_EQ(types, (std::vector<uint32_t>{
-                       GFX_FW_TYPE_SDMA_UCODE_TH0, GFX_FW_TYPE_SDMA_UCODE_TH1, GFX_FW_TYPE_RS64_PFP,
-                       GFX_FW_TYPE_RS64_PFP_P0_STACK, GFX_FW_TYPE_RS64_PFP_P1_STACK, GFX_FW_TYPE_RS64_ME,
-                       GFX_FW_TYPE_RS64_ME_P0_STACK, GFX_FW_TYPE_RS64_ME_P1_STACK, GFX_FW_TYPE_RS64_MEC,
-                       GFX_FW_TYPE_RS64_MEC_P0_STACK, GFX_FW_TYPE_RS64_MEC_P1_STACK,
-                       GFX_FW_TYPE_RS64_MEC_P2_STACK, GFX_FW_TYPE_RS64_MEC_P3_STACK, GFX_FW_TYPE_IMU_I,
-                       GFX_FW_TYPE_IMU_D, GFX_FW_TYPE_RLC_RESTORE_LIST_GPM_MEM,
-                       GFX_FW_TYPE_RLC_RESTORE_LIST_SRM_MEM, GFX_FW_TYPE_RLC_IRAM, GFX_FW_TYPE_RLC_DRAM_BOOT,
-                       GFX_FW_TYPE_RLC_P, GFX_FW_TYPE_RLC_V, GFX_FW_TYPE_RLC_G}));
+  EXPECT_EQ(types, (std::vector<uint32_t>{GFX_FW_TYPE_SDMA_UCODE_TH0,
+                                          GFX_FW_TYPE_SDMA_UCODE_TH1,
+                                          GFX_FW_TYPE_RS64_PFP,
+                                          GFX_FW_TYPE_RS64_PFP_P0_STACK,
+                                          GFX_FW_TYPE_RS64_PFP_P1_STACK,
+                                          GFX_FW_TYPE_RS64_ME,
+                                          GFX_FW_TYPE_RS64_ME_P0_STACK,
+                                          GFX_FW_TYPE_RS64_ME_P1_STACK,
+                                          GFX_FW_TYPE_RS64_MEC,
+                                          GFX_FW_TYPE_RS64_MEC_P0_STACK,
+                                          GFX_FW_TYPE_RS64_MEC_P1_STACK,
+                                          GFX_FW_TYPE_RS64_MEC_P2_STACK,
+                                          GFX_FW_TYPE_RS64_MEC_P3_STACK,
+                                          GFX_FW_TYPE_IMU_I,
+                                          GFX_FW_TYPE_IMU_D,
+                                          GFX_FW_TYPE_RLC_RESTORE_LIST_GPM_MEM,
+                                          GFX_FW_TYPE_RLC_RESTORE_LIST_SRM_MEM,
+                                          GFX_FW_TYPE_RLC_IRAM,
+                                          GFX_FW_TYPE_RLC_DRAM_BOOT,
+                                          GFX_FW_TYPE_RLC_P,
+                                          GFX_FW_TYPE_RLC_V,
+                                          GFX_FW_TYPE_RLC_G}));
   auto write = [&](const std::string& name, const std::vector<uint8_t>& bytes) {
     std::ofstream(dir / name, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
   };
@@ -224,13 +238,18 @@ TEST(Firmware, SetFromADirectory) {
   write("psp_13_0_0_sos.bin", make_psp_sos_file(synthetic.sos));
   write("smu_13_0_0.bin", make_firmware_file(2, synthetic.smu.ucode));
   write("gc_11_0_0_imu.bin", make_imu_file(piece(GFX_FW_TYPE_IMU_I), piece(GFX_FW_TYPE_IMU_D)));
-  write("sdma_6_0_0.bin", make_sdma_file(piece(GFX_FW_TYPE_SDMA_UCODE_TH0), piece(GFX_FW_TYPE_SDMA_UCODE_TH1)));
-  write("gc_11_0_0_pfp.bin", make_cp_rs64_file(piece(GFX_FW_TYPE_RS64_PFP), piece(GFX_FW_TYPE_RS64_PFP_P0_STACK)));
-  write("gc_11_0_0_me.bin", make_cp_rs64_file(piece(GFX_FW_TYPE_RS64_ME), piece(GFX_FW_TYPE_RS64_ME_P0_STACK)));
-  write("gc_11_0_0_mec.bin", make_cp_rs64_file(piece(GFX_FW_TYPE_RS64_MEC), piece(GFX_FW_TYPE_RS64_MEC_P0_STACK)));
+  write("sdma_6_0_0.bin",
+        make_sdma_file(piece(GFX_FW_TYPE_SDMA_UCODE_TH0), piece(GFX_FW_TYPE_SDMA_UCODE_TH1)));
+  write("gc_11_0_0_pfp.bin",
+        make_cp_rs64_file(piece(GFX_FW_TYPE_RS64_PFP), piece(GFX_FW_TYPE_RS64_PFP_P0_STACK)));
+  write("gc_11_0_0_me.bin",
+        make_cp_rs64_file(piece(GFX_FW_TYPE_RS64_ME), piece(GFX_FW_TYPE_RS64_ME_P0_STACK)));
+  write("gc_11_0_0_mec.bin",
+        make_cp_rs64_file(piece(GFX_FW_TYPE_RS64_MEC), piece(GFX_FW_TYPE_RS64_MEC_P0_STACK)));
   std::map<uint32_t, std::vector<uint8_t>> rlc_parts;
-  for (uint32_t t : {GFX_FW_TYPE_RLC_RESTORE_LIST_GPM_MEM, GFX_FW_TYPE_RLC_RESTORE_LIST_SRM_MEM, GFX_FW_TYPE_RLC_IRAM,
-                     GFX_FW_TYPE_RLC_DRAM_BOOT, GFX_FW_TYPE_RLC_P, GFX_FW_TYPE_RLC_V})
+  for (uint32_t t :
+       {GFX_FW_TYPE_RLC_RESTORE_LIST_GPM_MEM, GFX_FW_TYPE_RLC_RESTORE_LIST_SRM_MEM,
+        GFX_FW_TYPE_RLC_IRAM, GFX_FW_TYPE_RLC_DRAM_BOOT, GFX_FW_TYPE_RLC_P, GFX_FW_TYPE_RLC_V})
     rlc_parts[t] = piece(t);
   write("gc_11_0_0_rlc.bin", make_rlc_file(piece(GFX_FW_TYPE_RLC_G), rlc_parts));
   const FirmwareSet loaded = load_firmware_set(ip, dir);

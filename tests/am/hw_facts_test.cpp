@@ -7,8 +7,8 @@
 #include "am/hw/ih_v6.h"
 #include "am/hw/mp_regs.h"
 #include "am/hw/mqd.h"
-#include "am/hw/psp_gfx_if.h"
 #include "am/hw/osssys_regs.h"
+#include "am/hw/psp_gfx_if.h"
 #include "am/hw/sh_regs.h"
 #include "am/hw/vm_hub_regs.h"
 

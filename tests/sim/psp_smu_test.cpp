@@ -98,18 +98,18 @@ TEST_F(PspSmu, RingCommandsFollowTheFirmwareLoadOrder) {
   EXPECT_EQ(submit(GFX_CMD_ID_SETUP_TMR, {uint32_t(kTmr), 0, sim::Psp::kTmrBytes}), 0u);
   EXPECT_EQ(load_ip_fw(GFX_FW_TYPE_RLC_G), 0u);
   EXPECT_EQ(mem.get<uint32_t>(kTmr), 0xfeedf00du);               // the image now lives in the TMR
-  EXPECT_NE(load_ip_fw(0x3ff), 0u);                               // a type the PSP does not know
+  EXPECT_NE(load_ip_fw(0x3ff), 0u);                              // a type the PSP does not know
   EXPECT_NE(submit(GFX_CMD_ID_AUTOLOAD_RLC, {}), 0u);             // MEC, SDMA and IMU missing
   EXPECT_FALSE(fw.gfx_running);
-  EXPECT_NE(load_ip_fw(GFX_FW_TYPE_CP_MEC), 0u);                  // pre-SOC21 types: refused
+  EXPECT_NE(load_ip_fw(GFX_FW_TYPE_CP_MEC), 0u); // pre-SOC21 types: refused
   EXPECT_NE(load_ip_fw(GFX_FW_TYPE_SDMA0), 0u);
   EXPECT_EQ(load_ip_fw(GFX_FW_TYPE_RS64_MEC), 0u);
   EXPECT_EQ(load_ip_fw(GFX_FW_TYPE_SDMA_UCODE_TH0), 0u);
   EXPECT_EQ(load_ip_fw(GFX_FW_TYPE_IMU_I), 0u);
   EXPECT_EQ(load_ip_fw(GFX_FW_TYPE_IMU_D), 0u);
-  EXPECT_NE(submit(GFX_CMD_ID_AUTOLOAD_RLC, {}), 0u);             // MEC pipe 0's stack missing
+  EXPECT_NE(submit(GFX_CMD_ID_AUTOLOAD_RLC, {}), 0u); // MEC pipe 0's stack missing
   EXPECT_EQ(load_ip_fw(GFX_FW_TYPE_RS64_MEC_P0_STACK), 0u);
-  EXPECT_NE(submit(GFX_CMD_ID_AUTOLOAD_RLC, {}), 0u);             // SDMA 6's control thread missing
+  EXPECT_NE(submit(GFX_CMD_ID_AUTOLOAD_RLC, {}), 0u); // SDMA 6's control thread missing
   EXPECT_FALSE(fw.imu_running);
   EXPECT_EQ(load_ip_fw(GFX_FW_TYPE_SDMA_UCODE_TH1), 0u);
   EXPECT_EQ(submit(GFX_CMD_ID_AUTOLOAD_RLC, {}), 0u);
