@@ -211,13 +211,17 @@ void Device::discover() {
   hubs_.clear();
   hubs_.push_back({gfxhub_regs(*gc_), {gc_base_[0], gc_base_[1]}});
   hubs_.push_back({*mmhub_regs, {uint32_t(mmhub->bases[0]), 0}});
+  // The frame buffer's MC address, as the VBIOS left it (16 MiB units): the PSP and the SMU are
+  // given MC addresses (mmhub_v3_0_get_fb_location).
+  fb_base_ = uint64_t(pci_->reg_read32(hubs_.back().reg(kMmhubFbLocationBase)) & 0xffffff) << 24;
   oss_base_ = uint32_t(oss->bases[0]);
   discovery_ = std::move(*ip);
 }
 
 Psp Device::make_psp() {
   PspBuffers none;
-  return Psp(*pci_, *psp_regs_, mp0_major_, [this](Reg r) { return mp0_base_[r.base_idx] + r.offset; }, none);
+  return Psp(*pci_, *psp_regs_, mp0_major_, [this](Reg r) { return mp0_base_[r.base_idx] + r.offset; }, none,
+             fb_base_);
 }
 
 Smu Device::make_smu() {
@@ -267,7 +271,8 @@ void Device::load_firmware() {
   buf.cmd = alloc_boot(kPage, kPage);
   buf.fence = alloc_boot(kPage, kPage);
   std::memset(buf.fence.cpu, 0, kPage);
-  Psp psp(*pci_, *psp_regs_, mp0_major_, [this](Reg r) { return mp0_base_[r.base_idx] + r.offset; }, buf);
+  Psp psp(*pci_, *psp_regs_, mp0_major_, [this](Reg r) { return mp0_base_[r.base_idx] + r.offset; }, buf,
+          fb_base_);
   psp.start_sos(fw);
   psp.create_ring();
   const uint32_t tmr_size = psp.load_toc(fw.sos.at(ucode::PSP_FW_TYPE_PSP_TOC));
@@ -285,10 +290,12 @@ void Device::init_smu() {
   smu_version_ = smu.send(smu::MSG_GetSmuVersion);
   const Allocation driver = alloc_boot(kSmuDriverTableBytes, kPage);
   const Allocation tools = alloc_boot(kSmuToolsTableBytes, kPage);
-  smu.send(smu::MSG_SetDriverDramAddrHigh, uint32_t(driver.va >> 32));
-  smu.send(smu::MSG_SetDriverDramAddrLow, uint32_t(driver.va));
-  smu.send(smu::MSG_SetToolsDramAddrHigh, uint32_t(tools.va >> 32));
-  smu.send(smu::MSG_SetToolsDramAddrLow, uint32_t(tools.va));
+  // MC addresses, as smu_v13_0_set_driver_table_location passes driver_table->mc_address.
+  const uint64_t driver_mc = fb_base_ + driver.phys, tools_mc = fb_base_ + tools.phys;
+  smu.send(smu::MSG_SetDriverDramAddrHigh, uint32_t(driver_mc >> 32));
+  smu.send(smu::MSG_SetDriverDramAddrLow, uint32_t(driver_mc));
+  smu.send(smu::MSG_SetToolsDramAddrHigh, uint32_t(tools_mc >> 32));
+  smu.send(smu::MSG_SetToolsDramAddrLow, uint32_t(tools_mc));
   smu.send(smu::MSG_EnableAllSmuFeatures);
 }
 

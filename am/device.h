@@ -167,6 +167,7 @@ private:
     uint32_t reg(hw::Reg r) const { return base[r.base_idx] + r.offset; }
   };
   std::vector<VmHub> hubs_;
+  uint64_t fb_base_ = 0; // the frame buffer's MC address (the PSP's and the SMU's addresses)
   uint32_t oss_base_ = 0;        // OSSSYS segment 0 base
   const hw::GcRegs* gc_ = nullptr; // the GC generation's register table
   const hw::IhRegs* ih_regs_ = nullptr;

@@ -24,9 +24,10 @@ uint32_t get32(const uint8_t* base, uint32_t at) {
 
 } // namespace
 
-Psp::Psp(Pci& pci, const PspRegs& regs, unsigned mp0_major, RegIndex reg_index, PspBuffers buffers)
+Psp::Psp(Pci& pci, const PspRegs& regs, unsigned mp0_major, RegIndex reg_index, PspBuffers buffers,
+         uint64_t fb_base)
     : pci_(pci), regs_(regs), mp0_major_(mp0_major), reg_index_(std::move(reg_index)),
-      buf_(std::move(buffers)) {}
+      buf_(std::move(buffers)), fb_base_(fb_base) {}
 
 bool Psp::sos_alive() const { return pci_.reg_read32(reg(regs_.sos_alive)) != 0; }
 
@@ -57,7 +58,7 @@ void Psp::start_sos(const FirmwareSet& fw) {
       throw DeviceError("PSP bootloader is not ready (C2PMSG_35 = " +
                         std::to_string(pci_.reg_read32(reg(regs_.bl_cmd))) + ")");
     copy_to_msg1(it->second, "sOS component");
-    pci_.reg_write32(reg(regs_.bl_addr), uint32_t(buf_.msg1.va >> 20));
+    pci_.reg_write32(reg(regs_.bl_addr), uint32_t(mc(buf_.msg1) >> 20));
     pci_.reg_write32(reg(regs_.bl_cmd), command);
     if (command == BL_LOAD_SOSDRV) break;
     if (!wait_reg(pci_, reg(regs_.bl_cmd), 0xffffffffu, BL_READY, timeout_))
@@ -73,8 +74,8 @@ void Psp::create_ring() {
   if (!wait_reg(pci_, reg(regs_.ring_cmd), GFX_FLAG_RESPONSE, GFX_FLAG_RESPONSE, timeout_))
     throw DeviceError("PSP: the sOS does not accept ring commands");
   std::memset(buf_.ring.cpu, 0, buf_.ring.size);
-  pci_.reg_write32(reg(regs_.ring_lo), uint32_t(buf_.ring.va));
-  pci_.reg_write32(reg(regs_.ring_hi), uint32_t(buf_.ring.va >> 32));
+  pci_.reg_write32(reg(regs_.ring_lo), uint32_t(mc(buf_.ring)));
+  pci_.reg_write32(reg(regs_.ring_hi), uint32_t(mc(buf_.ring) >> 32));
   pci_.reg_write32(reg(regs_.ring_size), uint32_t(buf_.ring.size));
   pci_.reg_write32(reg(regs_.ring_cmd), GFX_CTRL_CMD_ID_INIT_GPCOM_RING);
   if (!wait_reg(pci_, reg(regs_.ring_cmd), GFX_FLAG_RESPONSE | GFX_CMD_STATUS_MASK, GFX_FLAG_RESPONSE, timeout_))
@@ -91,11 +92,11 @@ void Psp::submit(uint32_t cmd_id, const char* what) {
   const uint32_t ring_dwords = uint32_t(buf_.ring.size / 4);
   uint8_t* frame = buf_.ring.cpu + size_t(wptr_ % ring_dwords) * 4;
   std::memset(frame, 0, kFrameBytes);
-  put32(frame, kFrameCmdBufLo, uint32_t(buf_.cmd.va));
-  put32(frame, kFrameCmdBufHi, uint32_t(buf_.cmd.va >> 32));
+  put32(frame, kFrameCmdBufLo, uint32_t(mc(buf_.cmd)));
+  put32(frame, kFrameCmdBufHi, uint32_t(mc(buf_.cmd) >> 32));
   put32(frame, kFrameCmdBufSize, kCmdBufBytes);
-  put32(frame, kFrameFenceLo, uint32_t(buf_.fence.va));
-  put32(frame, kFrameFenceHi, uint32_t(buf_.fence.va >> 32));
+  put32(frame, kFrameFenceLo, uint32_t(mc(buf_.fence)));
+  put32(frame, kFrameFenceHi, uint32_t(mc(buf_.fence) >> 32));
   const uint32_t fence_value = wptr_ + kFrameBytes / 4;
   put32(frame, kFrameFenceValue, fence_value);
   std::atomic_thread_fence(std::memory_order_release);
@@ -114,8 +115,8 @@ void Psp::submit(uint32_t cmd_id, const char* what) {
 uint32_t Psp::load_toc(std::span<const uint8_t> toc) {
   copy_to_msg1(toc, "TOC");
   std::memset(buf_.cmd.cpu, 0, kCmdBufBytes);
-  put32(buf_.cmd.cpu, kCmd + kFwAddrLo, uint32_t(buf_.msg1.va));
-  put32(buf_.cmd.cpu, kCmd + kFwAddrHi, uint32_t(buf_.msg1.va >> 32));
+  put32(buf_.cmd.cpu, kCmd + kFwAddrLo, uint32_t(mc(buf_.msg1)));
+  put32(buf_.cmd.cpu, kCmd + kFwAddrHi, uint32_t(mc(buf_.msg1) >> 32));
   put32(buf_.cmd.cpu, kCmd + kFwSize, uint32_t(toc.size()));
   submit(GFX_CMD_ID_LOAD_TOC, "LOAD_TOC");
   return get32(buf_.cmd.cpu, kResp + kRespTmrSize);
@@ -123,8 +124,8 @@ uint32_t Psp::load_toc(std::span<const uint8_t> toc) {
 
 void Psp::setup_tmr(const Allocation& tmr) {
   std::memset(buf_.cmd.cpu, 0, kCmdBufBytes);
-  put32(buf_.cmd.cpu, kCmd + kTmrAddrLo, uint32_t(tmr.va));
-  put32(buf_.cmd.cpu, kCmd + kTmrAddrHi, uint32_t(tmr.va >> 32));
+  put32(buf_.cmd.cpu, kCmd + kTmrAddrLo, uint32_t(mc(tmr)));
+  put32(buf_.cmd.cpu, kCmd + kTmrAddrHi, uint32_t(mc(tmr) >> 32));
   put32(buf_.cmd.cpu, kCmd + kTmrSize, uint32_t(tmr.size));
   put32(buf_.cmd.cpu, kCmd + kTmrFlags, kTmrFlagVirtPhyAddr);
   put32(buf_.cmd.cpu, kCmd + kTmrSysLo, uint32_t(tmr.phys));
@@ -135,8 +136,8 @@ void Psp::setup_tmr(const Allocation& tmr) {
 void Psp::load_ip_fw(const FirmwareImage& image) {
   copy_to_msg1(image.ucode, image.file.c_str());
   std::memset(buf_.cmd.cpu, 0, kCmdBufBytes);
-  put32(buf_.cmd.cpu, kCmd + kFwAddrLo, uint32_t(buf_.msg1.va));
-  put32(buf_.cmd.cpu, kCmd + kFwAddrHi, uint32_t(buf_.msg1.va >> 32));
+  put32(buf_.cmd.cpu, kCmd + kFwAddrLo, uint32_t(mc(buf_.msg1)));
+  put32(buf_.cmd.cpu, kCmd + kFwAddrHi, uint32_t(mc(buf_.msg1) >> 32));
   put32(buf_.cmd.cpu, kCmd + kFwSize, uint32_t(image.ucode.size()));
   put32(buf_.cmd.cpu, kCmd + kFwType, image.psp_type);
   const std::string what = "LOAD_IP_FW of " + image.file;

@@ -27,7 +27,11 @@ class Psp {
 public:
   using RegIndex = std::function<uint32_t(hw::Reg)>;
   // `mp0_major`: 13 on gfx11 parts, 14 on gfx12 parts (the SPL table component differs).
-  Psp(Pci& pci, const hw::PspRegs& regs, unsigned mp0_major, RegIndex reg_index, PspBuffers buffers);
+  // `fb_base`: the frame buffer's MC address (MMMC_VM_FB_LOCATION_BASE): the PSP is given MC
+  // addresses of the (VRAM) buffers, not GPU virtual ones, as amdgpu and tinygrad's AM do; its
+  // bootloader runs before any page table exists.
+  Psp(Pci& pci, const hw::PspRegs& regs, unsigned mp0_major, RegIndex reg_index, PspBuffers buffers,
+      uint64_t fb_base);
 
   bool sos_alive() const;
   // Whether the bootloader idles, waiting for a command (true after power-on or a mode1 reset).
@@ -44,6 +48,7 @@ public:
 
 private:
   uint32_t reg(hw::Reg r) const { return reg_index_(r); }
+  uint64_t mc(const Allocation& a) const { return fb_base_ + a.phys; }
   void copy_to_msg1(std::span<const uint8_t> bytes, const char* what);
   // Submits the command in the command buffer (already filled) and waits for its fence;
   // throws DeviceError naming `what` when the PSP reports a failure or does not answer.
@@ -54,6 +59,7 @@ private:
   unsigned mp0_major_;
   RegIndex reg_index_;
   PspBuffers buf_;
+  uint64_t fb_base_;
   uint32_t wptr_ = 0; // ring write pointer, in dwords
   std::chrono::milliseconds timeout_{3000};
 };

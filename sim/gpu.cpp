@@ -67,13 +67,15 @@ Gpu::Gpu(const GpuConfig& config)
            vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes, iommu_),
       mmhub_("MMHUB", *model_.mmhub, model_.mmhub_seg, regs_, model_,
              vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes, iommu_),
+      fb_(regs_, model_, vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes),
       ih_(regs_, model_, mmhub_), smu_(regs_, model_, fw_, debug_),
-      psp_(regs_, model_, gmc_, fw_, smu_, debug_), mec_(*this), sdma_(*this) {
+      psp_(regs_, model_, fb_, fw_, smu_, debug_), mec_(*this), sdma_(*this) {
   if (vram_ == MAP_FAILED) {
     vram_ = nullptr;
     throw std::runtime_error("sim: cannot reserve " + std::to_string(config.vram_bytes >> 20) +
                              " MiB of host address space for emulated VRAM");
   }
+  fb_.set_power_on_location(regs_); // the VBIOS places the frame buffer
   // Firmware leaves the IP discovery binary at the top of VRAM before any driver runs.
   const std::vector<uint8_t> discovery = build_ip_discovery(model_.blocks);
   std::memcpy(vram_ + config.vram_bytes - am::hw::discovery::kOffsetFromVramTop, discovery.data(),
@@ -220,6 +222,7 @@ void Gpu::mode1_reset() {
   const uint32_t answer = regs_.read(resp);
   regs_.clear();
   regs_.store(resp, answer);
+  fb_.set_power_on_location(regs_);
   grbm_select_ = 0;
   std::fill(std::begin(sh_mem_bases_), std::end(sh_mem_bases_), 0u);
   std::fill(std::begin(sh_mem_config_), std::end(sh_mem_config_), 0u);

@@ -6,6 +6,7 @@
 #pragma once
 #include "am/pci.h"
 #include "card_model.h"
+#include "fb_aperture.h"
 #include "firmware_state.h"
 #include "gmc.h"
 #include "ih.h"
@@ -100,6 +101,7 @@ private:
   Iommu iommu_;
   Gmc gmc_;   // GFXHUB: the CP, the shaders, SDMA (and, in this model, the PSP)
   Gmc mmhub_; // MMHUB: the IH's ring and write-back
+  FbAperture fb_; // the PSP's MC addresses
   Ih ih_;
   FirmwareState fw_;
   Smu smu_;

@@ -52,6 +52,12 @@ inline constexpr VmHubRegs mmhub_regs(const char* name, uint32_t block_size_shif
 inline constexpr VmHubRegs kMmhub3 = mmhub_regs("MMHUB 3.0.0", 3);
 inline constexpr VmHubRegs kMmhub4 = mmhub_regs("MMHUB 4.1.0", 4);
 
+// Where the frame buffer sits in the MC address space, as the VBIOS programs it:
+// MMMC_VM_FB_LOCATION_BASE/TOP, bits [23:0] = address >> 24 (amdgpu's mmhub_v3_0 / v4_1
+// get_fb_location). The PSP is given MC addresses, FB base + VRAM offset. Same offsets on MMHUB
+// 3.0.0 and 4.1.0.
+inline constexpr Reg kMmhubFbLocationBase{0x0554, 0}, kMmhubFbLocationTop{0x0555, 0};
+
 // The MMHUB table of an MMHUB major version, or nullptr when amcl has none.
 inline constexpr const VmHubRegs* mmhub_regs_for_major(unsigned major) {
   return major == 3 ? &kMmhub3 : major == 4 ? &kMmhub4 : nullptr;

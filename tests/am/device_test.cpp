@@ -284,6 +284,11 @@ TEST_P(AmDevice, FreshCardBootsThroughThePspAndTheSmu) {
   ASSERT_NE(g1, std::string::npos);
   EXPECT_NE(find_in_vram(*gpu, g1 + 1, rlc_g), std::string::npos);
   EXPECT_NE(find_in_vram(*gpu, boot_region, rlc_tag + " part 26"), std::string::npos); // RLC IRAM
+  // The PSP was given MC addresses (the frame buffer aperture), not GPU virtual ones: its
+  // bootloader buffer register points into the aperture.
+  const uint64_t msg1 = uint64_t(gpu->reg_read32(gpu->model().psp_reg(gpu->model().psp->bl_addr))) << 20;
+  EXPECT_GE(msg1, sim::FbAperture::kFbBase);
+  EXPECT_LT(msg1, sim::FbAperture::kFbBase + gpu->vram_size());
   am::Allocation mem = dev.alloc_vram(4096);
   am::SdmaBuilder b;
   b.const_fill(mem.va, 0x77, 64);

@@ -3,6 +3,7 @@
 // start states, and the SMU mailbox with and without firmware.
 #include "am/hw/psp_gfx_if.h"
 #include "sim/card_model.h"
+#include "sim/fb_aperture.h"
 #include "sim/psp.h"
 #include "sim/smu.h"
 #include "tests/sim/flat_memory.h"
@@ -142,4 +143,24 @@ TEST_F(PspSmu, SmuAnswersOnlyWithFirmware) {
   EXPECT_FALSE(reset);
   EXPECT_EQ(send(smu::MSG_Mode1Reset, 0), smu::RESULT_OK);
   EXPECT_TRUE(reset);
+}
+
+// The PSP's view of memory: MC addresses inside the frame buffer aperture the VBIOS set up
+// (MMMC_VM_FB_LOCATION_BASE/TOP) are VRAM by offset; a GPU virtual address below it, or
+// anything past the top, faults.
+TEST(FbAperture, McAddressesInsideTheFrameBufferAreVramByOffset) {
+  sim::RegisterFile regs;
+  const sim::CardModel& model = *sim::find_card_model("gfx1201");
+  std::vector<uint8_t> vram(64u << 20);
+  sim::FbAperture fb(regs, model, vram.data(), vram.size());
+  const uint64_t base = sim::FbAperture::kFbBase;
+  EXPECT_THROW(fb.translate(base, 4, false), sim::shader::MemoryFault); // not set up yet
+  fb.set_power_on_location(regs);
+  const auto reg = [&](Reg r) { return regs.read(model.mmhub_seg[r.base_idx] + r.offset); };
+  EXPECT_EQ(uint64_t(reg(kMmhubFbLocationBase)) << 24, base);
+  EXPECT_EQ(uint64_t(reg(kMmhubFbLocationTop)) << 24, base + vram.size() - (1u << 24));
+  EXPECT_EQ(fb.translate(base + 0x123000, 8, true), vram.data() + 0x123000);
+  EXPECT_EQ(fb.translate(base + vram.size() - 4, 4, false), vram.data() + vram.size() - 4);
+  EXPECT_THROW(fb.translate(base + vram.size() - 2, 4, false), sim::shader::MemoryFault);
+  EXPECT_THROW(fb.translate(0x123000, 4, false), sim::shader::MemoryFault); // a VMID 0 address
 }
