@@ -113,31 +113,29 @@ TypedImages sdma_images(std::span<const uint8_t> file, const std::string& name) 
 TypedImages rlc_images(std::span<const uint8_t> file, const std::string& name) {
   using namespace hw::psp;
   need_header(file, name, 2, kRlcV21HeaderBytes, "an RLC v2.1+ file");
-  const uint16_t minor = u16(file, kHeaderVersionMinor);
-  const uint32_t header = u32(file, kHeaderSizeBytes);
+  // The header's minor version says which parts it describes; it must be long enough for them.
+  const unsigned minor = u16(file, kHeaderVersionMinor);
+  const uint32_t needed = minor >= 3   ? kRlcV23HeaderBytes
+                          : minor == 2 ? kRlcV22HeaderBytes
+                                       : kRlcV21HeaderBytes;
+  if (u32(file, kHeaderSizeBytes) < needed)
+    bad(name, "RLC v2." + std::to_string(minor) + " header too small");
   struct Part {
-    uint32_t type, size_at, offset_at, header_bytes;
+    uint32_t type, size_at, offset_at;
+    unsigned since_minor;
     const char* what;
   };
   const Part parts[] = {
-      {GFX_FW_TYPE_RLC_RESTORE_LIST_GPM_MEM, kRlcGpmSize, kRlcGpmOffset, kRlcV21HeaderBytes,
-       "GPM restore list"},
-      {GFX_FW_TYPE_RLC_RESTORE_LIST_SRM_MEM, kRlcSrmSize, kRlcSrmOffset, kRlcV21HeaderBytes,
-       "SRM restore list"},
-      {GFX_FW_TYPE_RLC_IRAM, kRlcIramSize, kRlcIramOffset, kRlcV22HeaderBytes, "RLC IRAM"},
-      {GFX_FW_TYPE_RLC_DRAM_BOOT, kRlcDramSize, kRlcDramOffset, kRlcV22HeaderBytes,
-       "RLC DRAM boot"},
-      {GFX_FW_TYPE_RLC_P, kRlcPSize, kRlcPOffset, kRlcV23HeaderBytes, "RLC_P"},
-      {GFX_FW_TYPE_RLC_V, kRlcVSize, kRlcVOffset, kRlcV23HeaderBytes, "RLC_V"},
+      {GFX_FW_TYPE_RLC_RESTORE_LIST_GPM_MEM, kRlcGpmSize, kRlcGpmOffset, 1, "GPM restore list"},
+      {GFX_FW_TYPE_RLC_RESTORE_LIST_SRM_MEM, kRlcSrmSize, kRlcSrmOffset, 1, "SRM restore list"},
+      {GFX_FW_TYPE_RLC_IRAM, kRlcIramSize, kRlcIramOffset, 2, "RLC IRAM"},
+      {GFX_FW_TYPE_RLC_DRAM_BOOT, kRlcDramSize, kRlcDramOffset, 2, "RLC DRAM boot"},
+      {GFX_FW_TYPE_RLC_P, kRlcPSize, kRlcPOffset, 3, "RLC_P"},
+      {GFX_FW_TYPE_RLC_V, kRlcVSize, kRlcVOffset, 3, "RLC_V"},
   };
   TypedImages out;
   for (const Part& p : parts) {
-    const unsigned needed_minor = p.header_bytes == kRlcV21HeaderBytes   ? 1
-                                  : p.header_bytes == kRlcV22HeaderBytes ? 2
-                                                                         : 3;
-    if (minor < needed_minor) continue;
-    if (header < p.header_bytes) bad(name, "RLC v2." + std::to_string(minor) + " header too small");
-    if (u32(file, p.size_at) == 0) continue; // this part has none
+    if (minor < p.since_minor || u32(file, p.size_at) == 0) continue; // not described, or none
     out.emplace_back(p.type,
                      slice(file, name, u32(file, p.offset_at), u32(file, p.size_at), p.what));
   }
