@@ -7,6 +7,7 @@
 #include "gmc.h"
 #include "register_file.h"
 
+#include <atomic>
 #include <mutex>
 
 namespace sim {
@@ -18,15 +19,17 @@ public:
       : regs_(regs), model_(model), gmc_(gmc) {}
   // Returns true when the entry reached the ring.
   bool post(const am::hw::ih::IvEntry& entry);
-  uint64_t posted() const { return posted_; }
-  uint64_t dropped() const { return dropped_; }
+  // Counters other threads (tests, diagnostics) read while engines post.
+  uint64_t posted() const { return posted_.load(std::memory_order_relaxed); }
+  uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
 
 private:
   RegisterFile& regs_;
   const CardModel& model_;
   Gmc& gmc_;
   std::mutex mutex_;
-  uint64_t posted_ = 0, dropped_ = 0, dropped_faults_ = 0;
+  std::atomic<uint64_t> posted_{0}, dropped_{0};
+  uint64_t dropped_faults_ = 0; // under mutex_
 };
 
 } // namespace sim
