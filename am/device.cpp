@@ -118,6 +118,7 @@ void Device::boot() {
     boot_state_ = BootState::ResetThenFull;
     mode1_reset();
   }
+  init_nbio();
   init_gmc();
   signals_ = alloc_vram(kPage);
   std::memset(signals_.cpu, 0, kPage);
@@ -194,6 +195,12 @@ void Device::discover() {
   if (!mmhub_regs)
     throw DeviceError(info_.pci_address + ": IP discovery lists no MMHUB amcl knows" +
                       (mmhub ? " (MMHUB " + version(*mmhub) + ")" : std::string()));
+  const IpBlock* nbio = ip->find(NBIF_HWID);
+  nbio_regs_ = nbio && nbio->bases.size() >= 3 ? nbio_regs_for_major(nbio->major) : nullptr;
+  if (!nbio_regs_)
+    throw DeviceError(info_.pci_address + ": IP discovery lists no NBIO/NBIF amcl knows" +
+                      (nbio ? " (NBIF " + version(*nbio) + ")" : std::string()));
+  for (size_t i = 0; i < 4 && i < nbio->bases.size(); ++i) nbio_base_[i] = uint32_t(nbio->bases[i]);
   psp_regs_ = psp_regs_for_major(mp0->major);
   smu_regs_ = smu_regs_for_major(mp1->major);
   if (!psp_regs_ || !smu_regs_)
@@ -297,6 +304,11 @@ void Device::init_smu() {
   smu.send(smu::MSG_SetToolsDramAddrHigh, uint32_t(tools_mc >> 32));
   smu.send(smu::MSG_SetToolsDramAddrLow, uint32_t(tools_mc));
   smu.send(smu::MSG_EnableAllSmuFeatures);
+}
+
+void Device::init_nbio() {
+  const Reg r = nbio_regs_->RCC_DEV0_EPF0_RCC_DOORBELL_APER_EN;
+  pci_->reg_write32(nbio_base_[r.base_idx] + r.offset, BIF_DOORBELL_APER_EN);
 }
 
 void Device::init_gmc() {

@@ -6,6 +6,7 @@
 #include "hw/gc_regs.h"
 #include "hw/gmc.h"
 #include "hw/mp_regs.h"
+#include "hw/nbio_regs.h"
 #include "hw/vm_hub_regs.h"
 #include "ih_ring.h"
 #include "ip_discovery.h"
@@ -132,6 +133,8 @@ private:
   Allocation alloc_boot(uint64_t size, uint64_t align);
   // A GC register's BAR5 dword index, from the bases IP discovery gave.
   uint32_t reg(hw::Reg r) const { return gc_base_[r.base_idx] + r.offset; }
+  // SOC/NBIO: opens the doorbell aperture (nbio_v4_3 / nbif_v6_3_1 enable_doorbell_aperture).
+  void init_nbio();
   void init_gmc();
   void calibrate_clock();
   uint64_t gpu_ns(uint64_t ticks) const;
@@ -167,6 +170,8 @@ private:
     uint32_t reg(hw::Reg r) const { return base[r.base_idx] + r.offset; }
   };
   std::vector<VmHub> hubs_;
+  const hw::NbioRegs* nbio_regs_ = nullptr;
+  uint32_t nbio_base_[4] = {0, 0, 0, 0};
   uint64_t fb_base_ = 0; // the frame buffer's MC address (the PSP's and the SMU's addresses)
   uint32_t oss_base_ = 0;        // OSSSYS segment 0 base
   const hw::GcRegs* gc_ = nullptr; // the GC generation's register table

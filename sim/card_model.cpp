@@ -19,9 +19,10 @@ using namespace am::hw::discovery;
 // the card), so MP0, MP1, MMHUB, HDP and NBIO sit at Navi2x's published bases
 // (sienna_cichlid_ip_offset.h), MP1 14's second segment 0x200 above its first so that
 // C2PMSG_66 lands where MP1 13's does. Of MMHUB the model has VMID 0's context (the IH writes
-// through it); HDP and NBIO are listed, not modelled.
+// through it), of NBIO the doorbell aperture switch; HDP is listed, not modelled.
 constexpr uint32_t kMpSeg0 = 0x00016000, kMp1Seg1 = 0x00016200;
 constexpr uint32_t kMmhubSeg0 = 0x0001A000, kHdpSeg0 = 0x00000F20;
+constexpr uint32_t kNbioSeg[4] = {0x0, 0x14, 0xD20, 0x10400};
 
 CardModel gfx11_card(std::string gfx, uint16_t device, uint8_t revision, uint8_t gc_rev) {
   return CardModel{std::move(gfx),
@@ -34,7 +35,7 @@ CardModel gfx11_card(std::string gfx, uint16_t device, uint8_t revision, uint8_t
                     {MP1_HWID, 13, 0, 0, {kMpSeg0, kMp1Seg1}},
                     {MMHUB_HWID, 3, 0, 0, {kMmhubSeg0}},
                     {HDP_HWID, 6, 0, 0, {kHdpSeg0}},
-                    {NBIF_HWID, 4, 3, 0, {0x0, 0x14, 0xD20, 0x10400}}},
+                    {NBIF_HWID, 4, 3, 0, {kNbioSeg[0], kNbioSeg[1], kNbioSeg[2], kNbioSeg[3]}}},
                    &kGc11,
                    {kGc11Seg0, kGc11Seg1},
                    &kOss6,
@@ -48,7 +49,9 @@ CardModel gfx11_card(std::string gfx, uint16_t device, uint8_t revision, uint8_t
                    gmc::PteFormat::v11,
                    shader::Gfx::v11,
                    &kMmhub3,
-                   {kMmhubSeg0, 0}};
+                   {kMmhubSeg0, 0},
+                   &kNbio4_3,
+                   {kNbioSeg[0], kNbioSeg[1], kNbioSeg[2], kNbioSeg[3]}};
 }
 
 CardModel gfx12_card(std::string gfx, uint16_t device, uint8_t revision, uint8_t rev) {
@@ -63,7 +66,7 @@ CardModel gfx12_card(std::string gfx, uint16_t device, uint8_t revision, uint8_t
                     {MP1_HWID, 14, 0, mp_rev, {kMpSeg0, kMp1Seg1}},
                     {MMHUB_HWID, 4, 1, 0, {kMmhubSeg0}},
                     {HDP_HWID, 7, 0, 0, {kHdpSeg0}},
-                    {NBIF_HWID, 6, 3, 1, {0x0, 0x14, 0xD20, 0x10400}}},
+                    {NBIF_HWID, 6, 3, 1, {kNbioSeg[0], kNbioSeg[1], kNbioSeg[2], kNbioSeg[3]}}},
                    &kGc12,
                    {kGc12Seg0, kGc12Seg1},
                    &kOss7,
@@ -77,7 +80,9 @@ CardModel gfx12_card(std::string gfx, uint16_t device, uint8_t revision, uint8_t
                    gmc::PteFormat::v12,
                    shader::Gfx::v12,
                    &kMmhub4,
-                   {kMmhubSeg0, 0}};
+                   {kMmhubSeg0, 0},
+                   &kNbif6_3,
+                   {kNbioSeg[0], kNbioSeg[1], kNbioSeg[2], kNbioSeg[3]}};
 }
 
 // PCI ids from am/hw/pci_ids.h: RX 7900 XTX (Navi31), RX 9060 XT (Navi44), RX 9070 XT (Navi48).

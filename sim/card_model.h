@@ -6,6 +6,7 @@
 #include "am/hw/gc_regs.h"
 #include "am/hw/gmc.h"
 #include "am/hw/mp_regs.h"
+#include "am/hw/nbio_regs.h"
 #include "am/hw/osssys_regs.h"
 #include "am/hw/vm_hub_regs.h"
 #include "ip_discovery.h"
@@ -36,6 +37,10 @@ struct CardModel {
   shader::Gfx isa;
   const am::hw::VmHubRegs* mmhub; // the MMHUB the IH writes through
   uint32_t mmhub_seg[2];
+  const am::hw::NbioRegs* nbio; // the doorbell aperture switch
+  uint32_t nbio_seg[4];
+
+  uint32_t nbio_reg(am::hw::Reg r) const { return nbio_seg[r.base_idx] + r.offset; }
 
   // The BAR5 dword index of a GC register on this card.
   uint32_t gc_reg(am::hw::Reg r) const { return gc_seg[r.base_idx] + r.offset; }

@@ -40,6 +40,7 @@ bool Gpu::known_register(uint32_t index) const {
          in(g.CP_MQD_BASE_ADDR, g.CP_HQD_PQ_WPTR_HI) ||
          in(g.GCVM_L2_PROTECTION_FAULT_CNTL, g.GCVM_L2_PROTECTION_FAULT_ADDR_HI32) ||
          index == gc(g.GCVM_INVALIDATE_ENG17_REQ) || known_mmhub_register(index) ||
+         index == model_.nbio_reg(model_.nbio->RCC_DEV0_EPF0_RCC_DOORBELL_APER_EN) ||
          index == gc(g.GRBM_GFX_CNTL) || in(g.SCRATCH_REG6, g.SCRATCH_REG7) ||
          index == gc(g.SH_MEM_BASES) || index == gc(g.SH_MEM_CONFIG) ||
          (index >= ih(ih_first) && index <= ih(i.IH_DOORBELL_RPTR)) || index == ih(i.IH_CNTL);
@@ -261,6 +262,15 @@ HqdState Gpu::latch_hqd() {
 void Gpu::doorbell_write64(uint32_t index, uint64_t value) {
   if (debug_ >= 3) std::fprintf(stderr, "amcl sim: doorbell %u = %llu\n", index,
                                 static_cast<unsigned long long>(value));
+  // The bus interface drops doorbell writes until the driver opens the aperture.
+  if (!(regs_.read(model_.nbio_reg(model_.nbio->RCC_DEV0_EPF0_RCC_DOORBELL_APER_EN)) &
+        BIF_DOORBELL_APER_EN)) {
+    std::fprintf(stderr,
+                 "amcl sim: doorbell write to index %u with the doorbell aperture closed "
+                 "(RCC_DEV0_EPF0_RCC_DOORBELL_APER_EN): dropped\n",
+                 index);
+    return;
+  }
   const HqdState& hqd = mec_.hqd();
   if (mec_.active() && hqd.doorbell_enabled && hqd.doorbell_index == index) {
     mec_.ring(value);

@@ -233,6 +233,32 @@ TEST_P(AmDevice, BothVmHubsMapVmidZeroAndTheIhWritesThroughMmhub) {
   dev.free(vram);
 }
 
+// SOC init opens NBIO's doorbell aperture; while it is closed the bus drops doorbell writes
+// and the engines never hear of new work.
+TEST_P(AmDevice, DoorbellsReachTheEnginesOnlyThroughTheOpenAperture) {
+  auto gpu = card();
+  am::Device dev(gpu);
+  const sim::CardModel& m = gpu->model();
+  const uint32_t aperture = m.nbio_reg(m.nbio->RCC_DEV0_EPF0_RCC_DOORBELL_APER_EN);
+  EXPECT_EQ(gpu->reg_read32(aperture) & 1u, 1u); // the boot opened it
+  am::Allocation mem = dev.alloc_vram(4096);
+  std::memset(mem.cpu, 0, 4096);
+  gpu->reg_write32(aperture, 0);
+  am::SdmaBuilder b;
+  b.const_fill(mem.va, 0x5a, 64);
+  const uint64_t dropped = dev.submit_sdma(b);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_LT(dev.completed(am::Engine::Sdma), dropped);
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 0u);
+  gpu->reg_write32(aperture, 1);
+  b.clear();
+  b.const_fill(mem.va + 64, 0x5b, 64);
+  dev.wait(am::Engine::Sdma, dev.submit_sdma(b)); // this doorbell carries both submissions
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 0x5au);
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[16], 0x5bu);
+  dev.free(mem);
+}
+
 TEST_P(AmDevice, SystemMemoryIsMappedInTheIommuOnlyWhileAllocated) {
   auto gpu = card();
   am::Device dev(gpu);

@@ -7,6 +7,7 @@
 #include "am/hw/ih_v6.h"
 #include "am/hw/mp_regs.h"
 #include "am/hw/mqd.h"
+#include "am/hw/nbio_regs.h"
 #include "am/hw/osssys_regs.h"
 #include "am/hw/psp_gfx_if.h"
 #include "am/hw/sh_regs.h"
@@ -135,6 +136,16 @@ TEST(VmHubRegisters, MatchLinuxHeaders) {
   const VmHubRegs gfx12 = gfxhub_regs(kGc12);
   expect_reg(gfx12.PAGE_TABLE_BASE_LO32, 0x168f, 0);
   expect_reg(gfx12.INVALIDATE_ENG17_REQ, 0x1658, 0);
+}
+
+// nbio_4_3_0_offset.h / nbif_6_3_1_offset.h: RCC_DEV0_EPF0_RCC_DOORBELL_APER_EN, sh_mask bit 0.
+TEST(NbioRegisters, MatchLinuxHeaders) {
+  expect_reg(kNbio4_3.RCC_DEV0_EPF0_RCC_DOORBELL_APER_EN, 0x00c0, 2);
+  expect_reg(kNbif6_3.RCC_DEV0_EPF0_RCC_DOORBELL_APER_EN, 0x00c0, 2);
+  EXPECT_EQ(BIF_DOORBELL_APER_EN, 1u);
+  EXPECT_EQ(nbio_regs_for_major(4), &kNbio4_3);
+  EXPECT_EQ(nbio_regs_for_major(6), &kNbif6_3);
+  EXPECT_EQ(nbio_regs_for_major(7), nullptr);
 }
 
 // osssys_6_0_0_offset.h and osssys_7_0_0_offset.h (7.0 puts RPTR/WPTR before BASE and moves
