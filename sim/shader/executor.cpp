@@ -1762,6 +1762,31 @@ void Executor::exec_ds(Wave& w, const Inst& in) {
     return exec_ds_cross_lane(w, in);
   const OpInfo& info = op_info(in.op);
   const uint32_t exec = w.exec();
+  // The plain 32-bit load and store carry most LDS traffic: their rows are resolved once and
+  // the lanes run without the per-lane dispatch below (same lane order, same semantics).
+  if (in.op == Op::ds_load_b32 || in.op == Op::ds_store_b32) {
+    const uint32_t* address = &vreg(w, in.src[0], 0);
+    const uint32_t offset = uint32_t(in.imm | (in.offset1 << 8));
+    const uint64_t size = lds_.size();
+    if (in.op == Op::ds_load_b32) {
+      uint32_t* d = &vreg(w, in.dst, 0);
+      for (uint32_t m = exec; m; m &= m - 1) {
+        const unsigned lane = unsigned(std::countr_zero(m));
+        const uint32_t a = address[lane] + offset;
+        uint32_t v = 0; // out of range reads zero
+        if (uint64_t(a) + 4 <= size) std::memcpy(&v, &lds_[a], 4);
+        d[lane] = v;
+      }
+    } else {
+      const uint32_t* data = &vreg(w, in.src[1], 0);
+      for (uint32_t m = exec; m; m &= m - 1) {
+        const unsigned lane = unsigned(std::countr_zero(m));
+        const uint32_t a = address[lane] + offset;
+        if (uint64_t(a) + 4 <= size) std::memcpy(&lds_[a], &data[lane], 4); // else discarded
+      }
+    }
+    return;
+  }
   // Out-of-range LDS accesses are discarded (reads return zero), as on hardware.
   auto at = [&](uint32_t a, unsigned bytes) -> uint8_t* {
     return uint64_t(a) + bytes <= lds_.size() ? &lds_[a] : nullptr;

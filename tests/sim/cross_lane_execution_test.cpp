@@ -4,7 +4,8 @@
 // a row of 16 lanes and across a row pair), with the RDNA3 ISA manual's EXEC rules: an inactive
 // source lane reads as 0 for the DS moves; for the row gathers it leaves the destination alone,
 // or writes 0 with BOUND_CTRL. And wave64's two-pass execution (below). Hand-assembled programs
-// on a flat fake memory, wave32 and wave64.
+// on a flat fake memory, wave32 and wave64. Also the plain LDS load and store at the edge of
+// the work-group's allocation.
 #include "sim/shader/dispatch.h"
 #include "sim/shader/worker_pool.h"
 #include "tests/sim/flat_memory.h"
@@ -105,13 +106,37 @@ constexpr uint32_t kWave64MaskProgram[] = {
     0xBFB00000,             // s_endpgm
 };
 
-template <size_t N> DispatchResult run(FlatMemory& mem, const uint32_t (&program)[N], bool wave32) {
+// llvm-mc-22 -mcpu=gfx1100 -show-encoding: stores and loads inside and past a 512-byte LDS.
+constexpr uint32_t kLdsRangeProgram[] = {
+    0xF4040080, 0xF8000000, // s_load_b64 s[2:3], s[0:1], 0x0
+    0xBF89FC07,             // s_waitcnt lgkmcnt(0)
+    0x30020082,             // v_lshlrev_b32_e32 v1, 2, v0
+    0x4A0400FF, 0x00000100, // v_add_nc_u32_e32 v2, 0x100, v0
+    0xD8340000, 0x00000201, // ds_store_b32 v1, v2
+    0xD83401FC, 0x00000201, // ds_store_b32 v1, v2 offset:508
+    0xBF89FC07,             // s_waitcnt lgkmcnt(0)
+    0xD8D80000, 0x03000001, // ds_load_b32 v3, v1
+    0xD8D801E0, 0x04000001, // ds_load_b32 v4, v1 offset:480
+    0x7E0A0287,             // v_mov_b32_e32 v5, 7
+    0xBEFE00FF, 0x0000FFFF, // s_mov_b32 exec_lo, 0xffff
+    0xD8D80000, 0x05000001, // ds_load_b32 v5, v1
+    0xBEFE00C1,             // s_mov_b32 exec_lo, -1
+    0xBF89FC07,             // s_waitcnt lgkmcnt(0)
+    0xDC6A0000, 0x00020301, // global_store_b32 v1, v3, s[2:3]
+    0xDC6A0080, 0x00020401, // global_store_b32 v1, v4, s[2:3] offset:128
+    0xDC6A0100, 0x00020501, // global_store_b32 v1, v5, s[2:3] offset:256
+    0xBFB00000,             // s_endpgm
+};
+
+// `lds_blocks`: the work-group's LDS in 512-byte units (COMPUTE_PGM_RSRC2.LDS_SIZE).
+template <size_t N>
+DispatchResult run(FlatMemory& mem, const uint32_t (&program)[N], bool wave32, uint32_t lds_blocks = 0) {
   for (size_t i = 0; i < N; ++i) mem.put(kCode + 4 * i, program[i]);
   mem.put<uint64_t>(kArgs, kBuf);
   LaunchState L;
   L.pgm_addr = kCode;
   L.rsrc1 = wave32 ? 1 : 3; // 16 VGPRs (granules of 8 in wave32, 4 in wave64)
-  L.rsrc2 = 2u << 1;        // two user SGPRs: the argument block pointer
+  L.rsrc2 = 2u << 1 | lds_blocks << 15; // two user SGPRs: the argument block pointer
   L.user_data[0] = uint32_t(kArgs);
   L.group_size[0] = L.last_group_size[0] = wave32 ? 32 : 64;
   L.wave32 = wave32;
@@ -177,5 +202,22 @@ TEST(Wave64Execution, CrossLaneMasksAndCarriesSpanBothHalves) {
     EXPECT_EQ(mem.get<uint32_t>(kBuf + 0x300 + 4 * lane), 48u); // bits of the 64-bit compare mask
     // Row 2 (lanes 32..47) only; its last lane's source is outside the row.
     EXPECT_EQ(mem.get<uint32_t>(kBuf + 0x400 + 4 * lane), lane >= 32 && lane < 47 ? lane + 1 : 0u);
+  }
+}
+
+// ds_store_b32 / ds_load_b32 past the work-group's LDS: stores are discarded (they do not wrap
+// onto the start), loads return 0; lanes off in EXEC keep their destination.
+TEST(LdsExecution, AccessesPastTheAllocationAreDiscardedOrReadZero) {
+  FlatMemory mem;
+  const DispatchResult r = run(mem, kLdsRangeProgram, true, 1); // 512 bytes of LDS
+  ASSERT_TRUE(r.ok) << r.fault;
+  auto at = [&](unsigned block, uint32_t lane) {
+    return mem.get<uint32_t>(kBuf + 128 * block + 4 * lane);
+  };
+  for (uint32_t l = 0; l < 32; ++l) {
+    SCOPED_TRACE("lane " + std::to_string(l));
+    EXPECT_EQ(at(0, l), 0x100 + l);                     // no store at 508 + 4l wrapped onto it
+    EXPECT_EQ(at(1, l), l == 7 ? 0x100u : 0u);          // 480 + 4l: lane 0's store at 508, else 0
+    EXPECT_EQ(at(2, l), l < 16 ? 0x100 + l : 7u);       // EXEC = lanes 0..15
   }
 }
