@@ -45,6 +45,7 @@ struct CardModel {
   // The BAR5 dword index of a GC register on this card.
   uint32_t gc_reg(am::hw::Reg r) const { return gc_seg[r.base_idx] + r.offset; }
   uint32_t ih_reg(uint32_t offset) const { return oss_seg0 + offset; }
+  uint32_t mmhub_reg(am::hw::Reg r) const { return mmhub_seg[r.base_idx] + r.offset; }
   uint32_t psp_reg(am::hw::Reg r) const { return mp0_seg[r.base_idx] + r.offset; }
   uint32_t smu_reg(am::hw::Reg r) const { return mp1_seg[r.base_idx] + r.offset; }
 };

@@ -6,21 +6,33 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 
 namespace sim::shader {
 
+// Bit casts through memcpy rather than std::bit_cast: GCC 12's vectoriser gives up on
+// bit_cast ("unsupported use in stmt"), and the lane loops of valu_fast_path.cpp would run one
+// lane at a time. Both compile to a register move.
 inline float f32(uint32_t v) {
-  return std::bit_cast<float>(v);
+  float f;
+  std::memcpy(&f, &v, 4);
+  return f;
 }
 inline uint32_t u32(float f) {
-  return std::bit_cast<uint32_t>(f);
+  uint32_t v;
+  std::memcpy(&v, &f, 4);
+  return v;
 }
 inline double f64(uint64_t v) {
-  return std::bit_cast<double>(v);
+  double d;
+  std::memcpy(&d, &v, 8);
+  return d;
 }
 inline uint64_t u64(double d) {
-  return std::bit_cast<uint64_t>(d);
+  uint64_t v;
+  std::memcpy(&v, &d, 8);
+  return v;
 }
 
 // Denormal flushing per the MODE register's FP_DENORM field, sign kept.

@@ -6,28 +6,15 @@
 // or any modifier, takes the general path in executor.cpp, which defines the semantics; these
 // loops must agree with it (the corpus and conformance tests run both).
 #include "executor.h"
+#include "float_ops.h"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 
 namespace sim::shader {
 namespace {
-
-// memcpy rather than std::bit_cast: GCC 12's vectoriser gives up on bit_cast
-// ("unsupported use in stmt") and the lane loops would run one lane at a time.
-float f32(uint32_t v) {
-  float f;
-  std::memcpy(&f, &v, 4);
-  return f;
-}
-uint32_t u32(float f) {
-  uint32_t v;
-  std::memcpy(&v, &f, 4);
-  return v;
-}
 
 bool fast_op(Op op) {
   switch (op) {

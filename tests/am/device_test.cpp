@@ -213,9 +213,7 @@ TEST_P(AmDevice, BothVmHubsMapVmidZeroAndTheIhWritesThroughMmhub) {
   const sim::CardModel& model = *sim::find_card_model(GetParam());
   const am::hw::VmHubRegs gfx = am::hw::gfxhub_regs(*model.gc), mm = *model.mmhub;
   auto gfx_reg = [&](am::hw::Reg r) { return gpu->reg_read32(model.gc_reg(r)); };
-  auto mm_reg = [&](am::hw::Reg r) {
-    return gpu->reg_read32(model.mmhub_seg[r.base_idx] + r.offset);
-  };
+  auto mm_reg = [&](am::hw::Reg r) { return gpu->reg_read32(model.mmhub_reg(r)); };
   EXPECT_EQ(mm_reg(mm.CONTEXT0_CNTL), gfx_reg(gfx.CONTEXT0_CNTL));
   EXPECT_EQ(mm_reg(mm.CONTEXT0_CNTL) & 1u, 1u);
   EXPECT_EQ(mm_reg(mm.PAGE_TABLE_BASE_LO32), gfx_reg(gfx.PAGE_TABLE_BASE_LO32));

@@ -156,7 +156,7 @@ TEST(FbAperture, McAddressesInsideTheFrameBufferAreVramByOffset) {
   const uint64_t base = sim::FbAperture::kFbBase;
   EXPECT_THROW(fb.translate(base, 4, false), sim::shader::MemoryFault); // not set up yet
   fb.set_power_on_location(regs);
-  const auto reg = [&](Reg r) { return regs.read(model.mmhub_seg[r.base_idx] + r.offset); };
+  const auto reg = [&](Reg r) { return regs.read(model.mmhub_reg(r)); };
   EXPECT_EQ(uint64_t(reg(kMmhubFbLocationBase)) << 24, base);
   EXPECT_EQ(uint64_t(reg(kMmhubFbLocationTop)) << 24, base + vram.size() - (1u << 24));
   EXPECT_EQ(fb.translate(base + 0x123000, 8, true), vram.data() + 0x123000);
