@@ -225,10 +225,14 @@ void Device::discover() {
   discovery_ = std::move(*ip);
 }
 
+Psp Device::make_psp(const PspBuffers& buffers) {
+  return Psp(
+      *pci_, *psp_regs_, mp0_major_, [this](Reg r) { return mp0_base_[r.base_idx] + r.offset; },
+      buffers, fb_base_, [this] { flush_hdp(); });
+}
+
 Psp Device::make_psp() {
-  PspBuffers none;
-  return Psp(*pci_, *psp_regs_, mp0_major_, [this](Reg r) { return mp0_base_[r.base_idx] + r.offset; }, none,
-             fb_base_);
+  return make_psp(PspBuffers{});
 }
 
 Smu Device::make_smu() {
@@ -278,8 +282,7 @@ void Device::load_firmware() {
   buf.cmd = alloc_boot(kPage, kPage);
   buf.fence = alloc_boot(kPage, kPage);
   std::memset(buf.fence.cpu, 0, kPage);
-  Psp psp(*pci_, *psp_regs_, mp0_major_, [this](Reg r) { return mp0_base_[r.base_idx] + r.offset; }, buf,
-          fb_base_);
+  Psp psp = make_psp(buf);
   psp.start_sos(fw);
   psp.create_ring();
   const uint32_t tmr_size = psp.load_toc(fw.sos.at(ucode::PSP_FW_TYPE_PSP_TOC));
@@ -307,8 +310,37 @@ void Device::init_smu() {
 }
 
 void Device::init_nbio() {
-  const Reg r = nbio_regs_->RCC_DEV0_EPF0_RCC_DOORBELL_APER_EN;
-  pci_->reg_write32(nbio_base_[r.base_idx] + r.offset, BIF_DOORBELL_APER_EN);
+  const NbioRegs& n = *nbio_regs_;
+  auto index = [this](Reg r) { return nbio_base_[r.base_idx] + r.offset; };
+  pci_->reg_write32(index(n.RCC_DEV0_EPF0_RCC_DOORBELL_APER_EN), BIF_DOORBELL_APER_EN);
+  pci_->reg_write32(index(n.REMAP_HDP_MEM_FLUSH_CNTL), kMmioRemapHdpMemFlush);
+  // The CP's two ports take the whole aperture; SDMA 0's range starts at its doorbell and covers
+  // its 20 queues' 64-bit doorbells (nbio_v4_3_sdma_doorbell_range).
+  const uint32_t entry0 = index(n.S2A_DOORBELL_ENTRY_0_CTRL);
+  write_reg_any(entry0 + kS2aCpEntry, s2a_doorbell_entry({true, kS2aAwidCp, 0, 0, 3}));
+  write_reg_any(entry0 + kS2aCpEntry2, s2a_doorbell_entry({true, kS2aAwidCp2, 0, 0, 3}));
+  write_reg_any(entry0 + kS2aSdma0Entry,
+                s2a_doorbell_entry({true, kS2aAwidSdma0, kSdmaDoorbell, kS2aSdmaRangeSize, 3}));
+}
+
+void Device::write_reg_any(uint32_t index, uint32_t value) {
+  if (uint64_t(index) * 4 + 4 <= pci_->reg_bytes()) {
+    pci_->reg_write32(index, value);
+    return;
+  }
+  const NbioRegs& n = *nbio_regs_;
+  const uint32_t index2 = nbio_base_[n.PCIE_INDEX2.base_idx] + n.PCIE_INDEX2.offset;
+  const uint32_t data2 = nbio_base_[n.PCIE_DATA2.base_idx] + n.PCIE_DATA2.offset;
+  pci_->reg_write32(index2, index * 4);
+  (void)pci_->reg_read32(index2); // the index lands before the data
+  pci_->reg_write32(data2, value);
+  (void)pci_->reg_read32(data2);
+}
+
+void Device::flush_hdp() {
+  device_write_barrier(); // the stores leave the CPU's write-combining buffers first
+  pci_->reg_write32(kMmioRemapHdpMemFlush / 4, 0);
+  (void)pci_->reg_read32(kMmioRemapHdpMemFlush / 4); // completes once the flush has
 }
 
 void Device::init_gmc() {
@@ -515,8 +547,8 @@ void Device::unmap_peer(const Allocation& remote) {
 }
 
 void Device::invalidate_gpu_tlb() {
-  // The page-table stores reach memory before the request does (they may sit in WC buffers).
-  device_write_barrier();
+  // The page-table stores reach memory before the request does (WC buffers, then the HDP).
+  flush_hdp();
   std::lock_guard lock(tlb_mutex_); // one request in flight on each engine at a time
   for (const VmHub& hub : hubs_)
     pci_->reg_write32(hub.reg(hub.regs.INVALIDATE_ENG17_REQ), vm_invalidate_req(1u << 0, 0));
@@ -576,6 +608,7 @@ uint64_t Device::submit_compute(const Pm4Builder& packets) {
       return w - ((w % size - report + size) % size);
     };
     if (!ring.write(all, read)) return false;
+    flush_hdp();
     pci_->doorbell_write64(kMecDoorbell, ring.wptr());
     return true;
   });
@@ -597,6 +630,7 @@ uint64_t Device::submit_sdma(const SdmaBuilder& packets) {
       return w - ((w - report) % size);
     };
     if (!ring.write(all, read)) return false;
+    flush_hdp();
     pci_->doorbell_write64(kSdmaDoorbell, ring.wptr() * 4); // SDMA pointers are in bytes
     return true;
   });

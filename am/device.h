@@ -53,6 +53,7 @@ enum class BootState {
 const char* to_string(BootState s);
 
 class Psp;
+struct PspBuffers;
 class Smu;
 
 class Device {
@@ -123,7 +124,8 @@ private:
   void boot();
   void discover();
   // The PSP and SMU, through the MP0/MP1 register bases IP discovery gave.
-  Psp make_psp();
+  Psp make_psp(const PspBuffers& buffers);
+  Psp make_psp(); // without buffers: for register queries only
   Smu make_smu();
   void mode1_reset();
   void load_firmware(); // PSP: sOS, ring, TOC/TMR, SMU and GFX firmware, RLC autoload
@@ -133,8 +135,17 @@ private:
   Allocation alloc_boot(uint64_t size, uint64_t align);
   // A GC register's BAR5 dword index, from the bases IP discovery gave.
   uint32_t reg(hw::Reg r) const { return gc_base_[r.base_idx] + r.offset; }
-  // SOC/NBIO: opens the doorbell aperture (nbio_v4_3 / nbif_v6_3_1 enable_doorbell_aperture).
+  // SOC/NBIO: opens the doorbell aperture (nbio_v4_3 / nbif_v6_3_1 enable_doorbell_aperture),
+  // routes the CP's and SDMA 0's doorbells (S2A entries) and maps the HDP flush register into
+  // BAR5 (remap_hdp_registers).
   void init_nbio();
+  // A register anywhere in the register space: through BAR5 when it lies inside, else through
+  // the PCIe index/data pair (amdgpu_device_indirect_wreg; boot only, one thread).
+  void write_reg_any(uint32_t index, uint32_t value);
+  // Makes the CPU's earlier writes to VRAM through BAR0 visible to the engines: HDP's write
+  // buffer drains (hdp_v6_0_flush_hdp: a write to the remapped flush register, read back).
+  // Before every doorbell, TLB invalidation and PSP command.
+  void flush_hdp();
   void init_gmc();
   void calibrate_clock();
   uint64_t gpu_ns(uint64_t ticks) const;

@@ -16,9 +16,11 @@ public:
   // Config space (vendor/device ids at 0x00, revision/class at 0x08).
   virtual uint32_t config_read32(uint32_t offset) = 0;
 
-  // BAR5: MMIO registers, addressed by dword index.
+  // BAR5: MMIO registers, addressed by dword index. An index past the BAR reaches nothing
+  // (reads all ones); registers there are reached through NBIO's PCIe index/data pair.
   virtual uint32_t reg_read32(uint32_t index) = 0;
   virtual void reg_write32(uint32_t index, uint32_t value) = 0;
+  virtual uint64_t reg_bytes() const = 0; // the size of BAR5
 
   // BAR2: doorbells, addressed by dword index; rings use 64-bit doorbells.
   virtual void doorbell_write64(uint32_t index, uint64_t value) = 0;

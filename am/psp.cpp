@@ -25,9 +25,9 @@ uint32_t get32(const uint8_t* base, uint32_t at) {
 } // namespace
 
 Psp::Psp(Pci& pci, const PspRegs& regs, unsigned mp0_major, RegIndex reg_index, PspBuffers buffers,
-         uint64_t fb_base)
+         uint64_t fb_base, FlushHdp flush_hdp)
     : pci_(pci), regs_(regs), mp0_major_(mp0_major), reg_index_(std::move(reg_index)),
-      buf_(std::move(buffers)), fb_base_(fb_base) {}
+      flush_hdp_(std::move(flush_hdp)), buf_(std::move(buffers)), fb_base_(fb_base) {}
 
 bool Psp::sos_alive() const { return pci_.reg_read32(reg(regs_.sos_alive)) != 0; }
 
@@ -58,6 +58,7 @@ void Psp::start_sos(const FirmwareSet& fw) {
       throw DeviceError("PSP bootloader is not ready (C2PMSG_35 = " +
                         std::to_string(pci_.reg_read32(reg(regs_.bl_cmd))) + ")");
     copy_to_msg1(it->second, "sOS component");
+    flush_hdp_();
     pci_.reg_write32(reg(regs_.bl_addr), uint32_t(mc(buf_.msg1) >> 20));
     pci_.reg_write32(reg(regs_.bl_cmd), command);
     if (command == BL_LOAD_SOSDRV) break;
@@ -99,7 +100,7 @@ void Psp::submit(uint32_t cmd_id, const char* what) {
   put32(frame, kFrameFenceHi, uint32_t(mc(buf_.fence) >> 32));
   const uint32_t fence_value = wptr_ + kFrameBytes / 4;
   put32(frame, kFrameFenceValue, fence_value);
-  std::atomic_thread_fence(std::memory_order_release);
+  flush_hdp_(); // the frame, the command and any image in msg1 reach VRAM first
   wptr_ = (wptr_ + kFrameBytes / 4) % ring_dwords;
   pci_.reg_write32(reg(regs_.ring_wptr), wptr_);
   const auto deadline = std::chrono::steady_clock::now() + timeout_;

@@ -26,12 +26,14 @@ struct PspBuffers {
 class Psp {
 public:
   using RegIndex = std::function<uint32_t(hw::Reg)>;
+  // Makes the CPU's writes to VRAM visible to the PSP (an HDP flush) before each command.
+  using FlushHdp = std::function<void()>;
   // `mp0_major`: 13 on gfx11 parts, 14 on gfx12 parts (the SPL table component differs).
   // `fb_base`: the frame buffer's MC address (MMMC_VM_FB_LOCATION_BASE): the PSP is given MC
   // addresses of the (VRAM) buffers, not GPU virtual ones, as amdgpu and tinygrad's AM do; its
   // bootloader runs before any page table exists.
   Psp(Pci& pci, const hw::PspRegs& regs, unsigned mp0_major, RegIndex reg_index, PspBuffers buffers,
-      uint64_t fb_base);
+      uint64_t fb_base, FlushHdp flush_hdp);
 
   bool sos_alive() const;
   // Whether the bootloader idles, waiting for a command (true after power-on or a mode1 reset).
@@ -58,6 +60,7 @@ private:
   const hw::PspRegs& regs_;
   unsigned mp0_major_;
   RegIndex reg_index_;
+  FlushHdp flush_hdp_;
   PspBuffers buf_;
   uint64_t fb_base_;
   uint32_t wptr_ = 0; // ring write pointer, in dwords

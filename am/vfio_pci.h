@@ -31,6 +31,7 @@ public:
   void doorbell_write64(uint32_t index, uint64_t value) override;
   uint8_t* vram() override { return bar0_.base; }
   uint64_t vram_size() const override { return bar0_.size; }
+  uint64_t reg_bytes() const override { return bar5_.size; }
   std::vector<uint64_t> dma_map(void* host, uint64_t size) override;
   void dma_unmap(void* host, uint64_t size) override;
   bool wait_interrupt(std::chrono::microseconds timeout) override;

@@ -40,9 +40,9 @@ bool Gpu::known_register(uint32_t index) const {
          in(g.CP_MQD_BASE_ADDR, g.CP_HQD_PQ_WPTR_HI) ||
          in(g.GCVM_L2_PROTECTION_FAULT_CNTL, g.GCVM_L2_PROTECTION_FAULT_ADDR_HI32) ||
          index == gc(g.GCVM_INVALIDATE_ENG17_REQ) || known_mmhub_register(index) ||
-         index == model_.nbio_reg(model_.nbio->RCC_DEV0_EPF0_RCC_DOORBELL_APER_EN) ||
-         index == gc(g.GRBM_GFX_CNTL) || in(g.SCRATCH_REG6, g.SCRATCH_REG7) ||
-         index == gc(g.SH_MEM_BASES) || index == gc(g.SH_MEM_CONFIG) ||
+         nbio_.known_register(index) || index == gc(g.GRBM_GFX_CNTL) ||
+         in(g.SCRATCH_REG6, g.SCRATCH_REG7) || index == gc(g.SH_MEM_BASES) ||
+         index == gc(g.SH_MEM_CONFIG) ||
          (index >= ih(ih_first) && index <= ih(i.IH_DOORBELL_RPTR)) || index == ih(i.IH_CNTL);
 }
 
@@ -64,8 +64,8 @@ Gpu::Gpu(const GpuConfig& config)
       gfxhub_regs_(gfxhub_regs(gc_regs_)), debug_(debug_level()),
       vram_(static_cast<uint8_t*>(mmap(nullptr, config.vram_bytes, PROT_READ | PROT_WRITE,
                                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0))),
-      gmc_("GFXHUB", gfxhub_regs_, model_.gc_seg, regs_, model_,
-           vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes, iommu_),
+      nbio_(regs_, model_), gmc_("GFXHUB", gfxhub_regs_, model_.gc_seg, regs_, model_,
+                                 vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes, iommu_),
       mmhub_("MMHUB", *model_.mmhub, model_.mmhub_seg, regs_, model_,
              vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes, iommu_),
       fb_(regs_, model_, vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes),
@@ -104,7 +104,45 @@ bool Gpu::hqd_register(uint32_t index) const {
   return index >= gc(gc_regs_.CP_MQD_BASE_ADDR) && index <= gc(gc_regs_.CP_HQD_PQ_WPTR_HI);
 }
 
+bool Gpu::in_bar(uint32_t index, const char* access) const {
+  if (uint64_t(index) * 4 + 4 <= reg_bytes()) return true;
+  // The access never reaches the card: nothing answers past the BAR.
+  std::fprintf(stderr,
+               "amcl sim: register %s at dword 0x%x lies past BAR5 (%llu bytes): it reaches "
+               "nothing (registers there go through PCIE_INDEX2/PCIE_DATA2)\n",
+               access, index, static_cast<unsigned long long>(reg_bytes()));
+  return false;
+}
+
+bool Gpu::hdp_flushed(std::atomic<uint64_t>& mark, const char* what) {
+  if (nbio_.flushed_since(mark)) return true;
+  hdp_faults_.fetch_add(1);
+  std::fprintf(stderr,
+               "amcl sim: %s without an HDP flush since the previous one: the engine could read "
+               "stale data the CPU wrote to VRAM through the BAR\n",
+               what);
+  return false;
+}
+
 uint32_t Gpu::reg_read32(uint32_t index) {
+  if (!in_bar(index, "read")) return 0xffffffffu;
+  if (index == nbio_.pcie_data2()) return read_reg(nbio_.indirect_target());
+  if (nbio_.is_hdp_flush(index)) return 0; // the flush has completed by the time it answers
+  return read_reg(index);
+}
+
+void Gpu::reg_write32(uint32_t index, uint32_t value) {
+  if (!in_bar(index, "write")) return;
+  if (index == nbio_.pcie_data2()) {
+    write_reg(nbio_.indirect_target(), value);
+  } else if (nbio_.is_hdp_flush(index)) {
+    nbio_.hdp_flush();
+  } else {
+    write_reg(index, value);
+  }
+}
+
+uint32_t Gpu::read_reg(uint32_t index) {
   std::lock_guard lock(reg_mutex_);
   if (hqd_register(index)) {
     auto& bank = hqd_banks_[grbm_select_];
@@ -122,7 +160,7 @@ uint32_t Gpu::reg_read32(uint32_t index) {
 
 // Register writes update the register file under reg_mutex_; side effects on the engines run
 // after it is released, because the engines take their own locks and read registers too.
-void Gpu::reg_write32(uint32_t index, uint32_t value) {
+void Gpu::write_reg(uint32_t index, uint32_t value) {
   enum class Effect { None, HqdOn, HqdOff, SdmaOn, SdmaOff, Mode1Reset } effect = Effect::None;
   HqdState hqd;
   uint64_t sdma_base = 0, sdma_wb = 0;
@@ -131,6 +169,11 @@ void Gpu::reg_write32(uint32_t index, uint32_t value) {
     std::lock_guard lock(reg_mutex_);
     if (debug_ >= 4) std::fprintf(stderr, "amcl sim: write reg 0x%05x = 0x%08x\n", index, value);
     bool reset = false;
+    const PspRegs& pr = *model_.psp;
+    if ((index == model_.psp_reg(pr.bl_cmd) || index == model_.psp_reg(pr.ring_wptr)) &&
+        !hdp_flushed(psp_hdp_mark_, "PSP command")) {
+      return; // the PSP would take the command from stale memory; the model drops it
+    }
     const bool mailbox = psp_.write(index, value) || smu_.write(index, value, reset);
     if (reset) effect = Effect::Mode1Reset;
     if (!mailbox && !known_register(index) && debug_ >= 2)
@@ -175,6 +218,8 @@ void Gpu::reg_write32(uint32_t index, uint32_t value) {
       // go when the request names VMID 0 and any TLB level, and ACK reports every VMID the
       // request named.
       regs_.store(index, value);
+      (void)hdp_flushed(hub == &gmc_ ? gfxhub_hdp_mark_ : mmhub_hdp_mark_,
+                        hub == &gmc_ ? "GFXHUB TLB invalidation" : "MMHUB TLB invalidation");
       if ((value & 1) && (value & VM_INVALIDATE_REQ_ALL_LEVELS)) hub->invalidate_tlb();
       regs_.store(hub->reg(hub->hub().INVALIDATE_ENG17_ACK), value & 0xffff);
     } else if (index == ih(model_.ih->IH_RB_CNTL)) {
@@ -262,24 +307,34 @@ HqdState Gpu::latch_hqd() {
 void Gpu::doorbell_write64(uint32_t index, uint64_t value) {
   if (debug_ >= 3) std::fprintf(stderr, "amcl sim: doorbell %u = %llu\n", index,
                                 static_cast<unsigned long long>(value));
-  // The bus interface drops doorbell writes until the driver opens the aperture.
-  if (!(regs_.read(model_.nbio_reg(model_.nbio->RCC_DEV0_EPF0_RCC_DOORBELL_APER_EN)) &
-        BIF_DOORBELL_APER_EN)) {
+  // The bus interface drops doorbell writes until the driver opens the aperture, and sends
+  // each one to the port its S2A entries name.
+  if (!nbio_.aperture_open()) {
     std::fprintf(stderr,
                  "amcl sim: doorbell write to index %u with the doorbell aperture closed "
                  "(RCC_DEV0_EPF0_RCC_DOORBELL_APER_EN): dropped\n",
                  index);
     return;
   }
-  const HqdState& hqd = mec_.hqd();
-  if (mec_.active() && hqd.doorbell_enabled && hqd.doorbell_index == index) {
-    mec_.ring(value);
-    return;
-  }
-  uint32_t sdma_db = regs_.read(gc(gc_regs_.SDMA0_QUEUE0_DOORBELL));
-  uint32_t sdma_off = (regs_.read(gc(gc_regs_.SDMA0_QUEUE0_DOORBELL_OFFSET)) >> 2) & 0x3ffffff;
-  if (sdma_.enabled() && (sdma_db & SDMA_DOORBELL_ENABLE) && sdma_off == index) {
-    sdma_.ring(value);
+  const Nbio::Port port = nbio_.route_doorbell(index);
+  if (port == Nbio::Port::Cp) {
+    const HqdState& hqd = mec_.hqd();
+    if (mec_.active() && hqd.doorbell_enabled && hqd.doorbell_index == index) {
+      if (hdp_flushed(cp_hdp_mark_, "CP doorbell")) mec_.ring(value);
+      return;
+    }
+  } else if (port == Nbio::Port::Sdma0) {
+    uint32_t sdma_db = regs_.read(gc(gc_regs_.SDMA0_QUEUE0_DOORBELL));
+    uint32_t sdma_off = (regs_.read(gc(gc_regs_.SDMA0_QUEUE0_DOORBELL_OFFSET)) >> 2) & 0x3ffffff;
+    if (sdma_.enabled() && (sdma_db & SDMA_DOORBELL_ENABLE) && sdma_off == index) {
+      if (hdp_flushed(sdma_hdp_mark_, "SDMA doorbell")) sdma_.ring(value);
+      return;
+    }
+  } else {
+    std::fprintf(stderr,
+                 "amcl sim: doorbell write to index %u, which no S2A doorbell entry routes to a "
+                 "modelled engine: dropped\n",
+                 index);
     return;
   }
   std::fprintf(stderr, "amcl sim: doorbell write to unassigned index %u ignored\n", index);

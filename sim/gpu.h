@@ -12,6 +12,7 @@
 #include "ih.h"
 #include "iommu.h"
 #include "mec.h"
+#include "nbio.h"
 #include "psp.h"
 #include "register_file.h"
 #include "sdma_engine.h"
@@ -43,6 +44,7 @@ public:
   uint32_t config_read32(uint32_t offset) override;
   uint32_t reg_read32(uint32_t index) override;
   void reg_write32(uint32_t index, uint32_t value) override;
+  uint64_t reg_bytes() const override { return uint64_t(RegisterFile::kDwords) * 4; }
   void doorbell_write64(uint32_t index, uint64_t value) override;
   uint8_t* vram() override { return vram_; }
   uint64_t vram_size() const override { return config_.vram_bytes; }
@@ -60,8 +62,8 @@ public:
 
   // DeviceServices
   Gmc& gmc() override { return gmc_; }
-  uint32_t reg_read(uint32_t index) override { return reg_read32(index); }
-  void reg_write(uint32_t index, uint32_t value) override { reg_write32(index, value); }
+  uint32_t reg_read(uint32_t index) override { return read_reg(index); }
+  void reg_write(uint32_t index, uint32_t value) override { write_reg(index, value); }
   void post_interrupt(const am::hw::ih::IvEntry& entry) override;
   void report_vm_fault(uint64_t address, bool write, const std::string& what) override;
   uint64_t gpu_clock() override;
@@ -77,11 +79,24 @@ public:
   const Ih& ih() const { return ih_; }
   const FirmwareState& firmware() const { return fw_; }
   uint64_t mode1_resets() const { return mode1_resets_; }
+  const Nbio& nbio() const { return nbio_; }
+  // Engine notices (doorbells, TLB invalidations, PSP commands) that came without an HDP flush
+  // since the engine's previous one; each was reported on stderr (and a doorbell or PSP
+  // command dropped).
+  uint64_t hdp_faults() const { return hdp_faults_.load(); }
   // Puts the card in the state another driver (amdgpu) leaves: firmware running, the sOS up,
   // but no AM marker. Tests use it to exercise the driver's reset-then-boot path.
   void assume_booted_by_another_driver();
 
 private:
+  // The register space as the chip's own bus sees it (no BAR limit): BAR5 accesses, the PCIe
+  // index/data pair and the engines come through here.
+  uint32_t read_reg(uint32_t index);
+  void write_reg(uint32_t index, uint32_t value);
+  bool in_bar(uint32_t index, const char* access) const;
+  // Whether `what` (an engine notice) follows an HDP flush made after the previous notice
+  // through `mark`; says so on stderr when it does not.
+  bool hdp_flushed(std::atomic<uint64_t>& mark, const char* what);
   bool hqd_register(uint32_t index) const;
   bool known_register(uint32_t index) const;
   bool known_mmhub_register(uint32_t index) const;
@@ -98,6 +113,10 @@ private:
   int debug_ = 0;
   uint8_t* vram_ = nullptr;
   RegisterFile regs_;
+  Nbio nbio_;
+  std::atomic<uint64_t> cp_hdp_mark_{0}, sdma_hdp_mark_{0}, psp_hdp_mark_{0};
+  std::atomic<uint64_t> gfxhub_hdp_mark_{0}, mmhub_hdp_mark_{0};
+  std::atomic<uint64_t> hdp_faults_{0};
   Iommu iommu_;
   Gmc gmc_;   // GFXHUB: the CP, the shaders, SDMA (and, in this model, the PSP)
   Gmc mmhub_; // MMHUB: the IH's ring and write-back

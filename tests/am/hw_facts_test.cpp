@@ -148,6 +148,30 @@ TEST(NbioRegisters, MatchLinuxHeaders) {
   EXPECT_EQ(nbio_regs_for_major(7), nullptr);
 }
 
+// The same headers (as tinygrad's generated nbio_4_3_0.py / nbif_6_3_1.py list them): the PCIe
+// index/data pair, the HDP flush remap, the S2A doorbell entries and their fields.
+TEST(NbioRegisters, DoorbellRoutingAndHdpFlushMatchLinuxHeaders) {
+  for (const NbioRegs* n : {&kNbio4_3, &kNbif6_3}) {
+    expect_reg(n->PCIE_INDEX2, 0x000e, 0);
+    expect_reg(n->PCIE_DATA2, 0x000f, 0);
+    expect_reg(n->REMAP_HDP_MEM_FLUSH_CNTL, 0x012d, 2);
+  }
+  expect_reg(kNbio4_3.S2A_DOORBELL_ENTRY_0_CTRL, 0x4f7640, 3); // 5207616
+  expect_reg(kNbif6_3.S2A_DOORBELL_ENTRY_0_CTRL, 0x01cb, 2);   // GDC_S2A0_..., 459
+  // amdgpu's SR-IOV host driver for Navi32 and tinygrad's AM: the CP's two ports, whole aperture.
+  EXPECT_EQ(s2a_doorbell_entry({true, kS2aAwidCp, 0, 0, 3}), 0x30000007u);
+  EXPECT_EQ(s2a_doorbell_entry({true, kS2aAwidCp2, 0, 0, 3}), 0x3000000du);
+  // SDMA 0: AWID 0xe, from doorbell 0x100 << 1 for 20 × 2 dwords (tinygrad writes 0x3051001d).
+  EXPECT_EQ(s2a_doorbell_entry({true, kS2aAwidSdma0, 0x200, kS2aSdmaRangeSize, 3}), 0x3051001du);
+  const S2aDoorbellEntry e = s2a_doorbell_entry_fields(0x3051001d);
+  EXPECT_TRUE(e.enable);
+  EXPECT_EQ(e.awid, 0xeu);
+  EXPECT_EQ(e.range_offset, 0x200u);
+  EXPECT_EQ(e.range_size, 40u);
+  EXPECT_EQ(e.awaddr_31_28, 3u);
+  EXPECT_EQ(kMmioRemapHdpMemFlush, 0x7f000u);
+}
+
 // osssys_6_0_0_offset.h and osssys_7_0_0_offset.h (7.0 puts RPTR/WPTR before BASE and moves
 // IH_CNTL from 0xc0 to 0xa8).
 TEST(IhRegisters, MatchLinuxHeaders) {
