@@ -9,10 +9,10 @@
 #include "am/device.h"
 #include "compiler/code_object.h"
 #include "launch.h"
+#include "ring_queue.h"
 
 #include <atomic>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -120,7 +120,7 @@ struct _cl_command_queue : amcl::rt::ObjectHeader {
     // `barrier` starts before it has completed.
     bool out_of_order = false, drain = false, barrier = false;
   };
-  std::deque<Command> pending;
+  amcl::rt::RingQueue<Command> pending;
   bool running = false;
   // Dispatches on the device, oldest first, with the timeline value that completes each; one
   // thread at a time retires the oldest (`retiring`). After a device error every dispatch that
@@ -130,7 +130,7 @@ struct _cl_command_queue : amcl::rt::ObjectHeader {
     Command cmd;
     Submitted at;
   };
-  std::deque<InFlight> in_flight;
+  amcl::rt::RingQueue<InFlight> in_flight;
   bool retiring = false;
   uint64_t failed_through = 0;
 };

@@ -6,7 +6,6 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
-#include <deque>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -149,7 +148,7 @@ size_t next_runnable(cl_command_queue q, Due& due) {
       set_locked(c.event, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, due);
       for (cl_event w : c.waits) release(w);
       release(c.event);
-      q->pending.erase(q->pending.begin() + ptrdiff_t(i));
+      q->pending.erase(i);
       continue;
     }
     if (q->running) return kNone;
@@ -169,9 +168,7 @@ size_t next_runnable(cl_command_queue q, Due& due) {
 
 // Takes the command at `i` out of the queue's pending list.
 _cl_command_queue::Command take(cl_command_queue q, size_t i) {
-  _cl_command_queue::Command cmd = std::move(q->pending[i]);
-  q->pending.erase(q->pending.begin() + ptrdiff_t(i));
-  return cmd;
+  return q->pending.take(i);
 }
 
 // A device failure becomes the command's status; the context's callback hears why.
@@ -227,7 +224,7 @@ void start_dispatches(cl_command_queue q, std::unique_lock<std::mutex>& held, Du
   q->running = false;
   for (size_t i = 0; i < batch.size(); ++i) {
     if (results[i].first == CL_COMPLETE)
-      q->in_flight.push_back({std::move(batch[i]), results[i].second});
+      q->in_flight.push_back(_cl_command_queue::InFlight{std::move(batch[i]), results[i].second});
     else
       finish_locked(batch[i], results[i].first, due);
   }
