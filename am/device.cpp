@@ -51,6 +51,12 @@ constexpr uint64_t kIhRingBytes = 64 * 1024;
 
 uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
 
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
 std::chrono::milliseconds hang_timeout_from_env() {
   const char* v = std::getenv("AMCL_HANG_TIMEOUT_MS");
   long ms = v ? std::atol(v) : 30000;
@@ -218,9 +224,19 @@ void Device::discover() {
   hubs_.clear();
   hubs_.push_back({gfxhub_regs(*gc_), {gc_base_[0], gc_base_[1]}});
   hubs_.push_back({*mmhub_regs, {uint32_t(mmhub->bases[0]), 0}});
-  // The frame buffer's MC address, as the VBIOS left it (16 MiB units): the PSP and the SMU are
-  // given MC addresses (mmhub_v3_0_get_fb_location).
-  fb_base_ = uint64_t(pci_->reg_read32(hubs_.back().reg(kMmhubFbLocationBase)) & 0xffffff) << 24;
+  // The frame buffer's MC range, as the VBIOS left it (16 MiB units): the PSP and the SMU are
+  // given MC addresses (mmhub_v3_0_get_fb_location). VMID 0 reaches it through the system
+  // aperture, so it must not overlap the virtual range amcl's page tables serve.
+  const VmHub& mm = hubs_.back();
+  fb_base_ = uint64_t(pci_->reg_read32(mm.reg(mm.regs.FB_LOCATION_BASE)) & 0xffffff) << 24;
+  fb_top_ =
+      (uint64_t(pci_->reg_read32(mm.reg(mm.regs.FB_LOCATION_TOP)) & 0xffffff) << 24) | 0xffffff;
+  if (fb_top_ < fb_base_ || fb_base_ < gmc::kVaSpan)
+    throw DeviceError(info_.pci_address + ": the frame buffer's MC range [" + hex(fb_base_) + ", " +
+                      hex(fb_top_) +
+                      "] (MMMC_VM_FB_LOCATION_BASE/TOP) overlaps VMID 0's virtual "
+                      "range [0, " +
+                      hex(gmc::kVaSpan) + "), which amcl needs for its page tables");
   oss_base_ = uint32_t(oss->bases[0]);
   discovery_ = std::move(*ip);
 }
@@ -353,10 +369,34 @@ void Device::init_gmc() {
   });
   const uint64_t base = pt_->root() | gmc::PTE_VALID;
   const uint64_t last_page = (gmc::kVaSpan >> 12) - 1;
+  // Where the system aperture sends an access it has no page for, and where a faulting access
+  // goes instead of its address (amdgpu's mem_scratch and dummy page, tinygrad's AM alike).
+  scratch_page_ = alloc_vram(kPage);
+  fault_page_ = alloc_vram(kPage);
+  std::memset(scratch_page_.cpu, 0, kPage);
+  std::memset(fault_page_.cpu, 0, kPage);
   // The same VMID 0 on both hubs (gmc_v11_0.c's gart_enable programs GFXHUB and MMHUB alike):
-  // one address means the same memory to the shaders and to the IH.
+  // one address means the same memory to the shaders and to the IH. In gart_enable's order:
+  // the system apertures, the L1 TLB, the L2 cache, then context 0.
   for (const VmHub& hub : hubs_) {
     const VmHubRegs& h = hub.regs;
+    pci_->reg_write32(hub.reg(h.AGP_BASE), 0);
+    pci_->reg_write32(hub.reg(h.AGP_BOT), kAgpBotDisabled);
+    pci_->reg_write32(hub.reg(h.AGP_TOP), 0);
+    pci_->reg_write32(hub.reg(h.SYSTEM_APERTURE_LOW_ADDR), uint32_t(fb_base_ >> 18));
+    pci_->reg_write32(hub.reg(h.SYSTEM_APERTURE_HIGH_ADDR), uint32_t(fb_top_ >> 18));
+    pci_->reg_write32(hub.reg(h.SYSTEM_APERTURE_DEFAULT_ADDR_LSB),
+                      uint32_t(scratch_page_.phys >> 12));
+    pci_->reg_write32(hub.reg(h.SYSTEM_APERTURE_DEFAULT_ADDR_MSB),
+                      uint32_t(scratch_page_.phys >> 44));
+    pci_->reg_write32(hub.reg(h.L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32),
+                      uint32_t(fault_page_.phys >> 12));
+    pci_->reg_write32(hub.reg(h.L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32),
+                      uint32_t(fault_page_.phys >> 44));
+    const uint32_t l1 = pci_->reg_read32(hub.reg(h.MX_L1_TLB_CNTL));
+    pci_->reg_write32(hub.reg(h.MX_L1_TLB_CNTL), (l1 & ~MX_L1_TLB_FIELDS_MASK) | kMxL1TlbCntl);
+    pci_->reg_write32(hub.reg(h.L2_CNTL), vm_l2_cntl(pci_->reg_read32(hub.reg(h.L2_CNTL))));
+    pci_->reg_write32(hub.reg(h.L2_CNTL2), kVmL2Cntl2InvalidateAll);
     pci_->reg_write32(hub.reg(h.PAGE_TABLE_BASE_LO32), uint32_t(base));
     pci_->reg_write32(hub.reg(h.PAGE_TABLE_BASE_HI32), uint32_t(base >> 32));
     pci_->reg_write32(hub.reg(h.PAGE_TABLE_START_LO32), 0);

@@ -7,11 +7,19 @@ namespace sim {
 using namespace am::hw;
 
 void FbAperture::set_power_on_location(RegisterFile& regs) const {
-  regs.store(reg(kMmhubFbLocationBase), uint32_t(kFbBase >> 24) & 0xffffff);
-  regs.store(reg(kMmhubFbLocationTop), uint32_t((kFbBase + vram_size_ - 1) >> 24) & 0xffffff);
+  const uint32_t base = uint32_t(kFbBase >> 24) & 0xffffff;
+  const uint32_t top = uint32_t((kFbBase + vram_size_ - 1) >> 24) & 0xffffff;
+  // Both hubs see the frame buffer at the same MC addresses.
+  const VmHubRegs& mm = *model_.mmhub;
+  regs.store(model_.mmhub_reg(mm.FB_LOCATION_BASE), base);
+  regs.store(model_.mmhub_reg(mm.FB_LOCATION_TOP), top);
+  regs.store(model_.gc_reg(model_.gc->GCMC_VM_FB_LOCATION_BASE), base);
+  regs.store(model_.gc_reg(model_.gc->GCMC_VM_FB_LOCATION_TOP), top);
 }
 
-uint64_t FbAperture::base() const { return uint64_t(regs_.read(reg(kMmhubFbLocationBase)) & 0xffffff) << 24; }
+uint64_t FbAperture::base() const {
+  return uint64_t(regs_.read(model_.mmhub_reg(model_.mmhub->FB_LOCATION_BASE)) & 0xffffff) << 24;
+}
 
 uint8_t* FbAperture::translate(uint64_t mc, size_t len, bool write, bool) {
   const uint64_t fb = base();

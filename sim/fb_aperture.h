@@ -31,7 +31,6 @@ public:
   size_t contiguous(uint64_t mc) const override;
 
 private:
-  uint32_t reg(am::hw::Reg r) const { return model_.mmhub_reg(r); }
   uint64_t base() const;
   const RegisterFile& regs_;
   const CardModel& model_;

@@ -51,9 +51,23 @@ uint8_t* Gmc::translate(uint64_t va, size_t len, bool write, bool execute) {
   const unsigned slot = unsigned(vpage % Tlb::kEntries);
   const bool one_page = (va & 4095) + len <= 4096;
   if (one_page && tlb.page[slot] == vpage) return resolve(tlb.pte[slot], va, len, write, execute);
+  if (!(regs_.read(reg(hub_.MX_L1_TLB_CNTL)) & MX_L1_TLB_ENABLE_L1_TLB))
+    fault("the hub's L1 TLB is off (MC_VM_MX_L1_TLB_CNTL.ENABLE_L1_TLB)", va, write);
+  if (uint8_t* p = system_aperture(va, len, write)) return p;
   const uint64_t pte = walk(va, len, write);
   if (one_page) tlb.page[slot] = vpage, tlb.pte[slot] = pte;
   return resolve(pte, va, len, write, execute);
+}
+
+uint8_t* Gmc::system_aperture(uint64_t va, size_t len, bool write) const {
+  const uint64_t low = uint64_t(regs_.read(reg(hub_.SYSTEM_APERTURE_LOW_ADDR)) & 0x3fffffff) << 18;
+  const uint64_t high =
+      (uint64_t(regs_.read(reg(hub_.SYSTEM_APERTURE_HIGH_ADDR)) & 0x3fffffff) << 18) | 0x3ffff;
+  if (va < low || va > high) return nullptr;
+  const uint64_t fb = uint64_t(regs_.read(reg(hub_.FB_LOCATION_BASE)) & 0xffffff) << 24;
+  uint8_t* p = va >= fb ? vram_at(va - fb, len) : nullptr;
+  if (!p) fault("system-aperture address outside the frame buffer", va, write);
+  return p;
 }
 
 uint64_t Gmc::walk(uint64_t va, size_t len, bool write) const {

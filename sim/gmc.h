@@ -2,7 +2,8 @@
 // 4.1): translates GPU virtual addresses of VMID 0 by walking the driver's 3-level page tables,
 // found through this hub's own context 0 registers, with the card's real PDE/PTE bit layout,
 // then resolves VRAM or IOMMU-mapped system memory. Untranslatable accesses raise MemoryFault;
-// a hub the driver has not programmed faults every access (its context 0 is disabled).
+// a hub the driver has not programmed faults every access (its L1 TLB is off and its context 0
+// disabled). Addresses in the hub's system aperture are MC addresses of the frame buffer.
 // Translations are cached as the UTCL1/UTCL2 TLBs cache them: a page-table change is seen only
 // after the driver invalidates (GCVM_INVALIDATE_ENG17_REQ), so a driver that forgets to, after
 // freeing memory say, keeps reaching the old pages here as it would on a real card.
@@ -40,6 +41,10 @@ public:
   }
 
 private:
+  // VMID 0 addresses inside the system aperture (SYSTEM_APERTURE_LOW/HIGH_ADDR, 256 KiB units,
+  // inclusive) are MC addresses: the frame buffer by offset from FB_LOCATION_BASE, no page walk
+  // (amdgpu and tinygrad's AM aim it at the frame buffer). nullptr outside the aperture.
+  uint8_t* system_aperture(uint64_t va, size_t len, bool write) const;
   uint64_t read_entry(uint64_t table_pa, unsigned index, uint64_t va) const;
   // Walks the page tables: the leaf entry for va's 4 KiB page, its address narrowed to that page.
   uint64_t walk(uint64_t va, size_t len, bool write) const;

@@ -36,27 +36,32 @@ bool Gpu::known_register(uint32_t index) const {
   const IhRegs& i = *model_.ih;
   const uint32_t ih_first = std::min({i.IH_RB_CNTL, i.IH_RB_BASE, i.IH_RB_RPTR});
   return in(g.SDMA0_QUEUE0_RB_CNTL, g.SDMA0_QUEUE0_MINOR_PTR_UPDATE) ||
-         in(g.GCVM_CONTEXT0_CNTL, g.GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32) ||
+         known_hub_register(gmc_, index) || known_hub_register(mmhub_, index) ||
          in(g.CP_MQD_BASE_ADDR, g.CP_HQD_PQ_WPTR_HI) ||
          in(g.GCVM_L2_PROTECTION_FAULT_CNTL, g.GCVM_L2_PROTECTION_FAULT_ADDR_HI32) ||
-         index == gc(g.GCVM_INVALIDATE_ENG17_REQ) || known_mmhub_register(index) ||
          nbio_.known_register(index) || index == gc(g.GRBM_GFX_CNTL) ||
          in(g.SCRATCH_REG6, g.SCRATCH_REG7) || index == gc(g.SH_MEM_BASES) ||
          index == gc(g.SH_MEM_CONFIG) ||
          (index >= ih(ih_first) && index <= ih(i.IH_DOORBELL_RPTR)) || index == ih(i.IH_CNTL);
 }
 
-// MMHUB's VMID 0 context: CNTL, the page-table base/start/end and the invalidation request.
-bool Gpu::known_mmhub_register(uint32_t index) const {
-  const VmHubRegs& h = mmhub_.hub();
-  auto in = [&](Reg first, Reg last) {
-    return index >= mmhub_.reg(first) && index <= mmhub_.reg(last);
+// A VM hub's registers the model knows: the apertures, L1 TLB and L2 controls, the fault
+// default page and VMID 0's context (CNTL, the page-table base/start/end, the invalidation
+// request).
+bool Gpu::known_hub_register(const Gmc& hub, uint32_t index) const {
+  const VmHubRegs& h = hub.hub();
+  auto in = [&](Reg first, Reg last) { return index >= hub.reg(first) && index <= hub.reg(last); };
+  auto is = [&](std::initializer_list<Reg> regs) {
+    return std::any_of(regs.begin(), regs.end(), [&](Reg r) { return index == hub.reg(r); });
   };
-  return index == mmhub_.reg(h.CONTEXT0_CNTL) ||
-         in(h.PAGE_TABLE_BASE_LO32, h.PAGE_TABLE_BASE_HI32) ||
+  return in(h.PAGE_TABLE_BASE_LO32, h.PAGE_TABLE_BASE_HI32) ||
          in(h.PAGE_TABLE_START_LO32, h.PAGE_TABLE_START_HI32) ||
          in(h.PAGE_TABLE_END_LO32, h.PAGE_TABLE_END_HI32) ||
-         index == mmhub_.reg(h.INVALIDATE_ENG17_REQ);
+         is({h.CONTEXT0_CNTL, h.INVALIDATE_ENG17_REQ, h.FB_LOCATION_BASE, h.FB_LOCATION_TOP,
+             h.AGP_TOP, h.AGP_BOT, h.AGP_BASE, h.SYSTEM_APERTURE_LOW_ADDR,
+             h.SYSTEM_APERTURE_HIGH_ADDR, h.SYSTEM_APERTURE_DEFAULT_ADDR_LSB,
+             h.SYSTEM_APERTURE_DEFAULT_ADDR_MSB, h.MX_L1_TLB_CNTL, h.L2_CNTL, h.L2_CNTL2,
+             h.L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32, h.L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32});
 }
 
 Gpu::Gpu(const GpuConfig& config)

@@ -99,7 +99,7 @@ private:
   bool hdp_flushed(std::atomic<uint64_t>& mark, const char* what);
   bool hqd_register(uint32_t index) const;
   bool known_register(uint32_t index) const;
-  bool known_mmhub_register(uint32_t index) const;
+  bool known_hub_register(const Gmc& hub, uint32_t index) const;
   HqdState latch_hqd(); // the selected queue's registers, with reg_mutex_ held
   void raise_interrupt();
   void mode1_reset();

@@ -1,15 +1,18 @@
-// The VMID 0 registers of a GPU VM hub. A RDNA card has two hubs in front of memory: GFXHUB
-// (in GC) serves the command processor, the shaders and SDMA; MMHUB serves the other clients,
-// among them the interrupt handler writing its ring (Linux ih_v6_0.c / ih_v7_0.c: the IH ring
-// is a VMID 0 address; amdgpu's gmc_v11_0.c / gmc_v12_0.c and tinygrad's AM enable VMID 0 on
-// both hubs with the same page directory). Both hubs lay out context 0 the same way: CNTL,
-// the page-table base/start/end pairs, and invalidation engines with REQ/ACK.
+// The registers of a GPU VM hub amcl programs. A RDNA card has two hubs in front of memory:
+// GFXHUB (in GC) serves the command processor, the shaders and SDMA; MMHUB serves the other
+// clients, among them the interrupt handler writing its ring (Linux ih_v6_0.c / ih_v7_0.c: the
+// IH ring is a VMID 0 address; amdgpu's gmc_v11_0.c / gmc_v12_0.c and tinygrad's AM enable
+// VMID 0 on both hubs with the same page directory). Per hub: where the VBIOS put the frame
+// buffer in the MC address space, the AGP and system apertures, the L1 TLB and L2 cache
+// controls, the default page for faulting accesses, and VMID 0's context (CNTL, the
+// page-table base/start/end pairs, invalidation engine 17 with REQ/ACK).
 //
-// Sources for MMHUB: Linux drivers/gpu/drm/amd/include/asic_reg/mmhub/mmhub_3_0_0_offset.h
-// (Navi31) and mmhub_4_1_0_offset.h (Navi4x): identical offsets for every register here, all
-// BASE_IDX 0. MMVM_CONTEXT0_CNTL.PAGE_TABLE_BLOCK_SIZE sits where GCVM's does on the same
-// generation ([6:3] on MMHUB 3, [7:4] on MMHUB 4: mmhub_4_2_0_sh_mask.h gives shift 4).
-// Pinned by tests/am/hw_facts_test.cpp.
+// Sources: Linux drivers/gpu/drm/amd/include/asic_reg/mmhub/mmhub_3_0_0_offset.h (Navi31) and
+// mmhub_4_1_0_offset.h (Navi4x), all BASE_IDX 0 (the two differ everywhere: MMHUB 3.0.0's
+// MMVM_CONTEXT0_CNTL is 0x0740, 4.1.0's 0x0564); the GFXHUB side from the GC tables. Fields:
+// mmhub_4_1_0_sh_mask.h (MC_VM_MX_L1_TLB_CNTL, VM_L2_CNTL/CNTL2, the same on every hub).
+// MMVM_CONTEXT0_CNTL.PAGE_TABLE_BLOCK_SIZE sits where GCVM's does on the same generation
+// ([6:3] on MMHUB 3, [7:4] on MMHUB 4). Pinned by tests/am/hw_facts_test.cpp.
 #pragma once
 #include "gc_regs.h"
 
@@ -25,42 +28,127 @@ struct VmHubRegs {
   Reg PAGE_TABLE_END_LO32, PAGE_TABLE_END_HI32;
   uint32_t block_size_shift; // CONTEXT0_CNTL.PAGE_TABLE_BLOCK_SIZE
   Reg INVALIDATE_ENG17_REQ, INVALIDATE_ENG17_ACK;
+  // MC_VM_FB_LOCATION_BASE/TOP: bits [23:0] = MC address >> 24, as the VBIOS leaves them.
+  Reg FB_LOCATION_BASE, FB_LOCATION_TOP;
+  Reg AGP_TOP, AGP_BOT, AGP_BASE;                                         // >> 24
+  Reg SYSTEM_APERTURE_LOW_ADDR, SYSTEM_APERTURE_HIGH_ADDR;                // >> 18
+  Reg SYSTEM_APERTURE_DEFAULT_ADDR_LSB, SYSTEM_APERTURE_DEFAULT_ADDR_MSB; // >> 12, >> 44
+  Reg MX_L1_TLB_CNTL;
+  Reg L2_CNTL, L2_CNTL2;
+  Reg L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32, L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32; // >> 12
 };
 
-// GFXHUB's context 0 registers, from the GC table (their BASE_IDX are GC segments).
+// GFXHUB's registers, from the GC table (their BASE_IDX are GC segments).
 inline constexpr VmHubRegs gfxhub_regs(const GcRegs& g) {
-  return VmHubRegs{g.name,
-                   g.GCVM_CONTEXT0_CNTL,
-                   g.GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32,
-                   g.GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32,
-                   g.GCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32,
-                   g.GCVM_CONTEXT0_PAGE_TABLE_START_ADDR_HI32,
-                   g.GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32,
-                   g.GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32,
-                   g.vm_context_block_size_shift,
-                   g.GCVM_INVALIDATE_ENG17_REQ,
-                   g.GCVM_INVALIDATE_ENG17_ACK};
+  return VmHubRegs{
+      .name = g.name,
+      .CONTEXT0_CNTL = g.GCVM_CONTEXT0_CNTL,
+      .PAGE_TABLE_BASE_LO32 = g.GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32,
+      .PAGE_TABLE_BASE_HI32 = g.GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32,
+      .PAGE_TABLE_START_LO32 = g.GCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32,
+      .PAGE_TABLE_START_HI32 = g.GCVM_CONTEXT0_PAGE_TABLE_START_ADDR_HI32,
+      .PAGE_TABLE_END_LO32 = g.GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32,
+      .PAGE_TABLE_END_HI32 = g.GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32,
+      .block_size_shift = g.vm_context_block_size_shift,
+      .INVALIDATE_ENG17_REQ = g.GCVM_INVALIDATE_ENG17_REQ,
+      .INVALIDATE_ENG17_ACK = g.GCVM_INVALIDATE_ENG17_ACK,
+      .FB_LOCATION_BASE = g.GCMC_VM_FB_LOCATION_BASE,
+      .FB_LOCATION_TOP = g.GCMC_VM_FB_LOCATION_TOP,
+      .AGP_TOP = g.GCMC_VM_AGP_TOP,
+      .AGP_BOT = g.GCMC_VM_AGP_BOT,
+      .AGP_BASE = g.GCMC_VM_AGP_BASE,
+      .SYSTEM_APERTURE_LOW_ADDR = g.GCMC_VM_SYSTEM_APERTURE_LOW_ADDR,
+      .SYSTEM_APERTURE_HIGH_ADDR = g.GCMC_VM_SYSTEM_APERTURE_HIGH_ADDR,
+      .SYSTEM_APERTURE_DEFAULT_ADDR_LSB = g.GCMC_VM_SYSTEM_APERTURE_DEFAULT_ADDR_LSB,
+      .SYSTEM_APERTURE_DEFAULT_ADDR_MSB = g.GCMC_VM_SYSTEM_APERTURE_DEFAULT_ADDR_MSB,
+      .MX_L1_TLB_CNTL = g.GCMC_VM_MX_L1_TLB_CNTL,
+      .L2_CNTL = g.GCVM_L2_CNTL,
+      .L2_CNTL2 = g.GCVM_L2_CNTL2,
+      .L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32 = g.GCVM_L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32,
+      .L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32 = g.GCVM_L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32};
 }
 
-// MMHUB 3.0.0 (gfx11) and 4.1.0 (gfx12): MMVM_CONTEXT0_CNTL 0x0564, MMVM_INVALIDATE_ENG17_REQ
-// 0x0598 / _ACK 0x05aa, MMVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32 0x05cf, START 0x05ef, END 0x060f.
-inline constexpr VmHubRegs mmhub_regs(const char* name, uint32_t block_size_shift) {
-  return VmHubRegs{name,        {0x0564, 0}, {0x05cf, 0}, {0x05d0, 0},      {0x05ef, 0},
-                   {0x05f0, 0}, {0x060f, 0}, {0x0610, 0}, block_size_shift, {0x0598, 0},
-                   {0x05aa, 0}};
-}
-inline constexpr VmHubRegs kMmhub3 = mmhub_regs("MMHUB 3.0.0", 3);
-inline constexpr VmHubRegs kMmhub4 = mmhub_regs("MMHUB 4.1.0", 4);
+inline constexpr VmHubRegs kMmhub3{.name = "MMHUB 3.0.0",
+                                   .CONTEXT0_CNTL = {0x0740, 0},
+                                   .PAGE_TABLE_BASE_LO32 = {0x07ab, 0},
+                                   .PAGE_TABLE_BASE_HI32 = {0x07ac, 0},
+                                   .PAGE_TABLE_START_LO32 = {0x07cb, 0},
+                                   .PAGE_TABLE_START_HI32 = {0x07cc, 0},
+                                   .PAGE_TABLE_END_LO32 = {0x07eb, 0},
+                                   .PAGE_TABLE_END_HI32 = {0x07ec, 0},
+                                   .block_size_shift = 3,
+                                   .INVALIDATE_ENG17_REQ = {0x0774, 0},
+                                   .INVALIDATE_ENG17_ACK = {0x0786, 0},
+                                   .FB_LOCATION_BASE = {0x08ec, 0},
+                                   .FB_LOCATION_TOP = {0x08ed, 0},
+                                   .AGP_TOP = {0x08ee, 0},
+                                   .AGP_BOT = {0x08ef, 0},
+                                   .AGP_BASE = {0x08f0, 0},
+                                   .SYSTEM_APERTURE_LOW_ADDR = {0x08f1, 0},
+                                   .SYSTEM_APERTURE_HIGH_ADDR = {0x08f2, 0},
+                                   .SYSTEM_APERTURE_DEFAULT_ADDR_LSB = {0x08d8, 0},
+                                   .SYSTEM_APERTURE_DEFAULT_ADDR_MSB = {0x08d9, 0},
+                                   .MX_L1_TLB_CNTL = {0x08f3, 0},
+                                   .L2_CNTL = {0x0700, 0},
+                                   .L2_CNTL2 = {0x0701, 0},
+                                   .L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32 = {0x070f, 0},
+                                   .L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32 = {0x0710, 0}};
 
-// Where the frame buffer sits in the MC address space, as the VBIOS programs it:
-// MMMC_VM_FB_LOCATION_BASE/TOP, bits [23:0] = address >> 24 (amdgpu's mmhub_v3_0 / v4_1
-// get_fb_location). The PSP is given MC addresses, FB base + VRAM offset. Same offsets on MMHUB
-// 3.0.0 and 4.1.0.
-inline constexpr Reg kMmhubFbLocationBase{0x0554, 0}, kMmhubFbLocationTop{0x0555, 0};
+inline constexpr VmHubRegs kMmhub4{.name = "MMHUB 4.1.0",
+                                   .CONTEXT0_CNTL = {0x0564, 0},
+                                   .PAGE_TABLE_BASE_LO32 = {0x05cf, 0},
+                                   .PAGE_TABLE_BASE_HI32 = {0x05d0, 0},
+                                   .PAGE_TABLE_START_LO32 = {0x05ef, 0},
+                                   .PAGE_TABLE_START_HI32 = {0x05f0, 0},
+                                   .PAGE_TABLE_END_LO32 = {0x060f, 0},
+                                   .PAGE_TABLE_END_HI32 = {0x0610, 0},
+                                   .block_size_shift = 4,
+                                   .INVALIDATE_ENG17_REQ = {0x0598, 0},
+                                   .INVALIDATE_ENG17_ACK = {0x05aa, 0},
+                                   .FB_LOCATION_BASE = {0x0554, 0},
+                                   .FB_LOCATION_TOP = {0x0555, 0},
+                                   .AGP_TOP = {0x0556, 0},
+                                   .AGP_BOT = {0x0557, 0},
+                                   .AGP_BASE = {0x0558, 0},
+                                   .SYSTEM_APERTURE_LOW_ADDR = {0x0559, 0},
+                                   .SYSTEM_APERTURE_HIGH_ADDR = {0x055a, 0},
+                                   .SYSTEM_APERTURE_DEFAULT_ADDR_LSB = {0x04c8, 0},
+                                   .SYSTEM_APERTURE_DEFAULT_ADDR_MSB = {0x04c9, 0},
+                                   .MX_L1_TLB_CNTL = {0x055b, 0},
+                                   .L2_CNTL = {0x04e4, 0},
+                                   .L2_CNTL2 = {0x04e5, 0},
+                                   .L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32 = {0x04f4, 0},
+                                   .L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32 = {0x04f5, 0}};
 
 // The MMHUB table of an MMHUB major version, or nullptr when amcl has none.
 inline constexpr const VmHubRegs* mmhub_regs_for_major(unsigned major) {
   return major == 3 ? &kMmhub3 : major == 4 ? &kMmhub4 : nullptr;
 }
+
+// MC_VM_MX_L1_TLB_CNTL fields: ENABLE_L1_TLB [0], SYSTEM_ACCESS_MODE [4:3],
+// SYSTEM_APERTURE_UNMAPPED_ACCESS [5], ENABLE_ADVANCED_DRIVER_MODEL [6], ECO_BITS [10:7],
+// MTYPE [12:11]. amdgpu's init_tlb_regs (and tinygrad's AM): L1 TLB on, system access mode 3,
+// the advanced driver model, unmapped system-aperture accesses not passed through, MTYPE UC
+// (3): 0x1859, the value tinygrad reads back from a card amdgpu set up.
+inline constexpr uint32_t MX_L1_TLB_ENABLE_L1_TLB = 1u << 0;
+inline constexpr uint32_t MX_L1_TLB_FIELDS_MASK = 0x1fff;
+inline constexpr uint32_t kMxL1TlbCntl = MX_L1_TLB_ENABLE_L1_TLB | 3u << 3 | 1u << 6 | 3u << 11;
+
+// VM_L2_CNTL fields amcl sets (init_cache_regs; the others keep their reset values):
+// ENABLE_L2_CACHE [0] = 1, ENABLE_L2_FRAGMENT_PROCESSING [1] = 0,
+// L2_PDE0_CACHE_TAG_GENERATION_MODE [8] = 0, ENABLE_DEFAULT_PAGE_OUT_TO_SYSTEM_MEMORY [11] = 1,
+// PDE_FAULT_CLASSIFICATION [18] = 0, CONTEXT1_IDENTITY_ACCESS_MODE [20:19] = 1,
+// IDENTITY_MODE_FRAGMENT_SIZE [25:21] = 0.
+inline constexpr uint32_t VM_L2_CNTL_ENABLE_L2_CACHE = 1u << 0;
+inline constexpr uint32_t kVmL2CntlMask =
+    0x1u | 0x2u | 0x100u | 0x800u | 0x40000u | 0x180000u | 0x3e00000u;
+inline constexpr uint32_t kVmL2CntlValue = VM_L2_CNTL_ENABLE_L2_CACHE | 0x800u | 1u << 19;
+inline constexpr uint32_t vm_l2_cntl(uint32_t reset_value) {
+  return (reset_value & ~kVmL2CntlMask) | kVmL2CntlValue;
+}
+// VM_L2_CNTL2: INVALIDATE_ALL_L1_TLBS [0], INVALIDATE_L2_CACHE [1].
+inline constexpr uint32_t kVmL2Cntl2InvalidateAll = 0x3;
+// AGP aperture off: BOT above TOP (amdgpu and tinygrad write BOT = 0xffffff, TOP = BASE = 0).
+inline constexpr uint32_t kAgpBotDisabled = 0xffffff;
 
 } // namespace am::hw

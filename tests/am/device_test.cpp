@@ -165,6 +165,65 @@ TEST_P(AmDevice, SdmaCopyOutsideAnyMappingFaultsAndTheQueueGoesOn) {
   dev.free(vram);
 }
 
+// The boot programs both VM hubs as amdgpu's gart_enable does: AGP off, the system aperture
+// over the frame buffer's MC range, the L1 TLB on (0x1859), the L2 cache on. VMID 0 then
+// reaches VRAM by MC address without a page walk: an SDMA copy from FB base + offset reads
+// the allocation at that offset.
+TEST_P(AmDevice, BothHubsOpenTheSystemApertureOverTheFrameBuffer) {
+  auto gpu = card();
+  am::Device dev(gpu);
+  const sim::CardModel& m = gpu->model();
+  const am::hw::VmHubRegs gfx = am::hw::gfxhub_regs(*m.gc);
+  const uint64_t fb = sim::FbAperture::kFbBase;
+  for (auto [h, reg] :
+       {std::pair{&gfx, +[](const sim::CardModel&c, am::hw::Reg r) { return c.gc_reg(r); }},
+        std::pair{m.mmhub,
+                  +[](const sim::CardModel&c, am::hw::Reg r) { return c.mmhub_reg(r); }}}) {
+    SCOPED_TRACE(h->name);
+    auto read = [&](am::hw::Reg r) { return gpu->reg_read32(reg(m, r)); };
+    EXPECT_EQ(read(h->MX_L1_TLB_CNTL) & 0x1fffu, 0x1859u);
+    EXPECT_EQ(read(h->L2_CNTL) & 1u, 1u);
+    EXPECT_GT(read(h->AGP_BOT), read(h->AGP_TOP)); // AGP off
+    EXPECT_EQ(uint64_t(read(h->SYSTEM_APERTURE_LOW_ADDR)) << 18, fb);
+    EXPECT_EQ((uint64_t(read(h->SYSTEM_APERTURE_HIGH_ADDR)) << 18) | 0x3ffff,
+              fb + gpu->vram_size() - 1);
+  }
+  am::Allocation src = dev.alloc_vram(4096), dst = dev.alloc_vram(4096);
+  for (uint32_t i = 0; i < 1024; ++i) reinterpret_cast<uint32_t*>(src.cpu)[i] = 0x5000 + i;
+  std::memset(dst.cpu, 0, 4096);
+  am::SdmaBuilder b;
+  b.copy_linear(dst.va, fb + src.phys, 4096); // the source by MC address
+  dev.wait(am::Engine::Sdma, dev.submit_sdma(b));
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(dst.cpu)[0], 0x5000u);
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(dst.cpu)[1023], 0x5000u + 1023);
+  dev.free(src);
+  dev.free(dst);
+}
+
+// A hub whose L1 TLB is off translates nothing: the SDMA engine cannot even fetch its ring (the
+// queue halts and is found hung), and the queue goes on once the TLB is back.
+TEST_P(AmDevice, AHubWithItsL1TlbOffTranslatesNothing) {
+  auto gpu = card();
+  setenv("AMCL_HANG_TIMEOUT_MS", "200", 1);
+  am::Device dev(gpu);
+  unsetenv("AMCL_HANG_TIMEOUT_MS");
+  const sim::CardModel& m = gpu->model();
+  const uint32_t l1 = m.gc_reg(m.gc->GCMC_VM_MX_L1_TLB_CNTL);
+  am::Allocation vram = dev.alloc_vram(4096);
+  const uint32_t on = gpu->reg_read32(l1);
+  gpu->reg_write32(l1, on & ~1u);
+  dev.free(dev.alloc_vram(4096)); // a page-table change: the cached translations go
+  am::SdmaBuilder b;
+  b.const_fill(vram.va, 1, 64);
+  EXPECT_THROW(dev.wait(am::Engine::Sdma, dev.submit_sdma(b)), am::DeviceError);
+  gpu->reg_write32(l1, on);
+  b.clear();
+  b.const_fill(vram.va, 2, 64);
+  dev.wait(am::Engine::Sdma, dev.submit_sdma(b));
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(vram.cpu)[0], 2u);
+  dev.free(vram);
+}
+
 TEST_P(AmDevice, BadPacketStopsTheQueueWhichIsResetForTheNextSubmission) {
   am::Device dev(card());
   am::Pm4Builder bad;

@@ -109,20 +109,68 @@ TEST(GcRegisters, TableByMajorVersion) {
   EXPECT_EQ(gc_regs_for_major(13), nullptr);
 }
 
-// mmhub_3_0_0_offset.h and mmhub_4_1_0_offset.h (the same offsets), and GFXHUB's context 0
-// taken from the GC tables.
+// mmhub_3_0_0_offset.h (MMHUB 3.0.0, Navi31) and mmhub_4_1_0_offset.h (4.1.0, Navi4x): the
+// two lay their blocks out differently. GFXHUB's registers come from the GC tables.
 TEST(VmHubRegisters, MatchLinuxHeaders) {
-  for (const VmHubRegs* h : {&kMmhub3, &kMmhub4}) {
-    expect_reg(h->CONTEXT0_CNTL, 0x0564, 0);
-    expect_reg(h->PAGE_TABLE_BASE_LO32, 0x05cf, 0);
-    expect_reg(h->PAGE_TABLE_BASE_HI32, 0x05d0, 0);
-    expect_reg(h->PAGE_TABLE_START_LO32, 0x05ef, 0);
-    expect_reg(h->PAGE_TABLE_START_HI32, 0x05f0, 0);
-    expect_reg(h->PAGE_TABLE_END_LO32, 0x060f, 0);
-    expect_reg(h->PAGE_TABLE_END_HI32, 0x0610, 0);
-    expect_reg(h->INVALIDATE_ENG17_REQ, 0x0598, 0);
-    expect_reg(h->INVALIDATE_ENG17_ACK, 0x05aa, 0);
+  struct Expect {
+    const VmHubRegs* hub;
+    uint32_t cntl, pt_base, pt_start, pt_end, req, ack, fb_base, agp_top, sys_low, l1_tlb,
+        default_lsb, l2_cntl, fault_default;
+  };
+  const Expect expect[] = {
+      {&kMmhub3, 0x0740, 0x07ab, 0x07cb, 0x07eb, 0x0774, 0x0786, 0x08ec, 0x08ee, 0x08f1, 0x08f3,
+       0x08d8, 0x0700, 0x070f},
+      {&kMmhub4, 0x0564, 0x05cf, 0x05ef, 0x060f, 0x0598, 0x05aa, 0x0554, 0x0556, 0x0559, 0x055b,
+       0x04c8, 0x04e4, 0x04f4},
+  };
+  for (const Expect& e : expect) {
+    const VmHubRegs& h = *e.hub;
+    SCOPED_TRACE(h.name);
+    expect_reg(h.CONTEXT0_CNTL, e.cntl, 0);
+    expect_reg(h.PAGE_TABLE_BASE_LO32, e.pt_base, 0);
+    expect_reg(h.PAGE_TABLE_BASE_HI32, e.pt_base + 1, 0);
+    expect_reg(h.PAGE_TABLE_START_LO32, e.pt_start, 0);
+    expect_reg(h.PAGE_TABLE_START_HI32, e.pt_start + 1, 0);
+    expect_reg(h.PAGE_TABLE_END_LO32, e.pt_end, 0);
+    expect_reg(h.PAGE_TABLE_END_HI32, e.pt_end + 1, 0);
+    expect_reg(h.INVALIDATE_ENG17_REQ, e.req, 0);
+    expect_reg(h.INVALIDATE_ENG17_ACK, e.ack, 0);
+    expect_reg(h.FB_LOCATION_BASE, e.fb_base, 0);
+    expect_reg(h.FB_LOCATION_TOP, e.fb_base + 1, 0);
+    expect_reg(h.AGP_TOP, e.agp_top, 0);
+    expect_reg(h.AGP_BOT, e.agp_top + 1, 0);
+    expect_reg(h.AGP_BASE, e.agp_top + 2, 0);
+    expect_reg(h.SYSTEM_APERTURE_LOW_ADDR, e.sys_low, 0);
+    expect_reg(h.SYSTEM_APERTURE_HIGH_ADDR, e.sys_low + 1, 0);
+    expect_reg(h.MX_L1_TLB_CNTL, e.l1_tlb, 0);
+    expect_reg(h.SYSTEM_APERTURE_DEFAULT_ADDR_LSB, e.default_lsb, 0);
+    expect_reg(h.SYSTEM_APERTURE_DEFAULT_ADDR_MSB, e.default_lsb + 1, 0);
+    expect_reg(h.L2_CNTL, e.l2_cntl, 0);
+    expect_reg(h.L2_CNTL2, e.l2_cntl + 1, 0);
+    expect_reg(h.L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32, e.fault_default, 0);
+    expect_reg(h.L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32, e.fault_default + 1, 0);
   }
+  // gc_11_0_0_offset.h / gc_12_0_0_offset.h: the GCMC_VM apertures and GCVM_L2 controls.
+  const VmHubRegs g11 = gfxhub_regs(kGc11), g12 = gfxhub_regs(kGc12);
+  expect_reg(g11.FB_LOCATION_BASE, 0x1678, 0);
+  expect_reg(g11.AGP_TOP, 0x167a, 0);
+  expect_reg(g11.SYSTEM_APERTURE_LOW_ADDR, 0x167d, 0);
+  expect_reg(g11.MX_L1_TLB_CNTL, 0x167f, 0);
+  expect_reg(g11.SYSTEM_APERTURE_DEFAULT_ADDR_LSB, 0x15a8, 0);
+  expect_reg(g11.L2_CNTL, 0x15bc, 0);
+  expect_reg(g11.L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32, 0x15cb, 0);
+  expect_reg(g12.FB_LOCATION_BASE, 0x1614, 0);
+  expect_reg(g12.AGP_BASE, 0x1618, 0);
+  expect_reg(g12.SYSTEM_APERTURE_HIGH_ADDR, 0x161a, 0);
+  expect_reg(g12.MX_L1_TLB_CNTL, 0x161b, 0);
+  expect_reg(g12.SYSTEM_APERTURE_DEFAULT_ADDR_MSB, 0x15a9, 0);
+  expect_reg(g12.L2_CNTL2, 0x15c5, 0);
+  expect_reg(g12.L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32, 0x15d5, 0);
+  // mmhub_4_1_0_sh_mask.h fields: the L1 TLB value amdgpu leaves (tinygrad reads 0x1859 back),
+  // and VM_L2_CNTL's cache enable over whatever the other fields hold.
+  EXPECT_EQ(kMxL1TlbCntl, 0x1859u);
+  EXPECT_EQ(vm_l2_cntl(0), 0x00080801u);
+  EXPECT_EQ(vm_l2_cntl(0xffffffffu), 0xfc0bfefdu);
   EXPECT_EQ(kMmhub3.block_size_shift, 3u);
   EXPECT_EQ(kMmhub4.block_size_shift, 4u);
   EXPECT_EQ(mmhub_regs_for_major(3), &kMmhub3);

@@ -157,8 +157,9 @@ TEST(FbAperture, McAddressesInsideTheFrameBufferAreVramByOffset) {
   EXPECT_THROW(fb.translate(base, 4, false), sim::shader::MemoryFault); // not set up yet
   fb.set_power_on_location(regs);
   const auto reg = [&](Reg r) { return regs.read(model.mmhub_reg(r)); };
-  EXPECT_EQ(uint64_t(reg(kMmhubFbLocationBase)) << 24, base);
-  EXPECT_EQ(uint64_t(reg(kMmhubFbLocationTop)) << 24, base + vram.size() - (1u << 24));
+  EXPECT_EQ(uint64_t(reg(model.mmhub->FB_LOCATION_BASE)) << 24, base);
+  EXPECT_EQ(uint64_t(reg(model.mmhub->FB_LOCATION_TOP)) << 24, base + vram.size() - (1u << 24));
+  EXPECT_EQ(uint64_t(regs.read(model.gc_reg(model.gc->GCMC_VM_FB_LOCATION_BASE))) << 24, base);
   EXPECT_EQ(fb.translate(base + 0x123000, 8, true), vram.data() + 0x123000);
   EXPECT_EQ(fb.translate(base + vram.size() - 4, 4, false), vram.data() + vram.size() - 4);
   EXPECT_THROW(fb.translate(base + vram.size() - 2, 4, false), sim::shader::MemoryFault);
