@@ -124,6 +124,11 @@ void Device::boot() {
     boot_state_ = BootState::ResetThenFull;
     mode1_reset();
   }
+  try {
+    pci_->enable_bus_master(); // after any reset, which clears it
+  } catch (const std::runtime_error& e) {
+    throw DeviceError(info_.pci_address + ": " + e.what());
+  }
   init_nbio();
   init_gmc();
   signals_ = alloc_vram(kPage);

@@ -9,12 +9,21 @@
 
 namespace am {
 
+// PCI config space: the command register and the bits amcl sets (PCI Local Bus spec 3.0, 6.2.2).
+inline constexpr uint32_t kPciCommand = 0x04;
+inline constexpr uint16_t kPciCommandMemory = 1u << 1, kPciCommandBusMaster = 1u << 2;
+
 class Pci {
 public:
   virtual ~Pci() = default;
 
-  // Config space (vendor/device ids at 0x00, revision/class at 0x08).
+  // Config space (vendor/device ids at 0x00, command at 0x04, revision/class at 0x08).
   virtual uint32_t config_read32(uint32_t offset) = 0;
+  // Sets the command register's memory-space and bus-master bits: without bus mastering the
+  // device can neither reach system memory nor signal MSIs. Nobody else sets it for a user-space
+  // driver (vfio-pci leaves it to the user; unbinding amdgpu clears it; a mode1 reset clears it
+  // again). Throws std::runtime_error when config space cannot be written.
+  virtual void enable_bus_master() = 0;
 
   // BAR5: MMIO registers, addressed by dword index. An index past the BAR reaches nothing
   // (reads all ones); registers there are reached through NBIO's PCIe index/data pair.

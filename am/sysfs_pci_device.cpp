@@ -31,8 +31,12 @@ std::string why_not(const fs::path& file) {
 
 SysfsPciDevice::SysfsPciDevice(const fs::path& root, const std::string& address) : address_(address) {
   const fs::path dir = root / "bus/pci/devices" / address;
-  config_fd_ = open((dir / "config").c_str(), O_RDONLY | O_CLOEXEC);
-  if (config_fd_ < 0) throw std::runtime_error(why_not(dir / "config"));
+  config_path_ = dir / "config";
+  // Read-write when allowed (enable_bus_master needs it; root may), else read-only.
+  config_fd_ = open(config_path_.c_str(), O_RDWR | O_CLOEXEC);
+  config_writable_ = config_fd_ >= 0;
+  if (config_fd_ < 0) config_fd_ = open(config_path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (config_fd_ < 0) throw std::runtime_error(why_not(config_path_));
   try {
     bar0_ = map_bar(dir, 0);
     bar2_ = map_bar(dir, 2);
@@ -79,6 +83,21 @@ uint32_t SysfsPciDevice::config_read32(uint32_t offset) {
   uint32_t v = 0xffffffffu;
   if (pread(config_fd_, &v, 4, off_t(offset & ~3u)) != 4) return 0xffffffffu;
   return v;
+}
+
+void SysfsPciDevice::enable_bus_master() {
+  uint16_t command = 0;
+  if (pread(config_fd_, &command, 2, kPciCommand) != 2)
+    throw std::runtime_error(why_not(config_path_));
+  const uint16_t want = command | kPciCommandMemory | kPciCommandBusMaster;
+  if (want == command) return;
+  if (!config_writable_)
+    throw std::runtime_error(config_path_.string() +
+                             " is read-only for this process (run as "
+                             "root): bus mastering stays off, so the card could neither reach "
+                             "system memory nor raise interrupts");
+  if (pwrite(config_fd_, &want, 2, kPciCommand) != 2)
+    throw std::runtime_error(why_not(config_path_) + ": cannot enable bus mastering");
 }
 
 // BAR accesses are single 32/64-bit volatile loads and stores, as MMIO needs.

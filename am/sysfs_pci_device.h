@@ -22,6 +22,7 @@ public:
   SysfsPciDevice& operator=(const SysfsPciDevice&) = delete;
 
   uint32_t config_read32(uint32_t offset) override;
+  void enable_bus_master() override;
   uint32_t reg_read32(uint32_t index) override;
   void reg_write32(uint32_t index, uint32_t value) override;
   void doorbell_write64(uint32_t index, uint64_t value) override;
@@ -43,6 +44,8 @@ private:
 
   std::string address_;
   int config_fd_ = -1;
+  std::filesystem::path config_path_;
+  bool config_writable_ = false;
   Bar bar0_, bar2_, bar5_;
 };
 

@@ -17,7 +17,6 @@ namespace am {
 namespace {
 
 constexpr uint64_t kPage = 4096;
-constexpr uint32_t kPciCommand = 0x04, kCommandMemory = 1u << 1, kCommandBusMaster = 1u << 2;
 
 void* as_arg(uintptr_t v) { return reinterpret_cast<void*>(v); }
 
@@ -120,7 +119,7 @@ void VfioPci::enable_bus_master() {
   uint16_t command = 0;
   if (sys_.pread(device_, &command, 2, off_t(config_.offset + kPciCommand)) != 2)
     throw std::runtime_error(address_ + ": cannot read the PCI command register");
-  command |= kCommandMemory | kCommandBusMaster;
+  command |= kPciCommandMemory | kPciCommandBusMaster;
   if (sys_.pwrite(device_, &command, 2, off_t(config_.offset + kPciCommand)) != 2)
     throw std::runtime_error(address_ + ": cannot enable bus mastering");
 }

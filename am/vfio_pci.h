@@ -26,6 +26,7 @@ public:
   VfioPci& operator=(const VfioPci&) = delete;
 
   uint32_t config_read32(uint32_t offset) override;
+  void enable_bus_master() override;
   uint32_t reg_read32(uint32_t index) override;
   void reg_write32(uint32_t index, uint32_t value) override;
   void doorbell_write64(uint32_t index, uint64_t value) override;
@@ -47,7 +48,6 @@ private:
     uint64_t offset = 0; // in the device fd
   };
   Region region(unsigned index, bool map);
-  void enable_bus_master();
   void setup_msi();
   void release();
 

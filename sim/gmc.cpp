@@ -119,6 +119,9 @@ uint8_t* Gmc::resolve(uint64_t entry, uint64_t va, size_t len, bool write, bool 
     fault("instruction fetch from a non-executable page", va, write);
   const uint64_t pa = (entry & gmc::kAddressMask) + (va & 4095);
   if (entry & gmc::PTE_SYSTEM) {
+    if (!iommu_.bus_master())
+      fault("system memory access with PCI bus mastering off (COMMAND.BUS_MASTER_ENABLE)", va,
+            write);
     uint8_t* p = iommu_.translate(pa, len);
     if (!p) fault("IOMMU fault: bus address not mapped", va, write);
     return p;

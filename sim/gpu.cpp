@@ -99,10 +99,17 @@ Gpu::~Gpu() {
 uint32_t Gpu::config_read32(uint32_t offset) {
   switch (offset & ~3u) {
   case 0x00: return 0x1002u | (uint32_t(model_.device_id) << 16);
+  case am::kPciCommand:
+    return pci_command_.load();
   case 0x08: return 0x03000000u | model_.revision; // class: display controller, VGA
   case 0x2c: return 0x1002u | (0x0e3bu << 16);      // subsystem
   default: return 0;
   }
+}
+
+void Gpu::enable_bus_master() {
+  pci_command_.fetch_or(am::kPciCommandMemory | am::kPciCommandBusMaster);
+  iommu_.set_bus_master(true);
 }
 
 bool Gpu::hqd_register(uint32_t index) const {
@@ -280,10 +287,17 @@ void Gpu::mode1_reset() {
   hqd_banks_.clear();
   smu_.reset();
   psp_.reset();
+  // The reset takes the function's config space with it: bus mastering is off again (amdgpu
+  // restores its saved PCI state afterwards). The model keeps memory decoding on.
+  pci_command_.store(am::kPciCommandMemory);
+  iommu_.set_bus_master(false);
   ++mode1_resets_;
 }
 
 void Gpu::assume_booted_by_another_driver() {
+  // Unbinding amdgpu disables the device (pci_disable_device): bus mastering off.
+  pci_command_.store(am::kPciCommandMemory);
+  iommu_.set_bus_master(false);
   std::lock_guard lock(reg_mutex_);
   psp_.assume_booted_elsewhere();
 }
@@ -378,6 +392,7 @@ void Gpu::report_vm_fault(uint64_t address, bool write, const std::string& what)
 }
 
 void Gpu::raise_interrupt() {
+  if (!iommu_.bus_master()) return; // an MSI is a memory write the card may not issue
   {
     std::lock_guard lock(irq_mutex_);
     ++irq_count_;

@@ -42,6 +42,7 @@ public:
 
   // am::Pci
   uint32_t config_read32(uint32_t offset) override;
+  void enable_bus_master() override;
   uint32_t reg_read32(uint32_t index) override;
   void reg_write32(uint32_t index, uint32_t value) override;
   uint64_t reg_bytes() const override { return uint64_t(RegisterFile::kDwords) * 4; }
@@ -87,6 +88,11 @@ public:
   // Puts the card in the state another driver (amdgpu) leaves: firmware running, the sOS up,
   // but no AM marker. Tests use it to exercise the driver's reset-then-boot path.
   void assume_booted_by_another_driver();
+  // A config-space write of the command register from outside the driver (setpci, a test).
+  void write_pci_command(uint16_t command) {
+    pci_command_.store(command);
+    iommu_.set_bus_master(command & am::kPciCommandBusMaster);
+  }
 
 private:
   // The register space as the chip's own bus sees it (no BAR limit): BAR5 accesses, the PCIe
@@ -126,6 +132,9 @@ private:
   Smu smu_;
   Psp psp_;
   uint64_t mode1_resets_ = 0;
+  // PCI command register: memory decoding on (the firmware enumerated the card), bus mastering
+  // off until the driver sets it.
+  std::atomic<uint16_t> pci_command_{am::kPciCommandMemory};
   std::mutex reg_mutex_;
   uint32_t grbm_select_ = 0;
   uint32_t sh_mem_bases_[16] = {}; // SH_MEM_BASES per VMID

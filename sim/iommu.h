@@ -2,6 +2,7 @@
 // with am::Pci::dma_map. Anything else is a fault and touches no host memory — the protection
 // vfio-pci gives on real hardware.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -17,6 +18,10 @@ public:
   // Host pointer for [bus, bus+len) if that whole range lies in one mapping, else nullptr.
   uint8_t* translate(uint64_t bus, uint64_t len) const;
   size_t mapping_count() const;
+  // The device's PCI command register BUS_MASTER_ENABLE: without it the device issues no
+  // upstream transaction (DMA to system memory, MSI), whatever is mapped.
+  void set_bus_master(bool on) { bus_master_.store(on, std::memory_order_release); }
+  bool bus_master() const { return bus_master_.load(std::memory_order_acquire); }
 
 private:
   struct Range {
@@ -28,6 +33,7 @@ private:
   // Bus addresses handed out by the emulated root complex; never reused within a process so
   // a stale address faults instead of reaching a newer mapping.
   uint64_t next_bus_ = 1ull << 40;
+  std::atomic<bool> bus_master_{false};
 };
 
 } // namespace sim

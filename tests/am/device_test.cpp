@@ -397,6 +397,27 @@ TEST_P(AmDevice, EveryDoorbellFollowsAnHdpFlush) {
   dev.free(mem);
 }
 
+// The boot sets bus mastering (after any reset, which clears it); without it the card reaches
+// no system memory, mapped or not, and the copy faults.
+TEST_P(AmDevice, SystemMemoryDmaNeedsBusMastering) {
+  auto gpu = card();
+  am::Device dev(gpu);
+  EXPECT_EQ(gpu->config_read32(am::kPciCommand) & 6u, 6u);
+  am::Allocation host = dev.alloc_system(4096);
+  std::memset(host.cpu, 0, 4096);
+  gpu->write_pci_command(am::kPciCommandMemory);
+  am::SdmaBuilder b;
+  b.const_fill(host.va, 0x77, 64);
+  EXPECT_THROW(dev.wait(am::Engine::Sdma, dev.submit_sdma(b)), am::DeviceError);
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(host.cpu)[0], 0u);
+  gpu->write_pci_command(am::kPciCommandMemory | am::kPciCommandBusMaster);
+  b.clear();
+  b.const_fill(host.va, 0x78, 64);
+  dev.wait(am::Engine::Sdma, dev.submit_sdma(b));
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(host.cpu)[0], 0x78u);
+  dev.free(host);
+}
+
 TEST_P(AmDevice, SystemMemoryIsMappedInTheIommuOnlyWhileAllocated) {
   auto gpu = card();
   am::Device dev(gpu);
@@ -426,8 +447,10 @@ TEST_P(AmDevice, SecondBootInTheSameProcessSeesTheEarlierBoot) {
 TEST_P(AmDevice, FreshCardBootsThroughThePspAndTheSmu) {
   auto gpu = card(2);
   EXPECT_FALSE(gpu->firmware().gfx_running);
+  EXPECT_EQ(gpu->config_read32(am::kPciCommand) & am::kPciCommandBusMaster, 0u);
   am::Device dev(gpu);
   EXPECT_EQ(dev.boot_state(), am::BootState::Fresh);
+  EXPECT_NE(gpu->config_read32(am::kPciCommand) & am::kPciCommandBusMaster, 0u);
   EXPECT_EQ(dev.firmware_source(), "synthetic");
   EXPECT_EQ(dev.smu_version(), gpu->model().smu_version);
   EXPECT_TRUE(gpu->firmware().smu_running);

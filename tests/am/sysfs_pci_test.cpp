@@ -181,6 +181,40 @@ TEST(SysfsPciDevice, MapsTheBarsOfACard) {
   EXPECT_EQ(bar0.get(), 0x5a);
 }
 
+// Bus mastering, which unbinding amdgpu clears, is set in the config file's command register
+// (memory decoding too); a config file this process may only read gets a clear error. Root
+// reads and writes every file whatever its mode, so the read-only half runs only for others.
+TEST(SysfsPciDevice, EnablesBusMasteringThroughTheConfigFile) {
+  FakeSysfs sys;
+  sys.add("0000:03:00.0", "0x1002", "0x744c", "", false);
+  add_bars(sys, "0000:03:00.0");
+  const fs::path config = sys.root() / "bus/pci/devices/0000:03:00.0/config";
+  auto command = [&] {
+    std::ifstream in(config, std::ios::binary);
+    in.seekg(4);
+    uint16_t c = 0;
+    in.read(reinterpret_cast<char*>(&c), 2);
+    return c;
+  };
+  {
+    am::SysfsPciDevice dev(sys.root(), "0000:03:00.0");
+    EXPECT_EQ(command(), 0u);
+    dev.enable_bus_master();
+    EXPECT_EQ(command(), am::kPciCommandMemory | am::kPciCommandBusMaster);
+    EXPECT_EQ(dev.config_read32(am::kPciCommand) & 0xffff, 0x6u);
+  }
+  if (geteuid() == 0) return;
+  std::ofstream(config, std::ios::binary | std::ios::in | std::ios::out).seekp(4).put(0).put(0);
+  fs::permissions(config, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  am::SysfsPciDevice dev(sys.root(), "0000:03:00.0");
+  try {
+    dev.enable_bus_master();
+    ADD_FAILURE() << "a read-only config file took the write";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("read-only"), std::string::npos) << e.what();
+  }
+}
+
 // Another card's VRAM is reached through its BAR0: a peer mapping of this card's aperture gets
 // bus addresses from the BAR's start in sysfs "resource" (pagemap cannot translate BAR
 // mappings), and pins nothing.
