@@ -466,6 +466,10 @@ void Device::program_compute_hqd() {
   mqd[cp_hqd_eop_base_addr_hi] = uint32_t(eop_.va >> 40);
   mqd[cp_hqd_eop_control] = uint32_t(std::countr_zero(uint32_t(kPage / 4))) - 1;
 
+  // The MEC ignores doorbells outside its range (amdgpu sets it with the KIQ, from 0 to the
+  // last user queue's doorbell).
+  pci_->reg_write32(reg(gc_->CP_MEC_DOORBELL_RANGE_LOWER), 0);
+  pci_->reg_write32(reg(gc_->CP_MEC_DOORBELL_RANGE_UPPER), kMecDoorbellRangeUpper);
   pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), grbm_gfx_cntl(1, 0, 0, 0));
   pci_->reg_write32(reg(gc_->CP_HQD_ACTIVE), 0);
   // HQD registers mirror MQD dwords 128.. in order: program every one we filled.

@@ -38,6 +38,7 @@ bool Gpu::known_register(uint32_t index) const {
   return in(g.SDMA0_QUEUE0_RB_CNTL, g.SDMA0_QUEUE0_MINOR_PTR_UPDATE) ||
          known_hub_register(gmc_, index) || known_hub_register(mmhub_, index) ||
          in(g.CP_MQD_BASE_ADDR, g.CP_HQD_PQ_WPTR_HI) ||
+         in(g.CP_MEC_DOORBELL_RANGE_LOWER, g.CP_MEC_DOORBELL_RANGE_UPPER) ||
          in(g.GCVM_L2_PROTECTION_FAULT_CNTL, g.GCVM_L2_PROTECTION_FAULT_ADDR_HI32) ||
          nbio_.known_register(index) || index == gc(g.GRBM_GFX_CNTL) ||
          in(g.SCRATCH_REG6, g.SCRATCH_REG7) || index == gc(g.SH_MEM_BASES) ||
@@ -337,6 +338,16 @@ void Gpu::doorbell_write64(uint32_t index, uint64_t value) {
   }
   const Nbio::Port port = nbio_.route_doorbell(index);
   if (port == Nbio::Port::Cp) {
+    // The MEC listens only to doorbells inside CP_MEC_DOORBELL_RANGE (byte offsets, inclusive).
+    const uint64_t at = uint64_t(index) * 4;
+    if (at < regs_.read(gc(gc_regs_.CP_MEC_DOORBELL_RANGE_LOWER)) ||
+        at > regs_.read(gc(gc_regs_.CP_MEC_DOORBELL_RANGE_UPPER))) {
+      std::fprintf(stderr,
+                   "amcl sim: doorbell write to index %u outside CP_MEC_DOORBELL_RANGE: the MEC "
+                   "ignores it\n",
+                   index);
+      return;
+    }
     const HqdState& hqd = mec_.hqd();
     if (mec_.active() && hqd.doorbell_enabled && hqd.doorbell_index == index) {
       if (hdp_flushed(cp_hdp_mark_, "CP doorbell")) mec_.ring(value);

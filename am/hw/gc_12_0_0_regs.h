@@ -81,6 +81,10 @@ inline constexpr GcRegs kGc12{
     .CP_HQD_EOP_CONTROL = {0x1fd0, 0},
     .CP_HQD_PQ_WPTR_LO = {0x1fdf, 0},
     .CP_HQD_PQ_WPTR_HI = {0x1fe0, 0},
+    // CP_MEC_DOORBELL_RANGE: as other user-space drivers transcribe the header (tinygrad's
+    // generated tables among them); the Linux header itself was not re-read for these two.
+    .CP_MEC_DOORBELL_RANGE_LOWER = {0x1dfc, 0},
+    .CP_MEC_DOORBELL_RANGE_UPPER = {0x1dfd, 0},
 };
 
 } // namespace am::hw

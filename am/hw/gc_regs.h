@@ -57,6 +57,9 @@ struct GcRegs {
   Reg CP_HQD_PQ_DOORBELL_CONTROL, CP_HQD_PQ_CONTROL;
   Reg CP_HQD_EOP_BASE_ADDR, CP_HQD_EOP_BASE_ADDR_HI, CP_HQD_EOP_CONTROL;
   Reg CP_HQD_PQ_WPTR_LO, CP_HQD_PQ_WPTR_HI;
+  // The doorbells the MEC listens to: byte offsets into the doorbell BAR, inclusive
+  // (gfx_v11_0_kiq_init_register: KIQ's doorbell * 2 << 2 to userqueue_end * 2 << 2).
+  Reg CP_MEC_DOORBELL_RANGE_LOWER, CP_MEC_DOORBELL_RANGE_UPPER;
 };
 
 // GRBM_GFX_CNTL fields: PIPEID[1:0] MEID[3:2] VMID[7:4] QUEUEID[10:8] (both generations).
@@ -73,6 +76,10 @@ inline constexpr uint32_t sh_mem_bases(uint64_t private_aperture, uint64_t share
 // private_aperture_start, shared_aperture_start), above any address the 48-bit GPU VM maps.
 inline constexpr uint64_t kPrivateAperture = 0x1000000000000000ull;
 inline constexpr uint64_t kSharedAperture = 0x2000000000000000ull;
+
+// CP_MEC_DOORBELL_RANGE_UPPER as amdgpu sets it (and tinygrad's AM): the end of the Navi10
+// doorbell layout's user queues, AMDGPU_NAVI10_DOORBELL_USERQUEUE_END = 0x08a, * 2 << 2.
+inline constexpr uint32_t kMecDoorbellRangeUpper = (0x08a * 2) << 2;
 
 // SDMA0_QUEUE0_RB_CNTL: RB_ENABLE[0] RB_SIZE[5:1] (log2 of ring dwords) RPTR_WRITEBACK_ENABLE[12].
 inline constexpr uint32_t SDMA_RB_CNTL_RB_ENABLE = 1u << 0;

@@ -335,6 +335,27 @@ void write_any(sim::Gpu& gpu, uint32_t index, uint32_t value) {
 
 } // namespace
 
+// The MEC listens only to doorbells inside CP_MEC_DOORBELL_RANGE, which the boot opens from 0
+// to the last user queue's (0x450 bytes, as amdgpu): with the range shut, a compute submission
+// is not seen until a doorbell inside it arrives.
+TEST_P(AmDevice, TheMecHearsOnlyDoorbellsInsideItsRange) {
+  auto gpu = card();
+  am::Device dev(gpu);
+  const sim::CardModel& m = gpu->model();
+  const uint32_t upper = m.gc_reg(m.gc->CP_MEC_DOORBELL_RANGE_UPPER);
+  EXPECT_EQ(gpu->reg_read32(m.gc_reg(m.gc->CP_MEC_DOORBELL_RANGE_LOWER)), 0u);
+  EXPECT_EQ(gpu->reg_read32(upper), 0x450u);
+  gpu->reg_write32(upper, 0);
+  am::Pm4Builder p;
+  p.nop(2);
+  const uint64_t unheard = dev.submit_compute(p);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_LT(dev.completed(am::Engine::Compute), unheard);
+  gpu->reg_write32(upper, 0x450);
+  dev.wait(am::Engine::Compute, dev.submit_compute(p)); // this doorbell carries both
+  EXPECT_GE(dev.completed(am::Engine::Compute), unheard);
+}
+
 // NBIO 4.3.0 keeps its S2A doorbell routing past BAR5 (reached through PCIE_INDEX2/DATA2),
 // NBIF 6.3.1 inside it. The boot routes the CP's doorbells (entries 0 and 3) and SDMA 0's
 // range (entry 2: amdgpu's and tinygrad's values); without entry 2 the SDMA engine never

@@ -58,6 +58,8 @@ TEST(Gc1100Registers, MatchLinuxHeader) {
   expect_reg(g.CP_HQD_PQ_CONTROL, 0x1fba, 0);
   expect_reg(g.CP_HQD_EOP_CONTROL, 0x1fd0, 0);
   expect_reg(g.CP_HQD_PQ_WPTR_LO, 0x1fdf, 0);
+  expect_reg(g.CP_MEC_DOORBELL_RANGE_LOWER, 0x1dfc, 0);
+  expect_reg(g.CP_MEC_DOORBELL_RANGE_UPPER, 0x1dfd, 0);
   expect_reg(g.SH_MEM_BASES, 0x09e3, 1);
   expect_reg(g.SH_MEM_CONFIG, 0x09e4, 1);
 }
@@ -98,6 +100,9 @@ TEST(Gc1200Registers, MatchLinuxHeader) {
   expect_reg(g.CP_MQD_BASE_ADDR, 0x1fa9, 0);
   expect_reg(g.CP_HQD_PQ_CONTROL, 0x1fba, 0);
   expect_reg(g.CP_HQD_PQ_WPTR_HI, 0x1fe0, 0);
+  expect_reg(g.CP_MEC_DOORBELL_RANGE_LOWER, 0x1dfc, 0);
+  expect_reg(g.CP_MEC_DOORBELL_RANGE_UPPER, 0x1dfd, 0);
+  EXPECT_EQ(kMecDoorbellRangeUpper, 0x450u); // tinygrad's AM writes the same
   EXPECT_EQ(kGc12Seg0, 0x1260u);
   EXPECT_EQ(kGc12Seg1, 0xA000u);
 }
