@@ -32,7 +32,7 @@ public:
   void deactivate();
   bool active() const { return active_; }
   const HqdState& hqd() const { return hqd_; }
-  uint64_t rptr() const { return rptr_; }
+  uint64_t rptr() const { return rptr_.load(std::memory_order_acquire); } // read by register reads
   uint64_t dispatches() const { return dispatches_; }
 
   // Executes one packet (header + body); exposed for the packet tests.
@@ -61,7 +61,7 @@ private:
   std::atomic<bool> active_ = false;
   std::atomic<bool> abort_ = false; // raised by deactivate() to stop a running dispatch
   std::mutex ring_mutex_;           // held while packets are processed
-  uint64_t rptr_ = 0; // in dwords, monotonically increasing
+  std::atomic<uint64_t> rptr_{0}; // in dwords, monotonically increasing
   bool in_ib_ = false; // executing an indirect buffer
   uint32_t sh_regs_[0x400] = {};
   std::atomic<uint64_t> dispatches_ = 0;

@@ -18,7 +18,7 @@ public:
   void enable(uint64_t ring_va, uint32_t ring_bytes, uint64_t rptr_writeback_va);
   void disable();
   bool enabled() const { return enabled_; }
-  uint64_t rptr() const { return rptr_; }
+  uint64_t rptr() const { return rptr_.load(std::memory_order_acquire); } // read by register reads
 
 protected:
   void process(uint64_t wptr) override;
@@ -36,7 +36,7 @@ private:
   uint64_t ring_va_ = 0;
   uint32_t ring_bytes_ = 0;
   uint64_t rptr_wb_va_ = 0;
-  uint64_t rptr_ = 0; // bytes, monotonically increasing
+  std::atomic<uint64_t> rptr_{0}; // bytes, monotonically increasing
   std::atomic<bool> enabled_ = false;
   std::atomic<bool> abort_ = false; // raised by disable() to end a poll
   std::mutex ring_mutex_;
