@@ -189,7 +189,7 @@ void Gpu::write_reg(uint32_t index, uint32_t value) {
     }
     const bool mailbox = psp_.write(index, value) || smu_.write(index, value, reset);
     if (reset) effect = Effect::Mode1Reset;
-    if (!mailbox && !known_register(index) && debug_ >= 2)
+    if (!mailbox && debug_ >= 2 && !known_register(index))
       std::fprintf(stderr, "amcl sim: write to unmodelled register 0x%05x = 0x%08x\n", index, value);
     if (mailbox) {
       // the PSP or SMU took it
@@ -243,6 +243,7 @@ void Gpu::write_reg(uint32_t index, uint32_t value) {
       }
     } else {
       regs_.store(index, value);
+      nbio_.observe_write(index, value);
       if (index == gc(gc_regs_.SDMA0_QUEUE0_RB_CNTL)) {
         if ((value & SDMA_RB_CNTL_RB_ENABLE) && !fw_.gfx_running) {
           std::fprintf(stderr, "amcl sim: SDMA ring enabled but the SDMA engine runs no firmware: "
@@ -280,6 +281,7 @@ void Gpu::mode1_reset() {
   const uint32_t resp = model_.smu_reg(model_.smu->resp);
   const uint32_t answer = regs_.read(resp);
   regs_.clear();
+  nbio_.reset();
   regs_.store(resp, answer);
   fb_.set_power_on_location(regs_);
   grbm_select_ = 0;

@@ -4,10 +4,6 @@ namespace sim {
 
 using namespace am::hw;
 
-namespace {
-constexpr unsigned kS2aEntries = 16;
-}
-
 bool Nbio::aperture_open() const {
   return regs_.read(reg(model_.nbio->RCC_DEV0_EPF0_RCC_DOORBELL_APER_EN)) & BIF_DOORBELL_APER_EN;
 }

@@ -41,16 +41,27 @@ public:
   bool flushed_since(std::atomic<uint64_t>& mark) const;
 
   bool known_register(uint32_t index) const;
+  // Every register write passes here after it is stored: the S2A entries are mirrored so that a
+  // doorbell's routing is decided without reading registers (NBIO 4.3.0 keeps them in the
+  // register file's locked overflow map, past BAR5). reset() follows a mode1 reset.
+  void observe_write(uint32_t index, uint32_t value) {
+    const uint32_t first = reg(model_.nbio->S2A_DOORBELL_ENTRY_0_CTRL);
+    if (index >= first && index < first + kS2aEntries)
+      entries_[index - first].store(value, std::memory_order_release);
+  }
+  void reset() {
+    for (auto& e : entries_) e.store(0, std::memory_order_release);
+  }
 
 private:
+  static constexpr unsigned kS2aEntries = 16;
   uint32_t reg(am::hw::Reg r) const { return model_.nbio_reg(r); }
-  uint32_t entry(unsigned n) const {
-    return regs_.read(reg(model_.nbio->S2A_DOORBELL_ENTRY_0_CTRL) + n);
-  }
+  uint32_t entry(unsigned n) const { return entries_[n].load(std::memory_order_acquire); }
 
   RegisterFile& regs_;
   const CardModel& model_;
   std::atomic<uint64_t> hdp_flushes_{0};
+  std::atomic<uint32_t> entries_[kS2aEntries] = {};
 };
 
 } // namespace sim
