@@ -376,10 +376,13 @@ void Device::init_gmc() {
   const uint64_t last_page = (gmc::kVaSpan >> 12) - 1;
   // Where the system aperture sends an access it has no page for, and where a faulting access
   // goes instead of its address (amdgpu's mem_scratch and dummy page, tinygrad's AM alike).
-  scratch_page_ = alloc_vram(kPage);
-  fault_page_ = alloc_vram(kPage);
-  std::memset(scratch_page_.cpu, 0, kPage);
-  std::memset(fault_page_.cpu, 0, kPage);
+  // Physical pages only: no mapping (the hubs are not set up yet, so nothing to invalidate).
+  for (uint64_t* page : {&scratch_page_, &fault_page_}) {
+    auto phys = vram_.allocate(kPage, kPage);
+    if (!phys) throw DeviceError("out of VRAM for the VM hubs' default pages");
+    std::memset(pci_->vram() + *phys, 0, kPage);
+    *page = *phys;
+  }
   // The same VMID 0 on both hubs (gmc_v11_0.c's gart_enable programs GFXHUB and MMHUB alike):
   // one address means the same memory to the shaders and to the IH. In gart_enable's order:
   // the system apertures, the L1 TLB, the L2 cache, then context 0.
@@ -390,14 +393,12 @@ void Device::init_gmc() {
     pci_->reg_write32(hub.reg(h.AGP_TOP), 0);
     pci_->reg_write32(hub.reg(h.SYSTEM_APERTURE_LOW_ADDR), uint32_t(fb_base_ >> 18));
     pci_->reg_write32(hub.reg(h.SYSTEM_APERTURE_HIGH_ADDR), uint32_t(fb_top_ >> 18));
-    pci_->reg_write32(hub.reg(h.SYSTEM_APERTURE_DEFAULT_ADDR_LSB),
-                      uint32_t(scratch_page_.phys >> 12));
-    pci_->reg_write32(hub.reg(h.SYSTEM_APERTURE_DEFAULT_ADDR_MSB),
-                      uint32_t(scratch_page_.phys >> 44));
+    pci_->reg_write32(hub.reg(h.SYSTEM_APERTURE_DEFAULT_ADDR_LSB), uint32_t(scratch_page_ >> 12));
+    pci_->reg_write32(hub.reg(h.SYSTEM_APERTURE_DEFAULT_ADDR_MSB), uint32_t(scratch_page_ >> 44));
     pci_->reg_write32(hub.reg(h.L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32),
-                      uint32_t(fault_page_.phys >> 12));
+                      uint32_t(fault_page_ >> 12));
     pci_->reg_write32(hub.reg(h.L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32),
-                      uint32_t(fault_page_.phys >> 44));
+                      uint32_t(fault_page_ >> 44));
     const uint32_t l1 = pci_->reg_read32(hub.reg(h.MX_L1_TLB_CNTL));
     pci_->reg_write32(hub.reg(h.MX_L1_TLB_CNTL), (l1 & ~MX_L1_TLB_FIELDS_MASK) | kMxL1TlbCntl);
     pci_->reg_write32(hub.reg(h.L2_CNTL), vm_l2_cntl(pci_->reg_read32(hub.reg(h.L2_CNTL))));

@@ -185,7 +185,7 @@ private:
   uint32_t nbio_base_[4] = {0, 0, 0, 0};
   uint64_t fb_base_ = 0; // the frame buffer's MC address (the PSP's and the SMU's addresses)
   uint64_t fb_top_ = 0;  // its last byte
-  Allocation scratch_page_, fault_page_; // the hubs' system-aperture default and fault pages
+  uint64_t scratch_page_ = 0, fault_page_ = 0; // VRAM offsets: the hubs' default and fault pages
   uint32_t oss_base_ = 0;        // OSSSYS segment 0 base
   const hw::GcRegs* gc_ = nullptr; // the GC generation's register table
   const hw::IhRegs* ih_regs_ = nullptr;
