@@ -18,8 +18,10 @@ using namespace am::hw::discovery;
 // and OSSSYS where their offset headers say; Linux publishes no Navi3x/4x *_ip_offset.h (it reads
 // the card), so MP0, MP1, MMHUB, HDP and NBIO sit at Navi2x's published bases
 // (sienna_cichlid_ip_offset.h), MP1 14's second segment 0x200 above its first so that
-// C2PMSG_66 lands where MP1 13's does. Of MMHUB the model has VMID 0's context (the IH writes
-// through it), of NBIO the doorbell aperture switch; HDP is listed, not modelled.
+// C2PMSG_66 lands where MP1 13's does. Of MMHUB the model has what GFXHUB has (VMID 0's
+// context, the system aperture, the L1 TLB switch; the IH writes through it); of NBIO the
+// doorbell aperture switch, the S2A doorbell routing, the PCIe index/data pair and the HDP flush
+// (sim/nbio.h); HDP's own registers are listed, not modelled.
 constexpr uint32_t kMpSeg0 = 0x00016000, kMp1Seg1 = 0x00016200;
 constexpr uint32_t kMmhubSeg0 = 0x0001A000, kHdpSeg0 = 0x00000F20;
 constexpr uint32_t kNbioSeg[4] = {0x0, 0x14, 0xD20, 0x10400};
