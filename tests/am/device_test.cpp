@@ -11,8 +11,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <thread>
 #include <cstring>
+#include <functional>
+#include <thread>
 
 namespace {
 
@@ -290,6 +291,32 @@ TEST_P(AmDevice, BothVmHubsMapVmidZeroAndTheIhWritesThroughMmhub) {
   dev.free(vram);
 }
 
+namespace {
+
+// With `block` applied an SDMA fill's doorbell never reaches the engine: the fill does not run.
+// After `unblock`, the next doorbell carries both it and a second fill.
+void expect_sdma_unheard_until_unblocked(am::Device& dev, const std::function<void()>& block,
+                                         const std::function<void()>& unblock, uint32_t value) {
+  am::Allocation mem = dev.alloc_vram(4096);
+  std::memset(mem.cpu, 0, 4096);
+  block();
+  am::SdmaBuilder b;
+  b.const_fill(mem.va, value, 64);
+  const uint64_t dropped = dev.submit_sdma(b);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_LT(dev.completed(am::Engine::Sdma), dropped);
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 0u);
+  unblock();
+  b.clear();
+  b.const_fill(mem.va + 64, value + 1, 64);
+  dev.wait(am::Engine::Sdma, dev.submit_sdma(b)); // this doorbell carries both submissions
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], value);
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[16], value + 1);
+  dev.free(mem);
+}
+
+} // namespace
+
 // SOC init opens NBIO's doorbell aperture; while it is closed the bus drops doorbell writes
 // and the engines never hear of new work.
 TEST_P(AmDevice, DoorbellsReachTheEnginesOnlyThroughTheOpenAperture) {
@@ -298,22 +325,8 @@ TEST_P(AmDevice, DoorbellsReachTheEnginesOnlyThroughTheOpenAperture) {
   const sim::CardModel& m = gpu->model();
   const uint32_t aperture = m.nbio_reg(m.nbio->RCC_DEV0_EPF0_RCC_DOORBELL_APER_EN);
   EXPECT_EQ(gpu->reg_read32(aperture) & 1u, 1u); // the boot opened it
-  am::Allocation mem = dev.alloc_vram(4096);
-  std::memset(mem.cpu, 0, 4096);
-  gpu->reg_write32(aperture, 0);
-  am::SdmaBuilder b;
-  b.const_fill(mem.va, 0x5a, 64);
-  const uint64_t dropped = dev.submit_sdma(b);
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  EXPECT_LT(dev.completed(am::Engine::Sdma), dropped);
-  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 0u);
-  gpu->reg_write32(aperture, 1);
-  b.clear();
-  b.const_fill(mem.va + 64, 0x5b, 64);
-  dev.wait(am::Engine::Sdma, dev.submit_sdma(b)); // this doorbell carries both submissions
-  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 0x5au);
-  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[16], 0x5bu);
-  dev.free(mem);
+  expect_sdma_unheard_until_unblocked(
+      dev, [&] { gpu->reg_write32(aperture, 0); }, [&] { gpu->reg_write32(aperture, 1); }, 0x5a);
 }
 
 namespace {
@@ -372,22 +385,9 @@ TEST_P(AmDevice, S2aEntriesRouteTheSdmaDoorbellRange) {
     EXPECT_GT(uint64_t(entry0) * 4, gpu->reg_bytes());
     EXPECT_EQ(gpu->reg_read32(entry0), 0xffffffffu); // nothing answers past the BAR
   }
-  am::Allocation mem = dev.alloc_vram(4096);
-  std::memset(mem.cpu, 0, 4096);
-  write_any(*gpu, entry0 + 2, 0);
-  am::SdmaBuilder b;
-  b.const_fill(mem.va, 0x6a, 64);
-  const uint64_t dropped = dev.submit_sdma(b);
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  EXPECT_LT(dev.completed(am::Engine::Sdma), dropped);
-  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 0u);
-  write_any(*gpu, entry0 + 2, 0x3051001d);
-  b.clear();
-  b.const_fill(mem.va + 64, 0x6b, 64);
-  dev.wait(am::Engine::Sdma, dev.submit_sdma(b));
-  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 0x6au);
-  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[16], 0x6bu);
-  dev.free(mem);
+  expect_sdma_unheard_until_unblocked(
+      dev, [&] { write_any(*gpu, entry0 + 2, 0); },
+      [&] { write_any(*gpu, entry0 + 2, 0x3051001d); }, 0x6a);
 }
 
 // The CPU's writes to VRAM through the BAR reach the engines only after an HDP flush: the
