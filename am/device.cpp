@@ -138,7 +138,7 @@ void Device::boot() {
     load_firmware();
     init_smu();
   }
-  init_shader_apertures();
+  init_shader_memory();
   init_compute_queue();
   init_sdma_queue();
   calibrate_clock();
@@ -425,10 +425,13 @@ void Device::init_ih() {
   pci_->reg_write32(reg(gc_->GCVM_L2_PROTECTION_FAULT_CNTL), 1);
 }
 
-// Flat addresses of VMID 0's waves (amcl's queues run in VMID 0) reach LDS and private memory
-// through these apertures; without them generic pointers to either would fault.
-void Device::init_shader_apertures() {
+// The shader memory set-up of VMID 0, where amcl's queues run: flat addresses reach LDS and
+// private memory through the apertures (without them generic pointers to either would fault),
+// and SH_MEM_CONFIG selects 64-bit addressing and unaligned access, which LLVM's code assumes
+// (out of reset a misaligned wide load would read the wrong bytes).
+void Device::init_shader_memory() {
   pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), grbm_gfx_cntl(0, 0, 0, 0));
+  pci_->reg_write32(reg(gc_->SH_MEM_CONFIG), kDefaultShMemConfig);
   pci_->reg_write32(reg(gc_->SH_MEM_BASES), sh_mem_bases(kPrivateAperture, kSharedAperture));
 }
 

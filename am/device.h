@@ -153,7 +153,7 @@ private:
   // (INVALIDATE_ENG17_REQ, then ACK's VMID 0 bit), so the GPU sees new mappings and stops
   // reaching unmapped memory before that memory is reused.
   void invalidate_gpu_tlb();
-  void init_shader_apertures();
+  void init_shader_memory();
   void init_compute_queue();
   void program_compute_hqd();
   void init_sdma_queue();

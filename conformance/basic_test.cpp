@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
 using amcl_test::Env;
 
@@ -211,6 +213,63 @@ __kernel void args(__global double* out, char c, uchar uc, short s, ushort us, i
   for (int a = 0; a < 19; ++a) EXPECT_EQ(got[a], want[a]) << "output " << a;
   clReleaseMemObject(table);
   clReleaseMemObject(out);
+  clReleaseKernel(k);
+}
+
+// OpenCL lets vload/vstore of chars and packed structs touch any byte address; LLVM's amdhsa
+// code does them as single wide accesses (global_load_b128 at a byte address), which read the
+// right bytes only when the driver has set SH_MEM_CONFIG's alignment mode to UNALIGNED.
+TEST(Basic, VloadVstoreAndPackedStructsAtEveryByteOffset) {
+  Env env;
+  ASSERT_NE(env.queue, nullptr);
+  cl_kernel k = env.kernel(R"CL(
+typedef struct __attribute__((packed)) { uchar tag; uint value; ulong wide; } Packed;
+__kernel void shift(__global const uchar* in, __global uchar* out, __global uint* fields,
+                    __global const Packed* packed) {
+  uint off = get_global_id(0); // 0..15
+  vstore16(vload16(0, in + off) + (uchar16)(1), 0, out + 32 * off + off);
+  fields[2 * off] = packed[off].value;
+  fields[2 * off + 1] = (uint)(packed[off].wide >> 8);
+}
+)CL",
+                           "shift");
+  ASSERT_NE(k, nullptr);
+  constexpr unsigned kOffsets = 16;
+  std::vector<cl_uchar> in(64);
+  for (unsigned i = 0; i < in.size(); ++i) in[i] = cl_uchar(i * 7 + 3);
+  std::vector<cl_uchar> packed(kOffsets * 13);
+  for (unsigned i = 0; i < packed.size(); ++i) packed[i] = cl_uchar(i * 13 + 5);
+  cl_mem in_buf = env.buffer(in.size(), in.data());
+  cl_mem out_buf = env.buffer(32 * kOffsets + 32);
+  cl_mem fields_buf = env.buffer(2 * kOffsets * sizeof(cl_uint));
+  cl_mem packed_buf = env.buffer(packed.size(), packed.data());
+  const cl_mem args[] = {in_buf, out_buf, fields_buf, packed_buf};
+  for (cl_uint a = 0; a < 4; ++a)
+    ASSERT_EQ(clSetKernelArg(k, a, sizeof(cl_mem), &args[a]), CL_SUCCESS);
+  size_t global = kOffsets;
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  std::vector<cl_uchar> out(32 * kOffsets + 32);
+  std::vector<cl_uint> fields(2 * kOffsets);
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, out_buf, CL_TRUE, 0, out.size(), out.data(), 0, nullptr,
+                                nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, fields_buf, CL_TRUE, 0, fields.size() * 4, fields.data(),
+                                0, nullptr, nullptr),
+            CL_SUCCESS);
+  auto le = [&](unsigned at, unsigned bytes) {
+    uint64_t v = 0;
+    for (unsigned b = 0; b < bytes; ++b) v |= uint64_t(packed[at + b]) << (8 * b);
+    return v;
+  };
+  for (unsigned off = 0; off < kOffsets; ++off) {
+    for (unsigned b = 0; b < 16; ++b)
+      EXPECT_EQ(out[33 * off + b], cl_uchar(in[off + b] + 1)) << "offset " << off << " byte " << b;
+    EXPECT_EQ(fields[2 * off], cl_uint(le(13 * off + 1, 4))) << "packed[" << off << "].value";
+    EXPECT_EQ(fields[2 * off + 1], cl_uint(le(13 * off + 5, 8) >> 8))
+        << "packed[" << off << "].wide";
+  }
+  for (cl_mem m : args) clReleaseMemObject(m);
   clReleaseKernel(k);
 }
 

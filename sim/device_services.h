@@ -21,6 +21,8 @@ public:
   virtual void report_vm_fault(uint64_t address, bool write, const std::string& what) = 0;
   // SH_MEM_BASES as the driver programmed it for `vmid` (the shader apertures).
   virtual uint32_t sh_mem_bases(unsigned vmid) = 0;
+  // SH_MEM_CONFIG as the driver programmed it for `vmid` (addressing and alignment modes).
+  virtual uint32_t sh_mem_config(unsigned vmid) = 0;
   // The GPU's 64-bit timestamp counter (100 MHz reference clock).
   virtual uint64_t gpu_clock() = 0;
   // The instruction set of the card's shader array.

@@ -310,6 +310,11 @@ uint32_t Gpu::sh_mem_bases(unsigned vmid) {
   return sh_mem_bases_[vmid & 0xf];
 }
 
+uint32_t Gpu::sh_mem_config(unsigned vmid) {
+  std::lock_guard lock(reg_mutex_);
+  return sh_mem_config_[vmid & 0xf];
+}
+
 HqdState Gpu::latch_hqd() {
   auto& bank = hqd_banks_[grbm_select_];
   auto reg = [&](Reg r) { return bank[gc(r)]; };

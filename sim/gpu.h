@@ -69,6 +69,7 @@ public:
   void report_vm_fault(uint64_t address, bool write, const std::string& what) override;
   uint64_t gpu_clock() override;
   uint32_t sh_mem_bases(unsigned vmid) override;
+  uint32_t sh_mem_config(unsigned vmid) override;
   shader::Gfx shader_isa() const override { return model_.isa; }
   unsigned sdma_major() const override { return model_.isa == shader::Gfx::v12 ? 7 : 6; }
 

@@ -291,6 +291,7 @@ void Mec::dispatch(std::array<uint32_t, 3> grid, uint32_t initiator) {
   L.private_aperture = uint64_t(bases & 0xffff) << 48;
   L.gfx = dev_.shader_isa();
   L.shared_aperture = uint64_t(bases >> 16) << 48;
+  L.alignment_mode = am::hw::sh_mem_alignment_mode(dev_.sh_mem_config(0));
   if (initiator & sh::DISPATCH_USE_THREAD_DIMENSIONS)
     throw PacketError("DISPATCH_DIRECT with USE_THREAD_DIMENSIONS is not modelled");
   if (!L.group_size[0] || !L.group_size[1] || !L.group_size[2] ||

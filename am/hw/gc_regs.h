@@ -72,6 +72,31 @@ inline constexpr uint32_t grbm_gfx_cntl(uint32_t me, uint32_t pipe, uint32_t que
 inline constexpr uint32_t sh_mem_bases(uint64_t private_aperture, uint64_t shared_aperture) {
   return uint32_t(private_aperture >> 48) | (uint32_t(shared_aperture >> 48) << 16);
 }
+// SH_MEM_CONFIG (gc_11_0_0_sh_mask.h): ADDRESS_MODE[0] (0: 64-bit), ALIGNMENT_MODE[3:2],
+// INITIAL_INST_PREFETCH[15:14]. ALIGNMENT_MODE decides what a vector memory access to an address
+// not a multiple of min(access size, 4) does (AMD GCN3/Vega/RDNA ISA manuals, "Alignment"):
+// DWORD (0) rounds it down, DWORD_STRICT (1) and STRICT (2) are memory violations, UNALIGNED (3)
+// accesses the bytes asked for. LLVM's amdhsa code assumes UNALIGNED (+unaligned-access-mode:
+// an align(1) uint4 load is one global_load_b128), so the driver must select it.
+inline constexpr uint32_t SH_MEM_CONFIG_ALIGNMENT_MODE_SHIFT = 2;
+inline constexpr uint32_t SH_MEM_CONFIG_ALIGNMENT_MODE_MASK = 3u
+                                                              << SH_MEM_CONFIG_ALIGNMENT_MODE_SHIFT;
+enum ShMemAlignmentMode : uint32_t {
+  kAlignDword = 0,
+  kAlignDwordStrict = 1,
+  kAlignStrict = 2,
+  kAlignUnaligned = 3
+};
+inline constexpr uint32_t sh_mem_alignment_mode(uint32_t sh_mem_config) {
+  return (sh_mem_config & SH_MEM_CONFIG_ALIGNMENT_MODE_MASK) >> SH_MEM_CONFIG_ALIGNMENT_MODE_SHIFT;
+}
+// amdgpu's DEFAULT_SH_MEM_CONFIG (gfx_v11_0.c, gfx_v12_0.c; written for every VMID including 0
+// by gfx_v11_0_constants_init): 64-bit addressing, UNALIGNED, INITIAL_INST_PREFETCH 3 = 0xc00c,
+// the value tinygrad's AM writes too. gfx12 builds it from the same named fields; their
+// positions in gc_12_0_0_sh_mask.h were not read (assumed unchanged).
+inline constexpr uint32_t kDefaultShMemConfig =
+    (0u << 0) | (kAlignUnaligned << SH_MEM_CONFIG_ALIGNMENT_MODE_SHIFT) | (3u << 14);
+
 // Where amdgpu puts the apertures on gfx11 and gfx12 (gmc_v11_0.c / gmc_v12_0.c:
 // private_aperture_start, shared_aperture_start), above any address the 48-bit GPU VM maps.
 inline constexpr uint64_t kPrivateAperture = 0x1000000000000000ull;

@@ -125,6 +125,7 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
           w.allocate_vgprs(nvgpr);
           w.shared_aperture = L.shared_aperture;
           w.private_aperture = L.private_aperture;
+          w.alignment_mode = uint8_t(L.alignment_mode);
           w.flush_f32_denorms = denorm32 == 0;
           w.flush_f64_denorms = denorm64 == 0;
           if (scratch) {

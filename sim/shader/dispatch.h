@@ -28,6 +28,9 @@ struct LaunchState {
   uint32_t tmpring_size = 0;           // COMPUTE_TMPRING_SIZE
   uint64_t shared_aperture = 0;        // from SH_MEM_BASES of the queue's VMID
   uint64_t private_aperture = 0;
+  // SH_MEM_CONFIG.ALIGNMENT_MODE of the queue's VMID (am::hw::ShMemAlignmentMode); tests that
+  // launch waves directly get the mode every driver selects.
+  uint32_t alignment_mode = 3;
   Gfx gfx = Gfx::v11;                  // the shader array's instruction set
 };
 

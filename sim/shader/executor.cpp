@@ -3,6 +3,7 @@
 // write lane masks with inactive lanes cleared.
 #include "executor.h"
 
+#include "am/hw/gc_regs.h"
 #include "aperture_ports.h"
 #include "float_ops.h"
 
@@ -1563,6 +1564,7 @@ void Executor::exec_flat(Wave& w, const Inst& in) {
   const uint64_t sbase =
       saddr ? uint64_t(w.sgpr[in.soffset]) | (uint64_t(w.sgpr[in.soffset + 1]) << 32) : 0;
   if (in.segment == Segment::Global && exec_global_dwords(w, in, exec, saddr, sbase)) return;
+  const unsigned align_unit = std::min(flat_access_bytes(in.op, info), 4u);
   LdsPort lds(lds_);
   PrivatePort lane_private(memory_, w);
   for (unsigned lane = 0; lane < kWaveSize; ++lane) {
@@ -1571,6 +1573,7 @@ void Executor::exec_flat(Wave& w, const Inst& in) {
                           : uint64_t(vreg(w, in.src[0], lane)) |
                                 (uint64_t(vreg(w, in.src[0], lane, 1)) << 32);
     addr += uint64_t(int64_t(in.imm));
+    if (addr & (align_unit - 1)) addr = misaligned_address(w, in, addr, align_unit);
     // A flat address in the shared or private aperture reaches LDS or the lane's private memory.
     MemoryPort* mem = &memory_;
     if (in.segment == Segment::Flat) {
@@ -1657,6 +1660,49 @@ void Executor::exec_flat(Wave& w, const Inst& in) {
       throw ShaderFault(std::string(f.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")",
                         f.address, f.write);
     }
+  }
+}
+
+// Bytes a flat/global load or store moves per lane; 1 for atomics, whose own rule (natural
+// alignment, checked where they run) is not the alignment mode's.
+unsigned Executor::flat_access_bytes(Op op, const OpInfo& info) {
+  switch (op) {
+  case Op::load_u16:
+  case Op::load_i16:
+  case Op::load_d16_b16:
+  case Op::store_b16:
+  case Op::store_d16_hi_b16:
+    return 2;
+  case Op::load_b32:
+  case Op::load_b64:
+  case Op::load_b96:
+  case Op::load_b128:
+    return 4 * regs_of(info.dst_dwords);
+  case Op::store_b32:
+  case Op::store_b64:
+  case Op::store_b96:
+  case Op::store_b128:
+    return 4 * regs_of(info.src_dwords[0]);
+  default:
+    return 1;
+  }
+}
+
+// A vector memory access whose address is not a multiple of `unit` (its size, at most a dword)
+// does what SH_MEM_CONFIG.ALIGNMENT_MODE of the wave's VMID says (ISA manuals, "Alignment"):
+// UNALIGNED accesses the bytes asked for, DWORD silently rounds the address down, DWORD_STRICT
+// and STRICT are memory violations.
+uint64_t Executor::misaligned_address(const Wave& w, const Inst& in, uint64_t addr, unsigned unit) {
+  switch (w.alignment_mode) {
+  case am::hw::kAlignUnaligned:
+    return addr;
+  case am::hw::kAlignDword:
+    return addr & ~uint64_t(unit - 1);
+  default:
+    fault(w, in,
+          "misaligned address " + hex(addr) + " for a " + std::to_string(unit) +
+              "-byte unit with SH_MEM_CONFIG.ALIGNMENT_MODE " + std::to_string(w.alignment_mode) +
+              " (strict)");
   }
 }
 

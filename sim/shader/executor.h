@@ -95,6 +95,8 @@ private:
 
   uint32_t sread(const Wave& w, const Inst& in, uint16_t code) const;
   uint64_t sread64(const Wave& w, const Inst& in, uint16_t code, bool as_double) const;
+  static unsigned flat_access_bytes(Op op, const OpInfo& info);
+  static uint64_t misaligned_address(const Wave& w, const Inst& in, uint64_t addr, unsigned unit);
   static uint64_t aperture(const Wave& w, uint16_t code);
   void swrite(Wave& w, uint16_t code, uint32_t v);
   void swrite64(Wave& w, uint16_t code, uint64_t v);

@@ -39,6 +39,8 @@ struct Wave {
   // [63:48] match one of these bases addresses LDS or this lane's private memory with its low
   // 32 bits. Zero: no such aperture.
   uint64_t shared_aperture = 0, private_aperture = 0;
+  // SH_MEM_CONFIG.ALIGNMENT_MODE: what a misaligned vector memory access does (see exec_flat).
+  uint8_t alignment_mode = 3;
   // MODE register pieces that change arithmetic (from COMPUTE_PGM_RSRC1 FLOAT_MODE).
   bool flush_f32_denorms = false;
   bool flush_f64_denorms = false;

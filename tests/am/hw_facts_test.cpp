@@ -264,6 +264,15 @@ TEST(Gc1100Registers, ShMemBasesFields) {
   EXPECT_EQ(sh_mem_bases(kPrivateAperture, kSharedAperture), 0x20001000u);
 }
 
+// SH_MEM_CONFIG: amdgpu's DEFAULT_SH_MEM_CONFIG is 0xc00c (the value tinygrad's AM spells out),
+// ALIGNMENT_MODE in bits [3:2] with UNALIGNED = 3 (gc_11_0_0_sh_mask.h, navi10_enum.h).
+TEST(Gc1100Registers, ShMemConfigFields) {
+  EXPECT_EQ(kDefaultShMemConfig, 0xc00cu);
+  EXPECT_EQ(SH_MEM_CONFIG_ALIGNMENT_MODE_MASK, 0xcu);
+  EXPECT_EQ(sh_mem_alignment_mode(kDefaultShMemConfig), uint32_t(kAlignUnaligned));
+  EXPECT_EQ(sh_mem_alignment_mode(0), uint32_t(kAlignDword));
+}
+
 TEST(Gc1100Registers, SegmentBasesPlaceShRegistersWhereSidHSaysTheyAre) {
   // gc_11_0_0_offset.h: regCOMPUTE_DISPATCH_INITIATOR 0x1ba0 and regCOMPUTE_PGM_LO 0x1bac at
   // BASE_IDX 0; Mesa sid.h: R_00B800 / R_00B830 (byte addresses).
