@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 namespace am {
 namespace {
@@ -260,14 +261,17 @@ Smu Device::make_smu() {
   return Smu(*pci_, *smu_regs_, [this](Reg r) { return mp1_base_[r.base_idx] + r.offset; });
 }
 
-// smu_v13_0_0_mode1_reset / smu_v14_0_2: the SMU resets the whole chip except its memory; the
-// PSP's bootloader is back, waiting, when it is done.
+// smu_v13_0_0_mode1_reset / smu_v14_0_2_mode1_reset: the SMU resets the whole chip except its
+// memory. amdgpu asks through the debug mailbox and then leaves the card alone (no register
+// access: the chip is not there while it resets) for the SMU generation's wait; the PSP's
+// bootloader is back, waiting, when the reset is done.
 void Device::mode1_reset() {
   Smu smu = make_smu();
   if (!smu.responding())
     throw DeviceError(info_.pci_address + ": the card was initialised by another driver and its SMU "
                       "does not answer, so it cannot be reset; power-cycle the machine");
-  smu.send(smu::MSG_Mode1Reset);
+  smu.send_debug(smu::DEBUGSMC_MSG_Mode1Reset);
+  std::this_thread::sleep_for(std::chrono::milliseconds(smu_regs_->mode1_reset_wait_ms));
   Psp psp = make_psp();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
   while (psp.sos_alive() || !psp.bootloader_ready())

@@ -41,4 +41,10 @@ uint32_t Smu::send(uint32_t msg, uint32_t arg) {
   return pci_.reg_read32(reg(regs_.arg));
 }
 
+void Smu::send_debug(uint32_t msg, uint32_t arg) {
+  pci_.reg_write32(reg(regs_.debug_arg), arg);
+  pci_.reg_write32(reg(regs_.debug_msg), msg);
+  pci_.reg_write32(reg(regs_.debug_resp), 0);
+}
+
 } // namespace am

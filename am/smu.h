@@ -22,6 +22,9 @@ public:
   // Sends a message and returns the value the SMU leaves in the argument register; throws
   // DeviceError when it does not answer or answers with anything but OK.
   uint32_t send(uint32_t msg, uint32_t arg = 0);
+  // A message to the debug mailbox (smu_cmn's __smu_cmn_send_debug_msg): argument, message,
+  // then the response cleared. Nothing answers; the firmware acts on it.
+  void send_debug(uint32_t msg, uint32_t arg = 0);
 
 private:
   uint32_t reg(hw::Reg r) const { return reg_index_(r); }

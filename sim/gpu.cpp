@@ -137,7 +137,19 @@ bool Gpu::hdp_flushed(std::atomic<uint64_t>& mark, const char* what) {
   return false;
 }
 
+bool Gpu::in_reset(const char* access, uint32_t index) {
+  const int64_t now = std::chrono::steady_clock::now().time_since_epoch().count();
+  if (now >= reset_ends_ns_.load(std::memory_order_acquire)) return false;
+  if (accesses_during_reset_.fetch_add(1) == 0 || debug_ >= 2)
+    std::fprintf(stderr,
+                 "amcl sim: %s of 0x%x while the chip is in a mode1 reset: a real card is off the "
+                 "bus (reads all ones, writes lost); wait for the reset as amdgpu does\n",
+                 access, index);
+  return true;
+}
+
 uint32_t Gpu::reg_read32(uint32_t index) {
+  if (in_reset("register read", index)) return 0xffffffffu;
   if (!in_bar(index, "read")) return 0xffffffffu;
   if (index == nbio_.pcie_data2()) return read_reg(nbio_.indirect_target());
   if (nbio_.is_hdp_flush(index)) return 0; // the flush has completed by the time it answers
@@ -145,6 +157,7 @@ uint32_t Gpu::reg_read32(uint32_t index) {
 }
 
 void Gpu::reg_write32(uint32_t index, uint32_t value) {
+  if (in_reset("register write", index)) return;
   if (!in_bar(index, "write")) return;
   if (index == nbio_.pcie_data2()) {
     write_reg(nbio_.indirect_target(), value);
@@ -295,6 +308,9 @@ void Gpu::mode1_reset() {
   pci_command_.store(am::kPciCommandMemory);
   iommu_.set_bus_master(false);
   ++mode1_resets_;
+  reset_ends_ns_.store(
+      (std::chrono::steady_clock::now() + kMode1ResetTime).time_since_epoch().count(),
+      std::memory_order_release);
 }
 
 void Gpu::assume_booted_by_another_driver() {
@@ -334,6 +350,7 @@ HqdState Gpu::latch_hqd() {
 void Gpu::doorbell_write64(uint32_t index, uint64_t value) {
   if (debug_ >= 3) std::fprintf(stderr, "amcl sim: doorbell %u = %llu\n", index,
                                 static_cast<unsigned long long>(value));
+  if (in_reset("doorbell write", index)) return;
   // The bus interface drops doorbell writes until the driver opens the aperture, and sends
   // each one to the port its S2A entries name.
   if (!nbio_.aperture_open()) {

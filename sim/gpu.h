@@ -19,6 +19,7 @@
 #include "smu.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -86,6 +87,14 @@ public:
   // since the engine's previous one; each was reported on stderr (and a doorbell or PSP
   // command dropped).
   uint64_t hdp_faults() const { return hdp_faults_.load(); }
+  // Register and doorbell accesses made while the chip was in a mode1 reset, when a real card
+  // is off the bus (reads come back all ones, writes are lost); each reset's first was
+  // reported on stderr.
+  uint64_t accesses_during_reset() const { return accesses_during_reset_.load(); }
+  // How long the emulated chip stays unreachable after a mode1 reset starts. Real parts do not
+  // publish theirs; amdgpu waits 500 ms (SMU 13) or 1 s (SMU 14) before touching the card, and
+  // the model's time lies well inside both.
+  static constexpr std::chrono::milliseconds kMode1ResetTime{100};
   // Puts the card in the state another driver (amdgpu) leaves: firmware running, the sOS up,
   // but no AM marker. Tests use it to exercise the driver's reset-then-boot path.
   void assume_booted_by_another_driver();
@@ -133,6 +142,9 @@ private:
   Smu smu_;
   Psp psp_;
   uint64_t mode1_resets_ = 0;
+  std::atomic<int64_t> reset_ends_ns_{0}; // steady-clock time the current reset ends
+  std::atomic<uint64_t> accesses_during_reset_{0};
+  bool in_reset(const char* access, uint32_t index);
   // PCI command register: memory decoding on (the firmware enumerated the card), bus mastering
   // off until the driver sets it.
   std::atomic<uint16_t> pci_command_{am::kPciCommandMemory};

@@ -22,6 +22,22 @@ void Smu::reset() {
 
 bool Smu::write(uint32_t index, uint32_t value, bool& mode1_reset) {
   const SmuRegs& r = *model_.smu;
+  if (index == reg(r.debug_arg) || index == reg(r.debug_msg)) {
+    regs_.store(index, value);
+    return true;
+  }
+  if (index == reg(r.debug_resp)) {
+    // The debug mailbox acts when the driver clears the response, the last write of smu_cmn's
+    // sequence (argument, message, response); it never answers.
+    regs_.store(index, value);
+    const uint32_t msg = regs_.read(reg(r.debug_msg));
+    if (value != 0 || !fw_.smu_running) return true;
+    if (msg == smu::DEBUGSMC_MSG_Mode1Reset)
+      mode1_reset = true;
+    else
+      std::fprintf(stderr, "amcl sim: SMU debug message 0x%x is not modelled: ignored\n", msg);
+    return true;
+  }
   if (index == reg(r.resp) || index == reg(r.arg)) {
     regs_.store(index, value);
     return true;

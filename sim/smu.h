@@ -1,7 +1,8 @@
 // The emulated SMU (MP1) message mailbox: once its firmware runs (the PSP loaded it), a message
 // written to C2PMSG_66 is answered in C2PMSG_90 (1 OK, 0xFE unknown, 0xFD out of order) with a
 // value in C2PMSG_82 where the message returns one. Without firmware nothing answers. Mode1Reset
-// answers OK and then resets the card (the Gpu does the reset). Message numbers from
+// answers OK and then resets the card (the Gpu does the reset); so does DEBUGSMC_MSG_Mode1Reset
+// on the debug mailbox (C2PMSG_75/53/54), which answers nothing. Message numbers from
 // am/hw/mp_regs.h (smu_v13_0_0_ppsmc.h, smu_v14_0_2_ppsmc.h).
 #pragma once
 #include "card_model.h"

@@ -8,7 +8,11 @@
 // roles of the registers from psp_v13_0.c / psp_v14_0.c (bootloader: C2PMSG_35 command and
 // status, C2PMSG_36 buffer address >> 20, C2PMSG_81 sOS alive; GPCOM ring: C2PMSG_64 command,
 // C2PMSG_67 write pointer, C2PMSG_69/70/71 ring address and size) and smu_cmn.c (C2PMSG_66
-// message, C2PMSG_82 argument, C2PMSG_90 response). Pinned by tests/am/hw_facts_test.cpp.
+// message, C2PMSG_82 argument, C2PMSG_90 response). The debug mailbox (C2PMSG_75 message,
+// C2PMSG_53 argument, C2PMSG_54 response) from smu_v13_0_0_ppt.c / smu_v14_0_2_ppt.c
+// (set_smu_mailbox_registers, later init_msg_ctl); the C2PMSG offsets were re-read in
+// mp_13_0_0_offset.h (MP1: 0x240 + n) and mp_14_0_2_offset.h (0x40 + n, BASE_IDX 1). Pinned by
+// tests/am/hw_facts_test.cpp.
 #pragma once
 #include "gc_regs.h"
 
@@ -41,9 +45,27 @@ struct SmuRegs {
   Reg msg;  // C2PMSG_66
   Reg arg;  // C2PMSG_82
   Reg resp; // C2PMSG_90
+  // The debug mailbox: no answer; smu_cmn writes the argument, the message, then clears the
+  // response. amdgpu sends its mode1 reset here on every SMU 13.0.x dGPU and 14.0.2/14.0.3.
+  Reg debug_msg;  // C2PMSG_75
+  Reg debug_arg;  // C2PMSG_53
+  Reg debug_resp; // C2PMSG_54
+  // How long amdgpu leaves the card alone after asking for a mode1 reset before it touches it
+  // again (SMU13_MODE1_RESET_WAIT_TIME_IN_MS; smu_v14_0_2_mode1_reset's msleep(1000)).
+  unsigned mode1_reset_wait_ms;
 };
-inline constexpr SmuRegs kMp1_13{"MP1 13.0", {0x240 + 66, 0}, {0x240 + 82, 0}, {0x240 + 90, 0}};
-inline constexpr SmuRegs kMp1_14{"MP1 14.0", {0x40 + 66, 1}, {0x40 + 82, 1}, {0x40 + 90, 1}};
+inline constexpr Reg mp1_13_c2pmsg(unsigned n) {
+  return {0x240 + n, 0};
+}
+inline constexpr Reg mp1_14_c2pmsg(unsigned n) {
+  return {0x40 + n, 1};
+}
+inline constexpr SmuRegs kMp1_13{
+    "MP1 13.0",        mp1_13_c2pmsg(66), mp1_13_c2pmsg(82), mp1_13_c2pmsg(90),
+    mp1_13_c2pmsg(75), mp1_13_c2pmsg(53), mp1_13_c2pmsg(54), 500};
+inline constexpr SmuRegs kMp1_14{
+    "MP1 14.0",        mp1_14_c2pmsg(66), mp1_14_c2pmsg(82), mp1_14_c2pmsg(90),
+    mp1_14_c2pmsg(75), mp1_14_c2pmsg(53), mp1_14_c2pmsg(54), 1000};
 
 inline constexpr const PspRegs* psp_regs_for_major(unsigned major) {
   return major == 13 ? &kMp0_13 : major == 14 ? &kMp0_14 : nullptr;
@@ -81,6 +103,8 @@ inline constexpr uint32_t MSG_TestMessage = 0x1, MSG_GetSmuVersion = 0x2,
                           MSG_SetToolsDramAddrHigh = 0x10, MSG_SetToolsDramAddrLow = 0x11,
                           MSG_PrepareMp1ForUnload = 0x2E, MSG_Mode1Reset = 0x2F,
                           MSG_RunDcBtc = 0x36;
+// Debug-mailbox messages (smu_v14_0_2_ppt.c; tinygrad's AM sends the same number to SMU 13.0.0).
+inline constexpr uint32_t DEBUGSMC_MSG_Mode1Reset = 2;
 } // namespace smu
 
 } // namespace am::hw

@@ -505,13 +505,15 @@ TEST_P(AmDevice, FreshCardBootsThroughThePspAndTheSmu) {
   dev.free(mem);
 }
 
-// A card whose firmware runs without AM's marker (amdgpu had it) is mode1-reset first.
+// A card whose firmware runs without AM's marker (amdgpu had it) is mode1-reset first, and the
+// driver leaves it alone while it resets (the emulated chip counts accesses it could not take).
 TEST_P(AmDevice, CardAnotherDriverInitialisedIsResetThenBooted) {
   auto gpu = card(3);
   gpu->assume_booted_by_another_driver();
   am::Device dev(gpu);
   EXPECT_EQ(dev.boot_state(), am::BootState::ResetThenFull);
   EXPECT_EQ(gpu->mode1_resets(), 1u);
+  EXPECT_EQ(gpu->accesses_during_reset(), 0u);
   EXPECT_EQ(dev.firmware_source(), "synthetic");
   am::Allocation mem = dev.alloc_vram(4096);
   am::Pm4Builder p;
@@ -547,6 +549,7 @@ TEST_P(AmDevice, AmResetForcesTheFullBootAndBootMemoryIsNeverReused) {
   ::unsetenv("AM_RESET");
   EXPECT_EQ(forced.boot_state(), am::BootState::ResetThenFull);
   EXPECT_EQ(gpu->mode1_resets(), 1u);
+  EXPECT_EQ(gpu->accesses_during_reset(), 0u);
 }
 
 // SDMA WRITE, POLL_REGMEM and COPY_LINEAR_SUB_WINDOW (whose pitch field moved between SDMA 6

@@ -370,6 +370,17 @@ TEST(MpRegisters, MailboxesMatchLinuxHeaders) {
   expect_reg(kMp1_13.resp, 0x29a, 0);
   expect_reg(kMp1_14.msg, 0x82, 1);
   expect_reg(kMp1_14.resp, 0x9a, 1);
+  // The debug mailbox: C2PMSG_75 message, C2PMSG_53 argument, C2PMSG_54 response (0x28b is
+  // smu_v13_0_0_ppt.c's own mmMP1_SMN_C2PMSG_75).
+  expect_reg(kMp1_13.debug_msg, 0x28b, 0);
+  expect_reg(kMp1_13.debug_arg, 0x275, 0);
+  expect_reg(kMp1_13.debug_resp, 0x276, 0);
+  expect_reg(kMp1_14.debug_msg, 0x8b, 1);
+  expect_reg(kMp1_14.debug_arg, 0x75, 1);
+  expect_reg(kMp1_14.debug_resp, 0x76, 1);
+  EXPECT_EQ(smu::DEBUGSMC_MSG_Mode1Reset, 2u);
+  EXPECT_EQ(kMp1_13.mode1_reset_wait_ms, 500u);
+  EXPECT_EQ(kMp1_14.mode1_reset_wait_ms, 1000u);
   EXPECT_EQ(psp_regs_for_major(13), &kMp0_13);
   EXPECT_EQ(smu_regs_for_major(14), &kMp1_14);
   EXPECT_EQ(smu_regs_for_major(12), nullptr);
