@@ -2,14 +2,15 @@
 
 #include "hw/discovery.h"
 
+#include "firmware.h"
+#include "firmware_set.h"
 #include "hw/gc_generations.h"
 #include "hw/mqd.h"
 #include "hw/osssys_regs.h"
 #include "hw/pci_ids.h"
 #include "hw/psp_gfx_if.h"
 #include "hw/ucode.h"
-#include "firmware.h"
-#include "firmware_set.h"
+#include "pci_config_state.h"
 #include "psp.h"
 #include "reg_wait.h"
 #include "smu.h"
@@ -261,17 +262,27 @@ Smu Device::make_smu() {
   return Smu(*pci_, *smu_regs_, [this](Reg r) { return mp1_base_[r.base_idx] + r.offset; });
 }
 
-// smu_v13_0_0_mode1_reset / smu_v14_0_2_mode1_reset: the SMU resets the whole chip except its
-// memory. amdgpu asks through the debug mailbox and then leaves the card alone (no register
-// access: the chip is not there while it resets) for the SMU generation's wait; the PSP's
-// bootloader is back, waiting, when the reset is done.
+// amdgpu_device_mode1_reset with smu_v13_0_0_mode1_reset / smu_v14_0_2_mode1_reset: the SMU
+// resets the whole chip except its memory. amdgpu saves the function's config space, turns bus
+// mastering off, asks through the debug mailbox, leaves the card alone (no register access:
+// the chip is not there while it resets) for the SMU generation's wait, then restores config
+// space (the BARs' addresses first) before touching the card again; the PSP's bootloader is
+// back, waiting, when the reset is done.
 void Device::mode1_reset() {
   Smu smu = make_smu();
   if (!smu.responding())
     throw DeviceError(info_.pci_address + ": the card was initialised by another driver and its SMU "
                       "does not answer, so it cannot be reset; power-cycle the machine");
-  smu.send_debug(smu::DEBUGSMC_MSG_Mode1Reset);
-  std::this_thread::sleep_for(std::chrono::milliseconds(smu_regs_->mode1_reset_wait_ms));
+  const PciConfigHeader saved = save_config_header(*pci_);
+  try {
+    pci_->config_write32(kPciCommand, saved.dwords[1] & 0xffffu & ~uint32_t(kPciCommandBusMaster));
+    smu.send_debug(smu::DEBUGSMC_MSG_Mode1Reset);
+    std::this_thread::sleep_for(std::chrono::milliseconds(smu_regs_->mode1_reset_wait_ms));
+    restore_config_header(*pci_, saved);
+    pci_->after_config_restore();
+  } catch (const std::runtime_error& e) { // config space not writable (not root, vfio error)
+    throw DeviceError(info_.pci_address + ": mode1 reset: " + e.what());
+  }
   Psp psp = make_psp();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
   while (psp.sos_alive() || !psp.bootloader_ready())

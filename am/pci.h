@@ -24,6 +24,12 @@ public:
   // driver (vfio-pci leaves it to the user; unbinding amdgpu clears it; a mode1 reset clears it
   // again). Throws std::runtime_error when config space cannot be written.
   virtual void enable_bus_master() = 0;
+  // Writes a config-space dword (a BAR, the command register). Throws std::runtime_error when
+  // config space cannot be written.
+  virtual void config_write32(uint32_t offset, uint32_t value) = 0;
+  // After the header came back from a reset that cleared config space: re-arms what the
+  // backend keeps beyond it (vfio: the MSI capability the kernel programmed). Default: nothing.
+  virtual void after_config_restore() {}
 
   // BAR5: MMIO registers, addressed by dword index. An index past the BAR reaches nothing
   // (reads all ones); registers there are reached through NBIO's PCIe index/data pair.

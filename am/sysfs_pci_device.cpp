@@ -100,6 +100,15 @@ void SysfsPciDevice::enable_bus_master() {
     throw std::runtime_error(why_not(config_path_) + ": cannot enable bus mastering");
 }
 
+void SysfsPciDevice::config_write32(uint32_t offset, uint32_t value) {
+  if (!config_writable_)
+    throw std::runtime_error(config_path_.string() +
+                             " is read-only for this process (run as root): the card's config "
+                             "space cannot be restored");
+  if (pwrite(config_fd_, &value, 4, off_t(offset & ~3u)) != 4)
+    throw std::runtime_error(why_not(config_path_) + ": cannot write config space");
+}
+
 // BAR accesses are single 32/64-bit volatile loads and stores, as MMIO needs.
 uint32_t SysfsPciDevice::reg_read32(uint32_t index) {
   if (uint64_t(index) * 4 + 4 > bar5_.size) return 0xffffffffu;

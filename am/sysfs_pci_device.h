@@ -23,6 +23,7 @@ public:
 
   uint32_t config_read32(uint32_t offset) override;
   void enable_bus_master() override;
+  void config_write32(uint32_t offset, uint32_t value) override;
   uint32_t reg_read32(uint32_t index) override;
   void reg_write32(uint32_t index, uint32_t value) override;
   void doorbell_write64(uint32_t index, uint64_t value) override;

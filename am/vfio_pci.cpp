@@ -75,13 +75,7 @@ VfioPci::VfioPci(VfioSystem& sys, const std::string& address, const std::string&
 VfioPci::~VfioPci() { release(); }
 
 void VfioPci::release() {
-  if (device_ >= 0 && irq_fd_ >= 0) {
-    vfio_irq_set off{};
-    off.argsz = sizeof off;
-    off.flags = VFIO_IRQ_SET_DATA_NONE | VFIO_IRQ_SET_ACTION_TRIGGER;
-    off.index = VFIO_PCI_MSI_IRQ_INDEX;
-    sys_.ioctl(device_, VFIO_DEVICE_SET_IRQS, &off);
-  }
+  if (device_ >= 0 && irq_fd_ >= 0) disable_msi();
   if (bar0_.base) unregister_aperture(bar0_.base);
   for (Region* r : {&bar0_, &bar2_, &bar5_})
     if (r->base) sys_.munmap(r->base, r->size), r->base = nullptr;
@@ -122,6 +116,35 @@ void VfioPci::enable_bus_master() {
   command |= kPciCommandMemory | kPciCommandBusMaster;
   if (sys_.pwrite(device_, &command, 2, off_t(config_.offset + kPciCommand)) != 2)
     throw std::runtime_error(address_ + ": cannot enable bus mastering");
+}
+
+void VfioPci::config_write32(uint32_t offset, uint32_t value) {
+  if (sys_.pwrite(device_, &value, 4, off_t(config_.offset + (offset & ~3u))) != 4)
+    throw std::runtime_error(address_ + ": cannot write config space at " +
+                             std::to_string(offset & ~3u));
+}
+
+// vfio-pci keeps the header in its virtual config space, so reads after the reset still show
+// the saved values and the generic restore writes nothing. What brings the hardware back is
+// the command register: when a write turns memory decoding on while the device has it off (a
+// reset the kernel did not see), vfio restores the real BARs (vfio_pci_config.c,
+// vfio_bar_restore). The reset also cleared the MSI capability the kernel had programmed:
+// the vectors are switched off and on again so vfio programs it anew.
+void VfioPci::after_config_restore() {
+  enable_bus_master();
+  if (irq_fd_ < 0) return;
+  disable_msi();
+  sys_.close(irq_fd_);
+  irq_fd_ = -1;
+  setup_msi();
+}
+
+void VfioPci::disable_msi() {
+  vfio_irq_set off{};
+  off.argsz = sizeof off;
+  off.flags = VFIO_IRQ_SET_DATA_NONE | VFIO_IRQ_SET_ACTION_TRIGGER;
+  off.index = VFIO_PCI_MSI_IRQ_INDEX;
+  sys_.ioctl(device_, VFIO_DEVICE_SET_IRQS, &off);
 }
 
 // MSI into an eventfd, so waits block; a card without MSI is polled.

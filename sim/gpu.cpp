@@ -6,6 +6,7 @@
 
 #include <sys/mman.h>
 
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -26,6 +27,15 @@ int debug_level() {
 const CardModel& model_of(const GpuConfig& config) {
   return config.model ? *config.model : *find_card_model("gfx1100");
 }
+
+// The BARs (config dwords 4..9) the system firmware assigns the emulated card: BAR0/1 the VRAM
+// aperture and BAR2/3 the doorbells (64-bit prefetchable memory: type bits 0xc), BAR4 I/O
+// (bit 0), BAR5 the registers (32-bit memory). The addresses are made up; sizes are not
+// modelled (a sizing write of all ones reads back the address bits written).
+constexpr std::array<uint32_t, 6> kPowerOnBars = {0x0000000c, 0x00000040, 0x0000000c,
+                                                  0x00000041, 0x0000e001, 0xfc000000};
+// The read-only type bits of each BAR dword (none in the high halves of 64-bit BARs).
+constexpr std::array<uint32_t, 6> kBarTypeBits = {0xf, 0, 0xf, 0, 0x3, 0xf};
 
 } // namespace
 
@@ -83,6 +93,7 @@ Gpu::Gpu(const GpuConfig& config)
                              " MiB of host address space for emulated VRAM");
   }
   fb_.set_power_on_location(regs_); // the VBIOS places the frame buffer
+  for (unsigned i = 0; i < bars_.size(); ++i) bars_[i].store(kPowerOnBars[i]);
   // Firmware leaves the IP discovery binary at the top of VRAM before any driver runs.
   const std::vector<uint8_t> discovery = build_ip_discovery(model_.blocks);
   std::memcpy(vram_ + config.vram_bytes - am::hw::discovery::kOffsetFromVramTop, discovery.data(),
@@ -103,9 +114,72 @@ uint32_t Gpu::config_read32(uint32_t offset) {
   case am::kPciCommand:
     return pci_command_.load();
   case 0x08: return 0x03000000u | model_.revision; // class: display controller, VGA
+  case 0x0c:
+    return cache_line_.load();
+  case 0x10:
+  case 0x14:
+  case 0x18:
+  case 0x1c:
+  case 0x20:
+  case 0x24:
+    return bars_[((offset & ~3u) - 0x10) / 4].load();
   case 0x2c: return 0x1002u | (0x0e3bu << 16);      // subsystem
+  case 0x3c:
+    return interrupt_line_.load() | (1u << 8); // interrupt pin INTA
   default: return 0;
   }
+}
+
+// The header's writable parts: the command register, cache line size, the BARs' address bits
+// and the interrupt line. Everything else in it is read-only.
+void Gpu::config_write32(uint32_t offset, uint32_t value) {
+  switch (offset & ~3u) {
+  case am::kPciCommand:
+    pci_command_.store(uint16_t(value));
+    iommu_.set_bus_master(value & am::kPciCommandBusMaster);
+    break;
+  case 0x0c:
+    cache_line_.store(value & 0xff);
+    break;
+  case 0x10:
+  case 0x14:
+  case 0x18:
+  case 0x1c:
+  case 0x20:
+  case 0x24: {
+    const unsigned i = ((offset & ~3u) - 0x10) / 4;
+    bars_[i].store((value & ~kBarTypeBits[i]) | (kPowerOnBars[i] & kBarTypeBits[i]));
+    break;
+  }
+  case 0x3c:
+    interrupt_line_.store(value & 0xff);
+    break;
+  default:
+    break;
+  }
+}
+
+void Gpu::reset_config_space() {
+  pci_command_.store(0);
+  iommu_.set_bus_master(false);
+  for (unsigned i = 0; i < bars_.size(); ++i) bars_[i].store(kPowerOnBars[i] & kBarTypeBits[i]);
+  cache_line_.store(0);
+  interrupt_line_.store(0);
+}
+
+// Whether the card answers an access through `bar` (2: doorbells, 5: registers): memory space
+// on and the BAR holding an address.
+bool Gpu::decodes(unsigned bar, const char* access, uint32_t index) {
+  uint64_t address = bars_[bar].load() & ~uint64_t(kBarTypeBits[bar]);
+  if (bar + 1 < bars_.size() && (kPowerOnBars[bar] & 0x6) == 0x4) // 64-bit BAR: add the high half
+    address |= uint64_t(bars_[bar + 1].load()) << 32;
+  if ((pci_command_.load() & am::kPciCommandMemory) && address) return true;
+  if (undecoded_accesses_.fetch_add(1) == 0 || debug_ >= 2)
+    std::fprintf(stderr,
+                 "amcl sim: %s of 0x%x not decoded: memory space is off or BAR%u has no address "
+                 "(a mode1 reset clears config space; restore it as amdgpu does)\n",
+                 access, index, bar);
+  return false;
 }
 
 void Gpu::enable_bus_master() {
@@ -150,6 +224,7 @@ bool Gpu::in_reset(const char* access, uint32_t index) {
 
 uint32_t Gpu::reg_read32(uint32_t index) {
   if (in_reset("register read", index)) return 0xffffffffu;
+  if (!decodes(5, "register read", index)) return 0xffffffffu;
   if (!in_bar(index, "read")) return 0xffffffffu;
   if (index == nbio_.pcie_data2()) return read_reg(nbio_.indirect_target());
   if (nbio_.is_hdp_flush(index)) return 0; // the flush has completed by the time it answers
@@ -158,6 +233,7 @@ uint32_t Gpu::reg_read32(uint32_t index) {
 
 void Gpu::reg_write32(uint32_t index, uint32_t value) {
   if (in_reset("register write", index)) return;
+  if (!decodes(5, "register write", index)) return;
   if (!in_bar(index, "write")) return;
   if (index == nbio_.pcie_data2()) {
     write_reg(nbio_.indirect_target(), value);
@@ -303,10 +379,9 @@ void Gpu::mode1_reset() {
   hqd_banks_.clear();
   smu_.reset();
   psp_.reset();
-  // The reset takes the function's config space with it: bus mastering is off again (amdgpu
-  // restores its saved PCI state afterwards). The model keeps memory decoding on.
-  pci_command_.store(am::kPciCommandMemory);
-  iommu_.set_bus_master(false);
+  // The reset takes the function's config space with it (amdgpu restores its saved PCI state
+  // afterwards): memory space and bus mastering off, the BARs without addresses.
+  reset_config_space();
   ++mode1_resets_;
   reset_ends_ns_.store(
       (std::chrono::steady_clock::now() + kMode1ResetTime).time_since_epoch().count(),
@@ -351,6 +426,7 @@ void Gpu::doorbell_write64(uint32_t index, uint64_t value) {
   if (debug_ >= 3) std::fprintf(stderr, "amcl sim: doorbell %u = %llu\n", index,
                                 static_cast<unsigned long long>(value));
   if (in_reset("doorbell write", index)) return;
+  if (!decodes(2, "doorbell write", index)) return;
   // The bus interface drops doorbell writes until the driver opens the aperture, and sends
   // each one to the port its S2A entries name.
   if (!nbio_.aperture_open()) {

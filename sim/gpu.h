@@ -18,6 +18,7 @@
 #include "sdma_engine.h"
 #include "smu.h"
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -44,6 +45,7 @@ public:
   // am::Pci
   uint32_t config_read32(uint32_t offset) override;
   void enable_bus_master() override;
+  void config_write32(uint32_t offset, uint32_t value) override;
   uint32_t reg_read32(uint32_t index) override;
   void reg_write32(uint32_t index, uint32_t value) override;
   uint64_t reg_bytes() const override { return uint64_t(RegisterFile::kDwords) * 4; }
@@ -91,6 +93,10 @@ public:
   // is off the bus (reads come back all ones, writes are lost); each reset's first was
   // reported on stderr.
   uint64_t accesses_during_reset() const { return accesses_during_reset_.load(); }
+  // Register and doorbell accesses the card did not decode: memory space off in the command
+  // register, or the BAR without an address (a mode1 reset clears both until the driver
+  // restores its saved config space, as amdgpu does). Each reported on stderr.
+  uint64_t undecoded_accesses() const { return undecoded_accesses_.load(); }
   // How long the emulated chip stays unreachable after a mode1 reset starts. Real parts do not
   // publish theirs; amdgpu waits 500 ms (SMU 13) or 1 s (SMU 14) before touching the card, and
   // the model's time lies well inside both.
@@ -148,6 +154,13 @@ private:
   // PCI command register: memory decoding on (the firmware enumerated the card), bus mastering
   // off until the driver sets it.
   std::atomic<uint16_t> pci_command_{am::kPciCommandMemory};
+  // Config dwords 4..9, the BARs as the firmware assigned them (see kPowerOnBars), and the two
+  // writable header bytes (cache line size, interrupt line). A mode1 reset clears them.
+  std::array<std::atomic<uint32_t>, 6> bars_{};
+  std::atomic<uint32_t> cache_line_{0}, interrupt_line_{0};
+  std::atomic<uint64_t> undecoded_accesses_{0};
+  bool decodes(unsigned bar, const char* access, uint32_t index);
+  void reset_config_space();
   std::mutex reg_mutex_;
   uint32_t grbm_select_ = 0;
   uint32_t sh_mem_bases_[16] = {}; // SH_MEM_BASES per VMID

@@ -514,6 +514,8 @@ TEST_P(AmDevice, CardAnotherDriverInitialisedIsResetThenBooted) {
   EXPECT_EQ(dev.boot_state(), am::BootState::ResetThenFull);
   EXPECT_EQ(gpu->mode1_resets(), 1u);
   EXPECT_EQ(gpu->accesses_during_reset(), 0u);
+  EXPECT_EQ(gpu->undecoded_accesses(), 0u);        // config space restored before the first access
+  EXPECT_NE(gpu->config_read32(0x24) & ~0xfu, 0u); // BAR5 has its address back
   EXPECT_EQ(dev.firmware_source(), "synthetic");
   am::Allocation mem = dev.alloc_vram(4096);
   am::Pm4Builder p;

@@ -5,8 +5,9 @@
 #include "am/enumerate.h"
 #include "am/firmware.h"
 #include "am/pagemap.h"
-#include "am/sysfs_pci_device.h"
+#include "am/pci_config_state.h"
 #include "am/sysfs_pci.h"
+#include "am/sysfs_pci_device.h"
 
 #include <gtest/gtest.h>
 
@@ -213,6 +214,41 @@ TEST(SysfsPciDevice, EnablesBusMasteringThroughTheConfigFile) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("read-only"), std::string::npos) << e.what();
   }
+}
+
+// A mode1 reset clears the function's config space; the header saved before it is written back
+// through the config file afterwards (BAR addresses and the command register), as amdgpu's
+// amdgpu_device_load_pci_state does. Read-only fields already equal are left alone.
+TEST(SysfsPciDevice, ConfigHeaderSavedBeforeAResetIsRestored) {
+  FakeSysfs sys;
+  sys.add("0000:03:00.0", "0x1002", "0x744c", "", false);
+  add_bars(sys, "0000:03:00.0");
+  const fs::path config = sys.root() / "bus/pci/devices/0000:03:00.0/config";
+  auto dword = [&](unsigned i) {
+    std::ifstream in(config, std::ios::binary);
+    in.seekg(4 * i);
+    uint32_t v = 0;
+    in.read(reinterpret_cast<char*>(&v), 4);
+    return v;
+  };
+  auto put = [&](unsigned i, uint32_t v) {
+    std::fstream f(config, std::ios::binary | std::ios::in | std::ios::out);
+    f.seekp(4 * i);
+    f.write(reinterpret_cast<const char*>(&v), 4);
+  };
+  const uint32_t bars[6] = {0x0000000c, 0x00000040, 0x0000000c, 0x00000041, 0x0000e001, 0xfc000000};
+  for (unsigned i = 0; i < 6; ++i) put(4 + i, bars[i]);
+  put(15, 0x1ff);
+  am::SysfsPciDevice dev(sys.root(), "0000:03:00.0");
+  dev.enable_bus_master();
+  const am::PciConfigHeader saved = am::save_config_header(dev);
+  for (unsigned i = 1; i < 16; ++i)
+    if (i != 2) put(i, 0); // what the reset leaves: no command bits, no BAR addresses
+  am::restore_config_header(dev, saved);
+  for (unsigned i = 0; i < 6; ++i) EXPECT_EQ(dword(4 + i), bars[i]) << "BAR dword " << 4 + i;
+  EXPECT_EQ(dword(1) & 0xffff, uint32_t(am::kPciCommandMemory | am::kPciCommandBusMaster));
+  EXPECT_EQ(dword(15), 0x1ffu);
+  EXPECT_EQ(dword(0), 0x1002u | (0x744cu << 16));
 }
 
 // Another card's VRAM is reached through its BAR0: a peer mapping of this card's aperture gets

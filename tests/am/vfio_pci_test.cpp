@@ -155,6 +155,21 @@ TEST(VfioPci, OpensTheCardThroughItsGroupAndContainer) {
   EXPECT_TRUE(pci.wait_interrupt(std::chrono::microseconds(10)));
 }
 
+// After a reset the kernel did not see, the backend writes the command register (vfio-pci then
+// restores the real BARs) and switches MSI off and on so vfio programs the capability again.
+TEST(VfioPci, ConfigRestoreAfterAResetReenablesMemoryAndRearmsMsi) {
+  FakeVfio sys;
+  am::VfioPci pci(sys, "0000:03:00.0", "12", false);
+  ASSERT_TRUE(pci.interrupts());
+  sys.config[4] = 0;    // the reset cleared the command register
+  sys.irq_eventfd = -1; // and the MSI set-up
+  pci.after_config_restore();
+  EXPECT_EQ(sys.config[4] & 0x6, 0x6);
+  EXPECT_EQ(sys.irq_eventfd, kEventfd);
+  sys.irq_pending = true;
+  EXPECT_TRUE(pci.wait_interrupt(std::chrono::microseconds(10)));
+}
+
 // Each page at iova = its physical address; physically contiguous pages in one mapping.
 TEST(VfioPci, DmaMapsEveryPageAtItsPhysicalAddress) {
   FakeVfio sys;
