@@ -400,7 +400,8 @@ void Device::init_gmc() {
   }
   // The same VMID 0 on both hubs (gmc_v11_0.c's gart_enable programs GFXHUB and MMHUB alike):
   // one address means the same memory to the shaders and to the IH. In gart_enable's order:
-  // the system apertures, the L1 TLB, the L2 cache, then context 0.
+  // the system apertures, the L1 TLB, the L2 cache, then context 0, with every invalidation
+  // engine's range over the whole VA space (program_invalidation).
   for (const VmHub& hub : hubs_) {
     const VmHubRegs& h = hub.regs;
     pci_->reg_write32(hub.reg(h.AGP_BASE), 0);
@@ -424,6 +425,10 @@ void Device::init_gmc() {
     pci_->reg_write32(hub.reg(h.PAGE_TABLE_START_HI32), 0);
     pci_->reg_write32(hub.reg(h.PAGE_TABLE_END_LO32), uint32_t(last_page));
     pci_->reg_write32(hub.reg(h.PAGE_TABLE_END_HI32), uint32_t(last_page >> 32));
+    for (unsigned e = 0; e < kInvalidationEngines; ++e) {
+      pci_->reg_write32(hub.reg(invalidate_range_lo32(h, e)), kInvalidateRangeLo32);
+      pci_->reg_write32(hub.reg(invalidate_range_hi32(h, e)), kInvalidateRangeHi32);
+    }
     pci_->reg_write32(hub.reg(h.CONTEXT0_CNTL),
                       VM_CONTEXT_CNTL_ENABLE |
                           (gmc::kPageTableDepth << VM_CONTEXT_CNTL_DEPTH_SHIFT) |

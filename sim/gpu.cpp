@@ -57,15 +57,17 @@ bool Gpu::known_register(uint32_t index) const {
 }
 
 // A VM hub's registers the model knows: the apertures, L1 TLB and L2 controls, the fault
-// default page and VMID 0's context (CNTL, the page-table base/start/end, the invalidation
-// request).
+// default page, VMID 0's context (CNTL, the page-table base/start/end, the invalidation
+// request) and the invalidation engines' address ranges.
 bool Gpu::known_hub_register(const Gmc& hub, uint32_t index) const {
   const VmHubRegs& h = hub.hub();
   auto in = [&](Reg first, Reg last) { return index >= hub.reg(first) && index <= hub.reg(last); };
   auto is = [&](std::initializer_list<Reg> regs) {
     return std::any_of(regs.begin(), regs.end(), [&](Reg r) { return index == hub.reg(r); });
   };
-  return in(h.PAGE_TABLE_BASE_LO32, h.PAGE_TABLE_BASE_HI32) ||
+  return in(h.INVALIDATE_ENG0_ADDR_RANGE_LO32,
+            invalidate_range_hi32(h, kInvalidationEngines - 1)) ||
+         in(h.PAGE_TABLE_BASE_LO32, h.PAGE_TABLE_BASE_HI32) ||
          in(h.PAGE_TABLE_START_LO32, h.PAGE_TABLE_START_HI32) ||
          in(h.PAGE_TABLE_END_LO32, h.PAGE_TABLE_END_HI32) ||
          is({h.CONTEXT0_CNTL, h.INVALIDATE_ENG17_REQ, h.FB_LOCATION_BASE, h.FB_LOCATION_TOP,
@@ -318,11 +320,29 @@ void Gpu::write_reg(uint32_t index, uint32_t value) {
                                                                                    : nullptr) {
       // The model's invalidation completes at once: VMID 0's cached translations in that hub
       // go when the request names VMID 0 and any TLB level, and ACK reports every VMID the
-      // request named.
+      // request named. The engine reaches only the pages its ADDR_RANGE covers: one short of
+      // the context's last page leaves translations cached (the model then drops none).
       regs_.store(index, value);
       (void)hdp_flushed(hub == &gmc_ ? gfxhub_hdp_mark_ : mmhub_hdp_mark_,
                         hub == &gmc_ ? "GFXHUB TLB invalidation" : "MMHUB TLB invalidation");
-      if ((value & 1) && (value & VM_INVALIDATE_REQ_ALL_LEVELS)) hub->invalidate_tlb();
+      const VmHubRegs& h = hub->hub();
+      const uint64_t range = uint64_t(regs_.read(hub->reg(invalidate_range_lo32(h, 17)))) |
+                             uint64_t(regs_.read(hub->reg(invalidate_range_hi32(h, 17))) & 0x1f)
+                                 << 32;
+      const uint64_t last_page = uint64_t(regs_.read(hub->reg(h.PAGE_TABLE_END_LO32))) |
+                                 uint64_t(regs_.read(hub->reg(h.PAGE_TABLE_END_HI32)) & 0xf) << 32;
+      if ((value & 1) && (value & VM_INVALIDATE_REQ_ALL_LEVELS)) {
+        if (range >= last_page) {
+          hub->invalidate_tlb();
+        } else {
+          invalidation_range_faults_.fetch_add(1);
+          std::fprintf(stderr,
+                       "amcl sim: %s invalidation through engine 17 whose ADDR_RANGE (page 0x%llx) "
+                       "ends below VMID 0's last page 0x%llx: translations beyond it stay cached\n",
+                       h.name, static_cast<unsigned long long>(range),
+                       static_cast<unsigned long long>(last_page));
+        }
+      }
       regs_.store(hub->reg(hub->hub().INVALIDATE_ENG17_ACK), value & 0xffff);
     } else if (index == ih(model_.ih->IH_RB_CNTL)) {
       regs_.store(index, value & ~IH_RB_CNTL_WPTR_OVERFLOW_CLEAR);

@@ -97,6 +97,9 @@ public:
   // register, or the BAR without an address (a mode1 reset clears both until the driver
   // restores its saved config space, as amdgpu does). Each reported on stderr.
   uint64_t undecoded_accesses() const { return undecoded_accesses_.load(); }
+  // TLB invalidations whose engine's ADDR_RANGE did not cover VMID 0 (reported on stderr; the
+  // translations stayed cached).
+  uint64_t invalidation_range_faults() const { return invalidation_range_faults_.load(); }
   // How long the emulated chip stays unreachable after a mode1 reset starts. Real parts do not
   // publish theirs; amdgpu waits 500 ms (SMU 13) or 1 s (SMU 14) before touching the card, and
   // the model's time lies well inside both.
@@ -159,6 +162,7 @@ private:
   std::array<std::atomic<uint32_t>, 6> bars_{};
   std::atomic<uint32_t> cache_line_{0}, interrupt_line_{0};
   std::atomic<uint64_t> undecoded_accesses_{0};
+  std::atomic<uint64_t> invalidation_range_faults_{0};
   bool decodes(unsigned bar, const char* access, uint32_t index);
   void reset_config_space();
   std::mutex reg_mutex_;

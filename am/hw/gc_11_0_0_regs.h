@@ -44,6 +44,7 @@ inline constexpr GcRegs kGc11{
     .vm_context_block_size_shift = 3,
     .GCVM_INVALIDATE_ENG17_REQ = {0x16bc, 0},
     .GCVM_INVALIDATE_ENG17_ACK = {0x16ce, 0},
+    .GCVM_INVALIDATE_ENG0_ADDR_RANGE_LO32 = {0x16cf, 0},
     .GCVM_L2_PROTECTION_FAULT_CNTL = {0x15c4, 0},
     .GCVM_L2_PROTECTION_FAULT_STATUS = {0x15c8, 0},
     .GCVM_L2_PROTECTION_FAULT_ADDR_LO32 = {0x15c9, 0},

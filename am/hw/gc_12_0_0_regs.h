@@ -47,6 +47,7 @@ inline constexpr GcRegs kGc12{
     .vm_context_block_size_shift = 4,
     .GCVM_INVALIDATE_ENG17_REQ = {0x1658, 0},
     .GCVM_INVALIDATE_ENG17_ACK = {0x166a, 0},
+    .GCVM_INVALIDATE_ENG0_ADDR_RANGE_LO32 = {0x166b, 0}, // after ENG17_ACK, as in every hub
     .GCVM_L2_PROTECTION_FAULT_CNTL = {0x15cc, 0},
     .GCVM_L2_PROTECTION_FAULT_STATUS = {0x15d0, 0}, // STATUS_LO32
     .GCVM_L2_PROTECTION_FAULT_ADDR_LO32 = {0x15d2, 0},

@@ -28,6 +28,9 @@ struct VmHubRegs {
   Reg PAGE_TABLE_END_LO32, PAGE_TABLE_END_HI32;
   uint32_t block_size_shift; // CONTEXT0_CNTL.PAGE_TABLE_BLOCK_SIZE
   Reg INVALIDATE_ENG17_REQ, INVALIDATE_ENG17_ACK;
+  // The first of the 18 invalidation engines' ADDR_RANGE_LO32/HI32 pairs (engine i's LO32 at
+  // +2i, HI32 one after it), right after ENG17_ACK in every hub's header.
+  Reg INVALIDATE_ENG0_ADDR_RANGE_LO32;
   // MC_VM_FB_LOCATION_BASE/TOP: bits [23:0] = MC address >> 24, as the VBIOS leaves them.
   Reg FB_LOCATION_BASE, FB_LOCATION_TOP;
   Reg AGP_TOP, AGP_BOT, AGP_BASE;                                         // >> 24
@@ -52,6 +55,7 @@ inline constexpr VmHubRegs gfxhub_regs(const GcRegs& g) {
       .block_size_shift = g.vm_context_block_size_shift,
       .INVALIDATE_ENG17_REQ = g.GCVM_INVALIDATE_ENG17_REQ,
       .INVALIDATE_ENG17_ACK = g.GCVM_INVALIDATE_ENG17_ACK,
+      .INVALIDATE_ENG0_ADDR_RANGE_LO32 = g.GCVM_INVALIDATE_ENG0_ADDR_RANGE_LO32,
       .FB_LOCATION_BASE = g.GCMC_VM_FB_LOCATION_BASE,
       .FB_LOCATION_TOP = g.GCMC_VM_FB_LOCATION_TOP,
       .AGP_TOP = g.GCMC_VM_AGP_TOP,
@@ -79,6 +83,7 @@ inline constexpr VmHubRegs kMmhub3{.name = "MMHUB 3.0.0",
                                    .block_size_shift = 3,
                                    .INVALIDATE_ENG17_REQ = {0x0774, 0},
                                    .INVALIDATE_ENG17_ACK = {0x0786, 0},
+                                   .INVALIDATE_ENG0_ADDR_RANGE_LO32 = {0x0787, 0},
                                    .FB_LOCATION_BASE = {0x08ec, 0},
                                    .FB_LOCATION_TOP = {0x08ed, 0},
                                    .AGP_TOP = {0x08ee, 0},
@@ -105,6 +110,7 @@ inline constexpr VmHubRegs kMmhub4{.name = "MMHUB 4.1.0",
                                    .block_size_shift = 4,
                                    .INVALIDATE_ENG17_REQ = {0x0598, 0},
                                    .INVALIDATE_ENG17_ACK = {0x05aa, 0},
+                                   .INVALIDATE_ENG0_ADDR_RANGE_LO32 = {0x05ab, 0},
                                    .FB_LOCATION_BASE = {0x0554, 0},
                                    .FB_LOCATION_TOP = {0x0555, 0},
                                    .AGP_TOP = {0x0556, 0},
@@ -148,6 +154,21 @@ inline constexpr uint32_t vm_l2_cntl(uint32_t reset_value) {
 }
 // VM_L2_CNTL2: INVALIDATE_ALL_L1_TLBS [0], INVALIDATE_L2_CACHE [1].
 inline constexpr uint32_t kVmL2Cntl2InvalidateAll = 0x3;
+// The invalidation engines' address range, as amdgpu's gfxhub/mmhub program_invalidation sets
+// every engine's (gfxhub_v3_0.c, mmhub_v3_0.c, gfxhub_v12_0.c, mmhub_v4_1_0.c): the whole VA
+// space, LO32 0xffffffff and HI32 0x1f (logical page numbers, 37 bits). Out of reset the
+// range is 0: an invalidation would reach only the first page.
+inline constexpr unsigned kInvalidationEngines = 18;
+inline constexpr uint32_t kInvalidateRangeLo32 = 0xffffffff, kInvalidateRangeHi32 = 0x1f;
+inline constexpr Reg invalidate_range_lo32(const VmHubRegs& h, unsigned engine) {
+  return {h.INVALIDATE_ENG0_ADDR_RANGE_LO32.offset + 2 * engine,
+          h.INVALIDATE_ENG0_ADDR_RANGE_LO32.base_idx};
+}
+inline constexpr Reg invalidate_range_hi32(const VmHubRegs& h, unsigned engine) {
+  return {h.INVALIDATE_ENG0_ADDR_RANGE_LO32.offset + 2 * engine + 1,
+          h.INVALIDATE_ENG0_ADDR_RANGE_LO32.base_idx};
+}
+
 // AGP aperture off: BOT above TOP (amdgpu and tinygrad write BOT = 0xffffff, TOP = BASE = 0).
 inline constexpr uint32_t kAgpBotDisabled = 0xffffff;
 

@@ -503,6 +503,9 @@ TEST_P(AmDevice, FreshCardBootsThroughThePspAndTheSmu) {
   dev.wait(am::Engine::Sdma, dev.submit_sdma(b));
   EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 0x77u);
   dev.free(mem);
+  // Every TLB invalidation so far (boot, the mapping above, its unmapping) reached all of
+  // VMID 0: the engines' address ranges were programmed first.
+  EXPECT_EQ(gpu->invalidation_range_faults(), 0u);
 }
 
 // A card whose firmware runs without AM's marker (amdgpu had it) is mode1-reset first, and the

@@ -189,6 +189,18 @@ TEST(VmHubRegisters, MatchLinuxHeaders) {
   const VmHubRegs gfx12 = gfxhub_regs(kGc12);
   expect_reg(gfx12.PAGE_TABLE_BASE_LO32, 0x168f, 0);
   expect_reg(gfx12.INVALIDATE_ENG17_REQ, 0x1658, 0);
+  // The invalidation engines' ADDR_RANGE pairs follow ENG17_ACK (gc_11_0_0_offset.h 0x16cf,
+  // MMHUB 3.0.0 0x0787, MMHUB 4.1.0 0x05ab; gc_12 by the same layout after its 0x166a),
+  // engine i's LO32 at +2i: engine 17's pair ends at 0x16f2 on gc_11.
+  expect_reg(gfx11.INVALIDATE_ENG0_ADDR_RANGE_LO32, 0x16cf, 0);
+  expect_reg(invalidate_range_lo32(gfx11, 17), 0x16f1, 0);
+  expect_reg(invalidate_range_hi32(gfx11, 17), 0x16f2, 0);
+  expect_reg(gfx12.INVALIDATE_ENG0_ADDR_RANGE_LO32, 0x166b, 0);
+  expect_reg(kMmhub3.INVALIDATE_ENG0_ADDR_RANGE_LO32, 0x0787, 0);
+  expect_reg(kMmhub4.INVALIDATE_ENG0_ADDR_RANGE_LO32, 0x05ab, 0);
+  EXPECT_EQ(kInvalidationEngines, 18u);
+  EXPECT_EQ(kInvalidateRangeLo32, 0xffffffffu);
+  EXPECT_EQ(kInvalidateRangeHi32, 0x1fu);
 }
 
 // nbio_4_3_0_offset.h / nbif_6_3_1_offset.h: RCC_DEV0_EPF0_RCC_DOORBELL_APER_EN, sh_mask bit 0.
