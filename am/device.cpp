@@ -469,16 +469,24 @@ void Device::program_compute_hqd() {
   // ME 1 pipe 0 queue 0 directly from it (no MES, no KIQ).
   auto* mqd = reinterpret_cast<uint32_t*>(mqd_.cpu);
   std::memset(mqd, 0, kPage);
+  // gfx_v11_0_compute_mqd_init's values: each HQD field from its register's reset value, the
+  // rest of the HQD image 0 as amdgpu's MAP_QUEUES loads it.
   using namespace mqd;
   const uint32_t ring_dwords = uint32_t(kRingBytes / 4);
+  mqd[header] = kHeader;
+  for (uint32_t se : {compute_static_thread_mgmt_se0, compute_static_thread_mgmt_se1,
+                      compute_static_thread_mgmt_se2, compute_static_thread_mgmt_se3})
+    mqd[se] = kAllCus;
+  mqd[compute_misc_reserved] = kComputeMiscReserved;
   mqd[cp_mqd_base_addr_lo] = uint32_t(mqd_.va);
   mqd[cp_mqd_base_addr_hi] = uint32_t(mqd_.va >> 32);
+  mqd[cp_mqd_control] = kCpMqdControlDefault; // VMID 0
   mqd[cp_hqd_vmid] = 0;
+  mqd[cp_hqd_persistent_state] = kCpHqdPersistentStateDefault; // PRELOAD_SIZE 0x55
+  mqd[cp_hqd_ib_control] = kCpHqdIbControlDefault;             // MIN_IB_AVAIL_SIZE 3
   mqd[cp_hqd_pq_base_lo] = uint32_t(compute_.ring_mem.va >> 8);
   mqd[cp_hqd_pq_base_hi] = uint32_t(compute_.ring_mem.va >> 40);
-  mqd[cp_hqd_pq_control] = (uint32_t(std::countr_zero(ring_dwords)) - 1) |
-                           (1u << 28) /* UNORD_DISPATCH */ | (1u << 30) /* PRIV_STATE */ |
-                           (1u << 31) /* KMD_QUEUE */;
+  mqd[cp_hqd_pq_control] = pq_control(uint32_t(std::countr_zero(ring_dwords)) - 1);
   const uint64_t rptr_va = signals_.va + 8 * kComputeRptr;
   const uint64_t wptr_va = signals_.va + 8 * kComputeWptrPoll;
   mqd[cp_hqd_pq_rptr_report_addr_lo] = uint32_t(rptr_va);
@@ -488,7 +496,8 @@ void Device::program_compute_hqd() {
   mqd[cp_hqd_pq_doorbell_control] = (kMecDoorbell << CP_HQD_DOORBELL_OFFSET_SHIFT) | CP_HQD_DOORBELL_EN;
   mqd[cp_hqd_eop_base_addr_lo] = uint32_t(eop_.va >> 8);
   mqd[cp_hqd_eop_base_addr_hi] = uint32_t(eop_.va >> 40);
-  mqd[cp_hqd_eop_control] = uint32_t(std::countr_zero(uint32_t(kPage / 4))) - 1;
+  mqd[cp_hqd_eop_control] = (kCpHqdEopControlDefault & ~EOP_CONTROL_EOP_SIZE_MASK) |
+                            (uint32_t(std::countr_zero(uint32_t(kPage / 4))) - 1);
 
   // The MEC ignores doorbells outside its range (amdgpu sets it with the KIQ, from 0 to the
   // last user queue's doorbell).

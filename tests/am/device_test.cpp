@@ -4,6 +4,7 @@
 #include "am/device.h"
 #include "am/hw/discovery.h"
 #include "am/hw/gc_generations.h"
+#include "am/hw/mqd.h"
 #include "sim/gpu.h"
 
 #include <gtest/gtest.h>
@@ -506,6 +507,22 @@ TEST_P(AmDevice, FreshCardBootsThroughThePspAndTheSmu) {
   // Every TLB invalidation so far (boot, the mapping above, its unmapping) reached all of
   // VMID 0: the engines' address ranges were programmed first.
   EXPECT_EQ(gpu->invalidation_range_faults(), 0u);
+  // The compute HQD's control registers start from their reset values, as amdgpu's do (a
+  // register written 0 would lose bits the MEC firmware expects).
+  const am::hw::GcRegs& g = *gpu->model().gc;
+  const am::IpBlock* gc_block = dev.ip_discovery().find(am::hw::discovery::GC_HWID);
+  ASSERT_NE(gc_block, nullptr);
+  auto gc = [&](am::hw::Reg r) { return uint32_t(gc_block->bases[r.base_idx] + r.offset); };
+  auto hqd = [&](uint32_t idx) {
+    return gpu->reg_read32(gc(g.CP_MQD_BASE_ADDR) + (idx - am::hw::mqd::kHqdFirst));
+  };
+  gpu->reg_write32(gc(g.GRBM_GFX_CNTL), am::hw::grbm_gfx_cntl(1, 0, 0, 0));
+  EXPECT_EQ(hqd(am::hw::mqd::cp_hqd_persistent_state), 0x0be05501u);
+  EXPECT_EQ(hqd(am::hw::mqd::cp_hqd_ib_control), 0x00300000u);
+  EXPECT_EQ(hqd(am::hw::mqd::cp_mqd_control), 0x00000100u);
+  EXPECT_EQ(hqd(am::hw::mqd::cp_hqd_pq_control) & ~0x3fu, 0xC0308500u);
+  EXPECT_EQ(hqd(am::hw::mqd::cp_hqd_active), 1u);
+  gpu->reg_write32(gc(g.GRBM_GFX_CNTL), 0);
 }
 
 // A card whose firmware runs without AM's marker (amdgpu had it) is mode1-reset first, and the

@@ -328,6 +328,33 @@ TEST(Mqd, MirrorsHqdRegistersOnBothGenerations) {
   }
 }
 
+// v11_structs.h dword indices of what the driver fills, and gfx_v11_0.c's reset values it starts
+// from (regCP_HQD_PERSISTENT_STATE_DEFAULT and friends; gfx_v12_0.c has the same).
+TEST(Mqd, IndicesAndTheHqdResetValuesAmdgpuStartsFrom) {
+  EXPECT_EQ(mqd::header, 0u);
+  EXPECT_EQ(mqd::compute_static_thread_mgmt_se0, 23u);
+  EXPECT_EQ(mqd::compute_static_thread_mgmt_se1, 24u);
+  EXPECT_EQ(mqd::compute_static_thread_mgmt_se2, 26u);
+  EXPECT_EQ(mqd::compute_static_thread_mgmt_se3, 27u);
+  EXPECT_EQ(mqd::compute_misc_reserved, 32u);
+  EXPECT_EQ(mqd::cp_hqd_persistent_state, 132u);
+  EXPECT_EQ(mqd::cp_hqd_pipe_priority, 133u);
+  EXPECT_EQ(mqd::cp_hqd_queue_priority, 134u);
+  EXPECT_EQ(mqd::cp_hqd_quantum, 135u);
+  EXPECT_EQ(mqd::cp_hqd_ib_control, 149u);
+  EXPECT_EQ(mqd::cp_hqd_hq_status0, 160u);
+  EXPECT_EQ(mqd::cp_mqd_control, 162u);
+  EXPECT_EQ(mqd::cp_hqd_aql_control, 181u);
+  EXPECT_EQ(mqd::kHeader, 0xC0310800u);
+  EXPECT_EQ(mqd::kCpHqdPersistentStateDefault, 0x0be05501u);
+  EXPECT_EQ(mqd::kCpHqdIbControlDefault, 0x00300000u);
+  EXPECT_EQ(mqd::kCpMqdControlDefault, 0x00000100u);
+  EXPECT_EQ(mqd::kCpHqdPqControlDefault, 0x00308509u);
+  EXPECT_EQ(mqd::kCpHqdEopControlDefault, 0x00000006u);
+  // A 2048-dword ring: QUEUE_SIZE 10 over the reset value, kernel queue, ordered dispatch.
+  EXPECT_EQ(mqd::pq_control(10), 0xC030850Au);
+}
+
 // amdgpu_vm.h, gfx12 format change: AMDGPU_PDE_PTE_GFX12 and AMDGPU_PTE_IS_PTE are bit 63,
 // AMDGPU_PTE_MTYPE_GFX12 sits at bit 54.
 TEST(GmcV12, PteBits) {
