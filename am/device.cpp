@@ -525,19 +525,27 @@ void Device::program_sdma_queue() {
   const uint64_t rptr_va = signals_.va + 8 * kSdmaRptr;
   const uint32_t log2_dwords = uint32_t(std::countr_zero(uint32_t(kRingBytes / 4)));
   auto w = [&](Reg r, uint32_t v) { pci_->reg_write32(reg(r), v); };
+  // sdma_v6_0_gfx_resume's order: the ring off and described, the pointers zeroed (a write-
+  // pointer move backwards inside a MINOR_PTR_UPDATE bracket), the doorbell, the engine
+  // unhalted, then the ring on.
+  const uint32_t rb_cntl = (log2_dwords << SDMA_RB_CNTL_RB_SIZE_SHIFT) |
+                           SDMA_RB_CNTL_RPTR_WRITEBACK_ENABLE | SDMA_RB_CNTL_RB_PRIV;
   w(gc_->SDMA0_QUEUE0_RB_CNTL, 0);
   w(gc_->SDMA0_QUEUE0_RB_BASE, uint32_t(sdma_.ring_mem.va >> 8));
   w(gc_->SDMA0_QUEUE0_RB_BASE_HI, uint32_t(sdma_.ring_mem.va >> 40));
   w(gc_->SDMA0_QUEUE0_RB_RPTR, 0);
   w(gc_->SDMA0_QUEUE0_RB_RPTR_HI, 0);
+  w(gc_->SDMA0_QUEUE0_MINOR_PTR_UPDATE, 1);
   w(gc_->SDMA0_QUEUE0_RB_WPTR, 0);
   w(gc_->SDMA0_QUEUE0_RB_WPTR_HI, 0);
+  w(gc_->SDMA0_QUEUE0_MINOR_PTR_UPDATE, 0);
   w(gc_->SDMA0_QUEUE0_RB_RPTR_ADDR_LO, uint32_t(rptr_va));
   w(gc_->SDMA0_QUEUE0_RB_RPTR_ADDR_HI, uint32_t(rptr_va >> 32));
   w(gc_->SDMA0_QUEUE0_DOORBELL_OFFSET, kSdmaDoorbell << 2);
   w(gc_->SDMA0_QUEUE0_DOORBELL, SDMA_DOORBELL_ENABLE);
-  w(gc_->SDMA0_QUEUE0_RB_CNTL, (log2_dwords << SDMA_RB_CNTL_RB_SIZE_SHIFT) |
-                                 SDMA_RB_CNTL_RPTR_WRITEBACK_ENABLE | SDMA_RB_CNTL_RB_ENABLE);
+  const uint32_t engine = pci_->reg_read32(reg(gc_->SDMA0_ENGINE_CNTL));
+  w(gc_->SDMA0_ENGINE_CNTL, engine & ~gc_->sdma_engine_run_clear);
+  w(gc_->SDMA0_QUEUE0_RB_CNTL, rb_cntl | SDMA_RB_CNTL_RB_ENABLE);
 }
 
 Allocation Device::alloc_vram(uint64_t size, uint64_t align, bool executable) {

@@ -46,8 +46,8 @@ bool Gpu::known_register(uint32_t index) const {
   const IhRegs& i = *model_.ih;
   const uint32_t ih_first = std::min({i.IH_RB_CNTL, i.IH_RB_BASE, i.IH_RB_RPTR});
   return in(g.SDMA0_QUEUE0_RB_CNTL, g.SDMA0_QUEUE0_MINOR_PTR_UPDATE) ||
-         known_hub_register(gmc_, index) || known_hub_register(mmhub_, index) ||
-         in(g.CP_MQD_BASE_ADDR, g.CP_HQD_PQ_WPTR_HI) ||
+         index == gc(g.SDMA0_ENGINE_CNTL) || known_hub_register(gmc_, index) ||
+         known_hub_register(mmhub_, index) || in(g.CP_MQD_BASE_ADDR, g.CP_HQD_PQ_WPTR_HI) ||
          in(g.CP_MEC_DOORBELL_RANGE_LOWER, g.CP_MEC_DOORBELL_RANGE_UPPER) ||
          in(g.GCVM_L2_PROTECTION_FAULT_CNTL, g.GCVM_L2_PROTECTION_FAULT_ADDR_HI32) ||
          nbio_.known_register(index) || index == gc(g.GRBM_GFX_CNTL) ||
@@ -95,6 +95,7 @@ Gpu::Gpu(const GpuConfig& config)
                              " MiB of host address space for emulated VRAM");
   }
   fb_.set_power_on_location(regs_); // the VBIOS places the frame buffer
+  regs_.store(gc(gc_regs_.SDMA0_ENGINE_CNTL), gc_regs_.sdma_engine_cntl_reset); // halted
   for (unsigned i = 0; i < bars_.size(); ++i) bars_[i].store(kPowerOnBars[i]);
   // Firmware leaves the IP discovery binary at the top of VRAM before any driver runs.
   const std::vector<uint8_t> discovery = build_ip_discovery(model_.blocks);
@@ -265,7 +266,15 @@ uint32_t Gpu::read_reg(uint32_t index) {
 // Register writes update the register file under reg_mutex_; side effects on the engines run
 // after it is released, because the engines take their own locks and read registers too.
 void Gpu::write_reg(uint32_t index, uint32_t value) {
-  enum class Effect { None, HqdOn, HqdOff, SdmaOn, SdmaOff, Mode1Reset } effect = Effect::None;
+  enum class Effect {
+    None,
+    HqdOn,
+    HqdOff,
+    SdmaOn,
+    SdmaOff,
+    SdmaRun,
+    Mode1Reset
+  } effect = Effect::None;
   HqdState hqd;
   uint64_t sdma_base = 0, sdma_wb = 0;
   uint32_t sdma_bytes = 0;
@@ -350,6 +359,12 @@ void Gpu::write_reg(uint32_t index, uint32_t value) {
         const uint32_t wptr = ih(model_.ih->IH_RB_WPTR);
         regs_.store(wptr, regs_.read(wptr) & ~IH_RB_WPTR_RB_OVERFLOW);
       }
+    } else if (index == gc(gc_regs_.SDMA0_ENGINE_CNTL)) {
+      // Clearing HALT starts the engine's microcontroller; a doorbell it got while halted is
+      // taken up then.
+      const bool was_halted = regs_.read(index) & SDMA_ENGINE_CNTL_HALT;
+      regs_.store(index, value);
+      if (was_halted && !(value & SDMA_ENGINE_CNTL_HALT)) effect = Effect::SdmaRun;
     } else {
       regs_.store(index, value);
       nbio_.observe_write(index, value);
@@ -375,6 +390,11 @@ void Gpu::write_reg(uint32_t index, uint32_t value) {
   case Effect::HqdOff: mec_.deactivate(); break;
   case Effect::SdmaOn: sdma_.enable(sdma_base, sdma_bytes, sdma_wb); break;
   case Effect::SdmaOff: sdma_.disable(); break;
+  case Effect::SdmaRun: {
+    const uint64_t pending = sdma_pending_wptr_.exchange(kNoPendingWptr);
+    if (pending != kNoPendingWptr && sdma_.enabled()) sdma_.ring(pending);
+    break;
+  }
   case Effect::Mode1Reset: mode1_reset(); break;
   case Effect::None: break;
   }
@@ -393,6 +413,8 @@ void Gpu::mode1_reset() {
   nbio_.reset();
   regs_.store(resp, answer);
   fb_.set_power_on_location(regs_);
+  regs_.store(gc(gc_regs_.SDMA0_ENGINE_CNTL), gc_regs_.sdma_engine_cntl_reset);
+  sdma_pending_wptr_.store(kNoPendingWptr);
   grbm_select_ = 0;
   std::fill(std::begin(sh_mem_bases_), std::end(sh_mem_bases_), 0u);
   std::fill(std::begin(sh_mem_config_), std::end(sh_mem_config_), 0u);
@@ -477,7 +499,16 @@ void Gpu::doorbell_write64(uint32_t index, uint64_t value) {
     uint32_t sdma_db = regs_.read(gc(gc_regs_.SDMA0_QUEUE0_DOORBELL));
     uint32_t sdma_off = (regs_.read(gc(gc_regs_.SDMA0_QUEUE0_DOORBELL_OFFSET)) >> 2) & 0x3ffffff;
     if (sdma_.enabled() && (sdma_db & SDMA_DOORBELL_ENABLE) && sdma_off == index) {
-      if (hdp_flushed(sdma_hdp_mark_, "SDMA doorbell")) sdma_.ring(value);
+      if (!hdp_flushed(sdma_hdp_mark_, "SDMA doorbell")) return;
+      if (regs_.read(gc(gc_regs_.SDMA0_ENGINE_CNTL)) & SDMA_ENGINE_CNTL_HALT) {
+        // A halted engine fetches nothing; it sees the write pointer once unhalted.
+        if (debug_ >= 2)
+          std::fprintf(stderr, "amcl sim: SDMA doorbell while the engine is halted (%s.HALT)\n",
+                       sdma_major() >= 7 ? "SDMA0_MCU_CNTL" : "SDMA0_F32_CNTL");
+        sdma_pending_wptr_.store(value);
+        return;
+      }
+      sdma_.ring(value);
       return;
     }
   } else {

@@ -163,6 +163,9 @@ private:
   std::atomic<uint32_t> cache_line_{0}, interrupt_line_{0};
   std::atomic<uint64_t> undecoded_accesses_{0};
   std::atomic<uint64_t> invalidation_range_faults_{0};
+  // The last SDMA doorbell while the engine was halted, taken up when it is unhalted.
+  static constexpr uint64_t kNoPendingWptr = ~0ull;
+  std::atomic<uint64_t> sdma_pending_wptr_{kNoPendingWptr};
   bool decodes(unsigned bar, const char* access, uint32_t index);
   void reset_config_space();
   std::mutex reg_mutex_;

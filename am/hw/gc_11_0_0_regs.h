@@ -34,6 +34,12 @@ inline constexpr GcRegs kGc11{
     .SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_LO = {0x00b3, 0},
     .SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_HI = {0x00b2, 0},
     .SDMA0_QUEUE0_MINOR_PTR_UPDATE = {0x00b5, 0},
+    // SDMA0_F32_CNTL: 0x589a, the hyp-dec range's end, as two user-space drivers transcribe
+    // gc_11_0_0_offset.h (not re-read here); reset value 0x08084001 (gc_11_0_0_default.h as
+    // transcribed): HALT [0] set. TH1_RESET, which amdgpu also clears, is clear out of reset.
+    .SDMA0_ENGINE_CNTL = {0x589a, 1},
+    .sdma_engine_cntl_reset = 0x08084001,
+    .sdma_engine_run_clear = 0x1,
     .GCVM_CONTEXT0_CNTL = {0x1688, 0},
     .GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32 = {0x16f3, 0},
     .GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32 = {0x16f4, 0},

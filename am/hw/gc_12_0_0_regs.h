@@ -37,6 +37,12 @@ inline constexpr GcRegs kGc12{
     .SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_LO = {0x0098, 0},
     .SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_HI = {0x0099, 0},
     .SDMA0_QUEUE0_MINOR_PTR_UPDATE = {0x009b, 0},
+    // SDMA0_MCU_CNTL 0x588e (gc_12_0_0_offset.h as transcribed, SDMA1's 0x20 further at 0x58ae
+    // matching SDMA1_HYP_DEC_REG_OFFSET); HALT [0], RESET [1] (gc_12_0_0_sh_mask.h as
+    // transcribed). Its other reset bits are not known: the model's power-on value is HALT.
+    .SDMA0_ENGINE_CNTL = {0x588e, 1},
+    .sdma_engine_cntl_reset = 0x1,
+    .sdma_engine_run_clear = 0x3,
     .GCVM_CONTEXT0_CNTL = {0x1624, 0},
     .GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32 = {0x168f, 0},
     .GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32 = {0x1690, 0},

@@ -27,6 +27,14 @@ struct GcRegs {
   Reg SDMA0_QUEUE0_DOORBELL, SDMA0_QUEUE0_DOORBELL_OFFSET;
   Reg SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_LO, SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_HI;
   Reg SDMA0_QUEUE0_MINOR_PTR_UPDATE;
+  // The SDMA engine's microcontroller control: SDMA0_F32_CNTL on SDMA 6, SDMA0_MCU_CNTL on
+  // SDMA 7, in the "hyp dec" range 0x5880-0x589a of GC segment 1 (sdma_v6_0.c / sdma_v7_0.c
+  // SDMA0_HYP_DEC_REG_START/END, which sdma_v*_get_reg_offset maps to reg_offset[GC][0][1]).
+  // Out of reset the engine is halted; amdgpu's gfx_resume clears the bits in
+  // sdma_engine_run_clear (HALT, and RESET on SDMA 7) before enabling the ring.
+  Reg SDMA0_ENGINE_CNTL;
+  uint32_t sdma_engine_cntl_reset; // its power-on value
+  uint32_t sdma_engine_run_clear;
   // GCVM context 0, the one VMID amcl uses.
   Reg GCVM_CONTEXT0_CNTL;
   Reg GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32, GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32;
@@ -107,10 +115,14 @@ inline constexpr uint64_t kSharedAperture = 0x2000000000000000ull;
 // doorbell layout's user queues, AMDGPU_NAVI10_DOORBELL_USERQUEUE_END = 0x08a, * 2 << 2.
 inline constexpr uint32_t kMecDoorbellRangeUpper = (0x08a * 2) << 2;
 
-// SDMA0_QUEUE0_RB_CNTL: RB_ENABLE[0] RB_SIZE[5:1] (log2 of ring dwords) RPTR_WRITEBACK_ENABLE[12].
+// SDMA0_QUEUE0_RB_CNTL: RB_ENABLE[0] RB_SIZE[5:1] (log2 of ring dwords) RPTR_WRITEBACK_ENABLE[12]
+// (F32_WPTR_POLL_ENABLE [11], RB_VMID [27:24] not used).
 inline constexpr uint32_t SDMA_RB_CNTL_RB_ENABLE = 1u << 0;
 inline constexpr uint32_t SDMA_RB_CNTL_RB_SIZE_SHIFT = 1;
 inline constexpr uint32_t SDMA_RB_CNTL_RPTR_WRITEBACK_ENABLE = 1u << 12;
+// RB_PRIV [23]: a privileged (kernel) ring, as amdgpu's sdma_v6_0/v7_0 gfx_resume sets it.
+inline constexpr uint32_t SDMA_RB_CNTL_RB_PRIV = 1u << 23;
+inline constexpr uint32_t SDMA_ENGINE_CNTL_HALT = 1u << 0;
 // SDMA0_QUEUE0_DOORBELL: ENABLE[28]. DOORBELL_OFFSET: OFFSET[27:2] (dword index in BAR2).
 inline constexpr uint32_t SDMA_DOORBELL_ENABLE = 1u << 28;
 

@@ -574,6 +574,31 @@ TEST_P(AmDevice, AmResetForcesTheFullBootAndBootMemoryIsNeverReused) {
   EXPECT_EQ(gpu->accesses_during_reset(), 0u);
 }
 
+// The SDMA engine is halted out of reset (SDMA0_F32_CNTL / SDMA0_MCU_CNTL.HALT) and the boot
+// starts it; halted again, it leaves a submission alone until HALT is cleared, then runs it.
+TEST_P(AmDevice, SdmaRunsOnlyWhileItsEngineIsUnhalted) {
+  auto gpu = card();
+  am::Device dev(gpu);
+  const am::hw::GcRegs& g = *gpu->model().gc;
+  const am::IpBlock* gc_block = dev.ip_discovery().find(am::hw::discovery::GC_HWID);
+  ASSERT_NE(gc_block, nullptr);
+  const uint32_t engine_cntl =
+      uint32_t(gc_block->bases[g.SDMA0_ENGINE_CNTL.base_idx] + g.SDMA0_ENGINE_CNTL.offset);
+  EXPECT_EQ(gpu->reg_read32(engine_cntl) & am::hw::SDMA_ENGINE_CNTL_HALT, 0u);
+  am::Allocation mem = dev.alloc_vram(4096);
+  std::memset(mem.cpu, 0, 4096);
+  gpu->reg_write32(engine_cntl, gpu->reg_read32(engine_cntl) | am::hw::SDMA_ENGINE_CNTL_HALT);
+  am::SdmaBuilder b(dev.sdma_major());
+  b.const_fill(mem.va, 0x5a, 64);
+  const uint64_t done = dev.submit_sdma(b);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 0u) << "a halted engine ran the fill";
+  gpu->reg_write32(engine_cntl, gpu->reg_read32(engine_cntl) & ~am::hw::SDMA_ENGINE_CNTL_HALT);
+  dev.wait(am::Engine::Sdma, done);
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 0x5au);
+  dev.free(mem);
+}
+
 // SDMA WRITE, POLL_REGMEM and COPY_LINEAR_SUB_WINDOW (whose pitch field moved between SDMA 6
 // and 7: the builder encodes for the card's version).
 TEST_P(AmDevice, SdmaWritePollAndSubWindowCopy) {

@@ -276,6 +276,22 @@ TEST(Gc1100Registers, ShMemBasesFields) {
   EXPECT_EQ(sh_mem_bases(kPrivateAperture, kSharedAperture), 0x20001000u);
 }
 
+// The SDMA engine's microcontroller control in GC segment 1's hyp-dec range (0x5880-0x589a):
+// SDMA 6's F32_CNTL at its end with reset value 0x08084001, SDMA 7's MCU_CNTL (HALT, RESET).
+TEST(GcRegisters, SdmaEngineControl) {
+  expect_reg(kGc11.SDMA0_ENGINE_CNTL, 0x589a, 1);
+  EXPECT_EQ(kGc11.sdma_engine_cntl_reset, 0x08084001u);
+  EXPECT_EQ(kGc11.sdma_engine_run_clear, SDMA_ENGINE_CNTL_HALT);
+  expect_reg(kGc12.SDMA0_ENGINE_CNTL, 0x588e, 1);
+  EXPECT_EQ(kGc12.sdma_engine_run_clear, 0x3u);
+  for (const GcRegs* g : {&kGc11, &kGc12}) {
+    EXPECT_GE(g->SDMA0_ENGINE_CNTL.offset, 0x5880u);
+    EXPECT_LE(g->SDMA0_ENGINE_CNTL.offset, 0x589au);
+    EXPECT_NE(g->sdma_engine_cntl_reset & SDMA_ENGINE_CNTL_HALT, 0u);
+  }
+  EXPECT_EQ(SDMA_RB_CNTL_RB_PRIV, 1u << 23);
+}
+
 // SH_MEM_CONFIG: amdgpu's DEFAULT_SH_MEM_CONFIG is 0xc00c (the value tinygrad's AM spells out),
 // ALIGNMENT_MODE in bits [3:2] with UNALIGNED = 3 (gc_11_0_0_sh_mask.h, navi10_enum.h).
 TEST(Gc1100Registers, ShMemConfigFields) {
