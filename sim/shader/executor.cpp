@@ -1818,7 +1818,8 @@ void Executor::exec_ds(Wave& w, const Inst& in) {
       uint32_t* d = &vreg(w, in.dst, 0);
       for (uint32_t m = exec; m; m &= m - 1) {
         const unsigned lane = unsigned(std::countr_zero(m));
-        const uint32_t a = address[lane] + offset;
+        uint32_t a = address[lane] + offset;
+        if (a & 3) a = uint32_t(misaligned_address(w, in, a, 4));
         uint32_t v = 0; // out of range reads zero
         if (uint64_t(a) + 4 <= size) std::memcpy(&v, &lds_[a], 4);
         d[lane] = v;
@@ -1827,14 +1828,19 @@ void Executor::exec_ds(Wave& w, const Inst& in) {
       const uint32_t* data = &vreg(w, in.src[1], 0);
       for (uint32_t m = exec; m; m &= m - 1) {
         const unsigned lane = unsigned(std::countr_zero(m));
-        const uint32_t a = address[lane] + offset;
+        uint32_t a = address[lane] + offset;
+        if (a & 3) a = uint32_t(misaligned_address(w, in, a, 4));
         if (uint64_t(a) + 4 <= size) std::memcpy(&lds_[a], &data[lane], 4); // else discarded
       }
     }
     return;
   }
-  // Out-of-range LDS accesses are discarded (reads return zero), as on hardware.
-  auto at = [&](uint32_t a, unsigned bytes) -> uint8_t* {
+  // Out-of-range LDS accesses are discarded (reads return zero), as on hardware. An address
+  // that is not a multiple of the element's size (at most a dword) follows SH_MEM_CONFIG's
+  // alignment mode, as the vector memory accesses do.
+  auto at = [&](uint32_t& a, unsigned bytes) -> uint8_t* {
+    const unsigned unit = std::min(bytes, 4u);
+    if (a & (unit - 1)) a = uint32_t(misaligned_address(w, in, a, unit));
     return uint64_t(a) + bytes <= lds_.size() ? &lds_[a] : nullptr;
   };
   auto load = [&](uint32_t a, void* v, unsigned bytes) {

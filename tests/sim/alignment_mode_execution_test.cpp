@@ -1,4 +1,4 @@
-// SH_MEM_CONFIG.ALIGNMENT_MODE as the shader core applies it to misaligned global accesses:
+// SH_MEM_CONFIG.ALIGNMENT_MODE as the shader core applies it to misaligned global and LDS accesses:
 // UNALIGNED reads the bytes asked for, DWORD rounds the address down to the access's unit
 // (its size, at most a dword), DWORD_STRICT and STRICT fault. A hand-assembled program loads a
 // dwordx4 from byte 1 and a short from byte 3 of a buffer holding 0, 1, 2, ... and stores both.
@@ -37,6 +37,36 @@ DispatchResult run(FlatMemory& mem, uint32_t alignment_mode) {
   L.pgm_addr = kCode;
   L.rsrc1 = 1;       // 16 VGPRs
   L.rsrc2 = 2u << 1; // two user SGPRs: the argument block pointer
+  L.user_data[0] = uint32_t(kArgs);
+  L.group_size[0] = L.last_group_size[0] = 32;
+  L.alignment_mode = alignment_mode;
+  WorkerPool pool;
+  return run_dispatch(L, mem, pool);
+}
+
+// llvm-mc-22 -mcpu=gfx1100 -show-encoding: LDS bytes 0..7 hold 0..7; a dword loaded from byte 1
+// (the plain 32-bit load's fast path) and a short from byte 3 (the general path) are stored.
+constexpr uint32_t kLdsProgram[] = {
+    0xF4040080, 0xF8000000, // s_load_b64 s[2:3], s[0:1], 0x0
+    0x7E020280,             // v_mov_b32_e32 v1, 0
+    0x7E0402FF, 0x03020100, // v_mov_b32_e32 v2, 0x3020100
+    0x7E0602FF, 0x07060504, // v_mov_b32_e32 v3, 0x7060504
+    0xD9340000, 0x00000201, // ds_store_b64 v1, v[2:3]
+    0xD8D80001, 0x04000001, // ds_load_b32 v4, v1 offset:1
+    0xD8F00003, 0x05000001, // ds_load_u16 v5, v1 offset:3
+    0xBF89FC07,             // s_waitcnt lgkmcnt(0)
+    0xDC6A0100, 0x00020401, // global_store_b32 v1, v4, s[2:3] offset:256
+    0xDC6A0104, 0x00020501, // global_store_b32 v1, v5, s[2:3] offset:260
+    0xBFB00000,             // s_endpgm
+};
+
+DispatchResult run_lds(FlatMemory& mem, uint32_t alignment_mode) {
+  for (size_t i = 0; i < std::size(kLdsProgram); ++i) mem.put(kCode + 4 * i, kLdsProgram[i]);
+  mem.put<uint64_t>(kArgs, kBuf);
+  LaunchState L;
+  L.pgm_addr = kCode;
+  L.rsrc1 = 1;
+  L.rsrc2 = 2u << 1 | 1u << 15; // two user SGPRs; 512 bytes of LDS
   L.user_data[0] = uint32_t(kArgs);
   L.group_size[0] = L.last_group_size[0] = 32;
   L.alignment_mode = alignment_mode;
@@ -84,4 +114,25 @@ TEST(AlignmentModeExecution, StrictModesFaultNamingTheAddress) {
     EXPECT_NE(r.fault.find("ALIGNMENT_MODE " + std::to_string(mode)), std::string::npos);
     EXPECT_EQ(mem.get<uint32_t>(kBuf + 256), 0u) << "nothing stored after the fault";
   }
+}
+
+TEST(AlignmentModeExecution, LdsAccessesFollowTheModeToo) {
+  {
+    FlatMemory mem;
+    DispatchResult r = run_lds(mem, am::hw::kAlignUnaligned);
+    ASSERT_TRUE(r.ok) << r.fault;
+    EXPECT_EQ(mem.get<uint32_t>(kBuf + 256), 0x04030201u);
+    EXPECT_EQ(mem.get<uint32_t>(kBuf + 260), 0x0403u);
+  }
+  {
+    FlatMemory mem;
+    DispatchResult r = run_lds(mem, am::hw::kAlignDword);
+    ASSERT_TRUE(r.ok) << r.fault;
+    EXPECT_EQ(mem.get<uint32_t>(kBuf + 256), 0x03020100u); // dword at 1: the dword at 0
+    EXPECT_EQ(mem.get<uint32_t>(kBuf + 260), 0x0302u);     // short at 3: the short at 2
+  }
+  FlatMemory mem;
+  DispatchResult r = run_lds(mem, am::hw::kAlignStrict);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.fault.find("misaligned address 0x1"), std::string::npos) << r.fault;
 }
