@@ -215,8 +215,14 @@ bool Gpu::hdp_flushed(std::atomic<uint64_t>& mark, const char* what) {
 }
 
 bool Gpu::in_reset(const char* access, uint32_t index) {
+  // Every register access and doorbell comes here: read the clock only while a reset runs.
+  int64_t ends = reset_ends_ns_.load(std::memory_order_acquire);
+  if (ends == 0) return false;
   const int64_t now = std::chrono::steady_clock::now().time_since_epoch().count();
-  if (now >= reset_ends_ns_.load(std::memory_order_acquire)) return false;
+  if (now >= ends) {
+    reset_ends_ns_.compare_exchange_strong(ends, 0); // over (unless a new reset began)
+    return false;
+  }
   if (accesses_during_reset_.fetch_add(1) == 0 || debug_ >= 2)
     std::fprintf(stderr,
                  "amcl sim: %s of 0x%x while the chip is in a mode1 reset: a real card is off the "

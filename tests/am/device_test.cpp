@@ -509,10 +509,9 @@ TEST_P(AmDevice, FreshCardBootsThroughThePspAndTheSmu) {
   EXPECT_EQ(gpu->invalidation_range_faults(), 0u);
   // The compute HQD's control registers start from their reset values, as amdgpu's do (a
   // register written 0 would lose bits the MEC firmware expects).
-  const am::hw::GcRegs& g = *gpu->model().gc;
-  const am::IpBlock* gc_block = dev.ip_discovery().find(am::hw::discovery::GC_HWID);
-  ASSERT_NE(gc_block, nullptr);
-  auto gc = [&](am::hw::Reg r) { return uint32_t(gc_block->bases[r.base_idx] + r.offset); };
+  const sim::CardModel& m = gpu->model();
+  const am::hw::GcRegs& g = *m.gc;
+  auto gc = [&](am::hw::Reg r) { return m.gc_reg(r); };
   auto hqd = [&](uint32_t idx) {
     return gpu->reg_read32(gc(g.CP_MQD_BASE_ADDR) + (idx - am::hw::mqd::kHqdFirst));
   };
@@ -579,11 +578,8 @@ TEST_P(AmDevice, AmResetForcesTheFullBootAndBootMemoryIsNeverReused) {
 TEST_P(AmDevice, SdmaRunsOnlyWhileItsEngineIsUnhalted) {
   auto gpu = card();
   am::Device dev(gpu);
-  const am::hw::GcRegs& g = *gpu->model().gc;
-  const am::IpBlock* gc_block = dev.ip_discovery().find(am::hw::discovery::GC_HWID);
-  ASSERT_NE(gc_block, nullptr);
-  const uint32_t engine_cntl =
-      uint32_t(gc_block->bases[g.SDMA0_ENGINE_CNTL.base_idx] + g.SDMA0_ENGINE_CNTL.offset);
+  const sim::CardModel& m = gpu->model();
+  const uint32_t engine_cntl = m.gc_reg(m.gc->SDMA0_ENGINE_CNTL);
   EXPECT_EQ(gpu->reg_read32(engine_cntl) & am::hw::SDMA_ENGINE_CNTL_HALT, 0u);
   am::Allocation mem = dev.alloc_vram(4096);
   std::memset(mem.cpu, 0, 4096);
