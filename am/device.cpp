@@ -45,6 +45,9 @@ constexpr uint32_t kMecDoorbell = 0x003 * 2;
 constexpr uint32_t kSdmaDoorbell = 0x100 * 2;
 // Written to SCRATCH_REG7 once AM has booted the card (the fast re-init marker).
 constexpr uint32_t kAmBootedMagic = 0xA3C1B007;
+// How long the RLC autoload may take after the PSP accepted AUTOLOAD_RLC. amdgpu polls for
+// adev->usec_timeout (100 ms); sanitizer builds and busy hosts get more.
+constexpr auto kAutoloadTimeout = std::chrono::seconds(2);
 
 // Slots of the signal page (64-bit each).
 enum Slot : unsigned { kComputeSignal = 0, kSdmaSignal = 1, kComputeRptr = 2, kSdmaRptr = 3,
@@ -139,8 +142,12 @@ void Device::boot() {
   if (boot_state_ != BootState::FastReinit) {
     load_firmware();
     init_smu();
+  } else { // the firmware runs; only where the MEC's is linked is needed
+    mec_entry_ = info_.emulated ? synthetic_mec_entry(discovery_)
+                                : load_mec_entry(discovery_, firmware_dir());
   }
   init_shader_memory();
+  start_mec();
   init_compute_queue();
   init_sdma_queue();
   calibrate_clock();
@@ -312,6 +319,7 @@ void Device::load_firmware() {
   const FirmwareSet fw = info_.emulated ? synthetic_firmware_set(discovery_)
                                         : load_firmware_set(discovery_, firmware_dir());
   firmware_source_ = fw.source;
+  mec_entry_ = fw.mec_entry;
   PspBuffers buf;
   buf.msg1 = alloc_boot(psp::kMsg1Bytes, psp::kMsg1Bytes);
   buf.ring = alloc_boot(64 << 10, kPage);
@@ -453,6 +461,44 @@ void Device::init_shader_memory() {
   pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), grbm_gfx_cntl(0, 0, 0, 0));
   pci_->reg_write32(reg(gc_->SH_MEM_CONFIG), kDefaultShMemConfig);
   pci_->reg_write32(reg(gc_->SH_MEM_BASES), sh_mem_bases(kPrivateAperture, kSharedAperture));
+}
+
+// gfx_v11_0_hw_init's MEC bring-up for PSP-loaded RS64 firmware (gfx_v12_0 does the same):
+// wait until the RLC autoload is over and the CP idle (wait_for_rlc_autoload_complete), give
+// each pipe its program counter start and pulse the pipe resets so the pipes take it
+// (config_gfx_rs64), then release the pipes and the halt (cp_compute_enable). Without this
+// the MEC stays halted after the autoload and no queue is ever fetched.
+void Device::start_mec() {
+  const uint32_t status = reg(gc_->RLC_RLCS_BOOTLOAD_STATUS), cp_stat = reg(gc_->CP_STAT);
+  const auto deadline = std::chrono::steady_clock::now() + kAutoloadTimeout;
+  for (;;) {
+    const uint32_t s = pci_->reg_read32(status), c = pci_->reg_read32(cp_stat);
+    if ((s & RLC_BOOTLOAD_COMPLETE) && c == 0) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf,
+                    ": the RLC autoload did not complete (RLC_RLCS_BOOTLOAD_STATUS 0x%08x, "
+                    "CP_STAT 0x%08x)",
+                    s, c);
+      throw DeviceError(info_.pci_address + buf);
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+  for (uint32_t pipe = 0; pipe < kMecPipes; ++pipe) {
+    pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), grbm_gfx_cntl(1, pipe, 0, 0));
+    pci_->reg_write32(reg(gc_->CP_MEC_RS64_PRGRM_CNTR_START), rs64_prgrm_cntr_start(mec_entry_));
+    pci_->reg_write32(reg(gc_->CP_MEC_RS64_PRGRM_CNTR_START_HI),
+                      rs64_prgrm_cntr_start_hi(mec_entry_));
+  }
+  pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), 0);
+  const uint32_t cntl = reg(gc_->CP_MEC_RS64_CNTL);
+  const uint32_t was = pci_->reg_read32(cntl);
+  pci_->reg_write32(cntl, was | CP_MEC_RS64_ALL_PIPES_RESET);
+  pci_->reg_write32(cntl, was & ~CP_MEC_RS64_ALL_PIPES_RESET);
+  pci_->reg_write32(cntl, (was & ~(CP_MEC_RS64_INVALIDATE_ICACHE | CP_MEC_RS64_ALL_PIPES_RESET |
+                                   CP_MEC_RS64_HALT)) |
+                              CP_MEC_RS64_ALL_PIPES_ACTIVE);
+  std::this_thread::sleep_for(std::chrono::microseconds(50)); // amdgpu's udelay(50)
 }
 
 void Device::init_compute_queue() {

@@ -154,6 +154,8 @@ private:
   // reaching unmapped memory before that memory is reused.
   void invalidate_gpu_tlb();
   void init_shader_memory();
+  // The MEC after the RLC autoload: its pipes started at the firmware's entry, unhalted.
+  void start_mec();
   void init_compute_queue();
   void program_compute_hqd();
   void init_sdma_queue();
@@ -192,6 +194,7 @@ private:
   hw::gmc::PteFormat pte_format_ = hw::gmc::PteFormat::v11;
   BootState boot_state_ = BootState::Fresh;
   std::string firmware_source_;
+  uint64_t mec_entry_ = 0; // where the MEC firmware is linked (its file's ucode_start_addr)
   uint32_t smu_version_ = 0;
   const hw::PspRegs* psp_regs_ = nullptr;
   const hw::SmuRegs* smu_regs_ = nullptr;

@@ -91,6 +91,11 @@ TypedImages cp_rs64_images(std::span<const uint8_t> file, const std::string& nam
   return out;
 }
 
+uint64_t cp_rs64_start_address(std::span<const uint8_t> file, const std::string& name) {
+  need_header(file, name, 2, kCpv2HeaderBytes, "an RS64 command processor file");
+  return uint64_t(u32(file, kCpv2UcodeStartLo)) | uint64_t(u32(file, kCpv2UcodeStartHi)) << 32;
+}
+
 TypedImages sdma_images(std::span<const uint8_t> file, const std::string& name) {
   using namespace hw::psp;
   payload_range(file, name);
@@ -144,7 +149,7 @@ TypedImages rlc_images(std::span<const uint8_t> file, const std::string& name) {
 }
 
 std::vector<uint8_t> make_cp_rs64_file(std::span<const uint8_t> code,
-                                       std::span<const uint8_t> stack) {
+                                       std::span<const uint8_t> stack, uint64_t start_address) {
   std::vector<uint8_t> body(code.begin(), code.end());
   body.insert(body.end(), stack.begin(), stack.end());
   auto f = container(kCpv2HeaderBytes, 2, 0, body, uint32_t(body.size()));
@@ -152,6 +157,8 @@ std::vector<uint8_t> make_cp_rs64_file(std::span<const uint8_t> code,
   put32(f, kCpv2UcodeSize + 4, kCpv2HeaderBytes); // ucode_offset_bytes
   put32(f, kCpv2DataSize, uint32_t(stack.size()));
   put32(f, kCpv2DataOffset, kCpv2HeaderBytes + uint32_t(code.size()));
+  put32(f, kCpv2UcodeStartLo, uint32_t(start_address));
+  put32(f, kCpv2UcodeStartHi, uint32_t(start_address >> 32));
   return f;
 }
 

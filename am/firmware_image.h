@@ -36,6 +36,8 @@ using TypedImages = std::vector<std::pair<uint32_t, std::vector<uint8_t>>>;
 // each of `stack_types` (one per pipe).
 TypedImages cp_rs64_images(std::span<const uint8_t> file, const std::string& name,
                            uint32_t code_type, std::span<const uint32_t> stack_types);
+// The same file's ucode_start_addr: the byte address its code is linked at.
+uint64_t cp_rs64_start_address(std::span<const uint8_t> file, const std::string& name);
 // sdma_firmware_header_v2_0 (context and control threads: TH0, TH1) or v3_0 (one image: TH0).
 TypedImages sdma_images(std::span<const uint8_t> file, const std::string& name);
 // rlc_firmware_header_v2_x: the restore lists GPM and SRM (v2.1+), IRAM and DRAM boot (v2.2+),
@@ -49,7 +51,7 @@ std::vector<uint8_t> make_firmware_file(uint16_t header_major, std::span<const u
 std::vector<uint8_t> make_psp_sos_file(const std::map<uint32_t, std::vector<uint8_t>>& components);
 std::vector<uint8_t> make_imu_file(std::span<const uint8_t> iram, std::span<const uint8_t> dram);
 std::vector<uint8_t> make_cp_rs64_file(std::span<const uint8_t> code,
-                                       std::span<const uint8_t> stack);
+                                       std::span<const uint8_t> stack, uint64_t start_address);
 // SDMA 6 (header v2.0: both threads) or SDMA 7 (v3.0: `th1` must be empty).
 std::vector<uint8_t> make_sdma_file(std::span<const uint8_t> th0, std::span<const uint8_t> th1);
 // An RLC v2.3 file: RLC_G as the ucode, the other parts by psp_gfx_fw_type (GPM, SRM, IRAM,

@@ -25,6 +25,7 @@ struct FirmwareSet {
   std::map<uint32_t, std::vector<uint8_t>> sos; // the PSP's own components, by psp_fw_type
   FirmwareImage smu;                            // loaded before the TMR
   std::vector<FirmwareImage> gfx;               // SDMA, PFP, ME, MEC, IMU, RLC: in load order
+  uint64_t mec_entry = 0; // where the MEC's code is linked (the mec file's ucode_start_addr)
 };
 
 // The file names, from the GC, SDMA0, MP0 and MP1 versions; throws FirmwareError when the
@@ -36,5 +37,9 @@ FirmwareSet load_firmware_set(const IpDiscovery& ip, const std::filesystem::path
 
 // Deterministic stand-in files for an emulated card, through the same checks.
 FirmwareSet synthetic_firmware_set(const IpDiscovery& ip);
+
+// Only the MEC file's entry (ucode_start_addr), for a boot that finds the firmware running.
+uint64_t load_mec_entry(const IpDiscovery& ip, const std::filesystem::path& dir);
+uint64_t synthetic_mec_entry(const IpDiscovery& ip);
 
 } // namespace am

@@ -52,7 +52,7 @@ bool Gpu::known_register(uint32_t index) const {
          in(g.GCVM_L2_PROTECTION_FAULT_CNTL, g.GCVM_L2_PROTECTION_FAULT_ADDR_HI32) ||
          nbio_.known_register(index) || index == gc(g.GRBM_GFX_CNTL) ||
          in(g.SCRATCH_REG6, g.SCRATCH_REG7) || index == gc(g.SH_MEM_BASES) ||
-         index == gc(g.SH_MEM_CONFIG) ||
+         index == gc(g.SH_MEM_CONFIG) || mec_control_.is_register(index) ||
          (index >= ih(ih_first) && index <= ih(i.IH_DOORBELL_RPTR)) || index == ih(i.IH_CNTL);
 }
 
@@ -88,7 +88,8 @@ Gpu::Gpu(const GpuConfig& config)
              vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes, iommu_),
       fb_(regs_, model_, vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes),
       ih_(regs_, model_, mmhub_), smu_(regs_, model_, fw_, debug_),
-      psp_(regs_, model_, fb_, fw_, smu_, debug_), mec_(*this), sdma_(*this) {
+      psp_(regs_, model_, fb_, fw_, smu_, debug_), mec_control_(model_, fw_, debug_), mec_(*this),
+      sdma_(*this) {
   if (vram_ == MAP_FAILED) {
     vram_ = nullptr;
     throw std::runtime_error("sim: cannot reserve " + std::to_string(config.vram_bytes >> 20) +
@@ -262,6 +263,7 @@ uint32_t Gpu::read_reg(uint32_t index) {
     auto it = bank.find(index);
     return it == bank.end() ? 0 : it->second;
   }
+  if (uint32_t v; mec_control_.read(index, grbm_select_, v)) return v;
   if (index == gc(gc_regs_.SH_MEM_BASES)) return sh_mem_bases_[(grbm_select_ >> 4) & 0xf];
   if (index == gc(gc_regs_.SH_MEM_CONFIG)) return sh_mem_config_[(grbm_select_ >> 4) & 0xf];
   if (index == gc(gc_regs_.SDMA0_QUEUE0_RB_RPTR)) return uint32_t(sdma_.rptr());
@@ -279,9 +281,11 @@ void Gpu::write_reg(uint32_t index, uint32_t value) {
     SdmaOn,
     SdmaOff,
     SdmaRun,
+    MecRun,
     Mode1Reset
   } effect = Effect::None;
   HqdState hqd;
+  bool mec_started = false;
   uint64_t sdma_base = 0, sdma_wb = 0;
   uint32_t sdma_bytes = 0;
   {
@@ -302,6 +306,8 @@ void Gpu::write_reg(uint32_t index, uint32_t value) {
     } else if (index == gc(gc_regs_.GRBM_GFX_CNTL)) {
       grbm_select_ = value & 0x7ff;
       regs_.store(index, value);
+    } else if (mec_control_.write(index, value, grbm_select_, mec_started)) {
+      if (mec_started) effect = Effect::MecRun;
     } else if (index == gc(gc_regs_.SH_MEM_BASES)) {
       sh_mem_bases_[(grbm_select_ >> 4) & 0xf] = value;
     } else if (index == gc(gc_regs_.SH_MEM_CONFIG)) {
@@ -401,6 +407,11 @@ void Gpu::write_reg(uint32_t index, uint32_t value) {
     if (pending != kNoPendingWptr && sdma_.enabled()) sdma_.ring(pending);
     break;
   }
+  case Effect::MecRun: {
+    const uint64_t pending = cp_pending_wptr_.exchange(kNoPendingWptr);
+    if (pending != kNoPendingWptr && mec_.active()) mec_.ring(pending);
+    break;
+  }
   case Effect::Mode1Reset: mode1_reset(); break;
   case Effect::None: break;
   }
@@ -421,6 +432,8 @@ void Gpu::mode1_reset() {
   fb_.set_power_on_location(regs_);
   regs_.store(gc(gc_regs_.SDMA0_ENGINE_CNTL), gc_regs_.sdma_engine_cntl_reset);
   sdma_pending_wptr_.store(kNoPendingWptr);
+  cp_pending_wptr_.store(kNoPendingWptr);
+  mec_control_.reset();
   grbm_select_ = 0;
   std::fill(std::begin(sh_mem_bases_), std::end(sh_mem_bases_), 0u);
   std::fill(std::begin(sh_mem_config_), std::end(sh_mem_config_), 0u);
@@ -498,7 +511,20 @@ void Gpu::doorbell_write64(uint32_t index, uint64_t value) {
     }
     const HqdState& hqd = mec_.hqd();
     if (mec_.active() && hqd.doorbell_enabled && hqd.doorbell_index == index) {
-      if (hdp_flushed(cp_hdp_mark_, "CP doorbell")) mec_.ring(value);
+      if (!hdp_flushed(cp_hdp_mark_, "CP doorbell")) return;
+      if (!mec_control_.pipe0_running()) {
+        // A halted (or never started) pipe fetches nothing; it finds the write pointer once
+        // it runs.
+        cp_pending_wptr_.store(value);
+        if (debug_ >= 2)
+          std::fprintf(stderr, "amcl sim: compute doorbell while MEC pipe 0 does not run "
+                               "(CP_MEC_RS64_CNTL)\n");
+        if (!mec_control_.pipe0_running()) return;
+        // The pipe started meanwhile and may have missed the pending pointer: take it here.
+        value = cp_pending_wptr_.exchange(kNoPendingWptr);
+        if (value == kNoPendingWptr) return;
+      }
+      mec_.ring(value);
       return;
     }
   } else if (port == Nbio::Port::Sdma0) {

@@ -12,6 +12,7 @@
 #include "ih.h"
 #include "iommu.h"
 #include "mec.h"
+#include "mec_control.h"
 #include "nbio.h"
 #include "psp.h"
 #include "register_file.h"
@@ -79,6 +80,7 @@ public:
   const GpuConfig& config() const { return config_; }
   const CardModel& model() const { return model_; }
   Mec& mec() { return mec_; }
+  const MecControl& mec_control() const { return mec_control_; }
   SdmaEngine& sdma() { return sdma_; }
   const Iommu& iommu() const { return iommu_; }
   const Ih& ih() const { return ih_; }
@@ -163,9 +165,11 @@ private:
   std::atomic<uint32_t> cache_line_{0}, interrupt_line_{0};
   std::atomic<uint64_t> undecoded_accesses_{0};
   std::atomic<uint64_t> invalidation_range_faults_{0};
-  // The last SDMA doorbell while the engine was halted, taken up when it is unhalted.
+  // The last SDMA doorbell while the engine was halted, taken up when it is unhalted; the same
+  // for the compute queue's doorbell while MEC pipe 0 does not run.
   static constexpr uint64_t kNoPendingWptr = ~0ull;
   std::atomic<uint64_t> sdma_pending_wptr_{kNoPendingWptr};
+  std::atomic<uint64_t> cp_pending_wptr_{kNoPendingWptr};
   bool decodes(unsigned bar, const char* access, uint32_t index);
   void reset_config_space();
   std::mutex reg_mutex_;
@@ -173,6 +177,7 @@ private:
   uint32_t sh_mem_bases_[16] = {}; // SH_MEM_BASES per VMID
   uint32_t sh_mem_config_[16] = {};
   std::unordered_map<uint32_t, std::unordered_map<uint32_t, uint32_t>> hqd_banks_;
+  MecControl mec_control_;
   Mec mec_;
   SdmaEngine sdma_;
   std::mutex irq_mutex_;

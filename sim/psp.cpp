@@ -1,6 +1,7 @@
 #include "psp.h"
 
 #include "am/hw/psp_gfx_if.h"
+#include "am/synthetic_firmware.h"
 
 #include <cstdio>
 #include <cstring>
@@ -41,6 +42,7 @@ void Psp::assume_booted_elsewhere() {
   smu_.start();
   fw_.imu_running = true;
   fw_.gfx_running = true;
+  fw_.autoload_done_ns = 1; // long done
 }
 
 void Psp::reset() {
@@ -51,6 +53,8 @@ void Psp::reset() {
   loaded_.clear();
   fw_.imu_running = false;
   fw_.gfx_running = false;
+  fw_.autoload_done_ns = 0;
+  fw_.mec_entry = FirmwareState::kUnknownEntry;
   const PspRegs& r = *model_.psp;
   for (Reg x : {r.bl_addr, r.ring_cmd, r.ring_wptr, r.ring_lo, r.ring_hi, r.ring_size, r.sos_alive})
     regs_.store(reg(x), 0);
@@ -208,6 +212,8 @@ uint32_t Psp::execute(uint64_t cmd_va) {
     }
     loaded_.insert(type);
     if (type == GFX_FW_TYPE_SMU) smu_.start();
+    if (type == GFX_FW_TYPE_RS64_MEC)
+      fw_.mec_entry = am::synthetic::rs64_entry(image).value_or(FirmwareState::kUnknownEntry);
     return 0;
   }
   case GFX_CMD_ID_AUTOLOAD_RLC:
@@ -218,6 +224,8 @@ uint32_t Psp::execute(uint64_t cmd_va) {
     }
     fw_.imu_running = true; // the IMU starts, brings up the RLC, which starts the CP and SDMA
     fw_.gfx_running = true;
+    fw_.autoload_done_ns =
+        (std::chrono::steady_clock::now() + kAutoloadTime).time_since_epoch().count();
     return 0;
   default:
     log("unknown ring command " + std::to_string(id));

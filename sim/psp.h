@@ -2,9 +2,10 @@
 // in order, the sOS's GPCOM ring (C2PMSG_64/67/69-71) and the ring commands a compute driver
 // sends: LOAD_TOC (answers the TMR size), SETUP_TMR, LOAD_IP_FW (copies the image into the TMR,
 // starts the SMU firmware when it is the SMU's) and AUTOLOAD_RLC (starts the CP and SDMA
-// firmware). A command out of order, an unknown firmware type or an unreadable buffer gets a
-// non-zero status in the response, as the PSP answers; layouts from am/hw/psp_gfx_if.h.
-// Commands complete within the register write that submits them.
+// firmware; the MEC's pipes still wait for the driver, see mec_control.h). A command out of order,
+// an unknown firmware type or an unreadable buffer gets a non-zero status in the response, as the
+// PSP answers; layouts from am/hw/psp_gfx_if.h. Commands complete within the register write that
+// submits them.
 #pragma once
 #include "card_model.h"
 #include "firmware_state.h"
@@ -12,6 +13,7 @@
 #include "register_file.h"
 #include "smu.h"
 
+#include <chrono>
 #include <cstdint>
 #include <set>
 #include <string>
@@ -21,6 +23,9 @@ namespace sim {
 class Psp {
 public:
   static constexpr uint32_t kTmrBytes = 8u << 20; // what LOAD_TOC answers
+  // How long the RLC autoload takes after AUTOLOAD_RLC returns (the IMU and RLC load the CP and
+  // SDMA firmware meanwhile). Real parts publish no figure; amdgpu polls for it.
+  static constexpr std::chrono::milliseconds kAutoloadTime{2};
 
   Psp(RegisterFile& regs, const CardModel& model, shader::MemoryPort& gmc, FirmwareState& fw, Smu& smu,
       int debug);

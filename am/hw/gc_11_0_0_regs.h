@@ -89,6 +89,14 @@ inline constexpr GcRegs kGc11{
     // generated tables among them); the Linux header itself was not re-read for these two.
     .CP_MEC_DOORBELL_RANGE_LOWER = {0x1dfc, 0},
     .CP_MEC_DOORBELL_RANGE_UPPER = {0x1dfd, 0},
+    // Linux gc_11_0_0_offset.h, re-read: CP_STAT 0x0f40 (base 0), RLC_RLCS_BOOTLOAD_STATUS
+    // 0x4e82 and the RS64 MEC block 0x2900 (PRGRM_CNTR_START), 0x2904 (CNTL) and 0x2938
+    // (PRGRM_CNTR_START_HI), base 1.
+    .CP_STAT = {0x0f40, 0},
+    .RLC_RLCS_BOOTLOAD_STATUS = {0x4e82, 1},
+    .CP_MEC_RS64_PRGRM_CNTR_START = {0x2900, 1},
+    .CP_MEC_RS64_PRGRM_CNTR_START_HI = {0x2938, 1},
+    .CP_MEC_RS64_CNTL = {0x2904, 1},
 };
 
 } // namespace am::hw

@@ -92,6 +92,14 @@ inline constexpr GcRegs kGc12{
     // generated tables among them); the Linux header itself was not re-read for these two.
     .CP_MEC_DOORBELL_RANGE_LOWER = {0x1dfc, 0},
     .CP_MEC_DOORBELL_RANGE_UPPER = {0x1dfd, 0},
+    // CP_STAT 0x0f40 (base 0) re-read in Linux gc_12_0_0_offset.h. The RS64 MEC block
+    // (0x2900/0x2904/0x2938, base 1) as two user-space drivers transcribe that header,
+    // the same as GC 11's; RLC_RLCS_BOOTLOAD_STATUS assumed at GC 11's 0x4e82 (not re-read).
+    .CP_STAT = {0x0f40, 0},
+    .RLC_RLCS_BOOTLOAD_STATUS = {0x4e82, 1},
+    .CP_MEC_RS64_PRGRM_CNTR_START = {0x2900, 1},
+    .CP_MEC_RS64_PRGRM_CNTR_START_HI = {0x2938, 1},
+    .CP_MEC_RS64_CNTL = {0x2904, 1},
 };
 
 } // namespace am::hw

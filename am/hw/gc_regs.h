@@ -69,6 +69,15 @@ struct GcRegs {
   // The doorbells the MEC listens to: byte offsets into the doorbell BAR, inclusive
   // (gfx_v11_0_kiq_init_register: KIQ's doorbell * 2 << 2 to userqueue_end * 2 << 2).
   Reg CP_MEC_DOORBELL_RANGE_LOWER, CP_MEC_DOORBELL_RANGE_UPPER;
+  // Bringing up the MEC after the PSP's RLC autoload (gfx_v11_0_hw_init / gfx_v12_0_hw_init):
+  // wait for RLC_RLCS_BOOTLOAD_STATUS.BOOTLOAD_COMPLETE with CP_STAT 0
+  // (wait_for_rlc_autoload_complete), give every MEC pipe its program counter start from the
+  // firmware file's ucode_start_addr with the pipe selected in GRBM_GFX_CNTL (ME 1), pulse the
+  // pipe resets so they take it (config_gfx_rs64), then release the pipes and the halt in
+  // CP_MEC_RS64_CNTL (cp_compute_enable).
+  Reg CP_STAT, RLC_RLCS_BOOTLOAD_STATUS;
+  Reg CP_MEC_RS64_PRGRM_CNTR_START, CP_MEC_RS64_PRGRM_CNTR_START_HI;
+  Reg CP_MEC_RS64_CNTL;
 };
 
 // GRBM_GFX_CNTL fields: PIPEID[1:0] MEID[3:2] VMID[7:4] QUEUEID[10:8] (both generations).
@@ -114,6 +123,29 @@ inline constexpr uint64_t kSharedAperture = 0x2000000000000000ull;
 // CP_MEC_DOORBELL_RANGE_UPPER as amdgpu sets it (and tinygrad's AM): the end of the Navi10
 // doorbell layout's user queues, AMDGPU_NAVI10_DOORBELL_USERQUEUE_END = 0x08a, * 2 << 2.
 inline constexpr uint32_t kMecDoorbellRangeUpper = (0x08a * 2) << 2;
+
+// RLC_RLCS_BOOTLOAD_STATUS: BOOTLOAD_COMPLETE[31] (gc_11_0_0_sh_mask.h, as several user-space
+// drivers transcribe it and amdgpu tests it).
+inline constexpr uint32_t RLC_BOOTLOAD_COMPLETE = 1u << 31;
+// CP_MEC_RS64_CNTL (gc_11_0_0_sh_mask.h / gc_12_0_0_sh_mask.h as transcribed by two
+// independent user-space drivers): MEC_INVALIDATE_ICACHE[4], MEC_PIPE0..3_RESET[19:16],
+// MEC_PIPE0..3_ACTIVE[29:26], MEC_HALT[30].
+inline constexpr uint32_t CP_MEC_RS64_INVALIDATE_ICACHE = 1u << 4;
+inline constexpr uint32_t CP_MEC_RS64_PIPE_RESET_SHIFT = 16;
+inline constexpr uint32_t CP_MEC_RS64_PIPE_ACTIVE_SHIFT = 26;
+inline constexpr uint32_t CP_MEC_RS64_HALT = 1u << 30;
+inline constexpr uint32_t kMecPipes = 4; // per MEC on gfx11 and gfx12 (num_pipe_per_mec)
+inline constexpr uint32_t CP_MEC_RS64_ALL_PIPES_RESET = 0xfu << CP_MEC_RS64_PIPE_RESET_SHIFT;
+inline constexpr uint32_t CP_MEC_RS64_ALL_PIPES_ACTIVE = 0xfu << CP_MEC_RS64_PIPE_ACTIVE_SHIFT;
+// CP_MEC_RS64_PRGRM_CNTR_START holds the dword address of the firmware's entry, its low 32
+// bits, and _HI the rest: gfx_v11_0_config_gfx_rs64 writes ucode_start_addr_lo >> 2 |
+// ucode_start_addr_hi << 30 and ucode_start_addr_hi >> 2.
+inline constexpr uint32_t rs64_prgrm_cntr_start(uint64_t entry) {
+  return uint32_t(entry >> 2);
+}
+inline constexpr uint32_t rs64_prgrm_cntr_start_hi(uint64_t entry) {
+  return uint32_t(entry >> 34);
+}
 
 // SDMA0_QUEUE0_RB_CNTL: RB_ENABLE[0] RB_SIZE[5:1] (log2 of ring dwords) RPTR_WRITEBACK_ENABLE[12]
 // (F32_WPTR_POLL_ENABLE [11], RB_VMID [27:24] not used).

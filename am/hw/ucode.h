@@ -28,9 +28,10 @@ inline constexpr uint32_t kImuIramSize = 32, kImuDramSize = 40, kImuHeaderBytes 
 
 // gfx_firmware_header_v2_0 (RS64 PFP, ME, MEC on SOC21/SOC24): the code is ucode_size_bytes
 // from the common header's ucode offset; the stack (data) is at data_offset_bytes from the
-// file's start, and the PSP gets it once per pipe.
+// file's start, and the PSP gets it once per pipe. ucode_start_addr_lo/hi is the address the
+// code is linked at, where each pipe's program counter must start (config_gfx_rs64).
 inline constexpr uint32_t kCpv2UcodeSize = 36, kCpv2DataSize = 44, kCpv2DataOffset = 48,
-                          kCpv2HeaderBytes = 60;
+                          kCpv2UcodeStartLo = 52, kCpv2UcodeStartHi = 56, kCpv2HeaderBytes = 60;
 
 // sdma_firmware_header_v2_0 (SDMA 6): the context thread's ucode is the common header's ucode
 // (ctx_ucode_size_bytes long), the control thread's at ctl_ucode_offset from the file's start.

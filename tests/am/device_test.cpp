@@ -595,6 +595,41 @@ TEST_P(AmDevice, SdmaRunsOnlyWhileItsEngineIsUnhalted) {
   dev.free(mem);
 }
 
+// The MEC after the RLC autoload is halted with its pipes in reset: the boot must start pipe 0
+// at the MEC firmware's entry (gfx_v11_0_config_gfx_rs64 + cp_compute_enable). A halted MEC
+// fetches nothing; it takes the queue up once released.
+TEST_P(AmDevice, ComputeRunsOnlyWhileTheMecIsStartedAtItsFirmwareEntry) {
+  auto gpu = card();
+  am::Device dev(gpu);
+  EXPECT_TRUE(gpu->mec_control().pipe0_running());
+  EXPECT_EQ(gpu->mec_control().start_faults(), 0u);
+  const sim::CardModel& m = gpu->model();
+  const uint32_t cntl = m.gc_reg(m.gc->CP_MEC_RS64_CNTL);
+  EXPECT_EQ(gpu->reg_read32(cntl) &
+                (am::hw::CP_MEC_RS64_HALT | (1u << am::hw::CP_MEC_RS64_PIPE_RESET_SHIFT)),
+            0u);
+  // Every pipe's program counter start is the entry of gc_*_mec.bin, dword address split in two.
+  for (uint32_t pipe = 0; pipe < am::hw::kMecPipes; ++pipe) {
+    gpu->reg_write32(m.gc_reg(m.gc->GRBM_GFX_CNTL), am::hw::grbm_gfx_cntl(1, pipe, 0, 0));
+    EXPECT_EQ(gpu->reg_read32(m.gc_reg(m.gc->CP_MEC_RS64_PRGRM_CNTR_START)), 0x40001000u) << pipe;
+    EXPECT_EQ(gpu->reg_read32(m.gc_reg(m.gc->CP_MEC_RS64_PRGRM_CNTR_START_HI)), 1u) << pipe;
+  }
+  gpu->reg_write32(m.gc_reg(m.gc->GRBM_GFX_CNTL), 0);
+  am::Allocation mem = dev.alloc_vram(4096);
+  std::memset(mem.cpu, 0, 4096);
+  gpu->reg_write32(cntl, gpu->reg_read32(cntl) | am::hw::CP_MEC_RS64_HALT);
+  EXPECT_FALSE(gpu->mec_control().pipe0_running());
+  am::Pm4Builder p;
+  p.write_data_mem(mem.va, {0x600d});
+  const uint64_t done = dev.submit_compute(p);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 0u) << "a halted MEC ran the packet";
+  gpu->reg_write32(cntl, gpu->reg_read32(cntl) & ~am::hw::CP_MEC_RS64_HALT);
+  dev.wait(am::Engine::Compute, done);
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 0x600du);
+  dev.free(mem);
+}
+
 // SDMA WRITE, POLL_REGMEM and COPY_LINEAR_SUB_WINDOW (whose pitch field moved between SDMA 6
 // and 7: the builder encodes for the card's version).
 TEST_P(AmDevice, SdmaWritePollAndSubWindowCopy) {

@@ -4,6 +4,7 @@
 #include "am/firmware_set.h"
 #include "am/hw/psp_gfx_if.h"
 #include "am/hw/ucode.h"
+#include "am/synthetic_firmware.h"
 #include "sim/card_model.h"
 #include "sim/ip_discovery.h"
 
@@ -141,9 +142,14 @@ TEST(Firmware, ContainersSplitIntoTheirImages) {
   using namespace hw::psp;
   const std::vector<uint8_t> code(300, 1), stack(200, 2), th0(100, 3), th1(60, 4), g(80, 5);
   const uint32_t stacks[] = {GFX_FW_TYPE_RS64_MEC_P0_STACK, GFX_FW_TYPE_RS64_MEC_P1_STACK};
-  const TypedImages mec =
-      cp_rs64_images(make_cp_rs64_file(code, stack), "mec.bin", GFX_FW_TYPE_RS64_MEC, stacks);
+  const auto mec_file = make_cp_rs64_file(code, stack, 0x5'0000'4000);
+  const TypedImages mec = cp_rs64_images(mec_file, "mec.bin", GFX_FW_TYPE_RS64_MEC, stacks);
   ASSERT_EQ(mec.size(), 3u);
+  // ucode_start_addr_lo at byte 52, _hi at 56 (gfx_firmware_header_v2_0).
+  EXPECT_EQ(cp_rs64_start_address(mec_file, "mec.bin"), 0x5'0000'4000u);
+  EXPECT_EQ(mec_file[52], 0x00);
+  EXPECT_EQ(mec_file[53], 0x40);
+  EXPECT_EQ(mec_file[56], 0x05);
   EXPECT_EQ(mec[0], std::make_pair(uint32_t(GFX_FW_TYPE_RS64_MEC), code));
   EXPECT_EQ(mec[2], std::make_pair(uint32_t(GFX_FW_TYPE_RS64_MEC_P1_STACK), stack));
   const TypedImages v2 = sdma_images(make_sdma_file(th0, th1), "sdma_6_0_0.bin");
@@ -168,7 +174,7 @@ TEST(Firmware, ContainersSplitIntoTheirImages) {
   auto bad = rlc_file;
   set_word(bad, hw::ucode::kRlcVOffset, uint32_t(bad.size()));
   EXPECT_THROW(rlc_images(bad, "rlc.bin"), FirmwareError);
-  auto bad_stack = make_cp_rs64_file(code, stack);
+  auto bad_stack = make_cp_rs64_file(code, stack, 0);
   set_word(bad_stack, hw::ucode::kCpv2DataSize, 100000);
   EXPECT_THROW(cp_rs64_images(bad_stack, "mec.bin", GFX_FW_TYPE_RS64_MEC, stacks), FirmwareError);
   try {
@@ -241,11 +247,14 @@ TEST(Firmware, SetFromADirectory) {
   write("sdma_6_0_0.bin",
         make_sdma_file(piece(GFX_FW_TYPE_SDMA_UCODE_TH0), piece(GFX_FW_TYPE_SDMA_UCODE_TH1)));
   write("gc_11_0_0_pfp.bin",
-        make_cp_rs64_file(piece(GFX_FW_TYPE_RS64_PFP), piece(GFX_FW_TYPE_RS64_PFP_P0_STACK)));
+        make_cp_rs64_file(piece(GFX_FW_TYPE_RS64_PFP), piece(GFX_FW_TYPE_RS64_PFP_P0_STACK),
+                          am::synthetic::kPfpEntry));
   write("gc_11_0_0_me.bin",
-        make_cp_rs64_file(piece(GFX_FW_TYPE_RS64_ME), piece(GFX_FW_TYPE_RS64_ME_P0_STACK)));
+        make_cp_rs64_file(piece(GFX_FW_TYPE_RS64_ME), piece(GFX_FW_TYPE_RS64_ME_P0_STACK),
+                          am::synthetic::kMeEntry));
   write("gc_11_0_0_mec.bin",
-        make_cp_rs64_file(piece(GFX_FW_TYPE_RS64_MEC), piece(GFX_FW_TYPE_RS64_MEC_P0_STACK)));
+        make_cp_rs64_file(piece(GFX_FW_TYPE_RS64_MEC), piece(GFX_FW_TYPE_RS64_MEC_P0_STACK),
+                          am::synthetic::kMecEntry));
   std::map<uint32_t, std::vector<uint8_t>> rlc_parts;
   for (uint32_t t :
        {GFX_FW_TYPE_RLC_RESTORE_LIST_GPM_MEM, GFX_FW_TYPE_RLC_RESTORE_LIST_SRM_MEM,
@@ -261,6 +270,9 @@ TEST(Firmware, SetFromADirectory) {
     EXPECT_EQ(loaded.gfx[i].ucode, synthetic.gfx[i].ucode) << i;
   }
   EXPECT_EQ(loaded.source, dir.string());
+  EXPECT_EQ(loaded.mec_entry, am::synthetic::kMecEntry);
+  EXPECT_EQ(synthetic.mec_entry, am::synthetic::kMecEntry);
+  EXPECT_EQ(am::synthetic::rs64_entry(piece(GFX_FW_TYPE_RS64_MEC)), am::synthetic::kMecEntry);
 
   fs::remove(dir / "gc_11_0_0_mec.bin");
   try {

@@ -11,6 +11,7 @@
 #include "am/hw/osssys_regs.h"
 #include "am/hw/psp_gfx_if.h"
 #include "am/hw/sh_regs.h"
+#include "am/hw/ucode.h"
 #include "am/hw/vm_hub_regs.h"
 
 #include <gtest/gtest.h>
@@ -290,6 +291,27 @@ TEST(GcRegisters, SdmaEngineControl) {
     EXPECT_NE(g->sdma_engine_cntl_reset & SDMA_ENGINE_CNTL_HALT, 0u);
   }
   EXPECT_EQ(SDMA_RB_CNTL_RB_PRIV, 1u << 23);
+}
+
+// The MEC's start-up registers (Linux gc_11_0_0_offset.h, re-read: CP_STAT base 0, the rest base
+// 1; GC 12 the same) and the fields amdgpu's config_gfx_rs64 / cp_compute_enable touch.
+TEST(GcRegisters, MecStartUp) {
+  for (const GcRegs* g : {&kGc11, &kGc12}) {
+    expect_reg(g->CP_STAT, 0x0f40, 0);
+    expect_reg(g->RLC_RLCS_BOOTLOAD_STATUS, 0x4e82, 1);
+    expect_reg(g->CP_MEC_RS64_PRGRM_CNTR_START, 0x2900, 1);
+    expect_reg(g->CP_MEC_RS64_CNTL, 0x2904, 1);
+    expect_reg(g->CP_MEC_RS64_PRGRM_CNTR_START_HI, 0x2938, 1);
+  }
+  EXPECT_EQ(RLC_BOOTLOAD_COMPLETE, 0x80000000u);
+  EXPECT_EQ(CP_MEC_RS64_INVALIDATE_ICACHE, 0x10u);
+  EXPECT_EQ(CP_MEC_RS64_ALL_PIPES_RESET, 0x000f0000u);
+  EXPECT_EQ(CP_MEC_RS64_ALL_PIPES_ACTIVE, 0x3c000000u);
+  EXPECT_EQ(CP_MEC_RS64_HALT, 0x40000000u);
+  // gfx_firmware_header_v2_0: ucode_start_addr_lo at byte 52, _hi at 56, 60 bytes in all.
+  EXPECT_EQ(ucode::kCpv2UcodeStartLo, 52u);
+  EXPECT_EQ(ucode::kCpv2UcodeStartHi, 56u);
+  EXPECT_EQ(ucode::kCpv2HeaderBytes, 60u);
 }
 
 // SH_MEM_CONFIG: amdgpu's DEFAULT_SH_MEM_CONFIG is 0xc00c (the value tinygrad's AM spells out),
