@@ -148,6 +148,7 @@ void Device::boot() {
   }
   init_shader_memory();
   start_mec();
+  enable_interrupts();
   init_compute_queue();
   init_sdma_queue();
   calibrate_clock();
@@ -499,6 +500,18 @@ void Device::start_mec() {
                                    CP_MEC_RS64_HALT)) |
                               CP_MEC_RS64_ALL_PIPES_ACTIVE);
   std::this_thread::sleep_for(std::chrono::microseconds(50)); // amdgpu's udelay(50)
+}
+
+// amdgpu switches these on when its fences and fault handlers take their IRQs
+// (gfx_v11_0_set_compute_eop_interrupt_state: TIME_STAMP and GENERIC0; amdkfd adds OPCODE_ERROR;
+// sdma_v6_0_set_trap_irq_state: TRAP_ENABLE). Without them a real card still writes every fence
+// but raises no interrupt: waits would only notice at their polling interval, and a queue stopped
+// on a bad packet would be found by the hang timeout instead of its report.
+void Device::enable_interrupts() {
+  const uint32_t cp = reg(gc_->CP_ME1_PIPE0_INT_CNTL), sdma = reg(gc_->SDMA0_CNTL);
+  pci_->reg_write32(cp, pci_->reg_read32(cp) | CP_INT_TIME_STAMP_ENABLE | CP_INT_GENERIC0_ENABLE |
+                            CP_INT_OPCODE_ERROR_ENABLE);
+  pci_->reg_write32(sdma, pci_->reg_read32(sdma) | SDMA_CNTL_TRAP_ENABLE);
 }
 
 void Device::init_compute_queue() {

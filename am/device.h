@@ -156,6 +156,9 @@ private:
   void init_shader_memory();
   // The MEC after the RLC autoload: its pipes started at the firmware's entry, unhalted.
   void start_mec();
+  // The interrupt sources the waits sleep on: end-of-pipe and bad opcode of MEC 1 pipe 0, and
+  // SDMA 0's TRAP.
+  void enable_interrupts();
   void init_compute_queue();
   void program_compute_hqd();
   void init_sdma_queue();

@@ -53,6 +53,7 @@ bool Gpu::known_register(uint32_t index) const {
          nbio_.known_register(index) || index == gc(g.GRBM_GFX_CNTL) ||
          in(g.SCRATCH_REG6, g.SCRATCH_REG7) || index == gc(g.SH_MEM_BASES) ||
          index == gc(g.SH_MEM_CONFIG) || mec_control_.is_register(index) ||
+         index == gc(g.CP_ME1_PIPE0_INT_CNTL) || index == gc(g.SDMA0_CNTL) ||
          (index >= ih(ih_first) && index <= ih(i.IH_DOORBELL_RPTR)) || index == ih(i.IH_CNTL);
 }
 
@@ -554,8 +555,29 @@ void Gpu::doorbell_write64(uint32_t index, uint64_t value) {
 }
 
 void Gpu::post_interrupt(const am::hw::ih::IvEntry& entry) {
+  if (!interrupt_enabled(entry)) {
+    suppressed_interrupts_.fetch_add(1);
+    if (debug_ >= 2)
+      std::fprintf(stderr,
+                   "amcl sim: interrupt (client %u, source %u) from a disabled source: no IV\n",
+                   entry.client_id, entry.source_id);
+    return;
+  }
   ih_.post(entry);
   raise_interrupt();
+}
+
+// The per-source enables in front of the IH: the MEC pipe's end-of-pipe (RELEASE_MEM) and
+// bad-opcode interrupts and SDMA 0's TRAP. Faults (UTCL2) and the rest are always on.
+bool Gpu::interrupt_enabled(const am::hw::ih::IvEntry& entry) const {
+  using namespace am::hw::ih;
+  if (entry.client_id == CLIENTID_GRBM_CP && entry.source_id == SRCID_CP_EOP_INTERRUPT)
+    return regs_.read(gc(gc_regs_.CP_ME1_PIPE0_INT_CNTL)) & CP_INT_TIME_STAMP_ENABLE;
+  if (entry.client_id == CLIENTID_GRBM_CP && entry.source_id == SRCID_CP_BAD_OPCODE)
+    return regs_.read(gc(gc_regs_.CP_ME1_PIPE0_INT_CNTL)) & CP_INT_OPCODE_ERROR_ENABLE;
+  if (entry.client_id == CLIENTID_GFX && entry.source_id == SRCID_SDMA_TRAP)
+    return regs_.read(gc(gc_regs_.SDMA0_CNTL)) & SDMA_CNTL_TRAP_ENABLE;
+  return true;
 }
 
 void Gpu::report_vm_fault(uint64_t address, bool write, const std::string& what) {

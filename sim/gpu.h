@@ -102,6 +102,9 @@ public:
   // TLB invalidations whose engine's ADDR_RANGE did not cover VMID 0 (reported on stderr; the
   // translations stayed cached).
   uint64_t invalidation_range_faults() const { return invalidation_range_faults_.load(); }
+  // Interrupts an engine raised from a source the driver had not enabled (CP_ME1_PIPE0_INT_CNTL,
+  // SDMA0_CNTL): the hardware writes no IV for them; the memory writes they came with happen.
+  uint64_t suppressed_interrupts() const { return suppressed_interrupts_.load(); }
   // How long the emulated chip stays unreachable after a mode1 reset starts. Real parts do not
   // publish theirs; amdgpu waits 500 ms (SMU 13) or 1 s (SMU 14) before touching the card, and
   // the model's time lies well inside both.
@@ -129,6 +132,7 @@ private:
   bool known_hub_register(const Gmc& hub, uint32_t index) const;
   HqdState latch_hqd(); // the selected queue's registers, with reg_mutex_ held
   void raise_interrupt();
+  bool interrupt_enabled(const am::hw::ih::IvEntry& entry) const;
   void mode1_reset();
   uint32_t gc(am::hw::Reg r) const { return model_.gc_reg(r); }
   uint32_t ih(uint32_t offset) const { return model_.ih_reg(offset); }
@@ -165,6 +169,7 @@ private:
   std::atomic<uint32_t> cache_line_{0}, interrupt_line_{0};
   std::atomic<uint64_t> undecoded_accesses_{0};
   std::atomic<uint64_t> invalidation_range_faults_{0};
+  std::atomic<uint64_t> suppressed_interrupts_{0};
   // The last SDMA doorbell while the engine was halted, taken up when it is unhalted; the same
   // for the compute queue's doorbell while MEC pipe 0 does not run.
   static constexpr uint64_t kNoPendingWptr = ~0ull;

@@ -97,6 +97,10 @@ inline constexpr GcRegs kGc11{
     .CP_MEC_RS64_PRGRM_CNTR_START = {0x2900, 1},
     .CP_MEC_RS64_PRGRM_CNTR_START_HI = {0x2938, 1},
     .CP_MEC_RS64_CNTL = {0x2904, 1},
+    // Linux gc_11_0_0_offset.h, re-read: CP_ME1_PIPE0_INT_CNTL 0x1e25 and SDMA0_CNTL 0x001c,
+    // base 0.
+    .CP_ME1_PIPE0_INT_CNTL = {0x1e25, 0},
+    .SDMA0_CNTL = {0x001c, 0},
 };
 
 } // namespace am::hw

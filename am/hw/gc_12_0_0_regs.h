@@ -100,6 +100,10 @@ inline constexpr GcRegs kGc12{
     .CP_MEC_RS64_PRGRM_CNTR_START = {0x2900, 1},
     .CP_MEC_RS64_PRGRM_CNTR_START_HI = {0x2938, 1},
     .CP_MEC_RS64_CNTL = {0x2904, 1},
+    // SDMA0_CNTL 0x000d (base 0) re-read in Linux gc_12_0_0_offset.h; CP_ME1_PIPE0_INT_CNTL
+    // assumed at GC 11's 0x1e25, like the rest of that CP block (not re-read).
+    .CP_ME1_PIPE0_INT_CNTL = {0x1e25, 0},
+    .SDMA0_CNTL = {0x000d, 0},
 };
 
 } // namespace am::hw

@@ -78,6 +78,11 @@ struct GcRegs {
   Reg CP_STAT, RLC_RLCS_BOOTLOAD_STATUS;
   Reg CP_MEC_RS64_PRGRM_CNTR_START, CP_MEC_RS64_PRGRM_CNTR_START_HI;
   Reg CP_MEC_RS64_CNTL;
+  // Interrupt sources the driver waits on (amdgpu turns them on when a fence or fault handler
+  // takes its IRQ): MEC 1 pipe 0's end-of-pipe and bad-opcode interrupts
+  // (gfx_v11_0_set_compute_eop_interrupt_state; amdkfd's init_interrupts), and SDMA 0's trap
+  // (sdma_v6_0/v7_0_set_trap_irq_state: SDMA0_CNTL.TRAP_ENABLE).
+  Reg CP_ME1_PIPE0_INT_CNTL, SDMA0_CNTL;
 };
 
 // GRBM_GFX_CNTL fields: PIPEID[1:0] MEID[3:2] VMID[7:4] QUEUEID[10:8] (both generations).
@@ -146,6 +151,16 @@ inline constexpr uint32_t rs64_prgrm_cntr_start(uint64_t entry) {
 inline constexpr uint32_t rs64_prgrm_cntr_start_hi(uint64_t entry) {
   return uint32_t(entry >> 34);
 }
+
+// CP_ME1_PIPE0_INT_CNTL: the layout CP_INT_CNTL_RING0 and CPC_INT_CNTL share (amdkfd writes
+// CPC_INT_CNTL with CP_INT_CNTL_RING0 masks; gc_12_0_0_sh_mask.h as transcribed):
+// OPCODE_ERROR_INT_ENABLE [24], TIME_STAMP_INT_ENABLE [26] (RELEASE_MEM's interrupt),
+// GENERIC0_INT_ENABLE [31], which amdgpu sets together with TIME_STAMP.
+inline constexpr uint32_t CP_INT_OPCODE_ERROR_ENABLE = 1u << 24;
+inline constexpr uint32_t CP_INT_TIME_STAMP_ENABLE = 1u << 26;
+inline constexpr uint32_t CP_INT_GENERIC0_ENABLE = 1u << 31;
+// SDMA0_CNTL: TRAP_ENABLE [0] (the TRAP packet's interrupt).
+inline constexpr uint32_t SDMA_CNTL_TRAP_ENABLE = 1u << 0;
 
 // SDMA0_QUEUE0_RB_CNTL: RB_ENABLE[0] RB_SIZE[5:1] (log2 of ring dwords) RPTR_WRITEBACK_ENABLE[12]
 // (F32_WPTR_POLL_ENABLE [11], RB_VMID [27:24] not used).

@@ -226,12 +226,22 @@ TEST_P(AmDevice, AHubWithItsL1TlbOffTranslatesNothing) {
   dev.free(vram);
 }
 
+// The MEC reports a packet it cannot execute (CP_BAD_OPCODE, enabled by
+// CP_ME1_PIPE0_INT_CNTL.OPCODE_ERROR_INT_ENABLE), so the driver knows at once rather than after
+// the hang timeout (30 s).
 TEST_P(AmDevice, BadPacketStopsTheQueueWhichIsResetForTheNextSubmission) {
   am::Device dev(card());
   am::Pm4Builder bad;
   bad.words().push_back(am::hw::pm4::packet3_compute(0xEE, 1)); // no such opcode
   bad.words().push_back(0);
-  EXPECT_THROW(dev.wait(am::Engine::Compute, dev.submit_compute(bad)), am::DeviceError);
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    dev.wait(am::Engine::Compute, dev.submit_compute(bad));
+    ADD_FAILURE() << "the bad packet completed";
+  } catch (const am::DeviceError& e) {
+    EXPECT_NE(std::string(e.what()).find("compute queue stopped"), std::string::npos) << e.what();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
   EXPECT_EQ(dev.queue_resets(), 1u);
   am::Allocation mem = dev.alloc_vram(4096);
   am::Pm4Builder ok;
@@ -628,6 +638,36 @@ TEST_P(AmDevice, ComputeRunsOnlyWhileTheMecIsStartedAtItsFirmwareEntry) {
   dev.wait(am::Engine::Compute, done);
   EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 0x600du);
   dev.free(mem);
+}
+
+// The boot turns on the interrupt sources its waits sleep on. A source turned off raises
+// nothing, though the fence its packet carries is still written (the wait then polls).
+TEST_P(AmDevice, EndOfPipeAndTrapInterruptsAreRaisedOnlyWhileEnabled) {
+  auto gpu = card();
+  am::Device dev(gpu);
+  const sim::CardModel& m = gpu->model();
+  const uint32_t cp_int = m.gc_reg(m.gc->CP_ME1_PIPE0_INT_CNTL),
+                 sdma_cntl = m.gc_reg(m.gc->SDMA0_CNTL);
+  const uint32_t cp_bits = am::hw::CP_INT_TIME_STAMP_ENABLE | am::hw::CP_INT_GENERIC0_ENABLE |
+                           am::hw::CP_INT_OPCODE_ERROR_ENABLE;
+  EXPECT_EQ(gpu->reg_read32(cp_int) & cp_bits, cp_bits);
+  EXPECT_NE(gpu->reg_read32(sdma_cntl) & am::hw::SDMA_CNTL_TRAP_ENABLE, 0u);
+  const uint64_t suppressed = gpu->suppressed_interrupts();
+  uint64_t posted = gpu->ih().posted();
+  dev.wait(am::Engine::Compute, dev.submit_compute(am::Pm4Builder{}));
+  dev.wait(am::Engine::Sdma, dev.submit_sdma(am::SdmaBuilder(dev.sdma_major())));
+  EXPECT_GE(gpu->ih().posted(), posted + 2); // an end-of-pipe and a trap entry
+  EXPECT_EQ(gpu->suppressed_interrupts(), suppressed);
+
+  gpu->reg_write32(cp_int, gpu->reg_read32(cp_int) & ~am::hw::CP_INT_TIME_STAMP_ENABLE);
+  gpu->reg_write32(sdma_cntl, gpu->reg_read32(sdma_cntl) & ~am::hw::SDMA_CNTL_TRAP_ENABLE);
+  posted = gpu->ih().posted();
+  const uint64_t c = dev.submit_compute(am::Pm4Builder{}),
+                 d = dev.submit_sdma(am::SdmaBuilder(dev.sdma_major()));
+  dev.wait(am::Engine::Compute, c);
+  dev.wait(am::Engine::Sdma, d);
+  EXPECT_EQ(gpu->ih().posted(), posted);
+  EXPECT_EQ(gpu->suppressed_interrupts(), suppressed + 2);
 }
 
 // SDMA WRITE, POLL_REGMEM and COPY_LINEAR_SUB_WINDOW (whose pitch field moved between SDMA 6

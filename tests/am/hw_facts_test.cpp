@@ -308,6 +308,16 @@ TEST(GcRegisters, MecStartUp) {
   EXPECT_EQ(CP_MEC_RS64_ALL_PIPES_RESET, 0x000f0000u);
   EXPECT_EQ(CP_MEC_RS64_ALL_PIPES_ACTIVE, 0x3c000000u);
   EXPECT_EQ(CP_MEC_RS64_HALT, 0x40000000u);
+  // The interrupt enables: CP_ME1_PIPE0_INT_CNTL 0x1e25 (base 0), SDMA0_CNTL 0x001c on GC 11
+  // and 0x000d on GC 12 (SDMA 7 packed its registers).
+  expect_reg(kGc11.CP_ME1_PIPE0_INT_CNTL, 0x1e25, 0);
+  expect_reg(kGc12.CP_ME1_PIPE0_INT_CNTL, 0x1e25, 0);
+  expect_reg(kGc11.SDMA0_CNTL, 0x001c, 0);
+  expect_reg(kGc12.SDMA0_CNTL, 0x000d, 0);
+  EXPECT_EQ(CP_INT_OPCODE_ERROR_ENABLE, 0x01000000u);
+  EXPECT_EQ(CP_INT_TIME_STAMP_ENABLE, 0x04000000u);
+  EXPECT_EQ(CP_INT_GENERIC0_ENABLE, 0x80000000u);
+  EXPECT_EQ(SDMA_CNTL_TRAP_ENABLE, 1u);
   // gfx_firmware_header_v2_0: ucode_start_addr_lo at byte 52, _hi at 56, 60 bytes in all.
   EXPECT_EQ(ucode::kCpv2UcodeStartLo, 52u);
   EXPECT_EQ(ucode::kCpv2UcodeStartHi, 56u);
