@@ -450,8 +450,15 @@ void Device::init_ih() {
   ih_mem_ = alloc_vram(kIhRingBytes);
   std::memset(ih_mem_.cpu, 0, kIhRingBytes);
   ih_.init(*pci_, oss_base_, *ih_regs_, ih_mem_, signals_, 8 * kIhWptr);
-  // Re-arm the VM fault latch so the first fault of this session is recorded.
-  pci_->reg_write32(reg(gc_->GCVM_L2_PROTECTION_FAULT_CNTL), 1);
+  rearm_vm_fault_latch(); // so the first fault of this session is recorded
+}
+
+// CLEAR_PROTECTION_FAULT_STATUS_ADDR [0] of GCVM_L2_PROTECTION_FAULT_CNTL, the register's other
+// fields (the per-fault-type default-page and retry controls) kept as they are: amdgpu sets the
+// bit with WREG32_P(reg, 1, ~1) (gmc_v11_0_process_interrupt), never a plain write of 1.
+void Device::rearm_vm_fault_latch() {
+  const uint32_t cntl = reg(gc_->GCVM_L2_PROTECTION_FAULT_CNTL);
+  pci_->reg_write32(cntl, pci_->reg_read32(cntl) | 1u);
 }
 
 // The shader memory set-up of VMID 0, where amcl's queues run: flat addresses reach LDS and
@@ -796,7 +803,7 @@ void Device::service_interrupts() {
                     (iv.ring_id & hw::ih::FAULT_RING_PROT_WRITE) ? "write" : "read",
                     static_cast<unsigned long long>(page << 12), status);
       msg = buf;
-      pci_->reg_write32(reg(gc_->GCVM_L2_PROTECTION_FAULT_CNTL), 1); // re-arm the latch
+      rearm_vm_fault_latch();
     } else if (iv.source_id == hw::ih::SRCID_SQ_INTERRUPT_MSG) {
       msg = "shader exception: a wave executed an illegal or unsupported instruction";
     } else if (iv.source_id == hw::ih::SRCID_CP_BAD_OPCODE) {

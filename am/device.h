@@ -164,6 +164,7 @@ private:
   void init_sdma_queue();
   void program_sdma_queue();
   void init_ih();
+  void rearm_vm_fault_latch();
   // Reads the IH ring and records faults; returns the messages of new faults.
   void service_interrupts();
   void reset_queue(Engine e);

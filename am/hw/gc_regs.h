@@ -132,9 +132,9 @@ inline constexpr uint32_t kMecDoorbellRangeUpper = (0x08a * 2) << 2;
 // RLC_RLCS_BOOTLOAD_STATUS: BOOTLOAD_COMPLETE[31] (gc_11_0_0_sh_mask.h, as several user-space
 // drivers transcribe it and amdgpu tests it).
 inline constexpr uint32_t RLC_BOOTLOAD_COMPLETE = 1u << 31;
-// CP_MEC_RS64_CNTL (gc_11_0_0_sh_mask.h / gc_12_0_0_sh_mask.h as transcribed by two
-// independent user-space drivers): MEC_INVALIDATE_ICACHE[4], MEC_PIPE0..3_RESET[19:16],
-// MEC_PIPE0..3_ACTIVE[29:26], MEC_HALT[30].
+// CP_MEC_RS64_CNTL (gc_11_0_0_sh_mask.h, re-read; gc_12 as two user-space drivers transcribe
+// it): MEC_INVALIDATE_ICACHE[4], MEC_PIPE0..3_RESET[19:16], MEC_PIPE0..3_ACTIVE[29:26],
+// MEC_HALT[30]. CP_MEC_RS64_PRGRM_CNTR_START_HI.IP_START is [29:0].
 inline constexpr uint32_t CP_MEC_RS64_INVALIDATE_ICACHE = 1u << 4;
 inline constexpr uint32_t CP_MEC_RS64_PIPE_RESET_SHIFT = 16;
 inline constexpr uint32_t CP_MEC_RS64_PIPE_ACTIVE_SHIFT = 26;
@@ -152,14 +152,14 @@ inline constexpr uint32_t rs64_prgrm_cntr_start_hi(uint64_t entry) {
   return uint32_t(entry >> 34);
 }
 
-// CP_ME1_PIPE0_INT_CNTL: the layout CP_INT_CNTL_RING0 and CPC_INT_CNTL share (amdkfd writes
-// CPC_INT_CNTL with CP_INT_CNTL_RING0 masks; gc_12_0_0_sh_mask.h as transcribed):
-// OPCODE_ERROR_INT_ENABLE [24], TIME_STAMP_INT_ENABLE [26] (RELEASE_MEM's interrupt),
-// GENERIC0_INT_ENABLE [31], which amdgpu sets together with TIME_STAMP.
+// CP_ME1_PIPE0_INT_CNTL (gc_11_0_0_sh_mask.h, re-read; gc_12's CP_INT_CNTL_RING0 has the same
+// positions as transcribed): OPCODE_ERROR_INT_ENABLE [24], TIME_STAMP_INT_ENABLE [26]
+// (RELEASE_MEM's interrupt), GENERIC0_INT_ENABLE [31], which amdgpu sets together with
+// TIME_STAMP.
 inline constexpr uint32_t CP_INT_OPCODE_ERROR_ENABLE = 1u << 24;
 inline constexpr uint32_t CP_INT_TIME_STAMP_ENABLE = 1u << 26;
 inline constexpr uint32_t CP_INT_GENERIC0_ENABLE = 1u << 31;
-// SDMA0_CNTL: TRAP_ENABLE [0] (the TRAP packet's interrupt).
+// SDMA0_CNTL: TRAP_ENABLE [0] (the TRAP packet's interrupt; gc_11_0_0_sh_mask.h, re-read).
 inline constexpr uint32_t SDMA_CNTL_TRAP_ENABLE = 1u << 0;
 
 // SDMA0_QUEUE0_RB_CNTL: RB_ENABLE[0] RB_SIZE[5:1] (log2 of ring dwords) RPTR_WRITEBACK_ENABLE[12]
