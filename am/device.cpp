@@ -438,10 +438,10 @@ void Device::init_gmc() {
       pci_->reg_write32(hub.reg(invalidate_range_lo32(h, e)), kInvalidateRangeLo32);
       pci_->reg_write32(hub.reg(invalidate_range_hi32(h, e)), kInvalidateRangeHi32);
     }
-    pci_->reg_write32(hub.reg(h.CONTEXT0_CNTL),
-                      VM_CONTEXT_CNTL_ENABLE |
-                          (gmc::kPageTableDepth << VM_CONTEXT_CNTL_DEPTH_SHIFT) |
-                          (0u << h.block_size_shift));
+    pci_->reg_write32(
+        hub.reg(h.CONTEXT0_CNTL),
+        VM_CONTEXT_CNTL_ENABLE | (gmc::kPageTableDepth << VM_CONTEXT_CNTL_DEPTH_SHIFT) |
+            (0u << h.block_size_shift) | vm_context_fault_interrupts(h.block_size_shift));
   }
   invalidate_gpu_tlb(); // whatever an earlier session left cached (the fast path) is gone
 }

@@ -596,6 +596,18 @@ void Gpu::report_vm_fault(uint64_t address, bool write, const std::string& what)
       regs_.store(status_reg, status | VM_FAULT_STATUS_MORE_FAULTS);
     }
   }
+  // The model reports every translation failure as an invalid-PTE (VALID) fault; the hub raises
+  // its interrupt only when VMID 0's context enables that one.
+  const VmHubRegs& h = gmc_.hub();
+  if (!(regs_.read(gmc_.reg(h.CONTEXT0_CNTL)) &
+        vm_context_valid_fault_interrupt(h.block_size_shift))) {
+    suppressed_interrupts_.fetch_add(1);
+    if (debug_ >= 2)
+      std::fprintf(stderr,
+                   "amcl sim: VM fault with %s CONTEXT0_CNTL's fault interrupts off: no IV\n",
+                   h.name);
+    return;
+  }
   am::hw::ih::IvEntry iv;
   iv.client_id = am::hw::ih::CLIENTID_GFX;
   iv.source_id = am::hw::ih::SRCID_UTCL2_FAULT;

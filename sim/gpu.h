@@ -103,7 +103,8 @@ public:
   // translations stayed cached).
   uint64_t invalidation_range_faults() const { return invalidation_range_faults_.load(); }
   // Interrupts an engine raised from a source the driver had not enabled (CP_ME1_PIPE0_INT_CNTL,
-  // SDMA0_CNTL): the hardware writes no IV for them; the memory writes they came with happen.
+  // SDMA0_CNTL, the VM context's fault interrupts): the hardware writes no IV for them; the
+  // memory writes (and fault status) they came with happen.
   uint64_t suppressed_interrupts() const { return suppressed_interrupts_.load(); }
   // How long the emulated chip stays unreachable after a mode1 reset starts. Real parts do not
   // publish theirs; amdgpu waits 500 ms (SMU 13) or 1 s (SMU 14) before touching the card, and

@@ -169,6 +169,23 @@ inline constexpr Reg invalidate_range_hi32(const VmHubRegs& h, unsigned engine) 
           h.INVALIDATE_ENG0_ADDR_RANGE_LO32.base_idx};
 }
 
+// CONTEXTn_CNTL's protection-fault interrupt enables: RANGE, DUMMY_PAGE, PDE0, VALID, READ,
+// WRITE and EXECUTE _PROTECTION_FAULT_ENABLE_INTERRUPT, each followed by its ENABLE_DEFAULT,
+// starting 6 bits above PAGE_TABLE_BLOCK_SIZE: bits 9, 11 .. 21 on GC 11 (gc_11_0_0_sh_mask.h,
+// re-read) and 10, 12 .. 22 on GC 12 (gc_12_0_0_sh_mask.h, re-read); each MMHUB assumed laid out
+// as the GC hub of its generation. amdgpu sets all seven in CONTEXT0..15_CNTL of both hubs
+// (gmc_v11_0/v12_0_vm_fault_interrupt_state, vm_cntx_cntl_vm_fault): without them a hub
+// raises no interrupt for a fault, and the driver never learns of one.
+inline constexpr uint32_t vm_context_fault_interrupts(uint32_t block_size_shift) {
+  uint32_t mask = 0;
+  for (uint32_t k = 0; k < 7; ++k) mask |= 1u << (block_size_shift + 6 + 2 * k);
+  return mask;
+}
+// VALID_PROTECTION_FAULT_ENABLE_INTERRUPT alone (the fourth): an access to an invalid PTE.
+inline constexpr uint32_t vm_context_valid_fault_interrupt(uint32_t block_size_shift) {
+  return 1u << (block_size_shift + 12);
+}
+
 // AGP aperture off: BOT above TOP (amdgpu and tinygrad write BOT = 0xffffff, TOP = BASE = 0).
 inline constexpr uint32_t kAgpBotDisabled = 0xffffff;
 

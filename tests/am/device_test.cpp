@@ -293,6 +293,9 @@ TEST_P(AmDevice, BothVmHubsMapVmidZeroAndTheIhWritesThroughMmhub) {
   auto mm_reg = [&](am::hw::Reg r) { return gpu->reg_read32(model.mmhub_reg(r)); };
   EXPECT_EQ(mm_reg(mm.CONTEXT0_CNTL), gfx_reg(gfx.CONTEXT0_CNTL));
   EXPECT_EQ(mm_reg(mm.CONTEXT0_CNTL) & 1u, 1u);
+  // Every protection-fault interrupt on, as amdgpu's vm_fault_interrupt_state sets them.
+  const uint32_t faults = am::hw::vm_context_fault_interrupts(gfx.block_size_shift);
+  EXPECT_EQ(gfx_reg(gfx.CONTEXT0_CNTL) & faults, faults);
   EXPECT_EQ(mm_reg(mm.PAGE_TABLE_BASE_LO32), gfx_reg(gfx.PAGE_TABLE_BASE_LO32));
   EXPECT_EQ(mm_reg(mm.PAGE_TABLE_BASE_HI32), gfx_reg(gfx.PAGE_TABLE_BASE_HI32));
   EXPECT_EQ(mm_reg(mm.PAGE_TABLE_END_LO32), gfx_reg(gfx.PAGE_TABLE_END_LO32));

@@ -293,6 +293,18 @@ TEST(GcRegisters, SdmaEngineControl) {
   EXPECT_EQ(SDMA_RB_CNTL_RB_PRIV, 1u << 23);
 }
 
+// CONTEXTn_CNTL's seven *_PROTECTION_FAULT_ENABLE_INTERRUPT bits (gc_11_0_0_sh_mask.h: RANGE 9,
+// DUMMY_PAGE 11, PDE0 13, VALID 15, READ 17, WRITE 19, EXECUTE 21; gc_12_0_0_sh_mask.h: each one
+// higher, as PAGE_TABLE_BLOCK_SIZE moved from [6:3] to [7:4]).
+TEST(VmHubRegisters, ContextFaultInterruptEnables) {
+  EXPECT_EQ(vm_context_fault_interrupts(kGc11.vm_context_block_size_shift), 0x002aaa00u);
+  EXPECT_EQ(vm_context_fault_interrupts(kGc12.vm_context_block_size_shift), 0x00555400u);
+  EXPECT_EQ(vm_context_valid_fault_interrupt(kGc11.vm_context_block_size_shift), 0x00008000u);
+  EXPECT_EQ(vm_context_valid_fault_interrupt(kGc12.vm_context_block_size_shift), 0x00010000u);
+  EXPECT_EQ(kMmhub3.block_size_shift, kGc11.vm_context_block_size_shift);
+  EXPECT_EQ(kMmhub4.block_size_shift, kGc12.vm_context_block_size_shift);
+}
+
 // The MEC's start-up registers (Linux gc_11_0_0_offset.h, re-read: CP_STAT base 0, the rest base
 // 1; GC 12 the same) and the fields amdgpu's config_gfx_rs64 / cp_compute_enable touch.
 TEST(GcRegisters, MecStartUp) {
