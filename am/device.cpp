@@ -79,8 +79,7 @@ Device::Device(std::shared_ptr<Pci> pci)
 Device::~Device() {
   // Stop the engines from fetching before their rings and page tables go away.
   pci_->reg_write32(reg(gc_->SDMA0_QUEUE0_RB_CNTL), 0);
-  pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), grbm_gfx_cntl(1, 0, 0, 0));
-  pci_->reg_write32(reg(gc_->CP_HQD_ACTIVE), 0);
+  (void)dequeue_compute(); // a queue that does not stop is the next boot's to deal with
   pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), 0);
   pci_->reg_write32(oss_base_ + ih_regs_->IH_RB_CNTL, 0);
   for (const Allocation& p : std::vector<Allocation>(peers_)) unmap_peer(p);
@@ -569,7 +568,11 @@ void Device::program_compute_hqd() {
   // last user queue's doorbell).
   pci_->reg_write32(reg(gc_->CP_MEC_DOORBELL_RANGE_LOWER), 0);
   pci_->reg_write32(reg(gc_->CP_MEC_DOORBELL_RANGE_UPPER), kMecDoorbellRangeUpper);
-  pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), grbm_gfx_cntl(1, 0, 0, 0));
+  // A queue a previous session left running comes off first (kiq_init_register: "disable the
+  // queue if it's active").
+  if (!dequeue_compute())
+    throw DeviceError(info_.pci_address +
+                      ": the compute queue stays active after a dequeue request");
   pci_->reg_write32(reg(gc_->CP_HQD_ACTIVE), 0);
   // HQD registers mirror MQD dwords 128.. in order: program every one we filled.
   for (uint32_t idx = kHqdFirst; idx <= cp_hqd_pq_wptr_hi; ++idx) {
@@ -578,6 +581,20 @@ void Device::program_compute_hqd() {
   }
   pci_->reg_write32(reg(gc_->CP_HQD_ACTIVE), 1);
   pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), 0);
+}
+
+// The dequeue amdgpu's soft reset does for every compute queue (and tinygrad's AM at fini): a
+// request to reset the queue's waves and the SPI's queue reset, then CP_HQD_ACTIVE polled to 0.
+// amdgpu never clears CP_HQD_ACTIVE of a running queue directly.
+bool Device::dequeue_compute() {
+  pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), grbm_gfx_cntl(1, 0, 0, 0));
+  const uint32_t active = reg(gc_->CP_HQD_ACTIVE);
+  if (!(pci_->reg_read32(active) & 1)) return true;
+  pci_->reg_write32(reg(gc_->CP_HQD_DEQUEUE_REQUEST), kDequeueResetWaves);
+  pci_->reg_write32(reg(gc_->SPI_COMPUTE_QUEUE_RESET), SPI_COMPUTE_QUEUE_RESET_RESET);
+  const bool off = wait_reg(*pci_, active, 1, 0, std::chrono::milliseconds(1000));
+  pci_->reg_write32(reg(gc_->CP_HQD_DEQUEUE_REQUEST), 0);
+  return off;
 }
 
 void Device::init_sdma_queue() {
@@ -830,9 +847,11 @@ void Device::reset_queue(Engine e) {
   Queue& q = queue(e);
   std::lock_guard lock(q.mutex);
   if (e == Engine::Compute) {
-    pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), grbm_gfx_cntl(1, 0, 0, 0));
-    pci_->reg_write32(reg(gc_->CP_HQD_ACTIVE), 0);
+    const bool off = dequeue_compute();
     pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), 0);
+    if (!off)
+      throw DeviceError(info_.pci_address +
+                        ": the compute queue stays active after a dequeue request");
     discard_faults(); // whatever the killed work reported belongs to it, not to later work
     q.ring.reset();
     set_slot(kComputeRptr, 0);

@@ -161,6 +161,9 @@ private:
   void enable_interrupts();
   void init_compute_queue();
   void program_compute_hqd();
+  // Takes MEC 1 pipe 0 queue 0 off the hardware if it is active; false if it stayed active.
+  // Leaves the queue selected in GRBM_GFX_CNTL.
+  bool dequeue_compute();
   void init_sdma_queue();
   void program_sdma_queue();
   void init_ih();

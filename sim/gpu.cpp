@@ -54,6 +54,7 @@ bool Gpu::known_register(uint32_t index) const {
          in(g.SCRATCH_REG6, g.SCRATCH_REG7) || index == gc(g.SH_MEM_BASES) ||
          index == gc(g.SH_MEM_CONFIG) || mec_control_.is_register(index) ||
          index == gc(g.CP_ME1_PIPE0_INT_CNTL) || index == gc(g.SDMA0_CNTL) ||
+         index == gc(g.SPI_COMPUTE_QUEUE_RESET) ||
          (index >= ih(ih_first) && index <= ih(i.IH_DOORBELL_RPTR)) || index == ih(i.IH_CNTL);
 }
 
@@ -326,6 +327,26 @@ void Gpu::write_reg(uint32_t index, uint32_t value) {
           hqd = latch_hqd();
           effect = Effect::HqdOn;
         } else {
+          if (mec_.active()) {
+            // amdgpu takes a running queue off with CP_HQD_DEQUEUE_REQUEST and waits for
+            // CP_HQD_ACTIVE to fall; what a real MEC does with a bare clear is not published.
+            hqd_cleared_while_active_.fetch_add(1);
+            std::fprintf(stderr, "amcl sim: CP_HQD_ACTIVE cleared while the MEC runs the queue, "
+                                 "without a dequeue request (CP_HQD_DEQUEUE_REQUEST)\n");
+          }
+          effect = Effect::HqdOff;
+        }
+      }
+      if (index == gc(gc_regs_.CP_HQD_DEQUEUE_REQUEST) &&
+          grbm_select_ == grbm_gfx_cntl(1, 0, 0, 0) && value != 0) {
+        if ((value & 0xf) != kDequeueResetWaves) {
+          std::fprintf(stderr,
+                       "amcl sim: CP_HQD_DEQUEUE_REQUEST type %u not modelled (only %u, "
+                       "reset waves): ignored\n",
+                       value & 0xf, kDequeueResetWaves);
+        } else {
+          // The queue's waves are killed and the queue leaves the hardware: ACTIVE falls.
+          hqd_banks_[grbm_select_][gc(gc_regs_.CP_HQD_ACTIVE)] = 0;
           effect = Effect::HqdOff;
         }
       }

@@ -106,6 +106,9 @@ public:
   // SDMA0_CNTL, the VM context's fault interrupts): the hardware writes no IV for them; the
   // memory writes (and fault status) they came with happen.
   uint64_t suppressed_interrupts() const { return suppressed_interrupts_.load(); }
+  // Times the driver cleared CP_HQD_ACTIVE of the queue the MEC was running instead of
+  // dequeuing it (each reported on stderr).
+  uint64_t hqd_cleared_while_active() const { return hqd_cleared_while_active_.load(); }
   // How long the emulated chip stays unreachable after a mode1 reset starts. Real parts do not
   // publish theirs; amdgpu waits 500 ms (SMU 13) or 1 s (SMU 14) before touching the card, and
   // the model's time lies well inside both.
@@ -171,6 +174,7 @@ private:
   std::atomic<uint64_t> undecoded_accesses_{0};
   std::atomic<uint64_t> invalidation_range_faults_{0};
   std::atomic<uint64_t> suppressed_interrupts_{0};
+  std::atomic<uint64_t> hqd_cleared_while_active_{0};
   // The last SDMA doorbell while the engine was halted, taken up when it is unhalted; the same
   // for the compute queue's doorbell while MEC pipe 0 does not run.
   static constexpr uint64_t kNoPendingWptr = ~0ull;

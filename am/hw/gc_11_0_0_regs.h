@@ -101,6 +101,10 @@ inline constexpr GcRegs kGc11{
     // base 0.
     .CP_ME1_PIPE0_INT_CNTL = {0x1e25, 0},
     .SDMA0_CNTL = {0x001c, 0},
+    // CP_HQD_DEQUEUE_REQUEST 0x1fc1 (the HQD block, v11_structs.h's cp_hqd_dequeue_request at
+    // MQD dword 152) and SPI_COMPUTE_QUEUE_RESET 0x1f73, base 0 (gc_11_0_0_offset.h, re-read).
+    .CP_HQD_DEQUEUE_REQUEST = {0x1fc1, 0},
+    .SPI_COMPUTE_QUEUE_RESET = {0x1f73, 0},
 };
 
 } // namespace am::hw

@@ -104,6 +104,10 @@ inline constexpr GcRegs kGc12{
     // assumed at GC 11's 0x1e25, like the rest of that CP block (not re-read).
     .CP_ME1_PIPE0_INT_CNTL = {0x1e25, 0},
     .SDMA0_CNTL = {0x000d, 0},
+    // CP_HQD_DEQUEUE_REQUEST in the HQD block as on GC 11; SPI_COMPUTE_QUEUE_RESET 0x1f73 as a
+    // gfx12 user-space driver transcribes gc_12_0_0_offset.h (GC 11's too; not re-read here).
+    .CP_HQD_DEQUEUE_REQUEST = {0x1fc1, 0},
+    .SPI_COMPUTE_QUEUE_RESET = {0x1f73, 0},
 };
 
 } // namespace am::hw

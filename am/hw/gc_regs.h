@@ -83,6 +83,10 @@ struct GcRegs {
   // (gfx_v11_0_set_compute_eop_interrupt_state; amdkfd's init_interrupts), and SDMA 0's trap
   // (sdma_v6_0/v7_0_set_trap_irq_state: SDMA0_CNTL.TRAP_ENABLE).
   Reg CP_ME1_PIPE0_INT_CNTL, SDMA0_CNTL;
+  // Taking a compute queue off the hardware: a dequeue request to the selected HQD, the SPI's
+  // per-queue wave reset, then CP_HQD_ACTIVE polled to 0 (gfx_v11_0_soft_reset,
+  // kiq_init_register; tinygrad's AM fini).
+  Reg CP_HQD_DEQUEUE_REQUEST, SPI_COMPUTE_QUEUE_RESET;
 };
 
 // GRBM_GFX_CNTL fields: PIPEID[1:0] MEID[3:2] VMID[7:4] QUEUEID[10:8] (both generations).
@@ -159,6 +163,10 @@ inline constexpr uint32_t rs64_prgrm_cntr_start_hi(uint64_t entry) {
 inline constexpr uint32_t CP_INT_OPCODE_ERROR_ENABLE = 1u << 24;
 inline constexpr uint32_t CP_INT_TIME_STAMP_ENABLE = 1u << 26;
 inline constexpr uint32_t CP_INT_GENERIC0_ENABLE = 1u << 31;
+// CP_HQD_DEQUEUE_REQUEST values (as amdgpu's soft reset and tinygrad write them): 1 drains the
+// pipe, 2 resets the queue's waves. SPI_COMPUTE_QUEUE_RESET: RESET [0].
+inline constexpr uint32_t kDequeueDrainPipe = 1, kDequeueResetWaves = 2;
+inline constexpr uint32_t SPI_COMPUTE_QUEUE_RESET_RESET = 1u << 0;
 // SDMA0_CNTL: TRAP_ENABLE [0] (the TRAP packet's interrupt; gc_11_0_0_sh_mask.h, re-read).
 inline constexpr uint32_t SDMA_CNTL_TRAP_ENABLE = 1u << 0;
 

@@ -236,7 +236,8 @@ TEST_P(AmDevice, AHubWithItsL1TlbOffTranslatesNothing) {
 // CP_ME1_PIPE0_INT_CNTL.OPCODE_ERROR_INT_ENABLE), so the driver knows at once rather than after
 // the hang timeout (30 s).
 TEST_P(AmDevice, BadPacketStopsTheQueueWhichIsResetForTheNextSubmission) {
-  am::Device dev(card());
+  auto gpu = card();
+  am::Device dev(gpu);
   am::Pm4Builder bad;
   bad.words().push_back(am::hw::pm4::packet3_compute(0xEE, 1)); // no such opcode
   bad.words().push_back(0);
@@ -249,6 +250,8 @@ TEST_P(AmDevice, BadPacketStopsTheQueueWhichIsResetForTheNextSubmission) {
   }
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
   EXPECT_EQ(dev.queue_resets(), 1u);
+  // The reset dequeued the queue (CP_HQD_DEQUEUE_REQUEST) rather than clearing CP_HQD_ACTIVE.
+  EXPECT_EQ(gpu->hqd_cleared_while_active(), 0u);
   am::Allocation mem = dev.alloc_vram(4096);
   am::Pm4Builder ok;
   ok.write_data_mem(mem.va, {42});
@@ -584,6 +587,7 @@ TEST_P(AmDevice, AmResetForcesTheFullBootAndBootMemoryIsNeverReused) {
       fast.free(a);
     }
   }
+  EXPECT_EQ(gpu->hqd_cleared_while_active(), 0u); // each session's end dequeued the queue
   ::setenv("AM_RESET", "1", 1);
   am::Device forced(gpu);
   ::unsetenv("AM_RESET");
@@ -677,6 +681,22 @@ TEST_P(AmDevice, EndOfPipeAndTrapInterruptsAreRaisedOnlyWhileEnabled) {
   dev.wait(am::Engine::Sdma, d);
   EXPECT_EQ(gpu->ih().posted(), posted);
   EXPECT_EQ(gpu->suppressed_interrupts(), suppressed + 2);
+}
+
+// A dequeue request that resets the waves takes the queue off the hardware: CP_HQD_ACTIVE falls
+// and a doorbell fetches nothing until the queue is programmed again.
+TEST_P(AmDevice, ADequeueRequestTakesTheComputeQueueOff) {
+  auto gpu = card();
+  am::Device dev(gpu);
+  const sim::CardModel& m = gpu->model();
+  gpu->reg_write32(m.gc_reg(m.gc->GRBM_GFX_CNTL), am::hw::grbm_gfx_cntl(1, 0, 0, 0));
+  EXPECT_EQ(gpu->reg_read32(m.gc_reg(m.gc->CP_HQD_ACTIVE)) & 1u, 1u);
+  gpu->reg_write32(m.gc_reg(m.gc->CP_HQD_DEQUEUE_REQUEST), am::hw::kDequeueResetWaves);
+  EXPECT_EQ(gpu->reg_read32(m.gc_reg(m.gc->CP_HQD_ACTIVE)) & 1u, 0u);
+  gpu->reg_write32(m.gc_reg(m.gc->CP_HQD_DEQUEUE_REQUEST), 0);
+  gpu->reg_write32(m.gc_reg(m.gc->GRBM_GFX_CNTL), 0);
+  EXPECT_FALSE(gpu->mec().active());
+  EXPECT_EQ(gpu->hqd_cleared_while_active(), 0u);
 }
 
 // SDMA WRITE, POLL_REGMEM and COPY_LINEAR_SUB_WINDOW (whose pitch field moved between SDMA 6

@@ -330,6 +330,13 @@ TEST(GcRegisters, MecStartUp) {
   EXPECT_EQ(CP_INT_TIME_STAMP_ENABLE, 0x04000000u);
   EXPECT_EQ(CP_INT_GENERIC0_ENABLE, 0x80000000u);
   EXPECT_EQ(SDMA_CNTL_TRAP_ENABLE, 1u);
+  // Dequeuing: CP_HQD_DEQUEUE_REQUEST is MQD dword 152's register, SPI_COMPUTE_QUEUE_RESET 0x1f73.
+  for (const GcRegs* g : {&kGc11, &kGc12}) {
+    expect_reg(g->CP_HQD_DEQUEUE_REQUEST, 0x1fc1, 0);
+    EXPECT_EQ(g->CP_HQD_DEQUEUE_REQUEST.offset - g->CP_MQD_BASE_ADDR.offset + mqd::kHqdFirst, 152u);
+    expect_reg(g->SPI_COMPUTE_QUEUE_RESET, 0x1f73, 0);
+  }
+  EXPECT_EQ(kDequeueResetWaves, 2u);
   // gfx_firmware_header_v2_0: ucode_start_addr_lo at byte 52, _hi at 56, 60 bytes in all.
   EXPECT_EQ(ucode::kCpv2UcodeStartLo, 52u);
   EXPECT_EQ(ucode::kCpv2UcodeStartHi, 56u);
