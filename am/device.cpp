@@ -574,12 +574,17 @@ void Device::program_compute_hqd() {
     throw DeviceError(info_.pci_address +
                       ": the compute queue stays active after a dequeue request");
   pci_->reg_write32(reg(gc_->CP_HQD_ACTIVE), 0);
+  // The write pointer comes by doorbell only: the CP must not poll the MQD's poll address.
+  const uint32_t poll = reg(gc_->CP_PQ_WPTR_POLL_CNTL);
+  pci_->reg_write32(poll, pci_->reg_read32(poll) & ~CP_PQ_WPTR_POLL_CNTL_EN);
   // HQD registers mirror MQD dwords 128.. in order: program every one we filled.
   for (uint32_t idx = kHqdFirst; idx <= cp_hqd_pq_wptr_hi; ++idx) {
     if (idx == cp_hqd_active) continue;
     pci_->reg_write32(reg(gc_->CP_MQD_BASE_ADDR) + (idx - kHqdFirst), mqd[idx]);
   }
   pci_->reg_write32(reg(gc_->CP_HQD_ACTIVE), 1);
+  const uint32_t status = reg(gc_->CP_PQ_STATUS);
+  pci_->reg_write32(status, pci_->reg_read32(status) | CP_PQ_STATUS_DOORBELL_ENABLE);
   pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), 0);
 }
 

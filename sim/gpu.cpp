@@ -54,7 +54,8 @@ bool Gpu::known_register(uint32_t index) const {
          in(g.SCRATCH_REG6, g.SCRATCH_REG7) || index == gc(g.SH_MEM_BASES) ||
          index == gc(g.SH_MEM_CONFIG) || mec_control_.is_register(index) ||
          index == gc(g.CP_ME1_PIPE0_INT_CNTL) || index == gc(g.SDMA0_CNTL) ||
-         index == gc(g.SPI_COMPUTE_QUEUE_RESET) ||
+         index == gc(g.SPI_COMPUTE_QUEUE_RESET) || index == gc(g.CP_PQ_WPTR_POLL_CNTL) ||
+         index == gc(g.CP_PQ_STATUS) ||
          (index >= ih(ih_first) && index <= ih(i.IH_DOORBELL_RPTR)) || index == ih(i.IH_CNTL);
 }
 

@@ -105,6 +105,9 @@ inline constexpr GcRegs kGc11{
     // MQD dword 152) and SPI_COMPUTE_QUEUE_RESET 0x1f73, base 0 (gc_11_0_0_offset.h, re-read).
     .CP_HQD_DEQUEUE_REQUEST = {0x1fc1, 0},
     .SPI_COMPUTE_QUEUE_RESET = {0x1f73, 0},
+    // CP_PQ_WPTR_POLL_CNTL 0x1e23 and CP_PQ_STATUS 0x1e58, base 0 (gc_11_0_0_offset.h, re-read).
+    .CP_PQ_WPTR_POLL_CNTL = {0x1e23, 0},
+    .CP_PQ_STATUS = {0x1e58, 0},
 };
 
 } // namespace am::hw

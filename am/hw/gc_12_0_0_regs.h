@@ -108,6 +108,9 @@ inline constexpr GcRegs kGc12{
     // gfx12 user-space driver transcribes gc_12_0_0_offset.h (GC 11's too; not re-read here).
     .CP_HQD_DEQUEUE_REQUEST = {0x1fc1, 0},
     .SPI_COMPUTE_QUEUE_RESET = {0x1f73, 0},
+    // CP_PQ_WPTR_POLL_CNTL and CP_PQ_STATUS assumed at GC 11's offsets (not re-read).
+    .CP_PQ_WPTR_POLL_CNTL = {0x1e23, 0},
+    .CP_PQ_STATUS = {0x1e58, 0},
 };
 
 } // namespace am::hw

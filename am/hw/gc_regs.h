@@ -87,6 +87,9 @@ struct GcRegs {
   // per-queue wave reset, then CP_HQD_ACTIVE polled to 0 (gfx_v11_0_soft_reset,
   // kiq_init_register; tinygrad's AM fini).
   Reg CP_HQD_DEQUEUE_REQUEST, SPI_COMPUTE_QUEUE_RESET;
+  // Around a directly programmed queue (gfx_v11_0_kiq_init_register, which amcl's queue is
+  // programmed like): write-pointer polling off before, the CP's queue doorbells on after.
+  Reg CP_PQ_WPTR_POLL_CNTL, CP_PQ_STATUS;
 };
 
 // GRBM_GFX_CNTL fields: PIPEID[1:0] MEID[3:2] VMID[7:4] QUEUEID[10:8] (both generations).
@@ -167,6 +170,10 @@ inline constexpr uint32_t CP_INT_GENERIC0_ENABLE = 1u << 31;
 // pipe, 2 resets the queue's waves. SPI_COMPUTE_QUEUE_RESET: RESET [0].
 inline constexpr uint32_t kDequeueDrainPipe = 1, kDequeueResetWaves = 2;
 inline constexpr uint32_t SPI_COMPUTE_QUEUE_RESET_RESET = 1u << 0;
+// CP_PQ_WPTR_POLL_CNTL: EN [31]. CP_PQ_STATUS: DOORBELL_ENABLE [1] (gc_11_0_0_sh_mask.h,
+// re-read).
+inline constexpr uint32_t CP_PQ_WPTR_POLL_CNTL_EN = 1u << 31;
+inline constexpr uint32_t CP_PQ_STATUS_DOORBELL_ENABLE = 1u << 1;
 // SDMA0_CNTL: TRAP_ENABLE [0] (the TRAP packet's interrupt; gc_11_0_0_sh_mask.h, re-read).
 inline constexpr uint32_t SDMA_CNTL_TRAP_ENABLE = 1u << 0;
 

@@ -683,6 +683,21 @@ TEST_P(AmDevice, EndOfPipeAndTrapInterruptsAreRaisedOnlyWhileEnabled) {
   EXPECT_EQ(gpu->suppressed_interrupts(), suppressed + 2);
 }
 
+// The queue is programmed as amdgpu programs its KIQ directly: write-pointer polling off (the
+// write pointer comes by doorbell), the CP's queue doorbells on; also when a later session
+// finds polling on.
+TEST_P(AmDevice, TheComputeQueueTakesItsWritePointerByDoorbellOnly) {
+  auto gpu = card(5);
+  const sim::CardModel& m = gpu->model();
+  const uint32_t poll = m.gc_reg(m.gc->CP_PQ_WPTR_POLL_CNTL), status = m.gc_reg(m.gc->CP_PQ_STATUS);
+  { am::Device first(gpu); }
+  gpu->reg_write32(poll, am::hw::CP_PQ_WPTR_POLL_CNTL_EN); // left on by someone else
+  am::Device dev(gpu);
+  EXPECT_EQ(dev.boot_state(), am::BootState::FastReinit);
+  EXPECT_EQ(gpu->reg_read32(poll) & am::hw::CP_PQ_WPTR_POLL_CNTL_EN, 0u);
+  EXPECT_NE(gpu->reg_read32(status) & am::hw::CP_PQ_STATUS_DOORBELL_ENABLE, 0u);
+}
+
 // A dequeue request that resets the waves takes the queue off the hardware: CP_HQD_ACTIVE falls
 // and a doorbell fetches nothing until the queue is programmed again.
 TEST_P(AmDevice, ADequeueRequestTakesTheComputeQueueOff) {
