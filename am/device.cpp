@@ -50,8 +50,16 @@ constexpr uint32_t kAmBootedMagic = 0xA3C1B007;
 constexpr auto kAutoloadTimeout = std::chrono::seconds(2);
 
 // Slots of the signal page (64-bit each).
-enum Slot : unsigned { kComputeSignal = 0, kSdmaSignal = 1, kComputeRptr = 2, kSdmaRptr = 3,
-                       kComputeWptrPoll = 4, kIhWptr = 5, kClockSample = 6 };
+enum Slot : unsigned {
+  kComputeSignal = 0,
+  kSdmaSignal = 1,
+  kComputeRptr = 2,
+  kSdmaRptr = 3,
+  kComputeWptrPoll = 4,
+  kIhWptr = 5,
+  kClockSample = 6,
+  kSdmaWptrPoll = 7
+};
 constexpr uint64_t kIhRingBytes = 64 * 1024;
 
 uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
@@ -629,6 +637,9 @@ void Device::program_sdma_queue() {
   w(gc_->SDMA0_QUEUE0_MINOR_PTR_UPDATE, 0);
   w(gc_->SDMA0_QUEUE0_RB_RPTR_ADDR_LO, uint32_t(rptr_va));
   w(gc_->SDMA0_QUEUE0_RB_RPTR_ADDR_HI, uint32_t(rptr_va >> 32));
+  const uint64_t wptr_va = signals_.va + 8 * kSdmaWptrPoll;
+  w(gc_->SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_LO, uint32_t(wptr_va));
+  w(gc_->SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_HI, uint32_t(wptr_va >> 32));
   w(gc_->SDMA0_QUEUE0_DOORBELL_OFFSET, kSdmaDoorbell << 2);
   w(gc_->SDMA0_QUEUE0_DOORBELL, SDMA_DOORBELL_ENABLE);
   const uint32_t engine = pci_->reg_read32(reg(gc_->SDMA0_ENGINE_CNTL));
@@ -786,6 +797,10 @@ uint64_t Device::submit_compute(const Pm4Builder& packets) {
       return w - ((w % size - report + size) % size);
     };
     if (!ring.write(all, read)) return false;
+    // The write pointer goes to the queue's poll address too, then to the doorbell, as
+    // amdgpu's set_wptr does for its compute and SDMA rings: where the firmware reads it from
+    // memory (a queue it restores, a poll) it finds the same value.
+    set_slot(kComputeWptrPoll, ring.wptr());
     flush_hdp();
     pci_->doorbell_write64(kMecDoorbell, ring.wptr());
     return true;
@@ -808,8 +823,9 @@ uint64_t Device::submit_sdma(const SdmaBuilder& packets) {
       return w - ((w - report) % size);
     };
     if (!ring.write(all, read)) return false;
+    set_slot(kSdmaWptrPoll, ring.wptr() * 4); // as for compute; SDMA pointers are in bytes
     flush_hdp();
-    pci_->doorbell_write64(kSdmaDoorbell, ring.wptr() * 4); // SDMA pointers are in bytes
+    pci_->doorbell_write64(kSdmaDoorbell, ring.wptr() * 4);
     return true;
   });
 }
@@ -860,6 +876,7 @@ void Device::reset_queue(Engine e) {
     discard_faults(); // whatever the killed work reported belongs to it, not to later work
     q.ring.reset();
     set_slot(kComputeRptr, 0);
+    set_slot(kComputeWptrPoll, 0);
     program_compute_hqd();
     compute_stopped_ = false;
   } else {
@@ -867,6 +884,7 @@ void Device::reset_queue(Engine e) {
     discard_faults();
     q.ring.reset();
     set_slot(kSdmaRptr, 0);
+    set_slot(kSdmaWptrPoll, 0);
     program_sdma_queue();
     sdma_stopped_ = false;
   }

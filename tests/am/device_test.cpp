@@ -698,6 +698,33 @@ TEST_P(AmDevice, TheComputeQueueTakesItsWritePointerByDoorbellOnly) {
   EXPECT_NE(gpu->reg_read32(status) & am::hw::CP_PQ_STATUS_DOORBELL_ENABLE, 0u);
 }
 
+// Each submission leaves its write pointer at the queue's poll address before the doorbell, as
+// amdgpu's set_wptr does: once the work ran, the poll address holds where the engine's read
+// pointer stopped.
+TEST_P(AmDevice, EachSubmissionLeavesItsWritePointerAtThePollAddress) {
+  auto gpu = card();
+  am::Device dev(gpu);
+  const sim::CardModel& m = gpu->model();
+  auto reg = [&](am::hw::Reg r) { return gpu->reg_read32(m.gc_reg(r)); };
+  auto read64 = [&](uint64_t va) {
+    uint64_t v = 0;
+    gpu->gmc().read(va, &v, 8);
+    return v;
+  };
+  dev.wait(am::Engine::Compute, dev.submit_compute(am::Pm4Builder{}));
+  dev.wait(am::Engine::Sdma, dev.submit_sdma(am::SdmaBuilder(dev.sdma_major())));
+  gpu->reg_write32(m.gc_reg(m.gc->GRBM_GFX_CNTL), am::hw::grbm_gfx_cntl(1, 0, 0, 0));
+  const uint64_t cp_poll = uint64_t(reg(m.gc->CP_HQD_PQ_WPTR_POLL_ADDR)) |
+                           uint64_t(reg(m.gc->CP_HQD_PQ_WPTR_POLL_ADDR_HI)) << 32;
+  const uint32_t ring_dwords = 2u << (reg(m.gc->CP_HQD_PQ_CONTROL) & 0x3f); // QUEUE_SIZE = log2 - 1
+  EXPECT_EQ(read64(cp_poll) % ring_dwords, reg(m.gc->CP_HQD_PQ_RPTR));
+  gpu->reg_write32(m.gc_reg(m.gc->GRBM_GFX_CNTL), 0);
+  const uint64_t sdma_poll = uint64_t(reg(m.gc->SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_LO)) |
+                             uint64_t(reg(m.gc->SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_HI)) << 32;
+  EXPECT_NE(read64(sdma_poll), 0u);
+  EXPECT_EQ(read64(sdma_poll), reg(m.gc->SDMA0_QUEUE0_RB_RPTR));
+}
+
 // A dequeue request that resets the waves takes the queue off the hardware: CP_HQD_ACTIVE falls
 // and a doorbell fetches nothing until the queue is programmed again.
 TEST_P(AmDevice, ADequeueRequestTakesTheComputeQueueOff) {
