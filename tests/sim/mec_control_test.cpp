@@ -72,13 +72,13 @@ TEST_P(MecControlTest, TheStartRegistersSplitTheEntrysDwordAddressAsAmdgpuDoes) 
 
 TEST_P(MecControlTest, TheAutoloadIsBusyUntilItEndsAndItsEndHaltsTheMec) {
   EXPECT_EQ(read(model.gc->RLC_RLCS_BOOTLOAD_STATUS), 0u); // no autoload since power-on
-  autoload(std::chrono::milliseconds(40));
+  autoload(std::chrono::milliseconds(400)); // long enough that a busy host reads it busy
   EXPECT_EQ(read(model.gc->RLC_RLCS_BOOTLOAD_STATUS), 0u);
   EXPECT_NE(read(model.gc->CP_STAT), 0u);
   // A driver that does not wait: its start-up is overwritten when the autoload ends.
   set_start(0, kEntry);
   EXPECT_FALSE(pulse_and_enable());
-  std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  std::this_thread::sleep_for(std::chrono::milliseconds(450));
   EXPECT_EQ(read(model.gc->RLC_RLCS_BOOTLOAD_STATUS), RLC_BOOTLOAD_COMPLETE);
   EXPECT_EQ(read(model.gc->CP_STAT), 0u);
   EXPECT_EQ(read(model.gc->CP_MEC_RS64_CNTL), sim::MecControl::kHalted);
