@@ -590,7 +590,8 @@ void Gpu::post_interrupt(const am::hw::ih::IvEntry& entry) {
 }
 
 // The per-source enables in front of the IH: the MEC pipe's end-of-pipe (RELEASE_MEM) and
-// bad-opcode interrupts and SDMA 0's TRAP. Faults (UTCL2) and the rest are always on.
+// bad-opcode interrupts and SDMA 0's TRAP. VM faults are gated by their context's enables
+// (report_vm_fault); the rest are always on.
 bool Gpu::interrupt_enabled(const am::hw::ih::IvEntry& entry) const {
   using namespace am::hw::ih;
   if (entry.client_id == CLIENTID_GRBM_CP && entry.source_id == SRCID_CP_EOP_INTERRUPT)
