@@ -473,6 +473,9 @@ void Device::rearm_vm_fault_latch() {
 // and SH_MEM_CONFIG selects 64-bit addressing and unaligned access, which LLVM's code assumes
 // (out of reset a misaligned wide load would read the wrong bytes).
 void Device::init_shader_memory() {
+  const uint32_t grbm = reg(gc_->GRBM_CNTL); // constants_init's first write
+  pci_->reg_write32(grbm,
+                    (pci_->reg_read32(grbm) & ~GRBM_CNTL_READ_TIMEOUT_MASK) | kGrbmReadTimeout);
   pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), grbm_gfx_cntl(0, 0, 0, 0));
   pci_->reg_write32(reg(gc_->SH_MEM_CONFIG), kDefaultShMemConfig);
   pci_->reg_write32(reg(gc_->SH_MEM_BASES), sh_mem_bases(kPrivateAperture, kSharedAperture));

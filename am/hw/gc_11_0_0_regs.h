@@ -15,6 +15,7 @@ inline constexpr uint32_t kGc11Seg1 = 0x0000A000;
 inline constexpr GcRegs kGc11{
     .name = "GC 11.0.0",
     .GRBM_GFX_CNTL = {0x0900, 1},
+    .GRBM_CNTL = {0x0da0, 0}, // gc_11_0_0_offset.h, re-read
     .SH_MEM_BASES = {0x09e3, 1},
     .SH_MEM_CONFIG = {0x09e4, 1},
     .SCRATCH_REG6 = {0x2046, 1},
@@ -34,9 +35,9 @@ inline constexpr GcRegs kGc11{
     .SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_LO = {0x00b3, 0},
     .SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_HI = {0x00b2, 0},
     .SDMA0_QUEUE0_MINOR_PTR_UPDATE = {0x00b5, 0},
-    // SDMA0_F32_CNTL: 0x589a, the hyp-dec range's end, as two user-space drivers transcribe
-    // gc_11_0_0_offset.h (not re-read here); reset value 0x08084001 (gc_11_0_0_default.h as
-    // transcribed): HALT [0] set. TH1_RESET, which amdgpu also clears, is clear out of reset.
+    // SDMA0_F32_CNTL: 0x589a, base 1, the hyp-dec range's end (gc_11_0_0_offset.h, re-read);
+    // reset value 0x08084001 (gc_11_0_0_default.h as transcribed): HALT [0] set. TH1_RESET, which
+    // amdgpu also clears, is clear out of reset.
     .SDMA0_ENGINE_CNTL = {0x589a, 1},
     .sdma_engine_cntl_reset = 0x08084001,
     .sdma_engine_run_clear = 0x1,

@@ -18,6 +18,7 @@ inline constexpr uint32_t kGc12Seg1 = 0x0000A000;
 inline constexpr GcRegs kGc12{
     .name = "GC 12.0.0",
     .GRBM_GFX_CNTL = {0x0900, 1},
+    .GRBM_CNTL = {0x0da0, 0}, // gc_12_0_0_offset.h, re-read
     .SH_MEM_BASES = {0x09e3, 1},
     .SH_MEM_CONFIG = {0x09e4, 1},
     .SCRATCH_REG6 = {0x2046, 1},

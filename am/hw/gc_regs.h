@@ -19,6 +19,10 @@ struct Reg {
 struct GcRegs {
   const char* name; // "GC 11.0.0": the header the offsets were read from
   Reg GRBM_GFX_CNTL;
+  // GRBM_CNTL.READ_TIMEOUT [7:0]: how long a register read through the GRBM waits for a block
+  // to answer; gfx_v11_0/v12_0_constants_init (and tinygrad's AM) set it to 0xff. The field's
+  // position is the older GC headers' (gc_9/gc_10 sh_mask), not re-read for GC 11/12.
+  Reg GRBM_CNTL;
   Reg SH_MEM_BASES, SH_MEM_CONFIG;
   Reg SCRATCH_REG6, SCRATCH_REG7;
   Reg SDMA0_QUEUE0_RB_CNTL, SDMA0_QUEUE0_RB_BASE, SDMA0_QUEUE0_RB_BASE_HI;
@@ -91,6 +95,8 @@ struct GcRegs {
   // programmed like): write-pointer polling off before, the CP's queue doorbells on after.
   Reg CP_PQ_WPTR_POLL_CNTL, CP_PQ_STATUS;
 };
+
+inline constexpr uint32_t GRBM_CNTL_READ_TIMEOUT_MASK = 0xff, kGrbmReadTimeout = 0xff;
 
 // GRBM_GFX_CNTL fields: PIPEID[1:0] MEID[3:2] VMID[7:4] QUEUEID[10:8] (both generations).
 inline constexpr uint32_t grbm_gfx_cntl(uint32_t me, uint32_t pipe, uint32_t queue, uint32_t vmid) {

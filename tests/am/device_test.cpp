@@ -704,6 +704,9 @@ TEST_P(AmDevice, TheComputeQueueTakesItsWritePointerByDoorbellOnly) {
   am::Device dev(gpu);
   EXPECT_EQ(dev.boot_state(), am::BootState::FastReinit);
   EXPECT_EQ(gpu->reg_read32(poll) & am::hw::CP_PQ_WPTR_POLL_CNTL_EN, 0u);
+  // constants_init's GRBM read timeout, set on every boot.
+  EXPECT_EQ(gpu->reg_read32(m.gc_reg(m.gc->GRBM_CNTL)) & am::hw::GRBM_CNTL_READ_TIMEOUT_MASK,
+            0xffu);
   EXPECT_NE(gpu->reg_read32(status) & am::hw::CP_PQ_STATUS_DOORBELL_ENABLE, 0u);
 }
 

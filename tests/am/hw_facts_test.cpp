@@ -341,6 +341,9 @@ TEST(GcRegisters, MecStartUp) {
   expect_reg(kGc11.CP_PQ_STATUS, 0x1e58, 0);
   EXPECT_EQ(CP_PQ_WPTR_POLL_CNTL_EN, 0x80000000u);
   EXPECT_EQ(CP_PQ_STATUS_DOORBELL_ENABLE, 0x2u);
+  expect_reg(kGc11.GRBM_CNTL, 0x0da0, 0);
+  expect_reg(kGc12.GRBM_CNTL, 0x0da0, 0);
+  EXPECT_EQ(GRBM_CNTL_READ_TIMEOUT_MASK, 0xffu);
   // gfx_firmware_header_v2_0: ucode_start_addr_lo at byte 52, _hi at 56, 60 bytes in all.
   EXPECT_EQ(ucode::kCpv2UcodeStartLo, 52u);
   EXPECT_EQ(ucode::kCpv2UcodeStartHi, 56u);
