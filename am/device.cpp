@@ -626,9 +626,12 @@ void Device::program_sdma_queue() {
   auto w = [&](Reg r, uint32_t v) { pci_->reg_write32(reg(r), v); };
   // sdma_v6_0_gfx_resume's order: the ring off and described, the pointers zeroed (a write-
   // pointer move backwards inside a MINOR_PTR_UPDATE bracket), the doorbell, the engine
-  // unhalted, then the ring on.
+  // unhalted, the ring on, then its indirect buffers. The ring control is the bare-metal one:
+  // the firmware's write-pointer polling on, the ring's own (WPTR_POLL_ENABLE) off.
   const uint32_t rb_cntl = (log2_dwords << SDMA_RB_CNTL_RB_SIZE_SHIFT) |
-                           SDMA_RB_CNTL_RPTR_WRITEBACK_ENABLE | SDMA_RB_CNTL_RB_PRIV;
+                           SDMA_RB_CNTL_F32_WPTR_POLL_ENABLE | SDMA_RB_CNTL_RPTR_WRITEBACK_ENABLE |
+                           (kSdmaRptrWritebackTimer << SDMA_RB_CNTL_RPTR_WRITEBACK_TIMER_SHIFT) |
+                           SDMA_RB_CNTL_RB_PRIV;
   w(gc_->SDMA0_QUEUE0_RB_CNTL, 0);
   w(gc_->SDMA0_QUEUE0_RB_BASE, uint32_t(sdma_.ring_mem.va >> 8));
   w(gc_->SDMA0_QUEUE0_RB_BASE_HI, uint32_t(sdma_.ring_mem.va >> 40));
@@ -648,6 +651,8 @@ void Device::program_sdma_queue() {
   const uint32_t engine = pci_->reg_read32(reg(gc_->SDMA0_ENGINE_CNTL));
   w(gc_->SDMA0_ENGINE_CNTL, engine & ~gc_->sdma_engine_run_clear);
   w(gc_->SDMA0_QUEUE0_RB_CNTL, rb_cntl | SDMA_RB_CNTL_RB_ENABLE);
+  const uint32_t ib_cntl = pci_->reg_read32(reg(gc_->SDMA0_QUEUE0_IB_CNTL));
+  w(gc_->SDMA0_QUEUE0_IB_CNTL, ib_cntl | SDMA_IB_CNTL_IB_ENABLE);
 }
 
 Allocation Device::alloc_vram(uint64_t size, uint64_t align, bool executable) {

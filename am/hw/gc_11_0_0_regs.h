@@ -36,11 +36,14 @@ inline constexpr GcRegs kGc11{
     .SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_HI = {0x00b2, 0},
     .SDMA0_QUEUE0_MINOR_PTR_UPDATE = {0x00b5, 0},
     // SDMA0_F32_CNTL: 0x589a, base 1, the hyp-dec range's end (gc_11_0_0_offset.h, re-read);
-    // reset value 0x08084001 (gc_11_0_0_default.h as transcribed): HALT [0] set. TH1_RESET, which
-    // amdgpu also clears, is clear out of reset.
+    // reset value 0x08084001 (gc_11_0_0_default.h as transcribed). Fields (gc_11_0_0_sh_mask.h,
+    // read): HALT [0], TH0_RESET [9], TH0_ENABLE [10], TH1_RESET [13], TH1_ENABLE [14],
+    // TH0/TH1_PRIORITY [23:16]/[31:24]; so out of reset HALT and TH1_ENABLE are set, priorities
+    // 8. gfx_resume clears HALT and TH1_RESET (amdgpu's soft reset sets both; a reset card has
+    // TH1_RESET clear already).
     .SDMA0_ENGINE_CNTL = {0x589a, 1},
     .sdma_engine_cntl_reset = 0x08084001,
-    .sdma_engine_run_clear = 0x1,
+    .sdma_engine_run_clear = 0x2001,
     .GCVM_CONTEXT0_CNTL = {0x1688, 0},
     .GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32 = {0x16f3, 0},
     .GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32 = {0x16f4, 0},

@@ -4,8 +4,11 @@
 // gc_12_0_0_sh_mask.h (also in tinygrad's generated tinygrad/runtime/autogen/am/regs/
 // gc_12_0_0.py, which carries offset, BASE_IDX and fields together). Against GC 11.0.0: the
 // SDMA0 queue registers past WPTR_HI, the GCVM context registers, the protection-fault block
-// (STATUS became STATUS_LO32/HI32) and the CONTEXT_CNTL block-size field moved; GRBM, SH_MEM,
-// SCRATCH and the HQD block did not. Pinned by tests/am/hw_facts_test.cpp.
+// (STATUS became STATUS_LO32/HI32), the CONTEXT_CNTL block-size field and
+// RLC_RLCS_BOOTLOAD_STATUS moved; GRBM, SH_MEM, SCRATCH, the CP interrupt and poll registers,
+// the RS64 MEC block and the HQD block did not. Every offset below was read in the Linux
+// gc_12_0_0_offset.h (the hyp-dec SDMA block and the RLCS block included), and every field
+// amcl sets in gc_12_0_0_sh_mask.h. Pinned by tests/am/hw_facts_test.cpp.
 #pragma once
 #include "gc_regs.h"
 
@@ -18,7 +21,7 @@ inline constexpr uint32_t kGc12Seg1 = 0x0000A000;
 inline constexpr GcRegs kGc12{
     .name = "GC 12.0.0",
     .GRBM_GFX_CNTL = {0x0900, 1},
-    .GRBM_CNTL = {0x0da0, 0}, // gc_12_0_0_offset.h, re-read
+    .GRBM_CNTL = {0x0da0, 0},
     .SH_MEM_BASES = {0x09e3, 1},
     .SH_MEM_CONFIG = {0x09e4, 1},
     .SCRATCH_REG6 = {0x2046, 1},
@@ -38,9 +41,8 @@ inline constexpr GcRegs kGc12{
     .SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_LO = {0x0098, 0},
     .SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_HI = {0x0099, 0},
     .SDMA0_QUEUE0_MINOR_PTR_UPDATE = {0x009b, 0},
-    // SDMA0_MCU_CNTL 0x588e (gc_12_0_0_offset.h as transcribed, SDMA1's 0x20 further at 0x58ae
-    // matching SDMA1_HYP_DEC_REG_OFFSET); HALT [0], RESET [1] (gc_12_0_0_sh_mask.h as
-    // transcribed). Its other reset bits are not known: the model's power-on value is HALT.
+    // SDMA0_MCU_CNTL 0x588e (base 1; SDMA1's 0x20 further at 0x58ae), HALT [0], RESET [1],
+    // DBG_SELECT_BITS [7:2]. Its reset value is not in the headers: the model's is HALT.
     .SDMA0_ENGINE_CNTL = {0x588e, 1},
     .sdma_engine_cntl_reset = 0x1,
     .sdma_engine_run_clear = 0x3,
@@ -89,27 +91,22 @@ inline constexpr GcRegs kGc12{
     .CP_HQD_EOP_CONTROL = {0x1fd0, 0},
     .CP_HQD_PQ_WPTR_LO = {0x1fdf, 0},
     .CP_HQD_PQ_WPTR_HI = {0x1fe0, 0},
-    // CP_MEC_DOORBELL_RANGE: as other user-space drivers transcribe the header (tinygrad's
-    // generated tables among them); the Linux header itself was not re-read for these two.
     .CP_MEC_DOORBELL_RANGE_LOWER = {0x1dfc, 0},
     .CP_MEC_DOORBELL_RANGE_UPPER = {0x1dfd, 0},
-    // CP_STAT 0x0f40 (base 0) re-read in Linux gc_12_0_0_offset.h. The RS64 MEC block
-    // (0x2900/0x2904/0x2938, base 1) as two user-space drivers transcribe that header,
-    // the same as GC 11's; RLC_RLCS_BOOTLOAD_STATUS assumed at GC 11's 0x4e82 (not re-read).
+    // RLC_RLCS_BOOTLOAD_STATUS moved to 0x4e7c on GC 12 (BOOTLOAD_COMPLETE still [31]); GC 11's
+    // 0x4e82 is RLC_RLCS_GENERAL_2 here, a firmware scratch register a poll would never see
+    // complete. The RS64 MEC block is GC 11's, fields included.
     .CP_STAT = {0x0f40, 0},
-    .RLC_RLCS_BOOTLOAD_STATUS = {0x4e82, 1},
+    .RLC_RLCS_BOOTLOAD_STATUS = {0x4e7c, 1},
     .CP_MEC_RS64_PRGRM_CNTR_START = {0x2900, 1},
     .CP_MEC_RS64_PRGRM_CNTR_START_HI = {0x2938, 1},
     .CP_MEC_RS64_CNTL = {0x2904, 1},
-    // SDMA0_CNTL 0x000d (base 0) re-read in Linux gc_12_0_0_offset.h; CP_ME1_PIPE0_INT_CNTL
-    // assumed at GC 11's 0x1e25, like the rest of that CP block (not re-read).
+    // SDMA0_CNTL moved with the rest of SDMA 7's engine registers; TRAP_ENABLE is still [0].
     .CP_ME1_PIPE0_INT_CNTL = {0x1e25, 0},
     .SDMA0_CNTL = {0x000d, 0},
-    // CP_HQD_DEQUEUE_REQUEST in the HQD block as on GC 11; SPI_COMPUTE_QUEUE_RESET 0x1f73 as a
-    // gfx12 user-space driver transcribes gc_12_0_0_offset.h (GC 11's too; not re-read here).
+    // SPI_COMPUTE_QUEUE_RESET is in the SE's spipdec block (0x1f73, base 0), as on GC 11.
     .CP_HQD_DEQUEUE_REQUEST = {0x1fc1, 0},
     .SPI_COMPUTE_QUEUE_RESET = {0x1f73, 0},
-    // CP_PQ_WPTR_POLL_CNTL and CP_PQ_STATUS assumed at GC 11's offsets (not re-read).
     .CP_PQ_WPTR_POLL_CNTL = {0x1e23, 0},
     .CP_PQ_STATUS = {0x1e58, 0},
 };

@@ -35,7 +35,8 @@ struct GcRegs {
   // SDMA 7, in the "hyp dec" range 0x5880-0x589a of GC segment 1 (sdma_v6_0.c / sdma_v7_0.c
   // SDMA0_HYP_DEC_REG_START/END, which sdma_v*_get_reg_offset maps to reg_offset[GC][0][1]).
   // Out of reset the engine is halted; amdgpu's gfx_resume clears the bits in
-  // sdma_engine_run_clear (HALT, and RESET on SDMA 7) before enabling the ring.
+  // sdma_engine_run_clear (HALT, and TH1_RESET on SDMA 6 / RESET on SDMA 7) before enabling the
+  // ring.
   Reg SDMA0_ENGINE_CNTL;
   uint32_t sdma_engine_cntl_reset; // its power-on value
   uint32_t sdma_engine_run_clear;
@@ -128,8 +129,9 @@ inline constexpr uint32_t sh_mem_alignment_mode(uint32_t sh_mem_config) {
 }
 // amdgpu's DEFAULT_SH_MEM_CONFIG (gfx_v11_0.c, gfx_v12_0.c; written for every VMID including 0
 // by gfx_v11_0_constants_init): 64-bit addressing, UNALIGNED, INITIAL_INST_PREFETCH 3 = 0xc00c,
-// the value tinygrad's AM writes too. gfx12 builds it from the same named fields; their
-// positions in gc_12_0_0_sh_mask.h were not read (assumed unchanged).
+// the value tinygrad's AM writes too. gfx12 builds it from the same named fields, and
+// gc_12_0_0_sh_mask.h keeps ADDRESS_MODE [0], ALIGNMENT_MODE [3:2] and INITIAL_INST_PREFETCH
+// [15:14] where gc_11 has them (GC 12 adds F8_MODE [8] and ICACHE_USE_GL1 [18], both left 0).
 inline constexpr uint32_t kDefaultShMemConfig =
     (0u << 0) | (kAlignUnaligned << SH_MEM_CONFIG_ALIGNMENT_MODE_SHIFT) | (3u << 14);
 
@@ -142,12 +144,12 @@ inline constexpr uint64_t kSharedAperture = 0x2000000000000000ull;
 // doorbell layout's user queues, AMDGPU_NAVI10_DOORBELL_USERQUEUE_END = 0x08a, * 2 << 2.
 inline constexpr uint32_t kMecDoorbellRangeUpper = (0x08a * 2) << 2;
 
-// RLC_RLCS_BOOTLOAD_STATUS: BOOTLOAD_COMPLETE[31] (gc_11_0_0_sh_mask.h, as several user-space
-// drivers transcribe it and amdgpu tests it).
+// RLC_RLCS_BOOTLOAD_STATUS: BOOTLOAD_COMPLETE[31] (gc_11_0_0_sh_mask.h as several user-space
+// drivers transcribe it and amdgpu tests it; gc_12_0_0_sh_mask.h, read).
 inline constexpr uint32_t RLC_BOOTLOAD_COMPLETE = 1u << 31;
-// CP_MEC_RS64_CNTL (gc_11_0_0_sh_mask.h, re-read; gc_12 as two user-space drivers transcribe
-// it): MEC_INVALIDATE_ICACHE[4], MEC_PIPE0..3_RESET[19:16], MEC_PIPE0..3_ACTIVE[29:26],
-// MEC_HALT[30]. CP_MEC_RS64_PRGRM_CNTR_START_HI.IP_START is [29:0].
+// CP_MEC_RS64_CNTL (gc_11_0_0_sh_mask.h and gc_12_0_0_sh_mask.h, both read):
+// MEC_INVALIDATE_ICACHE[4], MEC_PIPE0..3_RESET[19:16], MEC_PIPE0..3_ACTIVE[29:26], MEC_HALT[30].
+// CP_MEC_RS64_PRGRM_CNTR_START_HI.IP_START is [29:0].
 inline constexpr uint32_t CP_MEC_RS64_INVALIDATE_ICACHE = 1u << 4;
 inline constexpr uint32_t CP_MEC_RS64_PIPE_RESET_SHIFT = 16;
 inline constexpr uint32_t CP_MEC_RS64_PIPE_ACTIVE_SHIFT = 26;
@@ -183,11 +185,21 @@ inline constexpr uint32_t CP_PQ_STATUS_DOORBELL_ENABLE = 1u << 1;
 // SDMA0_CNTL: TRAP_ENABLE [0] (the TRAP packet's interrupt; gc_11_0_0_sh_mask.h, re-read).
 inline constexpr uint32_t SDMA_CNTL_TRAP_ENABLE = 1u << 0;
 
-// SDMA0_QUEUE0_RB_CNTL: RB_ENABLE[0] RB_SIZE[5:1] (log2 of ring dwords) RPTR_WRITEBACK_ENABLE[12]
-// (F32_WPTR_POLL_ENABLE [11], RB_VMID [27:24] not used).
+// SDMA0_QUEUE0_RB_CNTL (gc_11_0_0_sh_mask.h; gc_12_0_0_sh_mask.h, read): RB_ENABLE[0]
+// RB_SIZE[5:1] (log2 of ring dwords), WPTR_POLL_ENABLE[8] (left 0 on bare metal by amdgpu),
+// F32_WPTR_POLL_ENABLE[11] (MCU_WPTR_POLL_ENABLE on SDMA 7: the engine's firmware may read the
+// write pointer at RB_WPTR_POLL_ADDR), RPTR_WRITEBACK_ENABLE[12], RPTR_WRITEBACK_TIMER[20:16]
+// (every 2^n x 32 clocks), RB_VMID [27:24] (0).
 inline constexpr uint32_t SDMA_RB_CNTL_RB_ENABLE = 1u << 0;
 inline constexpr uint32_t SDMA_RB_CNTL_RB_SIZE_SHIFT = 1;
+inline constexpr uint32_t SDMA_RB_CNTL_F32_WPTR_POLL_ENABLE = 1u << 11;
 inline constexpr uint32_t SDMA_RB_CNTL_RPTR_WRITEBACK_ENABLE = 1u << 12;
+inline constexpr uint32_t SDMA_RB_CNTL_RPTR_WRITEBACK_TIMER_SHIFT = 16;
+// The read-pointer write-back period amdgpu's sdma_v6_0/v7_0_mqd_init gives its SDMA queues
+// (and tinygrad's AM its ring): 2^4 x 32 clocks.
+inline constexpr uint32_t kSdmaRptrWritebackTimer = 4;
+// SDMA0_QUEUE0_IB_CNTL: IB_ENABLE [0], set by gfx_resume after the ring is on.
+inline constexpr uint32_t SDMA_IB_CNTL_IB_ENABLE = 1u << 0;
 // RB_PRIV [23]: a privileged (kernel) ring, as amdgpu's sdma_v6_0/v7_0 gfx_resume sets it.
 inline constexpr uint32_t SDMA_RB_CNTL_RB_PRIV = 1u << 23;
 inline constexpr uint32_t SDMA_ENGINE_CNTL_HALT = 1u << 0;

@@ -63,7 +63,8 @@ inline constexpr uint32_t kCpHqdEopControlDefault = 0x00000006;
 
 // CP_HQD_PQ_CONTROL fields amdgpu sets for a kernel queue: QUEUE_SIZE [5:0], UNORD_DISPATCH [28]
 // and TUNNEL_DISPATCH [29] off, PRIV_STATE [30] and KMD_QUEUE [31] on. EOP_CONTROL: EOP_SIZE
-// [5:0] (2^(EOP_SIZE+1) dwords).
+// [5:0] (2^(EOP_SIZE+1) dwords). The same positions in gc_12_0_0_sh_mask.h (read), as are
+// PQ_DOORBELL_CONTROL's DOORBELL_OFFSET [27:2] and DOORBELL_EN [30].
 inline constexpr uint32_t PQ_CONTROL_QUEUE_SIZE_MASK = 0x3f;
 inline constexpr uint32_t PQ_CONTROL_UNORD_DISPATCH = 1u << 28,
                           PQ_CONTROL_TUNNEL_DISPATCH = 1u << 29, PQ_CONTROL_PRIV_STATE = 1u << 30,

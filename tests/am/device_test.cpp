@@ -740,6 +740,15 @@ TEST_P(AmDevice, EachSubmissionLeavesItsWritePointerAtThePollAddress) {
   EXPECT_NE(read64(sdma_poll), 0u);
   EXPECT_TRUE(eventually([&] { return read64(sdma_poll) == reg(m.gc->SDMA0_QUEUE0_RB_RPTR); }))
       << read64(sdma_poll) << " " << reg(m.gc->SDMA0_QUEUE0_RB_RPTR);
+  // The SDMA ring as sdma_v6_0/v7_0_gfx_resume leaves it on bare metal: the firmware may poll
+  // that address, the ring's own polling is off, the read pointer is written back every 2^4 x
+  // 32 clocks, and indirect buffers are on.
+  const uint32_t rb_cntl = reg(m.gc->SDMA0_QUEUE0_RB_CNTL);
+  EXPECT_NE(rb_cntl & am::hw::SDMA_RB_CNTL_F32_WPTR_POLL_ENABLE, 0u);
+  EXPECT_EQ(rb_cntl & (1u << 8), 0u) << "WPTR_POLL_ENABLE is for SR-IOV";
+  EXPECT_EQ((rb_cntl >> am::hw::SDMA_RB_CNTL_RPTR_WRITEBACK_TIMER_SHIFT) & 0x1f,
+            am::hw::kSdmaRptrWritebackTimer);
+  EXPECT_NE(reg(m.gc->SDMA0_QUEUE0_IB_CNTL) & am::hw::SDMA_IB_CNTL_IB_ENABLE, 0u);
 }
 
 // A dequeue request that resets the waves takes the queue off the hardware: CP_HQD_ACTIVE falls

@@ -278,11 +278,13 @@ TEST(Gc1100Registers, ShMemBasesFields) {
 }
 
 // The SDMA engine's microcontroller control in GC segment 1's hyp-dec range (0x5880-0x589a):
-// SDMA 6's F32_CNTL at its end with reset value 0x08084001, SDMA 7's MCU_CNTL (HALT, RESET).
+// SDMA 6's F32_CNTL at its end with reset value 0x08084001 (HALT, TH1_RESET [13] cleared to
+// run), SDMA 7's MCU_CNTL (HALT, RESET).
 TEST(GcRegisters, SdmaEngineControl) {
   expect_reg(kGc11.SDMA0_ENGINE_CNTL, 0x589a, 1);
   EXPECT_EQ(kGc11.sdma_engine_cntl_reset, 0x08084001u);
-  EXPECT_EQ(kGc11.sdma_engine_run_clear, SDMA_ENGINE_CNTL_HALT);
+  EXPECT_EQ(kGc11.sdma_engine_run_clear, SDMA_ENGINE_CNTL_HALT | (1u << 13)); // HALT, TH1_RESET
+  EXPECT_EQ(kGc11.sdma_engine_cntl_reset & (1u << 13), 0u);
   expect_reg(kGc12.SDMA0_ENGINE_CNTL, 0x588e, 1);
   EXPECT_EQ(kGc12.sdma_engine_run_clear, 0x3u);
   for (const GcRegs* g : {&kGc11, &kGc12}) {
@@ -291,6 +293,10 @@ TEST(GcRegisters, SdmaEngineControl) {
     EXPECT_NE(g->sdma_engine_cntl_reset & SDMA_ENGINE_CNTL_HALT, 0u);
   }
   EXPECT_EQ(SDMA_RB_CNTL_RB_PRIV, 1u << 23);
+  EXPECT_EQ(SDMA_RB_CNTL_F32_WPTR_POLL_ENABLE, 1u << 11);
+  EXPECT_EQ(SDMA_RB_CNTL_RPTR_WRITEBACK_ENABLE, 1u << 12);
+  EXPECT_EQ(SDMA_RB_CNTL_RPTR_WRITEBACK_TIMER_SHIFT, 16u);
+  EXPECT_EQ(SDMA_IB_CNTL_IB_ENABLE, 1u);
 }
 
 // CONTEXTn_CNTL's seven *_PROTECTION_FAULT_ENABLE_INTERRUPT bits (gc_11_0_0_sh_mask.h: RANGE 9,
@@ -305,12 +311,14 @@ TEST(VmHubRegisters, ContextFaultInterruptEnables) {
   EXPECT_EQ(kMmhub4.block_size_shift, kGc12.vm_context_block_size_shift);
 }
 
-// The MEC's start-up registers (Linux gc_11_0_0_offset.h, re-read: CP_STAT base 0, the rest base
-// 1; GC 12 the same) and the fields amdgpu's config_gfx_rs64 / cp_compute_enable touch.
+// The MEC's start-up registers (Linux gc_11_0_0_offset.h and gc_12_0_0_offset.h: CP_STAT base 0,
+// the rest base 1) and the fields amdgpu's config_gfx_rs64 / cp_compute_enable touch. Only the
+// RLC's bootload status moved: GC 12's 0x4e82 is RLC_RLCS_GENERAL_2.
 TEST(GcRegisters, MecStartUp) {
+  expect_reg(kGc11.RLC_RLCS_BOOTLOAD_STATUS, 0x4e82, 1);
+  expect_reg(kGc12.RLC_RLCS_BOOTLOAD_STATUS, 0x4e7c, 1);
   for (const GcRegs* g : {&kGc11, &kGc12}) {
     expect_reg(g->CP_STAT, 0x0f40, 0);
-    expect_reg(g->RLC_RLCS_BOOTLOAD_STATUS, 0x4e82, 1);
     expect_reg(g->CP_MEC_RS64_PRGRM_CNTR_START, 0x2900, 1);
     expect_reg(g->CP_MEC_RS64_CNTL, 0x2904, 1);
     expect_reg(g->CP_MEC_RS64_PRGRM_CNTR_START_HI, 0x2938, 1);
@@ -337,8 +345,10 @@ TEST(GcRegisters, MecStartUp) {
     expect_reg(g->SPI_COMPUTE_QUEUE_RESET, 0x1f73, 0);
   }
   EXPECT_EQ(kDequeueResetWaves, 2u);
-  expect_reg(kGc11.CP_PQ_WPTR_POLL_CNTL, 0x1e23, 0);
-  expect_reg(kGc11.CP_PQ_STATUS, 0x1e58, 0);
+  for (const GcRegs* g : {&kGc11, &kGc12}) {
+    expect_reg(g->CP_PQ_WPTR_POLL_CNTL, 0x1e23, 0);
+    expect_reg(g->CP_PQ_STATUS, 0x1e58, 0);
+  }
   EXPECT_EQ(CP_PQ_WPTR_POLL_CNTL_EN, 0x80000000u);
   EXPECT_EQ(CP_PQ_STATUS_DOORBELL_ENABLE, 0x2u);
   expect_reg(kGc11.GRBM_CNTL, 0x0da0, 0);
