@@ -14,7 +14,9 @@ const char* kStore = "__kernel void store(__global int* p, int v) { p[get_global
 
 // Dispatches queue behind each other on the device: their profiling times come from the GPU's
 // clock (START when the CP starts the dispatch, END at end of pipe), so a kernel enqueued
-// behind a long one starts after that one ends, and its duration is its own.
+// behind a long one starts after that one ends, and its duration is its own. The slow kernel
+// runs for tens of milliseconds on the emulated card (the quick one for about 0.05 ms), so a
+// host thread descheduled during the quick one cannot make it look longer.
 TEST(Profiling, TimesOfQueuedDispatchesComeFromTheGpu) {
   Env env;
   ASSERT_TRUE(env.queue);
@@ -23,7 +25,7 @@ TEST(Profiling, TimesOfQueuedDispatchesComeFromTheGpu) {
   cl_command_queue q = clCreateCommandQueueWithProperties(env.context, env.device, props, &err);
   ASSERT_EQ(err, CL_SUCCESS);
   cl_kernel slow = env.kernel("__kernel void slow(__global uint* p) { uint x = p[get_global_id(0)];"
-                              " for (uint j = 0; j < 3000u; ++j) x = x * 1664525u + j;"
+                              " for (uint j = 0; j < 30000u; ++j) x = x * 1664525u + j;"
                               " p[get_global_id(0)] = x; }",
                               "slow");
   cl_kernel quick = env.kernel(kStore, "store");
