@@ -89,8 +89,7 @@ inline constexpr GcRegs kGc11{
     .CP_HQD_EOP_CONTROL = {0x1fd0, 0},
     .CP_HQD_PQ_WPTR_LO = {0x1fdf, 0},
     .CP_HQD_PQ_WPTR_HI = {0x1fe0, 0},
-    // CP_MEC_DOORBELL_RANGE: as other user-space drivers transcribe the header (tinygrad's
-    // generated tables among them); the Linux header itself was not re-read for these two.
+    // CP_MEC_DOORBELL_RANGE_LOWER/UPPER: 0x1dfc/0x1dfd (gc_11_0_0_offset.h, re-read).
     .CP_MEC_DOORBELL_RANGE_LOWER = {0x1dfc, 0},
     .CP_MEC_DOORBELL_RANGE_UPPER = {0x1dfd, 0},
     // Linux gc_11_0_0_offset.h, re-read: CP_STAT 0x0f40 (base 0), RLC_RLCS_BOOTLOAD_STATUS

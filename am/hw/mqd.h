@@ -61,8 +61,12 @@ inline constexpr uint32_t kCpMqdControlDefault = 0x00000100; // VMID 0, PRIV_STA
 inline constexpr uint32_t kCpHqdPqControlDefault = 0x00308509;
 inline constexpr uint32_t kCpHqdEopControlDefault = 0x00000006;
 
-// CP_HQD_PQ_CONTROL fields amdgpu sets for a kernel queue: QUEUE_SIZE [5:0], UNORD_DISPATCH [28]
-// and TUNNEL_DISPATCH [29] off, PRIV_STATE [30] and KMD_QUEUE [31] on. EOP_CONTROL: EOP_SIZE
+// CP_HQD_PQ_CONTROL fields amdgpu sets for a kernel queue: QUEUE_SIZE [5:0], TUNNEL_DISPATCH
+// [29] off, UNORD_DISPATCH [28], PRIV_STATE [30] and KMD_QUEUE [31] on. UNORD_DISPATCH is on
+// since Linux 3380fcad2c90 ("drm/amdgpu/gfx11: set UNORD_DISPATCH in compute MQDs": "needs to be
+// set to 1 to avoid a potential deadlock in the GC 10.x and newer"); gfx_v12_0_compute_mqd_init
+// and amdkfd's v11/v12 MQDs set it too. Ordering between dispatches comes from the
+// CS_PARTIAL_FLUSH the runtime puts between them, not from this bit. EOP_CONTROL: EOP_SIZE
 // [5:0] (2^(EOP_SIZE+1) dwords). The same positions in gc_12_0_0_sh_mask.h (read), as are
 // PQ_DOORBELL_CONTROL's DOORBELL_OFFSET [27:2] and DOORBELL_EN [30].
 inline constexpr uint32_t PQ_CONTROL_QUEUE_SIZE_MASK = 0x3f;
@@ -73,9 +77,9 @@ inline constexpr uint32_t EOP_CONTROL_EOP_SIZE_MASK = 0x3f;
 
 // CP_HQD_PQ_CONTROL of a kernel queue of 2^(queue_size + 1) dwords, from the reset value.
 inline constexpr uint32_t pq_control(uint32_t queue_size) {
-  return (kCpHqdPqControlDefault &
-          ~(PQ_CONTROL_QUEUE_SIZE_MASK | PQ_CONTROL_UNORD_DISPATCH | PQ_CONTROL_TUNNEL_DISPATCH)) |
-         (queue_size & PQ_CONTROL_QUEUE_SIZE_MASK) | PQ_CONTROL_PRIV_STATE | PQ_CONTROL_KMD_QUEUE;
+  return (kCpHqdPqControlDefault & ~(PQ_CONTROL_QUEUE_SIZE_MASK | PQ_CONTROL_TUNNEL_DISPATCH)) |
+         (queue_size & PQ_CONTROL_QUEUE_SIZE_MASK) | PQ_CONTROL_UNORD_DISPATCH |
+         PQ_CONTROL_PRIV_STATE | PQ_CONTROL_KMD_QUEUE;
 }
 
 } // namespace am::hw::mqd

@@ -550,7 +550,7 @@ TEST_P(AmDevice, FreshCardBootsThroughThePspAndTheSmu) {
   EXPECT_EQ(hqd(am::hw::mqd::cp_hqd_persistent_state), 0x0be05501u);
   EXPECT_EQ(hqd(am::hw::mqd::cp_hqd_ib_control), 0x00300000u);
   EXPECT_EQ(hqd(am::hw::mqd::cp_mqd_control), 0x00000100u);
-  EXPECT_EQ(hqd(am::hw::mqd::cp_hqd_pq_control) & ~0x3fu, 0xC0308500u);
+  EXPECT_EQ(hqd(am::hw::mqd::cp_hqd_pq_control) & ~0x3fu, 0xD0308500u);
   EXPECT_EQ(hqd(am::hw::mqd::cp_hqd_active), 1u);
   gpu->reg_write32(gc(g.GRBM_GFX_CNTL), 0);
 }

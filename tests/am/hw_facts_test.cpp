@@ -435,8 +435,8 @@ TEST(Mqd, IndicesAndTheHqdResetValuesAmdgpuStartsFrom) {
   EXPECT_EQ(mqd::kCpMqdControlDefault, 0x00000100u);
   EXPECT_EQ(mqd::kCpHqdPqControlDefault, 0x00308509u);
   EXPECT_EQ(mqd::kCpHqdEopControlDefault, 0x00000006u);
-  // A 2048-dword ring: QUEUE_SIZE 10 over the reset value, kernel queue, ordered dispatch.
-  EXPECT_EQ(mqd::pq_control(10), 0xC030850Au);
+  // A 2048-dword ring: QUEUE_SIZE 10 over the reset value, kernel queue, UNORD_DISPATCH on.
+  EXPECT_EQ(mqd::pq_control(10), 0xD030850Au);
 }
 
 // amdgpu_vm.h, gfx12 format change: AMDGPU_PDE_PTE_GFX12 and AMDGPU_PTE_IS_PTE are bit 63,
