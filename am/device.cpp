@@ -581,10 +581,7 @@ void Device::program_compute_hqd() {
   pci_->reg_write32(reg(gc_->CP_MEC_DOORBELL_RANGE_UPPER), kMecDoorbellRangeUpper);
   // A queue a previous session left running comes off first (kiq_init_register: "disable the
   // queue if it's active").
-  if (!dequeue_compute())
-    throw DeviceError(info_.pci_address +
-                      ": the compute queue stays active after a dequeue request");
-  pci_->reg_write32(reg(gc_->CP_HQD_ACTIVE), 0);
+  dequeue_compute_or_throw();
   // The write pointer comes by doorbell only: the CP must not poll the MQD's poll address.
   const uint32_t poll = reg(gc_->CP_PQ_WPTR_POLL_CNTL);
   pci_->reg_write32(poll, pci_->reg_read32(poll) & ~CP_PQ_WPTR_POLL_CNTL_EN);
@@ -611,6 +608,14 @@ bool Device::dequeue_compute() {
   const bool off = wait_reg(*pci_, active, 1, 0, std::chrono::milliseconds(1000));
   pci_->reg_write32(reg(gc_->CP_HQD_DEQUEUE_REQUEST), 0);
   return off;
+}
+
+// The same, for the paths that cannot go on with the queue still on the hardware. Leaves the
+// compute queue selected in GRBM_GFX_CNTL on success.
+void Device::dequeue_compute_or_throw() {
+  if (dequeue_compute()) return;
+  pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), 0);
+  throw DeviceError(info_.pci_address + ": the compute queue stays active after a dequeue request");
 }
 
 void Device::init_sdma_queue() {
@@ -876,11 +881,8 @@ void Device::reset_queue(Engine e) {
   Queue& q = queue(e);
   std::lock_guard lock(q.mutex);
   if (e == Engine::Compute) {
-    const bool off = dequeue_compute();
+    dequeue_compute_or_throw();
     pci_->reg_write32(reg(gc_->GRBM_GFX_CNTL), 0);
-    if (!off)
-      throw DeviceError(info_.pci_address +
-                        ": the compute queue stays active after a dequeue request");
     discard_faults(); // whatever the killed work reported belongs to it, not to later work
     q.ring.reset();
     set_slot(kComputeRptr, 0);

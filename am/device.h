@@ -164,6 +164,7 @@ private:
   // Takes MEC 1 pipe 0 queue 0 off the hardware if it is active; false if it stayed active.
   // Leaves the queue selected in GRBM_GFX_CNTL.
   bool dequeue_compute();
+  void dequeue_compute_or_throw(); // DeviceError if the queue stayed active
   void init_sdma_queue();
   void program_sdma_queue();
   void init_ih();
