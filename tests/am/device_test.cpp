@@ -27,6 +27,25 @@ bool eventually(const std::function<bool()>& done) {
   return done();
 }
 
+// An engine held by a control bit runs nothing: with `bit` set in the register at `index`,
+// `submit` (work writing `value` to the first dword of a fresh VRAM page, returning its fence)
+// leaves the page alone for 50 ms; once the bit is cleared the work runs.
+void expect_held_while_set(sim::Gpu& gpu, am::Device& dev, uint32_t index, uint32_t bit,
+                           am::Engine engine, uint32_t value,
+                           const std::function<uint64_t(uint64_t va)>& submit) {
+  am::Allocation mem = dev.alloc_vram(4096);
+  std::memset(mem.cpu, 0, 4096);
+  const auto first = [&] { return reinterpret_cast<uint32_t*>(mem.cpu)[0]; };
+  gpu.reg_write32(index, gpu.reg_read32(index) | bit);
+  const uint64_t done = submit(mem.va);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(first(), 0u) << "the held engine ran the work";
+  gpu.reg_write32(index, gpu.reg_read32(index) & ~bit);
+  dev.wait(engine, done);
+  EXPECT_EQ(first(), value);
+  dev.free(mem);
+}
+
 class AmDevice : public testing::TestWithParam<const char*> {
 protected:
   // Cards of their own for these tests (indices 40 and up), so other tests' devices are not
@@ -613,18 +632,12 @@ TEST_P(AmDevice, SdmaRunsOnlyWhileItsEngineIsUnhalted) {
   const sim::CardModel& m = gpu->model();
   const uint32_t engine_cntl = m.gc_reg(m.gc->SDMA0_ENGINE_CNTL);
   EXPECT_EQ(gpu->reg_read32(engine_cntl) & am::hw::SDMA_ENGINE_CNTL_HALT, 0u);
-  am::Allocation mem = dev.alloc_vram(4096);
-  std::memset(mem.cpu, 0, 4096);
-  gpu->reg_write32(engine_cntl, gpu->reg_read32(engine_cntl) | am::hw::SDMA_ENGINE_CNTL_HALT);
-  am::SdmaBuilder b(dev.sdma_major());
-  b.const_fill(mem.va, 0x5a, 64);
-  const uint64_t done = dev.submit_sdma(b);
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 0u) << "a halted engine ran the fill";
-  gpu->reg_write32(engine_cntl, gpu->reg_read32(engine_cntl) & ~am::hw::SDMA_ENGINE_CNTL_HALT);
-  dev.wait(am::Engine::Sdma, done);
-  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 0x5au);
-  dev.free(mem);
+  expect_held_while_set(*gpu, dev, engine_cntl, am::hw::SDMA_ENGINE_CNTL_HALT, am::Engine::Sdma,
+                        0x5a, [&](uint64_t va) {
+                          am::SdmaBuilder b(dev.sdma_major());
+                          b.const_fill(va, 0x5a, 64);
+                          return dev.submit_sdma(b);
+                        });
 }
 
 // The MEC after the RLC autoload is halted with its pipes in reset: the boot must start pipe 0
@@ -647,19 +660,13 @@ TEST_P(AmDevice, ComputeRunsOnlyWhileTheMecIsStartedAtItsFirmwareEntry) {
     EXPECT_EQ(gpu->reg_read32(m.gc_reg(m.gc->CP_MEC_RS64_PRGRM_CNTR_START_HI)), 1u) << pipe;
   }
   gpu->reg_write32(m.gc_reg(m.gc->GRBM_GFX_CNTL), 0);
-  am::Allocation mem = dev.alloc_vram(4096);
-  std::memset(mem.cpu, 0, 4096);
-  gpu->reg_write32(cntl, gpu->reg_read32(cntl) | am::hw::CP_MEC_RS64_HALT);
-  EXPECT_FALSE(gpu->mec_control().pipe0_running());
-  am::Pm4Builder p;
-  p.write_data_mem(mem.va, {0x600d});
-  const uint64_t done = dev.submit_compute(p);
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 0u) << "a halted MEC ran the packet";
-  gpu->reg_write32(cntl, gpu->reg_read32(cntl) & ~am::hw::CP_MEC_RS64_HALT);
-  dev.wait(am::Engine::Compute, done);
-  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 0x600du);
-  dev.free(mem);
+  expect_held_while_set(*gpu, dev, cntl, am::hw::CP_MEC_RS64_HALT, am::Engine::Compute, 0x600d,
+                        [&](uint64_t va) {
+                          EXPECT_FALSE(gpu->mec_control().pipe0_running());
+                          am::Pm4Builder p;
+                          p.write_data_mem(va, {0x600d});
+                          return dev.submit_compute(p);
+                        });
 }
 
 // The boot turns on the interrupt sources its waits sleep on. A source turned off raises
