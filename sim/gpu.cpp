@@ -55,7 +55,9 @@ bool Gpu::known_register(uint32_t index) const {
          index == gc(g.SH_MEM_CONFIG) || mec_control_.is_register(index) ||
          index == gc(g.CP_ME1_PIPE0_INT_CNTL) || index == gc(g.SDMA0_CNTL) ||
          index == gc(g.SPI_COMPUTE_QUEUE_RESET) || index == gc(g.CP_PQ_WPTR_POLL_CNTL) ||
-         index == gc(g.CP_PQ_STATUS) || index == gc(g.GRBM_CNTL) ||
+         index == gc(g.CP_PQ_STATUS) || index == gc(g.GRBM_CNTL) || index == gc(g.CP_DEBUG) ||
+         index == gc(g.GCVM_L2_CNTL3) || index == gc(g.GCVM_L2_CNTL4) ||
+         index == gc(g.GCVM_L2_CNTL5) ||
          (index >= ih(ih_first) && index <= ih(i.IH_DOORBELL_RPTR)) || index == ih(i.IH_CNTL);
 }
 

@@ -73,6 +73,13 @@ inline constexpr GcRegs kGc11{
     .GCVM_L2_CNTL2 = {0x15bd, 0},
     .GCVM_L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32 = {0x15cb, 0},
     .GCVM_L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32 = {0x15cc, 0},
+    .GCVM_L2_CNTL3 = {0x15be, 0}, // gc_11_0_0_offset.h, gcvml2pfdec, read
+    .GCVM_L2_CNTL4 = {0x15d4, 0},
+    .GCVM_L2_CNTL5 = {0x15da, 0},
+    .GCVM_L2_PROTECTION_FAULT_CNTL2 = {0x15c5, 0},
+    // Added to gc_11_0_0_offset.h by "drm/amd/amdgpu: add additional page fault settings for
+    // gfx11" (July 2022), next to GB_EDC_MODE 0x1e1e and CP_CPC_DEBUG 0x1e21.
+    .CP_DEBUG = {0x1e1f, 0},
     .CP_MQD_BASE_ADDR = {0x1fa9, 0},
     .CP_HQD_ACTIVE = {0x1fab, 0},
     .CP_HQD_PQ_BASE = {0x1fb1, 0},

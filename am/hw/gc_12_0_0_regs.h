@@ -75,6 +75,11 @@ inline constexpr GcRegs kGc12{
     .GCVM_L2_CNTL2 = {0x15c5, 0},
     .GCVM_L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32 = {0x15d4, 0},
     .GCVM_L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32 = {0x15d5, 0},
+    .GCVM_L2_CNTL3 = {0x15c6, 0}, // gc_12_0_0_offset.h, gcvml2pfdec, read
+    .GCVM_L2_CNTL4 = {0x15dd, 0},
+    .GCVM_L2_CNTL5 = {0x15e3, 0},
+    .GCVM_L2_PROTECTION_FAULT_CNTL2 = {0x15cd, 0},
+    .CP_DEBUG = {0x1e1f, 0}, // gc_12_0_0_offset.h cppdec, read
     .CP_MQD_BASE_ADDR = {0x1fa9, 0},
     .CP_HQD_ACTIVE = {0x1fab, 0},
     .CP_HQD_PQ_BASE = {0x1fb1, 0},

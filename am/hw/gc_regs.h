@@ -63,6 +63,12 @@ struct GcRegs {
   Reg GCMC_VM_MX_L1_TLB_CNTL;
   Reg GCVM_L2_CNTL, GCVM_L2_CNTL2;
   Reg GCVM_L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32, GCVM_L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32;
+  // The rest of GFXHUB's L2 set-up (gfxhub_v3_0/v12_0 init_cache_regs: CNTL3..5 from their
+  // reset defaults with amdgpu's tuning; init_system_aperture_regs: PROTECTION_FAULT_CNTL2), and
+  // CP_DEBUG, whose CPG_UTCL1_ERROR_HALT_DISABLE set_fault_enable_default sets ("NO halt CP when
+  // page fault").
+  Reg GCVM_L2_CNTL3, GCVM_L2_CNTL4, GCVM_L2_CNTL5, GCVM_L2_PROTECTION_FAULT_CNTL2;
+  Reg CP_DEBUG;
   // Hardware queue descriptor registers of the queue GRBM_GFX_CNTL selects; they mirror the
   // compute MQD from dword 128 on (mqd.h), CP_MQD_BASE_ADDR first.
   Reg CP_MQD_BASE_ADDR, CP_HQD_ACTIVE, CP_HQD_PQ_BASE, CP_HQD_PQ_BASE_HI, CP_HQD_PQ_RPTR;
@@ -98,6 +104,11 @@ struct GcRegs {
 };
 
 inline constexpr uint32_t GRBM_CNTL_READ_TIMEOUT_MASK = 0xff, kGrbmReadTimeout = 0xff;
+
+// CP_DEBUG.CPG_UTCL1_ERROR_HALT_DISABLE [15] (gc_11_0_0_sh_mask.h, gc_12_0_0_sh_mask.h, read):
+// with it clear, a translation error on the CP's own fetches halts the CP instead of being
+// reported; amdgpu's gfxhub set_fault_enable_default sets it on both generations.
+inline constexpr uint32_t CP_DEBUG_CPG_UTCL1_ERROR_HALT_DISABLE = 1u << 15;
 
 // GRBM_GFX_CNTL fields: PIPEID[1:0] MEID[3:2] VMID[7:4] QUEUEID[10:8] (both generations).
 inline constexpr uint32_t grbm_gfx_cntl(uint32_t me, uint32_t pipe, uint32_t queue, uint32_t vmid) {

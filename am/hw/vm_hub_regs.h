@@ -154,6 +154,40 @@ inline constexpr uint32_t vm_l2_cntl(uint32_t reset_value) {
 }
 // VM_L2_CNTL2: INVALIDATE_ALL_L1_TLBS [0], INVALIDATE_L2_CACHE [1].
 inline constexpr uint32_t kVmL2Cntl2InvalidateAll = 0x3;
+
+// GFXHUB's L2 CNTL3..5, written whole from their reset values with amdgpu's tuning
+// (gfxhub_v3_0/v12_0_init_cache_regs without translate_further, which amcl's 4 KiB-block page
+// tables are). Defaults: regGCVM_L2_CNTL3/4/5_DEFAULT of gc_11_0_0_default.h and
+// gfxhub_v12_0.c, 0x80120007, 0xc1, 0x3fe0. Fields, read in gc_11_0_0_sh_mask.h and
+// gc_12_0_0_sh_mask.h (the same on both): CNTL3 BANK_SELECT [5:0] = 9 and
+// L2_CACHE_BIGK_FRAGMENT_SIZE [19:15] = 6; CNTL4 VMC_TAP_PDE_REQUEST_PHYSICAL [6] and
+// VMC_TAP_PTE_REQUEST_PHYSICAL [7] = 0; CNTL5 L2_CACHE_SMALLK_FRAGMENT_SIZE [4:0] = 0.
+inline constexpr uint32_t kGcvmL2Cntl3Default = 0x80120007, kGcvmL2Cntl4Default = 0x000000c1,
+                          kGcvmL2Cntl5Default = 0x00003fe0;
+inline constexpr uint32_t GCVM_L2_CNTL3_BANK_SELECT_MASK = 0x3f,
+                          GCVM_L2_CNTL3_BIGK_FRAGMENT_SIZE_SHIFT = 15,
+                          GCVM_L2_CNTL3_BIGK_FRAGMENT_SIZE_MASK = 0x1fu << 15;
+inline constexpr uint32_t kGcvmL2Cntl3 =
+    (kGcvmL2Cntl3Default &
+     ~(GCVM_L2_CNTL3_BANK_SELECT_MASK | GCVM_L2_CNTL3_BIGK_FRAGMENT_SIZE_MASK)) |
+    9u | (6u << GCVM_L2_CNTL3_BIGK_FRAGMENT_SIZE_SHIFT);
+inline constexpr uint32_t GCVM_L2_CNTL4_VMC_TAP_REQUEST_PHYSICAL_MASK = 0xc0; // PDE [6], PTE [7]
+inline constexpr uint32_t kGcvmL2Cntl4 =
+    kGcvmL2Cntl4Default & ~GCVM_L2_CNTL4_VMC_TAP_REQUEST_PHYSICAL_MASK;
+inline constexpr uint32_t GCVM_L2_CNTL5_SMALLK_FRAGMENT_SIZE_MASK = 0x1f;
+inline constexpr uint32_t kGcvmL2Cntl5 =
+    kGcvmL2Cntl5Default & ~GCVM_L2_CNTL5_SMALLK_FRAGMENT_SIZE_MASK;
+
+// GCVM_L2_PROTECTION_FAULT_CNTL's ENABLE_DEFAULT bits: RANGE [2], PDE0..2 [5:3],
+// TRANSLATE_FURTHER [6], NACK [7], DUMMY_PAGE [8], VALID [9], READ [10], WRITE [11], EXECUTE
+// [12] (gc_11/gc_12 sh_mask, read). gmc_v11_0/v12_0_gart_enable calls set_fault_enable_default
+// with true unless amdgpu.vm_fault_stop=2: a faulting access is sent to the
+// PROTECTION_FAULT_DEFAULT_ADDR page instead of through, and the CRASH_ON_*_FAULT bits [31:30]
+// stay clear. Read-modify-write: the other fields are the per-client interrupt enables.
+inline constexpr uint32_t GCVM_L2_PROTECTION_FAULT_ENABLE_DEFAULTS = 0x1ffc;
+// GCVM_L2_PROTECTION_FAULT_CNTL2.ACTIVE_PAGE_MIGRATION_PTE_READ_RETRY [18]
+// (init_system_aperture_regs sets it with WREG32_FIELD15_PREREG).
+inline constexpr uint32_t GCVM_L2_PROTECTION_FAULT_CNTL2_PTE_READ_RETRY = 1u << 18;
 // The invalidation engines' address range, as amdgpu's gfxhub/mmhub program_invalidation sets
 // every engine's (gfxhub_v3_0.c, mmhub_v3_0.c, gfxhub_v12_0.c, mmhub_v4_1_0.c): the whole VA
 // space, LO32 0xffffffff and HI32 0x1f (logical page numbers, 37 bits). Out of reset the

@@ -354,6 +354,27 @@ TEST(GcRegisters, MecStartUp) {
   expect_reg(kGc11.GRBM_CNTL, 0x0da0, 0);
   expect_reg(kGc12.GRBM_CNTL, 0x0da0, 0);
   EXPECT_EQ(GRBM_CNTL_READ_TIMEOUT_MASK, 0xffu);
+  // GFXHUB's L2 CNTL3..5 and PROTECTION_FAULT_CNTL2 (gc_*_offset.h gcvml2pfdec), CP_DEBUG.
+  expect_reg(kGc11.GCVM_L2_CNTL3, 0x15be, 0);
+  expect_reg(kGc11.GCVM_L2_CNTL4, 0x15d4, 0);
+  expect_reg(kGc11.GCVM_L2_CNTL5, 0x15da, 0);
+  expect_reg(kGc11.GCVM_L2_PROTECTION_FAULT_CNTL2, 0x15c5, 0);
+  expect_reg(kGc12.GCVM_L2_CNTL3, 0x15c6, 0);
+  expect_reg(kGc12.GCVM_L2_CNTL4, 0x15dd, 0);
+  expect_reg(kGc12.GCVM_L2_CNTL5, 0x15e3, 0);
+  expect_reg(kGc12.GCVM_L2_PROTECTION_FAULT_CNTL2, 0x15cd, 0);
+  for (const GcRegs* g : {&kGc11, &kGc12}) {
+    expect_reg(g->CP_DEBUG, 0x1e1f, 0);
+    EXPECT_EQ(g->GCVM_L2_PROTECTION_FAULT_CNTL2.offset,
+              g->GCVM_L2_PROTECTION_FAULT_CNTL.offset + 1);
+    EXPECT_EQ(g->GCVM_L2_CNTL3.offset, g->GCVM_L2_CNTL2.offset + 1);
+  }
+  EXPECT_EQ(kGcvmL2Cntl3, 0x80130009u);
+  EXPECT_EQ(kGcvmL2Cntl4, 0x00000001u);
+  EXPECT_EQ(kGcvmL2Cntl5, 0x00003fe0u);
+  EXPECT_EQ(GCVM_L2_PROTECTION_FAULT_ENABLE_DEFAULTS, 0x1ffcu);
+  EXPECT_EQ(GCVM_L2_PROTECTION_FAULT_CNTL2_PTE_READ_RETRY, 0x40000u);
+  EXPECT_EQ(CP_DEBUG_CPG_UTCL1_ERROR_HALT_DISABLE, 0x8000u);
   // gfx_firmware_header_v2_0: ucode_start_addr_lo at byte 52, _hi at 56, 60 bytes in all.
   EXPECT_EQ(ucode::kCpv2UcodeStartLo, 52u);
   EXPECT_EQ(ucode::kCpv2UcodeStartHi, 56u);
