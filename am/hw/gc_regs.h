@@ -20,8 +20,9 @@ struct GcRegs {
   const char* name; // "GC 11.0.0": the header the offsets were read from
   Reg GRBM_GFX_CNTL;
   // GRBM_CNTL.READ_TIMEOUT [7:0]: how long a register read through the GRBM waits for a block
-  // to answer; gfx_v11_0/v12_0_constants_init (and tinygrad's AM) set it to 0xff. The field's
-  // position is the older GC headers' (gc_9/gc_10 sh_mask), not re-read for GC 11/12.
+  // to answer; gfx_v11_0/v12_0_constants_init (and tinygrad's AM) set it to 0xff. The field was
+  // read in gc_11_0_0_sh_mask.h (gc_grbmdec; REPORT_LAST_RDERR is [31]); for GC 12 it is
+  // assumed unchanged, as it has been since gc_9.
   Reg GRBM_CNTL;
   Reg SH_MEM_BASES, SH_MEM_CONFIG;
   Reg SCRATCH_REG6, SCRATCH_REG7;
@@ -155,8 +156,8 @@ inline constexpr uint64_t kSharedAperture = 0x2000000000000000ull;
 // doorbell layout's user queues, AMDGPU_NAVI10_DOORBELL_USERQUEUE_END = 0x08a, * 2 << 2.
 inline constexpr uint32_t kMecDoorbellRangeUpper = (0x08a * 2) << 2;
 
-// RLC_RLCS_BOOTLOAD_STATUS: BOOTLOAD_COMPLETE[31] (gc_11_0_0_sh_mask.h as several user-space
-// drivers transcribe it and amdgpu tests it; gc_12_0_0_sh_mask.h, read).
+// RLC_RLCS_BOOTLOAD_STATUS: BOOTLOAD_COMPLETE[31] (gc_11_0_0_sh_mask.h and gc_12_0_0_sh_mask.h,
+// both read; GFX_INIT_DONE [0], RLC_GPM_IRAM_LOADED [3] and _DONE [4] are the others).
 inline constexpr uint32_t RLC_BOOTLOAD_COMPLETE = 1u << 31;
 // CP_MEC_RS64_CNTL (gc_11_0_0_sh_mask.h and gc_12_0_0_sh_mask.h, both read):
 // MEC_INVALIDATE_ICACHE[4], MEC_PIPE0..3_RESET[19:16], MEC_PIPE0..3_ACTIVE[29:26], MEC_HALT[30].
@@ -178,8 +179,8 @@ inline constexpr uint32_t rs64_prgrm_cntr_start_hi(uint64_t entry) {
   return uint32_t(entry >> 34);
 }
 
-// CP_ME1_PIPE0_INT_CNTL (gc_11_0_0_sh_mask.h, re-read; gc_12's CP_INT_CNTL_RING0 has the same
-// positions as transcribed): OPCODE_ERROR_INT_ENABLE [24], TIME_STAMP_INT_ENABLE [26]
+// CP_ME1_PIPE0_INT_CNTL (gc_11_0_0_sh_mask.h and gc_12_0_0_sh_mask.h, both read):
+// OPCODE_ERROR_INT_ENABLE [24], TIME_STAMP_INT_ENABLE [26]
 // (RELEASE_MEM's interrupt), GENERIC0_INT_ENABLE [31], which amdgpu sets together with
 // TIME_STAMP.
 inline constexpr uint32_t CP_INT_OPCODE_ERROR_ENABLE = 1u << 24;
