@@ -205,7 +205,7 @@ void Device::discover() {
     return std::to_string(b.major) + "." + std::to_string(b.minor) + "." + std::to_string(b.revision);
   };
   const std::string gfx = gfx_target_of(*gc);
-  gc_ = gc_regs_for_major(gc->major);
+  gc_ = gc_regs_for(gc->major, gc->minor, gc->revision);
   if (gfx.empty() || !gc_)
     throw DeviceError(info_.pci_address + ": GC IP version " + version(*gc) + " is not known to amcl");
   ih_regs_ = ih_regs_for_major(oss->major);
@@ -218,8 +218,9 @@ void Device::discover() {
   if (!mp0 || mp0->bases.empty() || !mp1 || mp1->bases.size() < 2)
     throw DeviceError(info_.pci_address + ": IP discovery lists no MP0 (PSP) or MP1 (SMU) register bases");
   const IpBlock* mmhub = ip->find(MMHUB_HWID);
-  const VmHubRegs* mmhub_regs =
-      mmhub && !mmhub->bases.empty() ? mmhub_regs_for_major(mmhub->major) : nullptr;
+  const VmHubRegs* mmhub_regs = mmhub && !mmhub->bases.empty()
+                                    ? mmhub_regs_for(mmhub->major, mmhub->minor, mmhub->revision)
+                                    : nullptr;
   if (!mmhub_regs)
     throw DeviceError(info_.pci_address + ": IP discovery lists no MMHUB amcl knows" +
                       (mmhub ? " (MMHUB " + version(*mmhub) + ")" : std::string()));

@@ -4,8 +4,8 @@
 //
 // Each register is a dword offset plus a BASE_IDX naming the GC segment it is relative to
 // (Linux gc_<ver>_offset.h); its BAR5 dword index is that segment's base, from IP discovery,
-// plus the offset. The tables are in gc_11_0_0_regs.h and gc_12_0_0_regs.h, pinned by
-// tests/am/hw_facts_test.cpp.
+// plus the offset. The tables are in gc_11_0_0_regs.h, gc_11_0_3_regs.h and gc_12_0_0_regs.h
+// (which IP version takes which: gc_generations.h), pinned by tests/am/hw_facts_test.cpp.
 #pragma once
 #include <cstdint>
 

@@ -7,9 +7,10 @@
 // controls, the default page for faulting accesses, and VMID 0's context (CNTL, the
 // page-table base/start/end pairs, invalidation engine 17 with REQ/ACK).
 //
-// Sources: Linux drivers/gpu/drm/amd/include/asic_reg/mmhub/mmhub_3_0_0_offset.h (Navi31) and
-// mmhub_4_1_0_offset.h (Navi4x), all BASE_IDX 0 (the two differ everywhere: MMHUB 3.0.0's
-// MMVM_CONTEXT0_CNTL is 0x0740, 4.1.0's 0x0564); the GFXHUB side from the GC tables. Fields:
+// Sources: Linux drivers/gpu/drm/amd/include/asic_reg/mmhub/mmhub_3_0_0_offset.h (Navi31),
+// mmhub_3_0_2_offset.h and mmhub_4_1_0_offset.h (Navi4x), all BASE_IDX 0 (they differ
+// everywhere: MMVM_CONTEXT0_CNTL is 0x0740, 0x06c0 and 0x0564); the GFXHUB side from the GC
+// tables. Fields:
 // mmhub_4_1_0_sh_mask.h (MC_VM_MX_L1_TLB_CNTL, VM_L2_CNTL/CNTL2, the same on every hub).
 // MMVM_CONTEXT0_CNTL.PAGE_TABLE_BLOCK_SIZE sits where GCVM's does on the same generation
 // ([6:3] on MMHUB 3, [7:4] on MMHUB 4). Pinned by tests/am/hw_facts_test.cpp.
@@ -126,9 +127,46 @@ inline constexpr VmHubRegs kMmhub4{.name = "MMHUB 4.1.0",
                                    .L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32 = {0x04f4, 0},
                                    .L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32 = {0x04f5, 0}};
 
-// The MMHUB table of an MMHUB major version, or nullptr when amcl has none.
-inline constexpr const VmHubRegs* mmhub_regs_for_major(unsigned major) {
-  return major == 3 ? &kMmhub3 : major == 4 ? &kMmhub4 : nullptr;
+// MMHUB 3.0.2, read in Linux mmhub_3_0_2_offset.h (all BASE_IDX 0): the same blocks as 3.0.0,
+// 0x80 dwords lower (L2 0x0680, contexts 0x06c0), the shared blocks at 0x0858 / 0x086c.
+// amdgpu drives it with its own mmhub_v3_0_2.c (gmc_v11_0_set_mmhub_funcs).
+inline constexpr VmHubRegs kMmhub3_0_2{.name = "MMHUB 3.0.2",
+                                       .CONTEXT0_CNTL = {0x06c0, 0},
+                                       .PAGE_TABLE_BASE_LO32 = {0x072b, 0},
+                                       .PAGE_TABLE_BASE_HI32 = {0x072c, 0},
+                                       .PAGE_TABLE_START_LO32 = {0x074b, 0},
+                                       .PAGE_TABLE_START_HI32 = {0x074c, 0},
+                                       .PAGE_TABLE_END_LO32 = {0x076b, 0},
+                                       .PAGE_TABLE_END_HI32 = {0x076c, 0},
+                                       .block_size_shift = 3,
+                                       .INVALIDATE_ENG17_REQ = {0x06f4, 0},
+                                       .INVALIDATE_ENG17_ACK = {0x0706, 0},
+                                       .INVALIDATE_ENG0_ADDR_RANGE_LO32 = {0x0707, 0},
+                                       .FB_LOCATION_BASE = {0x086c, 0},
+                                       .FB_LOCATION_TOP = {0x086d, 0},
+                                       .AGP_TOP = {0x086e, 0},
+                                       .AGP_BOT = {0x086f, 0},
+                                       .AGP_BASE = {0x0870, 0},
+                                       .SYSTEM_APERTURE_LOW_ADDR = {0x0871, 0},
+                                       .SYSTEM_APERTURE_HIGH_ADDR = {0x0872, 0},
+                                       .SYSTEM_APERTURE_DEFAULT_ADDR_LSB = {0x0858, 0},
+                                       .SYSTEM_APERTURE_DEFAULT_ADDR_MSB = {0x0859, 0},
+                                       .MX_L1_TLB_CNTL = {0x0873, 0},
+                                       .L2_CNTL = {0x0680, 0},
+                                       .L2_CNTL2 = {0x0681, 0},
+                                       .L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32 = {0x068f, 0},
+                                       .L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32 = {0x0690, 0}};
+
+// The MMHUB table of an MMHUB IP version, or nullptr when amcl has none: an exact match, as for
+// GC (gc_generations.h), because the 3.0.x revisions moved their registers. amdgpu's
+// gmc_v11_0_set_mmhub_funcs gives 3.0.1, 3.0.2 and 3.3.x their own code and headers; amcl has
+// read 3.0.0 and 3.0.2. gmc_v12_0 drives MMHUB 4.1.0 (Navi44, Navi48).
+inline constexpr const VmHubRegs* mmhub_regs_for(unsigned major, unsigned minor,
+                                                 unsigned revision) {
+  if (major == 3 && minor == 0 && revision == 0) return &kMmhub3;
+  if (major == 3 && minor == 0 && revision == 2) return &kMmhub3_0_2;
+  if (major == 4 && minor == 1 && revision == 0) return &kMmhub4;
+  return nullptr;
 }
 
 // MC_VM_MX_L1_TLB_CNTL fields: ENABLE_L1_TLB [0], SYSTEM_ACCESS_MODE [4:3],

@@ -15,6 +15,7 @@
 #include "am/hw/vm_hub_regs.h"
 
 #include <gtest/gtest.h>
+#include <tuple>
 
 using namespace am::hw;
 
@@ -108,11 +109,65 @@ TEST(Gc1200Registers, MatchLinuxHeader) {
   EXPECT_EQ(kGc12Seg1, 0xA000u);
 }
 
-TEST(GcRegisters, TableByMajorVersion) {
-  EXPECT_EQ(gc_regs_for_major(11), &kGc11);
-  EXPECT_EQ(gc_regs_for_major(12), &kGc12);
-  EXPECT_EQ(gc_regs_for_major(10), nullptr);
-  EXPECT_EQ(gc_regs_for_major(13), nullptr);
+// Tables go by the exact IP version: GC 11.0.0 and 11.0.2 share gc_11_0_0's offsets, 11.0.3
+// has its own VM blocks, 12.0.0 and 12.0.1 share gc_12_0_0's; the APUs' 11.0.1/11.0.4/11.5.x and
+// anything newer get no table (a clear error rather than registers off by a few dwords).
+TEST(GcRegisters, TableByExactIpVersion) {
+  EXPECT_EQ(gc_regs_for(11, 0, 0), &kGc11);
+  EXPECT_EQ(gc_regs_for(11, 0, 2), &kGc11);
+  EXPECT_EQ(gc_regs_for(11, 0, 3), &kGc11_0_3);
+  EXPECT_EQ(gc_regs_for(12, 0, 0), &kGc12);
+  EXPECT_EQ(gc_regs_for(12, 0, 1), &kGc12);
+  for (auto [ma, mi, rev] : {std::tuple{10u, 3u, 0u},
+                             {11u, 0u, 1u},
+                             {11u, 0u, 4u},
+                             {11u, 5u, 0u},
+                             {12u, 0u, 2u},
+                             {12u, 1u, 0u},
+                             {13u, 0u, 0u}})
+    EXPECT_EQ(gc_regs_for(ma, mi, rev), nullptr) << ma << "." << mi << "." << rev;
+}
+
+// GC 11.0.3 (Navi32): gc_11_0_3_offset.h's VM blocks, everything else GC 11.0.0's.
+TEST(GcRegisters, Gc1103MovesOnlyTheVmBlocks) {
+  const GcRegs& g = kGc11_0_3;
+  expect_reg(g.GCVM_L2_CNTL, 0x15c0, 0);
+  expect_reg(g.GCVM_L2_CNTL2, 0x15c1, 0);
+  expect_reg(g.GCVM_L2_CNTL3, 0x15c2, 0);
+  expect_reg(g.GCVM_L2_PROTECTION_FAULT_CNTL, 0x15c8, 0);
+  expect_reg(g.GCVM_L2_PROTECTION_FAULT_CNTL2, 0x15c9, 0);
+  expect_reg(g.GCVM_L2_PROTECTION_FAULT_STATUS, 0x15cc, 0);
+  expect_reg(g.GCVM_L2_PROTECTION_FAULT_ADDR_LO32, 0x15cd, 0);
+  expect_reg(g.GCVM_L2_PROTECTION_FAULT_ADDR_HI32, 0x15ce, 0);
+  expect_reg(g.GCVM_L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32, 0x15cf, 0);
+  expect_reg(g.GCVM_L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32, 0x15d0, 0);
+  expect_reg(g.GCVM_L2_CNTL4, 0x15d8, 0);
+  expect_reg(g.GCVM_L2_CNTL5, 0x15de, 0);
+  expect_reg(g.GCMC_VM_SYSTEM_APERTURE_DEFAULT_ADDR_LSB, 0x15a8, 0);
+  expect_reg(g.GCMC_VM_SYSTEM_APERTURE_DEFAULT_ADDR_MSB, 0x15a9, 0);
+  expect_reg(g.GCMC_VM_FB_LOCATION_BASE, 0x1688, 0);
+  expect_reg(g.GCMC_VM_FB_LOCATION_TOP, 0x1689, 0);
+  expect_reg(g.GCMC_VM_AGP_TOP, 0x168a, 0);
+  expect_reg(g.GCMC_VM_AGP_BOT, 0x168b, 0);
+  expect_reg(g.GCMC_VM_AGP_BASE, 0x168c, 0);
+  expect_reg(g.GCMC_VM_SYSTEM_APERTURE_LOW_ADDR, 0x168d, 0);
+  expect_reg(g.GCMC_VM_SYSTEM_APERTURE_HIGH_ADDR, 0x168e, 0);
+  expect_reg(g.GCMC_VM_MX_L1_TLB_CNTL, 0x168f, 0);
+  expect_reg(g.GCVM_CONTEXT0_CNTL, 0x1698, 0);
+  expect_reg(g.GCVM_INVALIDATE_ENG17_REQ, 0x16cc, 0);
+  expect_reg(g.GCVM_INVALIDATE_ENG17_ACK, 0x16de, 0);
+  expect_reg(g.GCVM_INVALIDATE_ENG0_ADDR_RANGE_LO32, 0x16df, 0);
+  expect_reg(g.GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32, 0x1703, 0);
+  expect_reg(g.GCVM_CONTEXT0_PAGE_TABLE_BASE_ADDR_HI32, 0x1704, 0);
+  expect_reg(g.GCVM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32, 0x1723, 0);
+  expect_reg(g.GCVM_CONTEXT0_PAGE_TABLE_START_ADDR_HI32, 0x1724, 0);
+  expect_reg(g.GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32, 0x1743, 0);
+  expect_reg(g.GCVM_CONTEXT0_PAGE_TABLE_END_ADDR_HI32, 0x1744, 0);
+  // Not a VM register: the same as GC 11.0.0's.
+  for (auto r : {&GcRegs::GRBM_GFX_CNTL, &GcRegs::SH_MEM_CONFIG, &GcRegs::CP_HQD_PQ_CONTROL,
+                 &GcRegs::SDMA0_QUEUE0_RB_CNTL, &GcRegs::RLC_RLCS_BOOTLOAD_STATUS,
+                 &GcRegs::CP_DEBUG, &GcRegs::SCRATCH_REG7})
+    EXPECT_EQ((g.*r).offset, (kGc11.*r).offset);
 }
 
 // mmhub_3_0_0_offset.h (MMHUB 3.0.0, Navi31) and mmhub_4_1_0_offset.h (4.1.0, Navi4x): the
@@ -179,9 +234,38 @@ TEST(VmHubRegisters, MatchLinuxHeaders) {
   EXPECT_EQ(vm_l2_cntl(0xffffffffu), 0xfc0bfefdu);
   EXPECT_EQ(kMmhub3.block_size_shift, 3u);
   EXPECT_EQ(kMmhub4.block_size_shift, 4u);
-  EXPECT_EQ(mmhub_regs_for_major(3), &kMmhub3);
-  EXPECT_EQ(mmhub_regs_for_major(4), &kMmhub4);
-  EXPECT_EQ(mmhub_regs_for_major(2), nullptr);
+  EXPECT_EQ(kMmhub3_0_2.block_size_shift, 3u);
+  EXPECT_EQ(mmhub_regs_for(3, 0, 0), &kMmhub3);
+  EXPECT_EQ(mmhub_regs_for(3, 0, 2), &kMmhub3_0_2);
+  EXPECT_EQ(mmhub_regs_for(4, 1, 0), &kMmhub4);
+  for (auto [ma, mi, rev] : {std::tuple{2u, 0u, 0u}, {3u, 0u, 1u}, {3u, 3u, 0u}, {4u, 2u, 0u}})
+    EXPECT_EQ(mmhub_regs_for(ma, mi, rev), nullptr) << ma << "." << mi << "." << rev;
+  // MMHUB 3.0.2 (mmhub_3_0_2_offset.h): 3.0.0's blocks 0x80 dwords lower.
+  const VmHubRegs& m2 = kMmhub3_0_2;
+  expect_reg(m2.L2_CNTL, 0x0680, 0);
+  expect_reg(m2.L2_CNTL2, 0x0681, 0);
+  expect_reg(m2.L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32, 0x068f, 0);
+  expect_reg(m2.L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32, 0x0690, 0);
+  expect_reg(m2.CONTEXT0_CNTL, 0x06c0, 0);
+  expect_reg(m2.INVALIDATE_ENG17_REQ, 0x06f4, 0);
+  expect_reg(m2.INVALIDATE_ENG17_ACK, 0x0706, 0);
+  expect_reg(m2.INVALIDATE_ENG0_ADDR_RANGE_LO32, 0x0707, 0);
+  expect_reg(m2.PAGE_TABLE_BASE_LO32, 0x072b, 0);
+  expect_reg(m2.PAGE_TABLE_BASE_HI32, 0x072c, 0);
+  expect_reg(m2.PAGE_TABLE_START_LO32, 0x074b, 0);
+  expect_reg(m2.PAGE_TABLE_START_HI32, 0x074c, 0);
+  expect_reg(m2.PAGE_TABLE_END_LO32, 0x076b, 0);
+  expect_reg(m2.PAGE_TABLE_END_HI32, 0x076c, 0);
+  expect_reg(m2.SYSTEM_APERTURE_DEFAULT_ADDR_LSB, 0x0858, 0);
+  expect_reg(m2.SYSTEM_APERTURE_DEFAULT_ADDR_MSB, 0x0859, 0);
+  expect_reg(m2.FB_LOCATION_BASE, 0x086c, 0);
+  expect_reg(m2.FB_LOCATION_TOP, 0x086d, 0);
+  expect_reg(m2.AGP_TOP, 0x086e, 0);
+  expect_reg(m2.AGP_BOT, 0x086f, 0);
+  expect_reg(m2.AGP_BASE, 0x0870, 0);
+  expect_reg(m2.SYSTEM_APERTURE_LOW_ADDR, 0x0871, 0);
+  expect_reg(m2.SYSTEM_APERTURE_HIGH_ADDR, 0x0872, 0);
+  expect_reg(m2.MX_L1_TLB_CNTL, 0x0873, 0);
   const VmHubRegs gfx11 = gfxhub_regs(kGc11);
   expect_reg(gfx11.CONTEXT0_CNTL, 0x1688, 0);
   expect_reg(gfx11.PAGE_TABLE_END_HI32, 0x1734, 0);
