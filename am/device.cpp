@@ -207,7 +207,10 @@ void Device::discover() {
   const std::string gfx = gfx_target_of(*gc);
   gc_ = gc_regs_for(gc->major, gc->minor, gc->revision);
   if (gfx.empty() || !gc_)
-    throw DeviceError(info_.pci_address + ": GC IP version " + version(*gc) + " is not known to amcl");
+    throw DeviceError(
+        info_.pci_address + ": GC IP version " + version(*gc) +
+        " is not known to amcl (it has register tables for GC 11.0.0, 11.0.2, 11.0.3, "
+        "12.0.0 and 12.0.1)");
   ih_regs_ = ih_regs_for_major(oss->major);
   if (!ih_regs_)
     throw DeviceError(info_.pci_address + ": OSSSYS IP version " + version(*oss) +
@@ -223,7 +226,8 @@ void Device::discover() {
                                     : nullptr;
   if (!mmhub_regs)
     throw DeviceError(info_.pci_address + ": IP discovery lists no MMHUB amcl knows" +
-                      (mmhub ? " (MMHUB " + version(*mmhub) + ")" : std::string()));
+                      (mmhub ? " (MMHUB " + version(*mmhub) + ")" : std::string()) +
+                      "; it has register tables for MMHUB 3.0.0, 3.0.2 and 4.1.0");
   const IpBlock* nbio = ip->find(NBIF_HWID);
   nbio_regs_ = nbio && nbio->bases.size() >= 3 ? nbio_regs_for_major(nbio->major) : nullptr;
   if (!nbio_regs_)

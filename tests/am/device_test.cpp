@@ -6,6 +6,7 @@
 #include "am/hw/gc_generations.h"
 #include "am/hw/mqd.h"
 #include "sim/gpu.h"
+#include "sim/ip_discovery.h"
 
 #include <gtest/gtest.h>
 
@@ -888,4 +889,32 @@ TEST(AmDeviceNavi32, BootsAndRunsThroughItsOwnVmRegisters) {
   EXPECT_THROW(dev.wait(am::Engine::Compute, dev.submit_compute(wild)), am::DeviceError);
   dev.wait(am::Engine::Compute, dev.submit_compute(p)); // and the queue goes on
   dev.free(mem);
+}
+
+// An IP version amcl has no register table for is refused by name before any register is
+// written, never driven with the nearest table: the card's discovery table is rewritten to
+// list an APU's GC 11.0.1 or MMHUB 3.0.1.
+TEST(AmDeviceIpVersions, AVersionWithoutATableIsRefusedByName) {
+  struct Case {
+    uint16_t hwid;
+    uint8_t revision;
+    const char* expected;
+  };
+  unsigned index = 81;
+  for (const Case& c : {Case{am::hw::discovery::GC_HWID, 1, "GC IP version 11.0.1 is not known"},
+                        Case{am::hw::discovery::MMHUB_HWID, 1, "(MMHUB 3.0.1)"}}) {
+    auto gpu = sim::open_emulated_gpu("gfx1100", index++);
+    std::vector<sim::IpBlockModel> blocks = gpu->model().blocks;
+    for (sim::IpBlockModel& b : blocks)
+      if (b.hw_id == c.hwid) b.revision = c.revision;
+    const std::vector<uint8_t> bin = sim::build_ip_discovery(blocks);
+    std::memcpy(gpu->vram() + gpu->vram_size() - am::hw::discovery::kOffsetFromVramTop, bin.data(),
+                bin.size());
+    try {
+      am::Device dev(gpu);
+      ADD_FAILURE() << "booted with " << c.expected;
+    } catch (const am::DeviceError& e) {
+      EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what();
+    }
+  }
 }
