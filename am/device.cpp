@@ -455,30 +455,31 @@ void Device::init_gmc() {
         VM_CONTEXT_CNTL_ENABLE | (gmc::kPageTableDepth << VM_CONTEXT_CNTL_DEPTH_SHIFT) |
             (0u << h.block_size_shift) | vm_context_fault_interrupts(h.block_size_shift));
   }
-  init_gfxhub_l2_and_fault_defaults();
+  init_hub_l2_and_fault_defaults();
   invalidate_gpu_tlb(); // whatever an earlier session left cached (the fast path) is gone
 }
 
-// What gfxhub_v3_0/v12_0 program beyond the registers both hubs share: the rest of the L2
-// set-up (init_cache_regs' CNTL3..5, init_system_aperture_regs' PTE read retry), then
+// What amdgpu's hub code programs beyond VMID 0's context: the rest of the L2 set-up
+// (init_cache_regs' CNTL3..5, init_system_aperture_regs' PTE read retry), then
 // set_fault_enable_default(true), which gmc_v11_0/v12_0_gart_enable call after gart_enable:
-// faulting accesses go to the default page (fault_page_) rather than through, and the CP keeps
-// running after a translation error on its own fetches instead of halting, so the fault is
-// reported and the queue can be reset. The MMHUBs' counterparts are not programmed: their
-// registers are not in amcl's tables yet.
-void Device::init_gfxhub_l2_and_fault_defaults() {
-  pci_->reg_write32(reg(gc_->GCVM_L2_CNTL3), kGcvmL2Cntl3);
-  pci_->reg_write32(reg(gc_->GCVM_L2_CNTL4), kGcvmL2Cntl4);
-  pci_->reg_write32(reg(gc_->GCVM_L2_CNTL5), kGcvmL2Cntl5);
-  auto set_bits = [this](Reg r, uint32_t bits, uint32_t write_as_zero = 0) {
-    const uint32_t index = reg(r);
+// faulting accesses go to the default page (fault_page_) rather than through; on GFXHUB also
+// CP_DEBUG, so that the CP keeps running after a translation error on its own fetches instead
+// of halting, and the fault is reported and the queue can be reset.
+void Device::init_hub_l2_and_fault_defaults() {
+  auto set_bits = [this](uint32_t index, uint32_t bits, uint32_t write_as_zero = 0) {
     pci_->reg_write32(index, (pci_->reg_read32(index) & ~write_as_zero) | bits);
   };
-  set_bits(gc_->GCVM_L2_PROTECTION_FAULT_CNTL2, GCVM_L2_PROTECTION_FAULT_CNTL2_PTE_READ_RETRY);
-  // CLEAR_PROTECTION_FAULT_STATUS_ADDR [0] written as 0: re-arming the fault latch is
-  // rearm_vm_fault_latch's, once the IH is up.
-  set_bits(gc_->GCVM_L2_PROTECTION_FAULT_CNTL, GCVM_L2_PROTECTION_FAULT_ENABLE_DEFAULTS, 1u);
-  set_bits(gc_->CP_DEBUG, CP_DEBUG_CPG_UTCL1_ERROR_HALT_DISABLE);
+  for (const VmHub& hub : hubs_) {
+    const VmHubRegs& h = hub.regs;
+    pci_->reg_write32(hub.reg(h.L2_CNTL3), vm_l2_cntl3(h.l2_cntl3_default));
+    pci_->reg_write32(hub.reg(h.L2_CNTL4), kGcvmL2Cntl4);
+    pci_->reg_write32(hub.reg(h.L2_CNTL5), kGcvmL2Cntl5);
+    set_bits(hub.reg(h.L2_PROTECTION_FAULT_CNTL2), GCVM_L2_PROTECTION_FAULT_CNTL2_PTE_READ_RETRY);
+    // CLEAR_PROTECTION_FAULT_STATUS_ADDR [0] written as 0: re-arming the fault latch is
+    // rearm_vm_fault_latch's, once the IH is up.
+    set_bits(hub.reg(h.L2_PROTECTION_FAULT_CNTL), GCVM_L2_PROTECTION_FAULT_ENABLE_DEFAULTS, 1u);
+  }
+  set_bits(reg(gc_->CP_DEBUG), CP_DEBUG_CPG_UTCL1_ERROR_HALT_DISABLE);
 }
 
 void Device::init_ih() {

@@ -147,7 +147,7 @@ private:
   // Before every doorbell, TLB invalidation and PSP command.
   void flush_hdp();
   void init_gmc();
-  void init_gfxhub_l2_and_fault_defaults();
+  void init_hub_l2_and_fault_defaults();
   void calibrate_clock();
   uint64_t gpu_ns(uint64_t ticks) const;
   // After the page tables change: both VM hubs drop their cached translations of VMID 0

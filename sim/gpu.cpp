@@ -56,8 +56,6 @@ bool Gpu::known_register(uint32_t index) const {
          index == gc(g.CP_ME1_PIPE0_INT_CNTL) || index == gc(g.SDMA0_CNTL) ||
          index == gc(g.SPI_COMPUTE_QUEUE_RESET) || index == gc(g.CP_PQ_WPTR_POLL_CNTL) ||
          index == gc(g.CP_PQ_STATUS) || index == gc(g.GRBM_CNTL) || index == gc(g.CP_DEBUG) ||
-         index == gc(g.GCVM_L2_CNTL3) || index == gc(g.GCVM_L2_CNTL4) ||
-         index == gc(g.GCVM_L2_CNTL5) ||
          (index >= ih(ih_first) && index <= ih(i.IH_DOORBELL_RPTR)) || index == ih(i.IH_CNTL);
 }
 
@@ -75,6 +73,8 @@ bool Gpu::known_hub_register(const Gmc& hub, uint32_t index) const {
          in(h.PAGE_TABLE_BASE_LO32, h.PAGE_TABLE_BASE_HI32) ||
          in(h.PAGE_TABLE_START_LO32, h.PAGE_TABLE_START_HI32) ||
          in(h.PAGE_TABLE_END_LO32, h.PAGE_TABLE_END_HI32) ||
+         is({h.L2_CNTL3, h.L2_CNTL4, h.L2_CNTL5, h.L2_PROTECTION_FAULT_CNTL,
+             h.L2_PROTECTION_FAULT_CNTL2}) ||
          is({h.CONTEXT0_CNTL, h.INVALIDATE_ENG17_REQ, h.FB_LOCATION_BASE, h.FB_LOCATION_TOP,
              h.AGP_TOP, h.AGP_BOT, h.AGP_BASE, h.SYSTEM_APERTURE_LOW_ADDR,
              h.SYSTEM_APERTURE_HIGH_ADDR, h.SYSTEM_APERTURE_DEFAULT_ADDR_LSB,

@@ -40,7 +40,51 @@ struct VmHubRegs {
   Reg MX_L1_TLB_CNTL;
   Reg L2_CNTL, L2_CNTL2;
   Reg L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32, L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32; // >> 12
+  // The rest of the L2 set-up and the fault handling every hub's init_cache_regs,
+  // init_system_aperture_regs and set_fault_enable_default program (gfxhub_v3_0/v12_0,
+  // mmhub_v3_0/v3_0_2/v4_1_0): CNTL3..5 written whole from `l2_cntl3_default` (and the CNTL4/5
+  // defaults every hub shares) with amdgpu's tuning, PROTECTION_FAULT_CNTL/CNTL2 read-modify-write.
+  Reg L2_CNTL3, L2_CNTL4, L2_CNTL5;
+  Reg L2_PROTECTION_FAULT_CNTL, L2_PROTECTION_FAULT_CNTL2;
+  uint32_t l2_cntl3_default;
 };
+
+// The hubs' L2 CNTL3..5, written whole from their reset values with amdgpu's tuning
+// (gfxhub_v3_0/v12_0 and mmhub_v3_0/v3_0_2/v4_1_0 init_cache_regs without translate_further,
+// which amcl's 4 KiB-block page tables are). Defaults: regGCVM_L2_CNTL3/4/5_DEFAULT of
+// gc_11_0_0_default.h and gfxhub_v12_0.c, 0x80120007, 0xc1, 0x3fe0; regMMVM_L2_CNTL3_DEFAULT of
+// mmhub_v3_0.c, mmhub_v3_0_2.c and mmhub_v4_1_0.c, 0x80100007 (CNTL4/5 as GC's). The MMHUB
+// fields are assumed where GCVM's are, as for CONTEXT0_CNTL (their sh_masks were not read).
+// Fields, read in gc_11_0_0_sh_mask.h and gc_12_0_0_sh_mask.h (the same on both): CNTL3 BANK_SELECT
+// [5:0] = 9 and L2_CACHE_BIGK_FRAGMENT_SIZE [19:15] = 6; CNTL4 VMC_TAP_PDE_REQUEST_PHYSICAL [6] and
+// VMC_TAP_PTE_REQUEST_PHYSICAL [7] = 0; CNTL5 L2_CACHE_SMALLK_FRAGMENT_SIZE [4:0] = 0.
+inline constexpr uint32_t kGcvmL2Cntl3Default = 0x80120007, kMmvmL2Cntl3Default = 0x80100007;
+inline constexpr uint32_t kGcvmL2Cntl4Default = 0x000000c1, kGcvmL2Cntl5Default = 0x00003fe0;
+inline constexpr uint32_t GCVM_L2_CNTL3_BANK_SELECT_MASK = 0x3f,
+                          GCVM_L2_CNTL3_BIGK_FRAGMENT_SIZE_SHIFT = 15,
+                          GCVM_L2_CNTL3_BIGK_FRAGMENT_SIZE_MASK = 0x1fu << 15;
+inline constexpr uint32_t vm_l2_cntl3(uint32_t reset_value) {
+  return (reset_value & ~(GCVM_L2_CNTL3_BANK_SELECT_MASK | GCVM_L2_CNTL3_BIGK_FRAGMENT_SIZE_MASK)) |
+         9u | (6u << GCVM_L2_CNTL3_BIGK_FRAGMENT_SIZE_SHIFT);
+}
+inline constexpr uint32_t kGcvmL2Cntl3 = vm_l2_cntl3(kGcvmL2Cntl3Default);
+inline constexpr uint32_t GCVM_L2_CNTL4_VMC_TAP_REQUEST_PHYSICAL_MASK = 0xc0; // PDE [6], PTE [7]
+inline constexpr uint32_t kGcvmL2Cntl4 =
+    kGcvmL2Cntl4Default & ~GCVM_L2_CNTL4_VMC_TAP_REQUEST_PHYSICAL_MASK;
+inline constexpr uint32_t GCVM_L2_CNTL5_SMALLK_FRAGMENT_SIZE_MASK = 0x1f;
+inline constexpr uint32_t kGcvmL2Cntl5 =
+    kGcvmL2Cntl5Default & ~GCVM_L2_CNTL5_SMALLK_FRAGMENT_SIZE_MASK;
+
+// VM_L2_PROTECTION_FAULT_CNTL's ENABLE_DEFAULT bits (GCVM's; MMVM's assumed the same): RANGE [2],
+// PDE0..2 [5:3], TRANSLATE_FURTHER [6], NACK [7], DUMMY_PAGE [8], VALID [9], READ [10], WRITE [11],
+// EXECUTE [12] (gc_11/gc_12 sh_mask, read). gmc_v11_0/v12_0_gart_enable calls
+// set_fault_enable_default with true unless amdgpu.vm_fault_stop=2: a faulting access is sent to
+// the PROTECTION_FAULT_DEFAULT_ADDR page instead of through, and the CRASH_ON_*_FAULT bits [31:30]
+// stay clear. Read-modify-write: the other fields are the per-client interrupt enables.
+inline constexpr uint32_t GCVM_L2_PROTECTION_FAULT_ENABLE_DEFAULTS = 0x1ffc;
+// GCVM_L2_PROTECTION_FAULT_CNTL2.ACTIVE_PAGE_MIGRATION_PTE_READ_RETRY [18]
+// (init_system_aperture_regs sets it with WREG32_FIELD15_PREREG).
+inline constexpr uint32_t GCVM_L2_PROTECTION_FAULT_CNTL2_PTE_READ_RETRY = 1u << 18;
 
 // GFXHUB's registers, from the GC table (their BASE_IDX are GC segments).
 inline constexpr VmHubRegs gfxhub_regs(const GcRegs& g) {
@@ -70,7 +114,13 @@ inline constexpr VmHubRegs gfxhub_regs(const GcRegs& g) {
       .L2_CNTL = g.GCVM_L2_CNTL,
       .L2_CNTL2 = g.GCVM_L2_CNTL2,
       .L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32 = g.GCVM_L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32,
-      .L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32 = g.GCVM_L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32};
+      .L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32 = g.GCVM_L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32,
+      .L2_CNTL3 = g.GCVM_L2_CNTL3,
+      .L2_CNTL4 = g.GCVM_L2_CNTL4,
+      .L2_CNTL5 = g.GCVM_L2_CNTL5,
+      .L2_PROTECTION_FAULT_CNTL = g.GCVM_L2_PROTECTION_FAULT_CNTL,
+      .L2_PROTECTION_FAULT_CNTL2 = g.GCVM_L2_PROTECTION_FAULT_CNTL2,
+      .l2_cntl3_default = kGcvmL2Cntl3Default};
 }
 
 inline constexpr VmHubRegs kMmhub3{.name = "MMHUB 3.0.0",
@@ -98,7 +148,13 @@ inline constexpr VmHubRegs kMmhub3{.name = "MMHUB 3.0.0",
                                    .L2_CNTL = {0x0700, 0},
                                    .L2_CNTL2 = {0x0701, 0},
                                    .L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32 = {0x070f, 0},
-                                   .L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32 = {0x0710, 0}};
+                                   .L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32 = {0x0710, 0},
+                                   .L2_CNTL3 = {0x0702, 0},
+                                   .L2_CNTL4 = {0x0718, 0},
+                                   .L2_CNTL5 = {0x071e, 0},
+                                   .L2_PROTECTION_FAULT_CNTL = {0x0708, 0},
+                                   .L2_PROTECTION_FAULT_CNTL2 = {0x0709, 0},
+                                   .l2_cntl3_default = kMmvmL2Cntl3Default};
 
 inline constexpr VmHubRegs kMmhub4{.name = "MMHUB 4.1.0",
                                    .CONTEXT0_CNTL = {0x0564, 0},
@@ -125,7 +181,13 @@ inline constexpr VmHubRegs kMmhub4{.name = "MMHUB 4.1.0",
                                    .L2_CNTL = {0x04e4, 0},
                                    .L2_CNTL2 = {0x04e5, 0},
                                    .L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32 = {0x04f4, 0},
-                                   .L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32 = {0x04f5, 0}};
+                                   .L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32 = {0x04f5, 0},
+                                   .L2_CNTL3 = {0x04e6, 0},
+                                   .L2_CNTL4 = {0x04fd, 0},
+                                   .L2_CNTL5 = {0x0503, 0},
+                                   .L2_PROTECTION_FAULT_CNTL = {0x04ec, 0},
+                                   .L2_PROTECTION_FAULT_CNTL2 = {0x04ed, 0},
+                                   .l2_cntl3_default = kMmvmL2Cntl3Default};
 
 // MMHUB 3.0.2, read in Linux mmhub_3_0_2_offset.h (all BASE_IDX 0): the same blocks as 3.0.0,
 // 0x80 dwords lower (L2 0x0680, contexts 0x06c0), the shared blocks at 0x0858 / 0x086c.
@@ -155,7 +217,13 @@ inline constexpr VmHubRegs kMmhub3_0_2{.name = "MMHUB 3.0.2",
                                        .L2_CNTL = {0x0680, 0},
                                        .L2_CNTL2 = {0x0681, 0},
                                        .L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32 = {0x068f, 0},
-                                       .L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32 = {0x0690, 0}};
+                                       .L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32 = {0x0690, 0},
+                                       .L2_CNTL3 = {0x0682, 0},
+                                       .L2_CNTL4 = {0x0698, 0},
+                                       .L2_CNTL5 = {0x069e, 0},
+                                       .L2_PROTECTION_FAULT_CNTL = {0x0688, 0},
+                                       .L2_PROTECTION_FAULT_CNTL2 = {0x0689, 0},
+                                       .l2_cntl3_default = kMmvmL2Cntl3Default};
 
 // The MMHUB table of an MMHUB IP version, or nullptr when amcl has none: an exact match, as for
 // GC (gc_generations.h), because the 3.0.x revisions moved their registers. amdgpu's
@@ -193,39 +261,6 @@ inline constexpr uint32_t vm_l2_cntl(uint32_t reset_value) {
 // VM_L2_CNTL2: INVALIDATE_ALL_L1_TLBS [0], INVALIDATE_L2_CACHE [1].
 inline constexpr uint32_t kVmL2Cntl2InvalidateAll = 0x3;
 
-// GFXHUB's L2 CNTL3..5, written whole from their reset values with amdgpu's tuning
-// (gfxhub_v3_0/v12_0_init_cache_regs without translate_further, which amcl's 4 KiB-block page
-// tables are). Defaults: regGCVM_L2_CNTL3/4/5_DEFAULT of gc_11_0_0_default.h and
-// gfxhub_v12_0.c, 0x80120007, 0xc1, 0x3fe0. Fields, read in gc_11_0_0_sh_mask.h and
-// gc_12_0_0_sh_mask.h (the same on both): CNTL3 BANK_SELECT [5:0] = 9 and
-// L2_CACHE_BIGK_FRAGMENT_SIZE [19:15] = 6; CNTL4 VMC_TAP_PDE_REQUEST_PHYSICAL [6] and
-// VMC_TAP_PTE_REQUEST_PHYSICAL [7] = 0; CNTL5 L2_CACHE_SMALLK_FRAGMENT_SIZE [4:0] = 0.
-inline constexpr uint32_t kGcvmL2Cntl3Default = 0x80120007, kGcvmL2Cntl4Default = 0x000000c1,
-                          kGcvmL2Cntl5Default = 0x00003fe0;
-inline constexpr uint32_t GCVM_L2_CNTL3_BANK_SELECT_MASK = 0x3f,
-                          GCVM_L2_CNTL3_BIGK_FRAGMENT_SIZE_SHIFT = 15,
-                          GCVM_L2_CNTL3_BIGK_FRAGMENT_SIZE_MASK = 0x1fu << 15;
-inline constexpr uint32_t kGcvmL2Cntl3 =
-    (kGcvmL2Cntl3Default &
-     ~(GCVM_L2_CNTL3_BANK_SELECT_MASK | GCVM_L2_CNTL3_BIGK_FRAGMENT_SIZE_MASK)) |
-    9u | (6u << GCVM_L2_CNTL3_BIGK_FRAGMENT_SIZE_SHIFT);
-inline constexpr uint32_t GCVM_L2_CNTL4_VMC_TAP_REQUEST_PHYSICAL_MASK = 0xc0; // PDE [6], PTE [7]
-inline constexpr uint32_t kGcvmL2Cntl4 =
-    kGcvmL2Cntl4Default & ~GCVM_L2_CNTL4_VMC_TAP_REQUEST_PHYSICAL_MASK;
-inline constexpr uint32_t GCVM_L2_CNTL5_SMALLK_FRAGMENT_SIZE_MASK = 0x1f;
-inline constexpr uint32_t kGcvmL2Cntl5 =
-    kGcvmL2Cntl5Default & ~GCVM_L2_CNTL5_SMALLK_FRAGMENT_SIZE_MASK;
-
-// GCVM_L2_PROTECTION_FAULT_CNTL's ENABLE_DEFAULT bits: RANGE [2], PDE0..2 [5:3],
-// TRANSLATE_FURTHER [6], NACK [7], DUMMY_PAGE [8], VALID [9], READ [10], WRITE [11], EXECUTE
-// [12] (gc_11/gc_12 sh_mask, read). gmc_v11_0/v12_0_gart_enable calls set_fault_enable_default
-// with true unless amdgpu.vm_fault_stop=2: a faulting access is sent to the
-// PROTECTION_FAULT_DEFAULT_ADDR page instead of through, and the CRASH_ON_*_FAULT bits [31:30]
-// stay clear. Read-modify-write: the other fields are the per-client interrupt enables.
-inline constexpr uint32_t GCVM_L2_PROTECTION_FAULT_ENABLE_DEFAULTS = 0x1ffc;
-// GCVM_L2_PROTECTION_FAULT_CNTL2.ACTIVE_PAGE_MIGRATION_PTE_READ_RETRY [18]
-// (init_system_aperture_regs sets it with WREG32_FIELD15_PREREG).
-inline constexpr uint32_t GCVM_L2_PROTECTION_FAULT_CNTL2_PTE_READ_RETRY = 1u << 18;
 // The invalidation engines' address range, as amdgpu's gfxhub/mmhub program_invalidation sets
 // every engine's (gfxhub_v3_0.c, mmhub_v3_0.c, gfxhub_v12_0.c, mmhub_v4_1_0.c): the whole VA
 // space, LO32 0xffffffff and HI32 0x1f (logical page numbers, 37 bits). Out of reset the

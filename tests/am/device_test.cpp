@@ -718,25 +718,33 @@ TEST_P(AmDevice, TheComputeQueueTakesItsWritePointerByDoorbellOnly) {
   EXPECT_NE(gpu->reg_read32(status) & am::hw::CP_PQ_STATUS_DOORBELL_ENABLE, 0u);
 }
 
-// GFXHUB's L2 and fault handling as gfxhub_v3_0/v12_0 leave them: CNTL3..5 from their reset
-// defaults with amdgpu's tuning, faults sent to the default page, PTE reads retried, and the CP
-// not halted by a translation error; on every boot, over whatever an earlier session left.
-TEST_P(AmDevice, TheGfxHubL2AndFaultDefaultsAreAmdgpus) {
+// Both hubs' L2 and fault handling as amdgpu's hub code leaves them: CNTL3..5 from their reset
+// defaults with amdgpu's tuning, faults sent to the default page, PTE reads retried, and (GC) the
+// CP not halted by a translation error; on every boot, over whatever an earlier session left.
+TEST_P(AmDevice, TheHubsL2AndFaultDefaultsAreAmdgpus) {
   auto gpu = card(5);
   const sim::CardModel& m = gpu->model();
-  auto reg = [&](am::hw::Reg r) { return gpu->reg_read32(m.gc_reg(r)); };
+  const am::hw::VmHubRegs gfx = am::hw::gfxhub_regs(*m.gc), &mm = *m.mmhub;
+  auto gc = [&](am::hw::Reg r) { return gpu->reg_read32(m.gc_reg(r)); };
+  auto mmhub = [&](am::hw::Reg r) { return gpu->reg_read32(m.mmhub_reg(r)); };
   { am::Device first(gpu); }
-  gpu->reg_write32(m.gc_reg(m.gc->GCVM_L2_CNTL3), 0);
-  gpu->reg_write32(m.gc_reg(m.gc->GCVM_L2_PROTECTION_FAULT_CNTL), 0);
+  gpu->reg_write32(m.gc_reg(gfx.L2_CNTL3), 0);
+  gpu->reg_write32(m.mmhub_reg(mm.L2_CNTL3), 0);
+  gpu->reg_write32(m.gc_reg(gfx.L2_PROTECTION_FAULT_CNTL), 0);
+  gpu->reg_write32(m.mmhub_reg(mm.L2_PROTECTION_FAULT_CNTL), 0);
   gpu->reg_write32(m.gc_reg(m.gc->CP_DEBUG), 0x10u); // a field amcl does not own
   am::Device dev(gpu);
   EXPECT_EQ(dev.boot_state(), am::BootState::FastReinit);
-  EXPECT_EQ(reg(m.gc->GCVM_L2_CNTL3), 0x80130009u); // BANK_SELECT 9, BIGK_FRAGMENT_SIZE 6
-  EXPECT_EQ(reg(m.gc->GCVM_L2_CNTL4), 0x00000001u); // no physical PDE/PTE requests
-  EXPECT_EQ(reg(m.gc->GCVM_L2_CNTL5), 0x00003fe0u); // SMALLK_FRAGMENT_SIZE 0
-  EXPECT_EQ(reg(m.gc->GCVM_L2_PROTECTION_FAULT_CNTL) & 0xc0001ffcu, 0x1ffcu); // no CRASH_ON_*
-  EXPECT_NE(reg(m.gc->GCVM_L2_PROTECTION_FAULT_CNTL2) & (1u << 18), 0u);
-  EXPECT_EQ(reg(m.gc->CP_DEBUG), 0x8010u);
+  for (const auto& [hub, read] : {std::pair{&gfx, std::function<uint32_t(am::hw::Reg)>(gc)},
+                                  std::pair{&mm, std::function<uint32_t(am::hw::Reg)>(mmhub)}}) {
+    SCOPED_TRACE(hub->name);
+    EXPECT_EQ(read(hub->L2_CNTL3), 0x80130009u); // BANK_SELECT 9, BIGK_FRAGMENT_SIZE 6
+    EXPECT_EQ(read(hub->L2_CNTL4), 0x00000001u); // no physical PDE/PTE requests
+    EXPECT_EQ(read(hub->L2_CNTL5), 0x00003fe0u); // SMALLK_FRAGMENT_SIZE 0
+    EXPECT_EQ(read(hub->L2_PROTECTION_FAULT_CNTL) & 0xc0001ffcu, 0x1ffcu); // no CRASH_ON_*
+    EXPECT_NE(read(hub->L2_PROTECTION_FAULT_CNTL2) & (1u << 18), 0u);
+  }
+  EXPECT_EQ(gc(m.gc->CP_DEBUG), 0x8010u);
 }
 
 // Each submission leaves its write pointer at the queue's poll address before the doorbell, as

@@ -240,6 +240,21 @@ TEST(VmHubRegisters, MatchLinuxHeaders) {
   EXPECT_EQ(mmhub_regs_for(4, 1, 0), &kMmhub4);
   for (auto [ma, mi, rev] : {std::tuple{2u, 0u, 0u}, {3u, 0u, 1u}, {3u, 3u, 0u}, {4u, 2u, 0u}})
     EXPECT_EQ(mmhub_regs_for(ma, mi, rev), nullptr) << ma << "." << mi << "." << rev;
+  // The L2 CNTL3..5 and fault controls of each MMHUB (mmhub_3_0_0/3_0_2/4_1_0_offset.h).
+  for (auto [h, cntl3, cntl4, cntl5, fault] :
+       {std::tuple{&kMmhub3, 0x0702u, 0x0718u, 0x071eu, 0x0708u},
+        {&kMmhub3_0_2, 0x0682u, 0x0698u, 0x069eu, 0x0688u},
+        {&kMmhub4, 0x04e6u, 0x04fdu, 0x0503u, 0x04ecu}}) {
+    SCOPED_TRACE(h->name);
+    expect_reg(h->L2_CNTL3, cntl3, 0);
+    expect_reg(h->L2_CNTL4, cntl4, 0);
+    expect_reg(h->L2_CNTL5, cntl5, 0);
+    expect_reg(h->L2_PROTECTION_FAULT_CNTL, fault, 0);
+    expect_reg(h->L2_PROTECTION_FAULT_CNTL2, fault + 1, 0);
+    EXPECT_EQ(h->l2_cntl3_default, 0x80100007u);
+  }
+  EXPECT_EQ(gfxhub_regs(kGc11).l2_cntl3_default, 0x80120007u);
+  EXPECT_EQ(vm_l2_cntl3(0x80100007u), vm_l2_cntl3(0x80120007u)); // BIGK_FRAGMENT_SIZE rewritten
   // MMHUB 3.0.2 (mmhub_3_0_2_offset.h): 3.0.0's blocks 0x80 dwords lower.
   const VmHubRegs& m2 = kMmhub3_0_2;
   expect_reg(m2.L2_CNTL, 0x0680, 0);
