@@ -6,7 +6,9 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 using amcl_test::Env;
 
@@ -21,6 +23,9 @@ int read_int(Env& env, cl_mem m) {
   return v;
 }
 
+// Callbacks run on the runtime's threads, and OpenCL does not order a callback before the
+// completion a clFinish or clWaitForEvents observes: read what they recorded under the lock,
+// and wait (boundedly) for the number expected before comparing.
 struct Trace {
   std::mutex mutex;
   std::vector<cl_int> seen;
@@ -28,6 +33,17 @@ struct Trace {
     auto* t = static_cast<Trace*>(self);
     std::lock_guard lock(t->mutex);
     t->seen.push_back(status);
+  }
+  std::vector<cl_int> snapshot() {
+    std::lock_guard lock(mutex);
+    return seen;
+  }
+  // What was recorded once `count` callbacks have run, or after 5 s.
+  std::vector<cl_int> after(size_t count) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (snapshot().size() < count && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return snapshot();
   }
 };
 
@@ -88,11 +104,11 @@ TEST(Events, CallbacksRunInStateOrder) {
   ASSERT_EQ(clSetEventCallback(marker, CL_RUNNING, &Trace::record, &trace), CL_SUCCESS);
   ASSERT_EQ(clSetEventCallback(marker, CL_SUBMITTED, &Trace::record, &trace),
             CL_SUCCESS); // already there
-  EXPECT_EQ(trace.seen, (std::vector<cl_int>{CL_SUBMITTED}));
+  EXPECT_EQ(trace.after(1), (std::vector<cl_int>{CL_SUBMITTED}));
   EXPECT_EQ(clSetEventCallback(marker, 42, &Trace::record, &trace), CL_INVALID_VALUE);
   clSetUserEventStatus(gate, CL_COMPLETE);
   clFinish(env.queue);
-  EXPECT_EQ(trace.seen, (std::vector<cl_int>{CL_SUBMITTED, CL_RUNNING, CL_COMPLETE}));
+  EXPECT_EQ(trace.after(3), (std::vector<cl_int>{CL_SUBMITTED, CL_RUNNING, CL_COMPLETE}));
   clReleaseEvent(marker);
   clReleaseEvent(gate);
 }
