@@ -121,9 +121,8 @@ TEST(Api, ExtensionFunctionLookup) {
     r->hook = clGetExtensionFunctionAddressForPlatform(platform, "clGetDeviceAllocationsAMCL");
     r->done = true;
   }).detach();
-  for (int i = 0; i < 5000 && !r->done; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  ASSERT_TRUE(r->done) << "clGetExtensionFunctionAddressForPlatform did not return";
+  ASSERT_TRUE(amcl_test::eventually([&] { return bool(r->done); }))
+      << "clGetExtensionFunctionAddressForPlatform did not return";
   EXPECT_EQ(r->unknown, nullptr);
   EXPECT_NE(r->subgroups, nullptr);
   EXPECT_NE(r->hook, nullptr);

@@ -531,13 +531,10 @@ TEST(Buffers, DestructorCallbacksRunInReverseOrderAfterTheLastUse) {
   clReleaseEvent(gate);
   ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
   // The callbacks may run on another thread shortly after completion.
-  for (int i = 0; i < 500; ++i) {
-    {
-      std::lock_guard lock(log.mutex);
-      if (log.order.size() == 3) break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
+  amcl_test::eventually([&] {
+    std::lock_guard lock(log.mutex);
+    return log.order.size() == 3;
+  });
   std::lock_guard lock(log.mutex);
   EXPECT_EQ(log.order, (std::vector<int>{3, 2, 1}));
   EXPECT_EQ(log.seen, m);

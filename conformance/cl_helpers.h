@@ -4,10 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
+#include <functional>
 #include <mutex>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace amcl_test {
@@ -93,5 +95,15 @@ struct Env {
     return false;
   }
 };
+
+// What amcl's threads do after the moment a test observes (a callback after the completion a
+// wait sees, a detached call returning) follows shortly: true once `done` holds, polled every
+// millisecond for at most `seconds`.
+inline bool eventually(const std::function<bool()>& done, double seconds = 5) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!done() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return done();
+}
 
 } // namespace amcl_test

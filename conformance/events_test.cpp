@@ -40,9 +40,7 @@ struct Trace {
   }
   // What was recorded once `count` callbacks have run, or after 5 s.
   std::vector<cl_int> after(size_t count) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (snapshot().size() < count && std::chrono::steady_clock::now() < deadline)
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    amcl_test::eventually([&] { return snapshot().size() >= count; });
     return snapshot();
   }
 };
