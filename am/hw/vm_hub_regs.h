@@ -67,7 +67,6 @@ inline constexpr uint32_t vm_l2_cntl3(uint32_t reset_value) {
   return (reset_value & ~(GCVM_L2_CNTL3_BANK_SELECT_MASK | GCVM_L2_CNTL3_BIGK_FRAGMENT_SIZE_MASK)) |
          9u | (6u << GCVM_L2_CNTL3_BIGK_FRAGMENT_SIZE_SHIFT);
 }
-inline constexpr uint32_t kGcvmL2Cntl3 = vm_l2_cntl3(kGcvmL2Cntl3Default);
 inline constexpr uint32_t GCVM_L2_CNTL4_VMC_TAP_REQUEST_PHYSICAL_MASK = 0xc0; // PDE [6], PTE [7]
 inline constexpr uint32_t kGcvmL2Cntl4 =
     kGcvmL2Cntl4Default & ~GCVM_L2_CNTL4_VMC_TAP_REQUEST_PHYSICAL_MASK;

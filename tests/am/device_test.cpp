@@ -735,15 +735,16 @@ TEST_P(AmDevice, TheHubsL2AndFaultDefaultsAreAmdgpus) {
   gpu->reg_write32(m.gc_reg(m.gc->CP_DEBUG), 0x10u); // a field amcl does not own
   am::Device dev(gpu);
   EXPECT_EQ(dev.boot_state(), am::BootState::FastReinit);
-  for (const auto& [hub, read] : {std::pair{&gfx, std::function<uint32_t(am::hw::Reg)>(gc)},
-                                  std::pair{&mm, std::function<uint32_t(am::hw::Reg)>(mmhub)}}) {
-    SCOPED_TRACE(hub->name);
-    EXPECT_EQ(read(hub->L2_CNTL3), 0x80130009u); // BANK_SELECT 9, BIGK_FRAGMENT_SIZE 6
-    EXPECT_EQ(read(hub->L2_CNTL4), 0x00000001u); // no physical PDE/PTE requests
-    EXPECT_EQ(read(hub->L2_CNTL5), 0x00003fe0u); // SMALLK_FRAGMENT_SIZE 0
-    EXPECT_EQ(read(hub->L2_PROTECTION_FAULT_CNTL) & 0xc0001ffcu, 0x1ffcu); // no CRASH_ON_*
-    EXPECT_NE(read(hub->L2_PROTECTION_FAULT_CNTL2) & (1u << 18), 0u);
-  }
+  auto expect_tuned = [](const am::hw::VmHubRegs& hub, auto read) {
+    SCOPED_TRACE(hub.name);
+    EXPECT_EQ(read(hub.L2_CNTL3), 0x80130009u); // BANK_SELECT 9, BIGK_FRAGMENT_SIZE 6
+    EXPECT_EQ(read(hub.L2_CNTL4), 0x00000001u); // no physical PDE/PTE requests
+    EXPECT_EQ(read(hub.L2_CNTL5), 0x00003fe0u); // SMALLK_FRAGMENT_SIZE 0
+    EXPECT_EQ(read(hub.L2_PROTECTION_FAULT_CNTL) & 0xc0001ffcu, 0x1ffcu); // no CRASH_ON_*
+    EXPECT_NE(read(hub.L2_PROTECTION_FAULT_CNTL2) & (1u << 18), 0u);
+  };
+  expect_tuned(gfx, gc);
+  expect_tuned(mm, mmhub);
   EXPECT_EQ(gc(m.gc->CP_DEBUG), 0x8010u);
 }
 

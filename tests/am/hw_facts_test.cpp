@@ -468,7 +468,7 @@ TEST(GcRegisters, MecStartUp) {
               g->GCVM_L2_PROTECTION_FAULT_CNTL.offset + 1);
     EXPECT_EQ(g->GCVM_L2_CNTL3.offset, g->GCVM_L2_CNTL2.offset + 1);
   }
-  EXPECT_EQ(kGcvmL2Cntl3, 0x80130009u);
+  EXPECT_EQ(vm_l2_cntl3(kGcvmL2Cntl3Default), 0x80130009u);
   EXPECT_EQ(kGcvmL2Cntl4, 0x00000001u);
   EXPECT_EQ(kGcvmL2Cntl5, 0x00003fe0u);
   EXPECT_EQ(GCVM_L2_PROTECTION_FAULT_ENABLE_DEFAULTS, 0x1ffcu);
