@@ -3,12 +3,16 @@
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/Support/SHA256.h>
 
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace amcl::compiler {
@@ -16,8 +20,105 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Entry layout: magic, log size, log, binary.
-constexpr char kMagic[8] = {'A', 'M', 'C', 'L', 'B', 'C', '0', '1'};
+// Entry layout (integers little-endian):
+//   magic "AMCLBC02" | u64 log size | u64 binary size | log | binary | SHA-256
+// The SHA-256 covers the entry's key and everything before it, so a damaged, truncated or
+// misnamed entry never verifies. AMCLBC01 entries (no sizes, no digest) are misses.
+constexpr std::array<char, 8> kMagic = {'A', 'M', 'C', 'L', 'B', 'C', '0', '2'};
+constexpr size_t kHeaderSize = 8 + 8 + 8;
+constexpr size_t kDigestSize = 32;
+// Far above any code object or build log; a larger file is damage, not an entry.
+constexpr uint64_t kMaxEntrySize = uint64_t(1) << 30;
+
+int debug_level() {
+  const char* v = std::getenv("AM_DEBUG");
+  return v ? std::atoi(v) : 0;
+}
+
+// Entries are named by cache_key(): 64 lower-case hex digits.
+bool is_key(const std::string& name) {
+  return name.size() == 64 && std::all_of(name.begin(), name.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
+void put_u64(uint8_t* p, uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = uint8_t(v >> (8 * i));
+}
+
+bool fail(std::string& why, std::string reason) {
+  why = std::move(reason);
+  return false;
+}
+
+uint64_t get_u64(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= uint64_t(p[i]) << (8 * i);
+  return v;
+}
+
+std::array<uint8_t, kDigestSize> digest(const std::string& key, const uint8_t* data, size_t n) {
+  llvm::SHA256 h;
+  h.update(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t*>(key.data()), key.size()));
+  h.update(llvm::ArrayRef<uint8_t>(data, n));
+  return h.final();
+}
+
+// The whole file behind `fd`; false on a read error or a file larger than any entry.
+bool read_all(int fd, std::vector<uint8_t>& out, std::string& why) {
+  struct stat st;
+  if (::fstat(fd, &st) != 0) return fail(why, std::strerror(errno));
+  if (uint64_t(st.st_size) > kMaxEntrySize)
+    return fail(why, std::to_string(st.st_size) + " bytes, larger than any entry");
+  out.resize(size_t(st.st_size) + 1); // one more: a file that grew is noticed as a mismatch
+  size_t have = 0;
+  while (have < out.size()) {
+    const ssize_t n = ::read(fd, out.data() + have, out.size() - have);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return fail(why, std::string("read error: ") + std::strerror(errno));
+    if (n == 0) break;
+    have += size_t(n);
+  }
+  out.resize(have);
+  return true;
+}
+
+// Checks a whole entry read from the file named `key`; on success fills `build`.
+bool parse_entry(const std::string& key, const std::vector<uint8_t>& e, CachedBuild& build,
+                 std::string& why) {
+  const std::string truncated = "truncated to " + std::to_string(e.size()) + " bytes";
+  if (e.size() < kMagic.size()) return fail(why, truncated);
+  if (!std::equal(kMagic.begin(), kMagic.end(), e.begin())) {
+    const bool old = std::equal(kMagic.begin(), kMagic.end() - 2, e.begin());
+    return fail(why, old ? "entry of an older format" : "not an entry (bad magic)");
+  }
+  if (e.size() < kHeaderSize + kDigestSize) return fail(why, truncated);
+  const uint64_t log_size = get_u64(e.data() + 8), binary_size = get_u64(e.data() + 16);
+  const uint64_t payload = e.size() - kHeaderSize - kDigestSize;
+  if (log_size > payload || binary_size != payload - log_size)
+    return fail(why, "sizes (log " + std::to_string(log_size) + ", binary " +
+                         std::to_string(binary_size) + ") do not match its " +
+                         std::to_string(e.size()) + " bytes");
+  const size_t body = e.size() - kDigestSize;
+  const auto want = digest(key, e.data(), body);
+  if (!std::equal(want.begin(), want.end(), e.begin() + long(body)))
+    return fail(why, "checksum mismatch");
+  const auto log = e.begin() + long(kHeaderSize);
+  build.log.assign(log, log + long(log_size));
+  build.binary.assign(log + long(log_size), log + long(log_size + binary_size));
+  return true;
+}
+
+bool write_all(int fd, const std::vector<uint8_t>& data) {
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += size_t(n);
+  }
+  return true;
+}
 
 std::string default_dir() {
   if (const char* v = std::getenv("AMCL_CACHE"); v && std::strcmp(v, "0") == 0) return "";
@@ -29,7 +130,7 @@ std::string default_dir() {
 
 } // namespace
 
-BuildCache::BuildCache() : dir_(default_dir()) {
+BuildCache::BuildCache(std::string dir) : dir_(std::move(dir)) {
   if (dir_.empty()) return;
   std::error_code ec;
   fs::create_directories(dir_, ec);
@@ -41,51 +142,79 @@ BuildCache::BuildCache() : dir_(default_dir()) {
 }
 
 BuildCache& BuildCache::process() {
-  static BuildCache cache;
+  static BuildCache cache(default_dir());
   return cache;
 }
 
 std::optional<CachedBuild> BuildCache::load(const std::string& key) const {
-  if (disabled()) return std::nullopt;
-  std::ifstream f(dir_ + "/" + key, std::ios::binary);
-  if (!f) return std::nullopt;
-  char magic[8];
-  uint64_t log_size = 0;
-  if (!f.read(magic, 8) || std::memcmp(magic, kMagic, 8) != 0) return std::nullopt;
-  if (!f.read(reinterpret_cast<char*>(&log_size), 8) || log_size > (64u << 20)) return std::nullopt;
-  CachedBuild b;
-  b.log.resize(log_size);
-  if (!f.read(b.log.data(), std::streamsize(log_size))) return std::nullopt;
-  std::stringstream rest;
-  rest << f.rdbuf();
-  const std::string bin = rest.str();
-  if (bin.empty()) return std::nullopt;
-  b.binary.assign(bin.begin(), bin.end());
-  return b;
+  if (disabled() || !is_key(key)) return std::nullopt;
+  const std::string path = dir_ + "/" + key;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt; // no entry
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return std::nullopt;
+  }
+  std::vector<uint8_t> bytes;
+  std::string why;
+  CachedBuild build;
+  if (read_all(fd, bytes, why) && parse_entry(key, bytes, build, why)) {
+    ::close(fd);
+    return build;
+  }
+  // Damaged: remove it, unless a writer has renamed a new entry into its place meanwhile.
+  struct stat now;
+  if (::stat(path.c_str(), &now) == 0 && now.st_dev == st.st_dev && now.st_ino == st.st_ino)
+    ::unlink(path.c_str());
+  ::close(fd);
+  if (debug_level() >= 1)
+    std::fprintf(stderr, "amcl: build cache: discarding corrupt entry %s: %s\n", key.c_str(),
+                 why.c_str());
+  return std::nullopt;
 }
 
 void BuildCache::store(const std::string& key, const CachedBuild& build) const {
-  if (disabled()) return;
-  // Write a private temporary file, then rename: readers see a whole entry or none.
-  const std::string tmp = dir_ + "/." + key + "." + std::to_string(::getpid()) + "." +
-                          std::to_string(reinterpret_cast<uintptr_t>(&build));
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) return;
-    const uint64_t log_size = build.log.size();
-    f.write(kMagic, 8);
-    f.write(reinterpret_cast<const char*>(&log_size), 8);
-    f.write(build.log.data(), std::streamsize(log_size));
-    f.write(reinterpret_cast<const char*>(build.binary.data()), std::streamsize(build.binary.size()));
-    if (!f) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      return;
-    }
+  if (disabled() || !is_key(key)) return;
+  const size_t log_size = build.log.size(), binary_size = build.binary.size();
+  const uint64_t size = kHeaderSize + log_size + binary_size + kDigestSize;
+  if (size > kMaxEntrySize) return;
+  std::vector<uint8_t> e(size);
+  std::copy(kMagic.begin(), kMagic.end(), e.begin());
+  put_u64(e.data() + 8, log_size);
+  put_u64(e.data() + 16, binary_size);
+  std::copy(build.log.begin(), build.log.end(), e.begin() + long(kHeaderSize));
+  std::copy(build.binary.begin(), build.binary.end(), e.begin() + long(kHeaderSize + log_size));
+  const size_t body = e.size() - kDigestSize;
+  const auto sum = digest(key, e.data(), body);
+  std::copy(sum.begin(), sum.end(), e.begin() + long(body));
+
+  // A temporary file private to this process and call, then a rename: readers see the old
+  // entry, the new one or none, never part of one. No fsync: an entry a power loss leaves
+  // empty or half written fails its checksum and is rebuilt, which costs less than a sync
+  // per build.
+  static std::atomic<uint64_t> counter{0};
+  std::string tmp;
+  int fd = -1;
+  for (int attempt = 0; fd < 0 && attempt < 4; ++attempt) {
+    tmp = dir_ + "/." + key + "." + std::to_string(::getpid()) + "." +
+          std::to_string(counter.fetch_add(1)) + ".tmp";
+    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0 || errno == EEXIST) continue; // EEXIST: left by a dead process with our pid
+    if (errno != ENOENT || attempt > 0) break;
+    std::error_code ec; // ENOENT: someone deleted the whole cache; make its directory again
+    fs::create_directories(dir_, ec);
+    if (ec) break;
   }
-  std::error_code ec;
-  fs::rename(tmp, dir_ + "/" + key, ec);
-  if (ec) fs::remove(tmp, ec);
+  if (fd < 0) return;
+  const bool written = write_all(fd, e);
+  const bool closed = ::close(fd) == 0; // a full disk may only show here
+  if (!written || !closed || ::rename(tmp.c_str(), (dir_ + "/" + key).c_str()) != 0) {
+    if (debug_level() >= 1)
+      std::fprintf(stderr, "amcl: build cache: cannot write entry %s: %s\n", key.c_str(),
+                   std::strerror(errno));
+    ::unlink(tmp.c_str());
+  }
 }
 
 std::string cache_key(const std::vector<std::string>& parts) {
@@ -95,10 +224,9 @@ std::string cache_key(const std::vector<std::string>& parts) {
     h.update(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t*>(&n), 8));
     h.update(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t*>(p.data()), p.size()));
   }
-  auto digest = h.final();
   static const char* hex = "0123456789abcdef";
   std::string out;
-  for (uint8_t b : digest) out += hex[b >> 4], out += hex[b & 15];
+  for (uint8_t b : h.final()) out += hex[b >> 4], out += hex[b & 15];
   return out;
 }
 
