@@ -1,4 +1,5 @@
 #include "compiler.h"
+#include "builtin_libraries.h"
 #include "sealed_bitcode.h"
 
 #include "build_cache.h"
@@ -274,6 +275,8 @@ std::unique_ptr<llvm::Module> workitem_builtins(llvm::LLVMContext& ctx, const st
   return std::move(*mod);
 }
 
+} // namespace
+
 // Links amcl's work-item builtins, then libclc, pulling in only what the program uses. The
 // first definition wins, which is how amcl's versions take precedence over libclc's.
 bool link_builtins(llvm::Module& program, const std::string& target, bool wave64,
@@ -306,6 +309,8 @@ bool link_builtins(llvm::Module& program, const std::string& target, bool wave64
   }
   return true;
 }
+
+namespace {
 
 // Whether a module's code was compiled for wave64 (-mwavefrontsize64): its functions say so
 // in their target features. Nothing when it has no code.
