@@ -119,6 +119,37 @@ TEST(BuildOptions, WarningsFollowWAndWerror) {
   EXPECT_NE(log.find("error"), std::string::npos) << log;
 }
 
+// What clang 22 made errors by default but other clang-based OpenCL compilers (PoCL, ROCm)
+// warn about builds with the warning in the log; -Werror makes each an error again and -w
+// silences it.
+TEST(BuildOptions, DiagnosticsOtherCompilersWarnAboutBuildWithAWarning) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  const std::pair<const char*, const char*> cases[] = {
+      {"kernel void k(global float* out) { global float2* a = (global float2*)out; global float4* b = a;"
+       " b[0] = (float4)(1.0f); }",
+       "incompatible-pointer-types"},
+      {"kernel void k(global int* out) { int v = out; out[1] = v; }", "int-conversion"},
+      {"int f(int x) { if (x) return; return 1; } kernel void k(global int* out) { out[0] = f(0); }",
+       "return-mismatch"},
+      {"kernel void k(global int* out) { const c = 3; out[0] = c; }", "implicit-int"},
+  };
+  for (const auto& [src, group] : cases) {
+    std::string log;
+    EXPECT_EQ(build(env, src, "", &log), CL_SUCCESS) << group << ": " << log;
+    EXPECT_NE(log.find(std::string("warning: ")), std::string::npos) << group << ": " << log;
+    EXPECT_NE(log.find(std::string("[-W") + group + "]"), std::string::npos) << log;
+    EXPECT_EQ(build(env, src, "-Werror", &log), CL_BUILD_PROGRAM_FAILURE) << group;
+    EXPECT_NE(log.find(std::string("error: ")), std::string::npos) << group << ": " << log;
+    EXPECT_EQ(build(env, src, "-w", &log), CL_SUCCESS) << group << ": " << log;
+    EXPECT_EQ(log.find("warning"), std::string::npos) << group << ": " << log;
+  }
+  // Implicit function declarations were never OpenCL C: still an error.
+  std::string log;
+  EXPECT_EQ(build(env, "kernel void k(global int* out) { out[0] = undeclared_fn(1); }", "", &log),
+            CL_BUILD_PROGRAM_FAILURE);
+}
+
 // 1e-20 squared is 1e-40, a single-precision denormal: kept by default, flushed to zero with
 // -cl-denorms-are-zero (the kernel's FLOAT_MODE says so and the shader core obeys it).
 TEST(BuildOptions, DenormsAreZeroFlushesSinglePrecisionDenormals) {
