@@ -7,6 +7,7 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -29,17 +30,26 @@ constexpr size_t kHeaderSize = 8 + 8 + 8;
 constexpr size_t kDigestSize = 32;
 // Far above any code object or build log; a larger file is damage, not an entry.
 constexpr uint64_t kMaxEntrySize = uint64_t(1) << 30;
+// A writer's temporary file older than this belongs to a writer that died.
+constexpr auto kStaleTemporary = std::chrono::hours(1);
 
 int debug_level() {
   const char* v = std::getenv("AM_DEBUG");
   return v ? std::atoi(v) : 0;
 }
 
-// Entries are named by cache_key(): 64 lower-case hex digits.
+// Entries are named by cache_key(): 64 lower-case hex digits. Nothing else in the directory
+// is read, counted or removed, except the temporary files store() writes.
 bool is_key(const std::string& name) {
   return name.size() == 64 && std::all_of(name.begin(), name.end(), [](char c) {
            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
          });
+}
+
+// store()'s temporary files: ".<key>.<pid>.<n>.tmp".
+bool is_temporary(const std::string& name) {
+  return name.size() > 65 + 4 && name[0] == '.' && is_key(name.substr(1, 64)) && name[65] == '.' &&
+         name.ends_with(".tmp");
 }
 
 void put_u64(uint8_t* p, uint64_t v) {
@@ -128,9 +138,24 @@ std::string default_dir() {
   return "";
 }
 
+uint64_t default_max_bytes() {
+  const char* v = std::getenv("AMCL_CACHE_MAX_MB");
+  if (!v || !*v) return BuildCache::kDefaultMaxBytes;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long mb = std::strtoull(v, &end, 10);
+  if (errno != 0 || *end != '\0' || *v == '-') {
+    std::fprintf(stderr, "amcl: AMCL_CACHE_MAX_MB=%s is not a number of MiB; using %llu\n", v,
+                 (unsigned long long)(BuildCache::kDefaultMaxBytes >> 20));
+    return BuildCache::kDefaultMaxBytes;
+  }
+  return mb > (UINT64_MAX >> 20) ? 0 : uint64_t(mb) << 20;
+}
+
 } // namespace
 
-BuildCache::BuildCache(std::string dir) : dir_(std::move(dir)) {
+BuildCache::BuildCache(std::string dir, uint64_t max_bytes)
+    : dir_(std::move(dir)), max_bytes_(max_bytes) {
   if (dir_.empty()) return;
   std::error_code ec;
   fs::create_directories(dir_, ec);
@@ -142,7 +167,7 @@ BuildCache::BuildCache(std::string dir) : dir_(std::move(dir)) {
 }
 
 BuildCache& BuildCache::process() {
-  static BuildCache cache(default_dir());
+  static BuildCache cache(default_dir(), default_max_bytes());
   return cache;
 }
 
@@ -150,7 +175,7 @@ std::optional<CachedBuild> BuildCache::load(const std::string& key) const {
   if (disabled() || !is_key(key)) return std::nullopt;
   const std::string path = dir_ + "/" + key;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::nullopt; // no entry
+  if (fd < 0) return std::nullopt; // no entry (or evicted by another process just now)
   struct stat st;
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
@@ -160,6 +185,8 @@ std::optional<CachedBuild> BuildCache::load(const std::string& key) const {
   std::string why;
   CachedBuild build;
   if (read_all(fd, bytes, why) && parse_entry(key, bytes, build, why)) {
+    // Mark it used: an entry's modification time is its last use, which eviction orders by.
+    ::futimens(fd, nullptr);
     ::close(fd);
     return build;
   }
@@ -178,7 +205,7 @@ void BuildCache::store(const std::string& key, const CachedBuild& build) const {
   if (disabled() || !is_key(key)) return;
   const size_t log_size = build.log.size(), binary_size = build.binary.size();
   const uint64_t size = kHeaderSize + log_size + binary_size + kDigestSize;
-  if (size > kMaxEntrySize) return;
+  if (size > kMaxEntrySize || (max_bytes_ != 0 && size > max_bytes_)) return;
   std::vector<uint8_t> e(size);
   std::copy(kMagic.begin(), kMagic.end(), e.begin());
   put_u64(e.data() + 8, log_size);
@@ -214,7 +241,57 @@ void BuildCache::store(const std::string& key, const CachedBuild& build) const {
       std::fprintf(stderr, "amcl: build cache: cannot write entry %s: %s\n", key.c_str(),
                    std::strerror(errno));
     ::unlink(tmp.c_str());
+    return;
   }
+  if (max_bytes_ != 0) evict(key);
+}
+
+// One pass over the directory: if its entries exceed the bound, the least recently used
+// (oldest modification time) go until they fit in 90% of it, so the next stores do not each
+// scan and evict again. `keep` (just stored) stays. Other processes may evict, read or write
+// at the same time: an entry removed under a reader stays readable through its open file, a
+// reader that opens too late has a miss, and a file already gone is skipped.
+void BuildCache::evict(const std::string& keep) const {
+  struct Entry {
+    std::string path;
+    struct timespec used;
+    uint64_t size;
+  };
+  std::vector<Entry> entries;
+  uint64_t total = 0;
+  const auto stale_before = std::chrono::system_clock::now() - kStaleTemporary;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const bool entry = is_key(name), temporary = !entry && is_temporary(name);
+    if (!entry && !temporary) continue;
+    const std::string path = it->path().string();
+    struct stat st;
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    if (temporary) {
+      const auto mtime = std::chrono::system_clock::from_time_t(st.st_mtim.tv_sec);
+      if (mtime < stale_before) ::unlink(path.c_str()); // its writer died mid-write
+      continue;
+    }
+    total += uint64_t(st.st_size);
+    if (name != keep) entries.push_back({path, st.st_mtim, uint64_t(st.st_size)});
+  }
+  if (total <= max_bytes_) return;
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    if (a.used.tv_sec != b.used.tv_sec) return a.used.tv_sec < b.used.tv_sec;
+    if (a.used.tv_nsec != b.used.tv_nsec) return a.used.tv_nsec < b.used.tv_nsec;
+    return a.path < b.path;
+  });
+  const uint64_t target = max_bytes_ / 10 * 9;
+  size_t evicted = 0;
+  for (const Entry& e : entries) {
+    if (total <= target) break;
+    if (::unlink(e.path.c_str()) == 0) ++evicted;
+    total -= e.size; // removed here or by another process (ENOENT): gone either way
+  }
+  if (debug_level() >= 2)
+    std::fprintf(stderr, "amcl: build cache: evicted %zu entries, %llu KiB left in %s\n", evicted,
+                 (unsigned long long)(total >> 10), dir_.c_str());
 }
 
 std::string cache_key(const std::vector<std::string>& parts) {

@@ -4,8 +4,9 @@
 // of it, so a damaged entry (a crash or a full disk mid-write, a bad sector) is a miss, never a
 // wrong binary; entries are written to a private file and renamed into place, so a concurrent
 // build in this or another process sees a whole entry or none.
-//   AMCL_CACHE_DIR: where entries live (default $XDG_CACHE_HOME/amcl, else ~/.cache/amcl)
-//   AMCL_CACHE=0:   no cache
+//   AMCL_CACHE_DIR:    where entries live (default $XDG_CACHE_HOME/amcl, else ~/.cache/amcl)
+//   AMCL_CACHE=0:      no cache
+//   AMCL_CACHE_MAX_MB: size bound in MiB (default 256; 0: none); least recently used go first
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -21,23 +22,31 @@ struct CachedBuild {
 
 class BuildCache {
 public:
+  static constexpr uint64_t kDefaultMaxBytes = uint64_t(256) << 20;
+
   // The cache the environment asks for (read once); disabled() when there is none.
   static BuildCache& process();
-  // A cache in `dir` (created if missing; empty: disabled).
-  explicit BuildCache(std::string dir);
+  // A cache in `dir` (created if missing; empty: disabled) holding at most `max_bytes` of
+  // entries (0: no bound).
+  explicit BuildCache(std::string dir, uint64_t max_bytes = kDefaultMaxBytes);
 
   bool disabled() const { return dir_.empty(); }
   const std::string& directory() const { return dir_; }
+  uint64_t max_bytes() const { return max_bytes_; }
 
   // The entry stored under `key` (a cache_key()), or nullopt when there is none or it is
-  // damaged; a damaged entry is removed (AM_DEBUG >= 1 says so).
+  // damaged; a damaged entry is removed (AM_DEBUG >= 1 says so). A hit marks it recently used.
   std::optional<CachedBuild> load(const std::string& key) const;
-  // Stores (or replaces) the entry. Failures (a full disk, a read-only directory) only cost
-  // the entry.
+  // Stores (or replaces) the entry, then evicts least recently used entries when the
+  // directory holds more than max_bytes(); an entry larger than the bound is not stored.
+  // Failures (a full disk, a read-only directory) only cost the entry.
   void store(const std::string& key, const CachedBuild& build) const;
 
 private:
+  void evict(const std::string& keep) const;
+
   std::string dir_;
+  uint64_t max_bytes_;
 };
 
 // Hex SHA-256 of the parts (length-prefixed, so parts cannot run into each other).

@@ -1,6 +1,6 @@
 // The on-disk build cache: entries round-trip; a damaged, truncated or old-format entry is a
-// miss and goes; processes and threads racing on one directory never read a torn or wrong
-// entry.
+// miss and goes; the size bound evicts the least recently used; processes and threads racing
+// on one directory never read a torn or wrong entry.
 #include "compiler/build_cache.h"
 #include "compiler/code_object.h"
 #include "compiler/compiler.h"
@@ -18,6 +18,7 @@
 #include <fstream>
 #include <iterator>
 #include <new>
+#include <set>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -113,6 +114,14 @@ protected:
     for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename());
     std::sort(names.begin(), names.end());
     return names;
+  }
+  std::set<std::string> file_set() const {
+    const std::vector<std::string> names = files();
+    return {names.begin(), names.end()};
+  }
+  // Ages a file: its modification time is its last use.
+  void set_age(const std::string& key, std::chrono::seconds age) const {
+    fs::last_write_time(path(key), fs::file_time_type::clock::now() - age);
   }
 
   std::string dir_;
@@ -275,6 +284,43 @@ TEST_F(BuildCacheTest, AFailedWriteLeavesNothingBehind) {
   EXPECT_TRUE(cache.load(key));
 }
 
+TEST_F(BuildCacheTest, SizeBoundEvictsTheLeastRecentlyUsed) {
+  const auto key = [](char c) { return key_of(std::string(1, c)); };
+  const size_t binary = 10000;
+  const CachedBuild probe = payload(key('a'), 0, 0, binary);
+  const uint64_t entry = kHeaderSize + probe.log.size() + binary + kDigestSize;
+  BuildCache cache(dir_, 5 * entry); // five entries; a store beyond goes down to 4.5
+  for (char c : {'a', 'b', 'c', 'd'}) cache.store(key(c), payload(key(c), 0, 0, binary));
+  // Last used a four, three, two and one hour ago; then a load makes `a` the most recent.
+  for (char c : {'a', 'b', 'c', 'd'}) set_age(key(c), std::chrono::hours('e' - c));
+  ASSERT_TRUE(cache.load(key('a')));
+  cache.store(key('e'), payload(key('e'), 0, 0, binary)); // five: within the bound
+  EXPECT_EQ(files().size(), 5u);
+  cache.store(key('f'), payload(key('f'), 0, 0, binary)); // six: b and c go, oldest first
+  EXPECT_EQ(file_set(), (std::set<std::string>{key('a'), key('d'), key('e'), key('f')}));
+
+  // The entry just stored stays, even when every other looks more recently used.
+  for (char c : {'a', 'd', 'e', 'f'}) set_age(key(c), std::chrono::hours(-1));
+  cache.store(key('g'), payload(key('g'), 0, 0, 4 * binary)); // alone above 90% of the bound
+  EXPECT_EQ(files(), std::vector<std::string>{key('g')});
+  // An entry larger than the whole bound is not stored.
+  cache.store(key('h'), payload(key('h'), 0, 0, 6 * binary));
+  EXPECT_FALSE(cache.load(key('h')));
+  EXPECT_TRUE(cache.load(key('g')));
+}
+
+TEST_F(BuildCacheTest, EvictionRemovesStaleTemporaryFilesOnly) {
+  BuildCache cache(dir_, 1 << 20);
+  const std::string key = key_of("temporaries");
+  const std::string stale = "." + key + ".4242.0.tmp", fresh = "." + key + ".4242.1.tmp";
+  for (const std::string& name : {stale, fresh, std::string("notes.txt")})
+    write_bytes(dir_ + "/" + name, {1, 2, 3});
+  set_age(stale, std::chrono::hours(2)); // a writer that died mid-write
+  set_age("notes.txt", std::chrono::hours(2));
+  cache.store(key, payload(key, 0, 0));
+  EXPECT_EQ(file_set(), (std::set<std::string>{key, fresh, "notes.txt"}));
+}
+
 // What the racing processes saw, in memory they share.
 struct RaceRecord {
   std::atomic<bool> go{false}, stop{false};
@@ -284,7 +330,8 @@ struct RaceRecord {
 
 TEST_F(BuildCacheTest, ProcessesRacingOnOneDirectoryNeverSeeATornOrWrongEntry) {
   constexpr int kWorkers = 4, kRounds = 50;
-  BuildCache cache(dir_);
+  // About 36 entries of 8 KiB on average against a 128 KiB bound: stores evict all the time.
+  BuildCache cache(dir_, 128 << 10);
   std::vector<std::string> shared, own;
   for (int i = 0; i < 4; ++i) shared.push_back(key_of("shared " + std::to_string(i)));
   for (int i = 0; i < kWorkers * 8; ++i) own.push_back(key_of("own " + std::to_string(i)));
@@ -377,6 +424,12 @@ TEST_F(BuildCacheTest, ProcessesRacingOnOneDirectoryNeverSeeATornOrWrongEntry) {
     for (const std::string& k : keys) check(k);
   EXPECT_EQ(record->wrong, 0) << "first: " << record->first_wrong;
   for (const std::string& name : files()) EXPECT_NE(name[0], '.') << name;
+  // Storing every key once more (about 300 KiB) leaves the directory within its bound.
+  for (const auto& keys : {shared, own})
+    for (const std::string& k : keys) cache.store(k, payload(k, 9, 9));
+  uint64_t total = 0;
+  for (const auto& e : fs::directory_iterator(dir_)) total += e.file_size();
+  EXPECT_LE(total, cache.max_bytes());
   std::printf("[ figures  ] %d processes x %d rounds + a vandal: %d stores, %d loads, %d hits, "
               "%d in-place damages, %d wrong, %.0f ms\n",
               kWorkers, kRounds, record->stores.load(), record->loads.load(), record->hits.load(),
@@ -386,7 +439,7 @@ TEST_F(BuildCacheTest, ProcessesRacingOnOneDirectoryNeverSeeATornOrWrongEntry) {
 }
 
 TEST_F(BuildCacheTest, ThreadsRacingOnOneDirectoryNeverSeeATornOrWrongEntry) {
-  BuildCache cache(dir_);
+  BuildCache cache(dir_, 64 << 10);
   std::vector<std::string> keys;
   for (int i = 0; i < 6; ++i) keys.push_back(key_of("thread " + std::to_string(i)));
   std::atomic<int> wrong{0}, hits{0};
