@@ -75,6 +75,22 @@ std::vector<std::string> split_options(const std::string& options) {
   return out;
 }
 
+// Diagnostics clang 22 makes errors by default in C (and so in OpenCL C) that the clang-based
+// OpenCL compilers programs were written against (PoCL, ROCm, older clang) reported as
+// warnings: these build with a warning in the log, unless -Werror asks for errors. When each
+// became an error (clang's release notes):
+//   int-conversion                       clang 15: pointer <-> integer without a cast
+//   implicit-int                         clang 16: a declaration without a type
+//   incompatible-function-pointer-types  clang 16 (a subgroup of the last one)
+//   return-mismatch                      "return;" in a non-void function (its own group
+//                                        since clang 19)
+//   incompatible-pointer-types           clang 22: __global float2* into __global float4*
+// Implicit function declarations stay errors: OpenCL C never allowed them, and clang reports
+// an undeclared identifier, not a -W diagnostic.
+constexpr const char* kWarnedNotFailed[] = {"int-conversion", "implicit-int",
+                                            "incompatible-function-pointer-types",
+                                            "return-mismatch", "incompatible-pointer-types"};
+
 // Translates OpenCL build options into clang -cc1 arguments. Options that need a value take
 // the next token when written separately (-D NAME, -I dir).
 bool translate_options(const std::string& options, std::vector<std::string>& cc1, std::string& std,
@@ -126,6 +142,9 @@ bool translate_options(const std::string& options, std::vector<std::string>& cc1
       return false;
     }
   }
+  // -Werror (OpenCL 3.0 §5.8.6.4: "make all warnings into errors") keeps clang's errors.
+  if (std::find(toks.begin(), toks.end(), "-Werror") == toks.end())
+    for (const char* group : kWarnedNotFailed) cc1.push_back(std::string("-Wno-error=") + group);
   return true;
 }
 
@@ -152,6 +171,7 @@ std::unique_ptr<llvm::Module> frontend(llvm::LLVMContext& ctx, const std::string
   llvm::raw_string_ostream log_stream(log);
   clang::DiagnosticOptions diag_opts;
   diag_opts.ShowColors = false;
+  diag_opts.ShowOptionNames = true; // "[-Wint-conversion]": what -Wno-... would silence
   auto printer = std::make_unique<clang::TextDiagnosticPrinter>(log_stream, diag_opts);
   auto invocation = std::make_shared<clang::CompilerInvocation>();
   {
@@ -481,7 +501,8 @@ const std::string& toolchain_identity() {
     if (!llvm::sys::fs::status(AMCL_LIBCLC_DIR "/amdgcn-amd-amdhsa.bc", st))
       libclc = std::to_string(st.getSize()) + "@" +
                std::to_string(st.getLastModificationTime().time_since_epoch().count());
-    return compiler_version() + " libclc " + libclc + " builtins " + cache_key({kWorkitemBuiltins});
+    return compiler_version() + " libclc " + libclc + " builtins " + cache_key({kWorkitemBuiltins}) +
+           " pipeline " AMCL_COMPILER_SOURCE_HASH;
   }();
   return id;
 }
