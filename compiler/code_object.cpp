@@ -2,6 +2,10 @@
 
 #include "msgpack.h"
 
+#include <llvm/BinaryFormat/ELF.h>
+#include <llvm/Object/ELF.h>
+#include <llvm/Support/Error.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -10,13 +14,20 @@ namespace {
 
 void classify_arg(KernelArg& arg) {
   const std::string& v = arg.value_kind;
-  if (v == "by_value") arg.kind = ArgKind::ByValue;
-  else if (v == "global_buffer") arg.kind = ArgKind::GlobalBuffer;
-  else if (v == "dynamic_shared_pointer") arg.kind = ArgKind::DynamicSharedPointer;
-  else if (v == "hidden_grid_dims") arg.kind = ArgKind::HiddenGridDims;
-  else if (v == "hidden_printf_buffer") arg.kind = ArgKind::HiddenPrintfBuffer;
-  else if (arg.hidden()) arg.kind = ArgKind::HiddenOther;
-  else arg.kind = ArgKind::Other;
+  if (v == "by_value")
+    arg.kind = ArgKind::ByValue;
+  else if (v == "global_buffer")
+    arg.kind = ArgKind::GlobalBuffer;
+  else if (v == "dynamic_shared_pointer")
+    arg.kind = ArgKind::DynamicSharedPointer;
+  else if (v == "hidden_grid_dims")
+    arg.kind = ArgKind::HiddenGridDims;
+  else if (v == "hidden_printf_buffer")
+    arg.kind = ArgKind::HiddenPrintfBuffer;
+  else if (arg.hidden())
+    arg.kind = ArgKind::HiddenOther;
+  else
+    arg.kind = ArgKind::Other;
   static const std::pair<const char*, ArgKind> per_dim[] = {
       {"hidden_block_count_", ArgKind::HiddenBlockCount},
       {"hidden_group_size_", ArgKind::HiddenGroupSize},
@@ -31,36 +42,21 @@ void classify_arg(KernelArg& arg) {
   }
 }
 
-// ELF constants (System V gABI) and the AMDGPU specifics from LLVM's AMDGPUUsage.
-constexpr uint16_t kEmAmdgpu = 224;
-constexpr uint8_t kOsAbiAmdgpuHsa = 64;
-constexpr uint32_t kPtLoad = 1, kShtSymtab = 2, kShtNote = 7, kShtDynsym = 11;
-constexpr uint32_t kNtAmdgpuMetadata = 32;
-constexpr uint32_t kMachMask = 0xff;
+using Elf = llvm::object::ELFFile<llvm::object::ELF64LE>;
+
 // The largest image amcl loads: far above any real code object (LLVM emits a few MiB even for
 // big kernels), low enough that a forged segment size cannot make the reader allocate gigabytes.
 constexpr uint64_t kMaxImage = 256ull << 20;
+// AMDGPUUsage, "Note Records": the metadata note's name and type.
+constexpr uint32_t kNtAmdgpuMetadata = 32;
 
-struct Ehdr { uint8_t ident[16]; uint16_t type, machine; uint32_t version; uint64_t entry, phoff, shoff;
-              uint32_t flags; uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx; };
-struct Phdr { uint32_t type, flags; uint64_t offset, vaddr, paddr, filesz, memsz, align; };
-struct Shdr { uint32_t name, type; uint64_t flags, addr, offset, size; uint32_t link, info;
-              uint64_t addralign, entsize; };
-struct Sym { uint32_t name; uint8_t info, other; uint16_t shndx; uint64_t value, size; };
+struct Failure {
+  std::string message;
+};
 
-bool in_bounds(std::span<const uint8_t> b, uint64_t off, uint64_t len) {
-  return off <= b.size() && len <= b.size() - off;
-}
-
-template <class T> bool read_at(std::span<const uint8_t> b, uint64_t off, T& out) {
-  if (!in_bounds(b, off, sizeof(T))) return false;
-  std::memcpy(&out, b.data() + off, sizeof(T));
-  return true;
-}
-
-bool fail(std::string* error, const std::string& msg) {
-  if (error) *error = msg;
-  return false;
+template <class T> T checked(llvm::Expected<T> v, const char* what) {
+  if (!v) throw Failure{std::string(what) + ": " + llvm::toString(v.takeError())};
+  return std::move(*v);
 }
 
 std::array<uint32_t, 3> triple(const MsgValue* v) {
@@ -88,7 +84,8 @@ bool parse_kernel_metadata(const MsgValue& k, KernelInfo& info) {
   info.uniform_work_group_size = k.int_or(".uniform_work_group_size", 0) == 1;
   info.workgroup_size_hint = triple(k.get(".workgroup_size_hint"));
   info.vec_type_hint = k.str_or(".vec_type_hint", "");
-  if (info.name.empty() || info.kernarg_align == 0 || (info.kernarg_align & (info.kernarg_align - 1)))
+  if (info.name.empty() || info.kernarg_align == 0 ||
+      (info.kernarg_align & (info.kernarg_align - 1)))
     return false;
   if (const MsgValue* args = k.get(".args")) {
     if (args->kind != MsgValue::Kind::Array) return false;
@@ -113,19 +110,220 @@ bool parse_kernel_metadata(const MsgValue& k, KernelInfo& info) {
   return true;
 }
 
+void read_segments(const Elf& elf, CodeObject& co) {
+  for (const auto& ph : checked(elf.program_headers(), "program headers")) {
+    if (ph.p_type != llvm::ELF::PT_LOAD) continue;
+    if (ph.p_offset > co.elf.size() || ph.p_filesz > co.elf.size() - ph.p_offset ||
+        ph.p_filesz > ph.p_memsz || ph.p_vaddr > kMaxImage || ph.p_memsz > kMaxImage - ph.p_vaddr)
+      throw Failure{"loadable segment out of bounds"};
+    co.image_size = std::max<uint64_t>(co.image_size, ph.p_vaddr + ph.p_memsz);
+    co.segments.push_back({ph.p_vaddr, ph.p_offset, ph.p_filesz});
+  }
+  if (co.image_size == 0) throw Failure{"code object has no loadable segment"};
+}
+
+// The AMDGPU metadata note (AMDGPUUsage "Code Object V3+ Metadata"), read with amcl's own
+// MessagePack reader: LLVM 22's msgpack::Document crashes on a map with two array keys
+// (the 5 bytes 82 90 01 90 02), which the binary fuzzer found within a second.
+std::optional<MsgValue> read_metadata(const Elf& elf, llvm::ArrayRef<Elf::Elf_Shdr> sections) {
+  std::optional<MsgValue> meta;
+  for (const auto& s : sections) {
+    if (s.sh_type != llvm::ELF::SHT_NOTE) continue;
+    llvm::Error err = llvm::Error::success();
+    for (const auto& note : elf.notes(s, err)) {
+      if (note.getType() != kNtAmdgpuMetadata || note.getName() != "AMDGPU") continue;
+      llvm::ArrayRef<uint8_t> desc = note.getDesc(s.sh_addralign);
+      meta = parse_msgpack(std::span(desc.data(), desc.size()));
+      if (!meta) {
+        llvm::consumeError(std::move(err));
+        throw Failure{"malformed AMDGPU metadata"};
+      }
+    }
+    if (err) throw Failure{"malformed note: " + llvm::toString(std::move(err))};
+  }
+  return meta;
+}
+
+// Kernel descriptors by name ("<kernel>.kd"), and the size of the program-scope variables in
+// writable sections, from the full symbol table (or the dynamic one when it was stripped).
+void read_symbols(const Elf& elf, llvm::ArrayRef<Elf::Elf_Shdr> sections,
+                  std::vector<std::pair<std::string, uint64_t>>& descriptors, CodeObject& co) {
+  const Elf::Elf_Shdr* table = nullptr;
+  for (const auto& s : sections)
+    if (s.sh_type == llvm::ELF::SHT_SYMTAB || (!table && s.sh_type == llvm::ELF::SHT_DYNSYM))
+      table = &s;
+  if (!table) return;
+  const llvm::StringRef strtab =
+      checked(elf.getStringTableForSymtab(*table, sections), "symbol names");
+  for (const auto& sym : checked(elf.symbols(table), "symbols")) {
+    auto name = sym.getName(strtab);
+    if (!name) {
+      llvm::consumeError(name.takeError());
+      continue;
+    }
+    if (name->ends_with(".kd")) {
+      descriptors.emplace_back(name->drop_back(3).str(), sym.st_value);
+      continue;
+    }
+    if (sym.getType() != llvm::ELF::STT_OBJECT || sym.st_shndx == llvm::ELF::SHN_UNDEF ||
+        sym.st_shndx >= sections.size())
+      continue;
+    const auto& home = sections[sym.st_shndx];
+    const uint64_t flags = llvm::ELF::SHF_ALLOC | llvm::ELF::SHF_WRITE;
+    if ((home.sh_flags & flags) == flags && sym.st_size <= kMaxImage)
+      co.global_variable_size += sym.st_size;
+  }
+}
+
+// The dynamic relocations (allocated SHT_RELA sections: what lld leaves for the loader in a
+// -shared link). AMDGPUUsage lists R_AMDGPU_ABS32_LO/HI, ABS64 and RELATIVE64 as the dynamic
+// ones (ABS32 as well, which does not fit a 64-bit address space and is refused).
+void read_relocations(const Elf& elf, llvm::ArrayRef<Elf::Elf_Shdr> sections, CodeObject& co) {
+  using namespace llvm::ELF;
+  for (const auto& s : sections) {
+    if (!(s.sh_flags & SHF_ALLOC)) continue;
+    if (s.sh_type == SHT_REL || s.sh_type == SHT_RELR || s.sh_type == SHT_ANDROID_REL ||
+        s.sh_type == SHT_ANDROID_RELA || s.sh_type == SHT_ANDROID_RELR || s.sh_type == SHT_CREL)
+      throw Failure{"unsupported relocation section type " + std::to_string(s.sh_type)};
+    if (s.sh_type != SHT_RELA) continue;
+    const Elf::Elf_Shdr* symtab = nullptr;
+    if (s.sh_link != 0) symtab = checked(elf.getSection(s.sh_link), "relocation symbol table");
+    for (const auto& r : checked(elf.relas(s), "relocations")) {
+      const uint32_t type = r.getType(false);
+      if (type == R_AMDGPU_NONE) continue;
+      Relocation out;
+      out.offset = r.r_offset;
+      const uint64_t addend = uint64_t(r.r_addend);
+      uint64_t symbol = 0;
+      bool defined = false;
+      if (r.getSymbol(false) != 0) {
+        if (!symtab) throw Failure{"relocation names a symbol but has no symbol table"};
+        const Elf::Elf_Sym* sym = checked(elf.getRelocationSymbol(r, symtab), "relocation symbol");
+        if (!sym) throw Failure{"relocation symbol missing"};
+        if (sym->st_shndx == SHN_UNDEF) {
+          // A weak reference nothing defines is 0 (System V gABI); any other is unresolvable.
+          if (sym->getBinding() != STB_WEAK) {
+            std::string name = "?";
+            if (auto names = elf.getStringTableForSymtab(*symtab, sections)) {
+              if (auto n = sym->getName(*names))
+                name = n->str();
+              else
+                llvm::consumeError(n.takeError());
+            } else {
+              llvm::consumeError(names.takeError());
+            }
+            throw Failure{"undefined symbol " + name + " in a relocation"};
+          }
+        } else {
+          symbol = sym->st_value;
+          defined = sym->st_shndx != SHN_ABS;
+        }
+      }
+      uint32_t width = 8;
+      switch (type) {
+      case R_AMDGPU_RELATIVE64:
+        out.relative = true, out.value = addend;
+        break;
+      case R_AMDGPU_ABS64:
+      case R_AMDGPU_ABS32_LO:
+      case R_AMDGPU_ABS32_HI:
+        out.relative = defined, out.value = symbol + addend;
+        out.field = type == R_AMDGPU_ABS64      ? Relocation::Field::Word64
+                    : type == R_AMDGPU_ABS32_LO ? Relocation::Field::Low32
+                                                : Relocation::Field::High32;
+        width = type == R_AMDGPU_ABS64 ? 8 : 4;
+        break;
+      default:
+        throw Failure{"unsupported relocation " +
+                      llvm::object::getELFRelocationTypeName(EM_AMDGPU, type).str() + " (type " +
+                      std::to_string(type) + ") at offset " + std::to_string(r.r_offset)};
+      }
+      if (out.offset > co.image_size || width > co.image_size - out.offset)
+        throw Failure{"relocation at offset " + std::to_string(out.offset) + " outside the image"};
+      co.relocations.push_back(out);
+    }
+  }
+}
+
+void read_elf(CodeObject& co) {
+  const llvm::StringRef bytes(reinterpret_cast<const char*>(co.elf.data()), co.elf.size());
+  if (bytes.size() < 16 || !bytes.starts_with("\x7f"
+                                              "ELF"))
+    throw Failure{"not an ELF file"};
+  if (bytes[4] != llvm::ELF::ELFCLASS64 || bytes[5] != llvm::ELF::ELFDATA2LSB)
+    throw Failure{"not a little-endian ELF64 file"};
+  const Elf elf = checked(Elf::create(bytes), "ELF header");
+  const auto& eh = elf.getHeader();
+  if (eh.e_machine != llvm::ELF::EM_AMDGPU ||
+      eh.e_ident[llvm::ELF::EI_OSABI] != llvm::ELF::ELFOSABI_AMDGPU_HSA)
+    throw Failure{"not an AMDGPU HSA code object"};
+  if (eh.e_type != llvm::ELF::ET_DYN) throw Failure{"code object is not a shared object (ET_DYN)"};
+  co.target = target_from_mach(eh.e_flags & llvm::ELF::EF_AMDGPU_MACH);
+  if (co.target.empty()) throw Failure{"code object for an unknown AMDGPU processor"};
+  read_segments(elf, co);
+  const auto sections = checked(elf.sections(), "section headers");
+  for (const auto& s : sections)
+    if (s.sh_type != llvm::ELF::SHT_NOBITS &&
+        (s.sh_offset > co.elf.size() || s.sh_size > co.elf.size() - s.sh_offset))
+      throw Failure{"section out of bounds"};
+
+  const std::optional<MsgValue> meta = read_metadata(elf, sections);
+  if (!meta) throw Failure{"code object has no AMDGPU metadata note"};
+  std::vector<std::pair<std::string, uint64_t>> descriptors;
+  read_symbols(elf, sections, descriptors, co);
+  read_relocations(elf, sections, co);
+
+  const MsgValue* kernels = meta->get("amdhsa.kernels");
+  if (!kernels || kernels->kind != MsgValue::Kind::Array)
+    throw Failure{"metadata has no amdhsa.kernels"};
+  for (const MsgValue& k : kernels->array) {
+    KernelInfo info;
+    if (!parse_kernel_metadata(k, info)) throw Failure{"malformed kernel metadata"};
+    auto d = std::find_if(descriptors.begin(), descriptors.end(),
+                          [&](auto& e) { return e.first == info.name; });
+    if (d == descriptors.end()) throw Failure{"kernel " + info.name + " has no descriptor"};
+    info.descriptor_offset = d->second;
+    if (co.image_size < 64 || info.descriptor_offset > co.image_size - 64 ||
+        (info.descriptor_offset & 63))
+      throw Failure{"kernel descriptor of " + info.name + " out of bounds"};
+    // The descriptor is read as the file has it; a loader fix-up inside it would be ignored.
+    for (const Relocation& r : co.relocations)
+      if (r.offset + 8 > info.descriptor_offset && r.offset < info.descriptor_offset + 64)
+        throw Failure{"relocation inside the kernel descriptor of " + info.name};
+    co.kernels.push_back(std::move(info));
+  }
+  if (const MsgValue* formats = meta->get("amdhsa.printf")) {
+    if (formats->kind != MsgValue::Kind::Array) throw Failure{"malformed amdhsa.printf"};
+    for (const MsgValue& f : formats->array) {
+      auto parsed = f.kind == MsgValue::Kind::String ? parse_printf_format(f.s) : std::nullopt;
+      if (!parsed) throw Failure{"malformed amdhsa.printf entry"};
+      co.printf_formats.push_back(std::move(*parsed));
+    }
+  }
+}
+
 } // namespace
 
 std::string target_from_mach(uint32_t mach) {
   switch (mach) {
-  case 0x041: return "gfx1100";
-  case 0x046: return "gfx1101";
-  case 0x047: return "gfx1102";
-  case 0x044: return "gfx1103";
-  case 0x043: return "gfx1150";
-  case 0x04a: return "gfx1151";
-  case 0x048: return "gfx1200";
-  case 0x04e: return "gfx1201";
-  default: return "";
+  case 0x041:
+    return "gfx1100";
+  case 0x046:
+    return "gfx1101";
+  case 0x047:
+    return "gfx1102";
+  case 0x044:
+    return "gfx1103";
+  case 0x043:
+    return "gfx1150";
+  case 0x04a:
+    return "gfx1151";
+  case 0x048:
+    return "gfx1200";
+  case 0x04e:
+    return "gfx1201";
+  default:
+    return "";
   }
 }
 
@@ -135,14 +333,27 @@ const KernelInfo* CodeObject::find(const std::string& name) const {
   return nullptr;
 }
 
-void CodeObject::load(uint8_t* image) const {
+void CodeObject::load(uint8_t* image, uint64_t load_address) const {
   std::memset(image, 0, image_size);
-  Ehdr eh;
-  std::memcpy(&eh, elf.data(), sizeof eh);
-  for (unsigned i = 0; i < eh.phnum; ++i) {
-    Phdr ph;
-    std::memcpy(&ph, elf.data() + eh.phoff + uint64_t(i) * eh.phentsize, sizeof ph);
-    if (ph.type == kPtLoad) std::memcpy(image + ph.vaddr, elf.data() + ph.offset, ph.filesz);
+  for (const Segment& seg : segments)
+    std::memcpy(image + seg.vaddr, elf.data() + seg.offset, seg.filesz);
+  for (const Relocation& r : relocations) {
+    const uint64_t v = r.value + (r.relative ? load_address : 0);
+    switch (r.field) {
+    case Relocation::Field::Word64:
+      std::memcpy(image + r.offset, &v, 8);
+      break;
+    case Relocation::Field::Low32: {
+      const uint32_t lo = uint32_t(v);
+      std::memcpy(image + r.offset, &lo, 4);
+      break;
+    }
+    case Relocation::Field::High32: {
+      const uint32_t hi = uint32_t(v >> 32);
+      std::memcpy(image + r.offset, &hi, 4);
+      break;
+    }
+    }
   }
 }
 
@@ -178,13 +389,27 @@ std::optional<PrintfFormat> parse_printf_format(const std::string& entry) {
     }
     const char e = entry[++i];
     switch (e) {
-    case 'a': f.format += '\a'; break;
-    case 'b': f.format += '\b'; break;
-    case 'f': f.format += '\f'; break;
-    case 'n': f.format += '\n'; break;
-    case 'r': f.format += '\r'; break;
-    case 't': f.format += '\t'; break;
-    case 'v': f.format += '\v'; break;
+    case 'a':
+      f.format += '\a';
+      break;
+    case 'b':
+      f.format += '\b';
+      break;
+    case 'f':
+      f.format += '\f';
+      break;
+    case 'n':
+      f.format += '\n';
+      break;
+    case 'r':
+      f.format += '\r';
+      break;
+    case 't':
+      f.format += '\t';
+      break;
+    case 'v':
+      f.format += '\v';
+      break;
     case '7':
       if (i + 1 < entry.size() && entry[i + 1] == '2') {
         f.format += ':';
@@ -192,104 +417,26 @@ std::optional<PrintfFormat> parse_printf_format(const std::string& entry) {
         break;
       }
       [[fallthrough]];
-    default: f.format += '\\', f.format += e;
+    default:
+      f.format += '\\', f.format += e;
     }
   }
   return f;
 }
 
 std::optional<CodeObject> read_code_object(std::span<const uint8_t> b, std::string* error) {
-  Ehdr eh;
-  if (!read_at(b, 0, eh) || std::memcmp(eh.ident, "\x7f" "ELF", 4) != 0)
-    return fail(error, "not an ELF file"), std::nullopt;
-  if (eh.ident[4] != 2 || eh.ident[5] != 1)
-    return fail(error, "not a little-endian ELF64 file"), std::nullopt;
-  if (eh.machine != kEmAmdgpu || eh.ident[7] != kOsAbiAmdgpuHsa)
-    return fail(error, "not an AMDGPU HSA code object"), std::nullopt;
-  if (eh.type != 3) return fail(error, "code object is not a shared object (ET_DYN)"), std::nullopt;
   CodeObject co;
-  co.target = target_from_mach(eh.flags & kMachMask);
-  if (co.target.empty()) return fail(error, "code object for an unknown AMDGPU processor"), std::nullopt;
-  if (eh.phentsize != sizeof(Phdr) || eh.shentsize != sizeof(Shdr) ||
-      !in_bounds(b, eh.phoff, uint64_t(eh.phnum) * sizeof(Phdr)) ||
-      !in_bounds(b, eh.shoff, uint64_t(eh.shnum) * sizeof(Shdr)))
-    return fail(error, "ELF header tables out of bounds"), std::nullopt;
-
-  for (unsigned i = 0; i < eh.phnum; ++i) {
-    Phdr ph;
-    read_at(b, eh.phoff + uint64_t(i) * sizeof ph, ph);
-    if (ph.type != kPtLoad) continue;
-    if (!in_bounds(b, ph.offset, ph.filesz) || ph.filesz > ph.memsz || ph.vaddr > kMaxImage ||
-        ph.memsz > kMaxImage - ph.vaddr)
-      return fail(error, "loadable segment out of bounds"), std::nullopt;
-    co.image_size = std::max(co.image_size, ph.vaddr + ph.memsz);
-  }
-  if (co.image_size == 0) return fail(error, "code object has no loadable segment"), std::nullopt;
-
-  std::vector<Shdr> sh(eh.shnum);
-  for (unsigned i = 0; i < eh.shnum; ++i) read_at(b, eh.shoff + uint64_t(i) * sizeof(Shdr), sh[i]);
-
-  std::optional<MsgValue> meta;
-  std::vector<std::pair<std::string, uint64_t>> descriptors;
-  for (const Shdr& s : sh) {
-    if (!in_bounds(b, s.offset, s.size) && s.type != 8 /* NOBITS */)
-      return fail(error, "section out of bounds"), std::nullopt;
-    if (s.type == kShtNote) {
-      for (uint64_t off = s.offset; off + 12 <= s.offset + s.size;) {
-        uint32_t namesz = 0, descsz = 0, type = 0;
-        read_at(b, off, namesz), read_at(b, off + 4, descsz), read_at(b, off + 8, type);
-        uint64_t name_off = off + 12, desc_off = name_off + ((uint64_t(namesz) + 3) & ~3ull);
-        uint64_t next = desc_off + ((uint64_t(descsz) + 3) & ~3ull);
-        if (next > s.offset + s.size) return fail(error, "malformed note"), std::nullopt;
-        if (type == kNtAmdgpuMetadata && namesz == 7 &&
-            std::memcmp(b.data() + name_off, "AMDGPU", 7) == 0) {
-          meta = parse_msgpack(b.subspan(desc_off, descsz));
-          if (!meta) return fail(error, "malformed AMDGPU metadata"), std::nullopt;
-        }
-        off = next;
-      }
-    }
-    if ((s.type == kShtSymtab || s.type == kShtDynsym) && s.link < sh.size()) {
-      const Shdr& strtab = sh[s.link];
-      if (!in_bounds(b, strtab.offset, strtab.size)) return fail(error, "bad string table"), std::nullopt;
-      for (uint64_t off = s.offset; off + sizeof(Sym) <= s.offset + s.size; off += sizeof(Sym)) {
-        Sym sym;
-        read_at(b, off, sym);
-        if (sym.name >= strtab.size) continue;
-        const char* p = reinterpret_cast<const char*>(b.data() + strtab.offset + sym.name);
-        std::string name(p, strnlen(p, strtab.size - sym.name));
-        if (name.size() > 3 && name.compare(name.size() - 3, 3, ".kd") == 0)
-          descriptors.emplace_back(name.substr(0, name.size() - 3), sym.value);
-      }
-    }
-  }
-  if (!meta) return fail(error, "code object has no AMDGPU metadata note"), std::nullopt;
-  const MsgValue* kernels = meta->get("amdhsa.kernels");
-  if (!kernels || kernels->kind != MsgValue::Kind::Array)
-    return fail(error, "metadata has no amdhsa.kernels"), std::nullopt;
-  for (const MsgValue& k : kernels->array) {
-    KernelInfo info;
-    if (!parse_kernel_metadata(k, info)) return fail(error, "malformed kernel metadata"), std::nullopt;
-    auto d = std::find_if(descriptors.begin(), descriptors.end(),
-                          [&](auto& e) { return e.first == info.name; });
-    if (d == descriptors.end()) return fail(error, "kernel " + info.name + " has no descriptor"), std::nullopt;
-    info.descriptor_offset = d->second;
-    if (info.descriptor_offset + 64 > co.image_size || (info.descriptor_offset & 63))
-      return fail(error, "kernel descriptor of " + info.name + " out of bounds"), std::nullopt;
-    co.kernels.push_back(std::move(info));
-  }
-  if (const MsgValue* formats = meta->get("amdhsa.printf")) {
-    if (formats->kind != MsgValue::Kind::Array) return fail(error, "malformed amdhsa.printf"), std::nullopt;
-    for (const MsgValue& f : formats->array) {
-      auto parsed = f.kind == MsgValue::Kind::String ? parse_printf_format(f.s) : std::nullopt;
-      if (!parsed) return fail(error, "malformed amdhsa.printf entry"), std::nullopt;
-      co.printf_formats.push_back(std::move(*parsed));
-    }
-  }
+  // A private, aligned copy: LLVM's ELF reader views headers in place.
   co.elf.assign(b.begin(), b.end());
-  // Read the descriptors from the loaded image (they live in a PT_LOAD segment).
+  try {
+    read_elf(co);
+  } catch (const Failure& f) {
+    if (error) *error = f.message;
+    return std::nullopt;
+  }
+  // The descriptors as loaded (they live in a PT_LOAD segment; no relocation touches them).
   std::vector<uint8_t> image(co.image_size);
-  co.load(image.data());
+  co.load(image.data(), 0);
   for (KernelInfo& k : co.kernels) {
     const uint8_t* kd = image.data() + k.descriptor_offset;
     std::memcpy(&k.entry_offset, kd + 16, 8);
@@ -298,8 +445,10 @@ std::optional<CodeObject> read_code_object(std::span<const uint8_t> b, std::stri
     std::memcpy(&k.rsrc2, kd + 52, 4);
     std::memcpy(&k.code_properties, kd + 56, 2);
     int64_t entry = int64_t(k.descriptor_offset) + k.entry_offset;
-    if (entry < 0 || uint64_t(entry) >= co.image_size || (entry & 255))
-      return fail(error, "kernel entry of " + k.name + " out of bounds or misaligned"), std::nullopt;
+    if (entry < 0 || uint64_t(entry) >= co.image_size || (entry & 255)) {
+      if (error) *error = "kernel entry of " + k.name + " out of bounds or misaligned";
+      return std::nullopt;
+    }
   }
   return co;
 }

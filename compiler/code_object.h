@@ -1,6 +1,7 @@
-// Reader of AMDGPU code objects (ELF64, EM_AMDGPU, HSA ABI) as LLVM AMDGPUUsage describes
-// them: the target from e_flags, the loadable image from PT_LOAD segments, each kernel's
-// 64-byte kernel descriptor (symbol "<name>.kd") and its NT_AMDGPU_METADATA entry.
+// Reader and loader of AMDGPU code objects (ELF64, EM_AMDGPU, HSA ABI) as LLVM AMDGPUUsage
+// describes them, read with LLVM's Object library: the target from e_flags, the loadable
+// image from PT_LOAD segments, the dynamic relocations the loader applies, each kernel's
+// 64-byte kernel descriptor (symbol "<name>.kd") and its NT_AMDGPU_METADATA entry (MessagePack).
 // Untrusted input: every offset is bounds-checked; a bad object is an error, never a crash.
 #pragma once
 #include <array>
@@ -30,7 +31,7 @@ enum class ArgKind : uint8_t {
 
 struct KernelArg {
   std::string name, type_name;
-  std::string value_kind;    // by_value, global_buffer, dynamic_shared_pointer, hidden_*...
+  std::string value_kind; // by_value, global_buffer, dynamic_shared_pointer, hidden_*...
   ArgKind kind = ArgKind::Other;
   uint8_t dim = 0;           // x/y/z = 0/1/2 for the per-dimension hidden kinds
   std::string address_space; // global, local, constant, private, generic
@@ -51,7 +52,7 @@ struct KernelInfo {
   uint32_t wavefront_size = 32, sgpr_count = 0, vgpr_count = 0;
   uint32_t sgpr_spill_count = 0, vgpr_spill_count = 0;
   uint32_t max_flat_workgroup_size = 1024;
-  std::array<uint32_t, 3> reqd_workgroup_size{};  // zeros when absent
+  std::array<uint32_t, 3> reqd_workgroup_size{}; // zeros when absent
   // .uniform_work_group_size: the global size must be a multiple of the work-group size (clang
   // sets it for OpenCL C < 2.0 and for -cl-uniform-work-group-size).
   bool uniform_work_group_size = false;
@@ -80,15 +81,37 @@ struct PrintfFormat {
 // Parses one amdhsa.printf entry; nullopt when malformed.
 std::optional<PrintfFormat> parse_printf_format(const std::string& entry);
 
+// One dynamic relocation, resolved as far as the file allows (AMDGPUUsage "Relocation
+// Records"): at load, the field at `offset` in the image gets value + (relative ? the image's
+// load address : 0), all 64 bits or one 32-bit half.
+struct Relocation {
+  enum class Field : uint8_t { Word64, Low32, High32 };
+  uint64_t offset = 0;
+  Field field = Field::Word64;
+  bool relative = true; // S + A of a defined symbol, or B + A: moves with the image
+  uint64_t value = 0;   // symbol value + addend, or the addend alone
+};
+
+// A PT_LOAD segment: filesz bytes from the file at `offset` go to `vaddr` in the image.
+struct Segment {
+  uint64_t vaddr = 0, offset = 0, filesz = 0;
+};
+
 struct CodeObject {
   std::vector<uint8_t> elf;
-  std::string target;       // "gfx1100"
-  uint64_t image_size = 0;  // bytes spanned by PT_LOAD segments from address 0
+  std::string target;      // "gfx1100"
+  uint64_t image_size = 0; // bytes spanned by PT_LOAD segments from address 0
+  std::vector<Segment> segments;
+  std::vector<Relocation> relocations;
+  // Bytes of program-scope variables in the global address space (OpenCL's
+  // CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE): the data objects in writable sections.
+  uint64_t global_variable_size = 0;
   std::vector<KernelInfo> kernels;
   std::vector<PrintfFormat> printf_formats;
   const KernelInfo* find(const std::string& name) const;
-  // Copies the loadable segments into `image` (image_size bytes, zero-filled gaps).
-  void load(uint8_t* image) const;
+  // Copies the loadable segments into `image` (image_size bytes, zero-filled gaps) and applies
+  // the relocations for an image the GPU sees at `load_address`.
+  void load(uint8_t* image, uint64_t load_address) const;
 };
 
 std::optional<CodeObject> read_code_object(std::span<const uint8_t> bytes, std::string* error);

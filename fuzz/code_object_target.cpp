@@ -15,7 +15,7 @@ std::string exercise_code_object(const std::vector<uint8_t>& bytes) {
   if (co->image_size == 0 || co->image_size > (256u << 20))
     return "image size " + std::to_string(co->image_size) + " outside (0, 256 MiB]";
   std::vector<uint8_t> image(co->image_size);
-  co->load(image.data());
+  co->load(image.data(), 0x7fff00000000ull);
   for (const KernelInfo& k : co->kernels) {
     if (k.descriptor_offset + 64 > co->image_size)
       return "kernel " + k.name + ": descriptor outside the image";

@@ -24,7 +24,7 @@ void load_binary(Build& b, cl_device_id device) {
   if (co->target != dev.info().gfx) throw ClError{CL_INVALID_BINARY, "binary is for " + co->target};
   if (b.image) dev.free(b.image);
   b.image = dev.alloc_vram(co->image_size, 256, true);
-  co->load(b.image.cpu);
+  co->load(b.image.cpu, b.image.va);
   b.code = std::move(co);
   b.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
 }
@@ -444,7 +444,7 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id d, cl_progra
   case CL_PROGRAM_BINARY_TYPE:
     return rt::write_info(b->binary_type, size, value, size_ret);
   case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
-    return rt::write_info(size_t(0), size, value, size_ret);
+    return rt::write_info(size_t(b->code ? b->code->global_variable_size : 0), size, value, size_ret);
   default:
     return CL_INVALID_VALUE;
   }

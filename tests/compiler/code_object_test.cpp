@@ -4,6 +4,7 @@
 #include "compiler/compiler.h"
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -97,4 +98,103 @@ TEST(Compiler, SecondIdenticalBuildComesFromTheCache) {
   req.options = "-cl-std=CL1.2 -DX=1"; // any option change is a different entry
   EXPECT_FALSE(build(req).cached);
   std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+// Program-scope variables the kernel reaches through the GOT, and a pointer among them.
+const char* kProgramScope = R"(
+__constant float table[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+__global int counter = 5;
+__global int* counter_ptr = &counter;
+__global long history[6];
+__kernel void k(__global float* out) {
+  uint i = get_global_id(0);
+  out[i] = table[i & 3] + *counter_ptr + history[i % 6];
+}
+)";
+
+BuildResult build_program_scope() {
+  BuildRequest req{kProgramScope, "-cl-std=CL3.0", "gfx1100"};
+  req.features = {"__opencl_c_program_scope_global_variables", "__opencl_c_int64"};
+  return build(req);
+}
+
+// The allocated SHT_RELA sections' entries of a little-endian ELF64 file, as (file offset of
+// r_info, r_info).
+std::vector<std::pair<size_t, uint64_t>> dynamic_relocations(const std::vector<uint8_t>& elf) {
+  auto u64 = [&](size_t at) {
+    uint64_t v;
+    std::memcpy(&v, elf.data() + at, 8);
+    return v;
+  };
+  auto u16 = [&](size_t at) {
+    uint16_t v;
+    std::memcpy(&v, elf.data() + at, 2);
+    return v;
+  };
+  auto u32 = [&](size_t at) {
+    uint32_t v;
+    std::memcpy(&v, elf.data() + at, 4);
+    return v;
+  };
+  std::vector<std::pair<size_t, uint64_t>> out;
+  const uint64_t shoff = u64(0x28);
+  for (unsigned i = 0; i < u16(0x3c); ++i) {
+    const size_t sh = shoff + size_t(i) * 64;
+    if (u32(sh + 4) != 4 /* SHT_RELA */ || !(u64(sh + 8) & 2) /* SHF_ALLOC */) continue;
+    for (uint64_t off = u64(sh + 24), end = off + u64(sh + 32); off + 24 <= end; off += 24)
+      out.emplace_back(size_t(off + 8), u64(off + 8));
+  }
+  return out;
+}
+
+} // namespace
+
+// AMDGPUUsage "Relocation Records": lld leaves R_AMDGPU_ABS64 for each GOT entry and for a
+// pointer initialised with another variable's address; the loader fills them in for the
+// address the image is loaded at.
+TEST(CodeObject, RelocationsFollowTheLoadAddress) {
+  auto res = build_program_scope();
+  ASSERT_TRUE(res.ok) << res.log;
+  std::string err;
+  auto co = read_code_object(res.binary, &err);
+  ASSERT_TRUE(co) << err;
+  // table (GOT), counter_ptr (GOT), history (GOT) and counter (in counter_ptr's value).
+  ASSERT_GE(co->relocations.size(), 4u);
+  // counter (4) + counter_ptr (8) + history (48); the __constant table is not global memory.
+  EXPECT_EQ(co->global_variable_size, 60u);
+  std::vector<uint8_t> low(co->image_size), high(co->image_size);
+  const uint64_t a = 0x10000, b = 0x7f1234560000ull;
+  co->load(low.data(), a);
+  co->load(high.data(), b);
+  for (const Relocation& r : co->relocations) {
+    ASSERT_EQ(r.field, Relocation::Field::Word64);
+    ASSERT_TRUE(r.relative);
+    uint64_t at_a, at_b;
+    std::memcpy(&at_a, low.data() + r.offset, 8);
+    std::memcpy(&at_b, high.data() + r.offset, 8);
+    EXPECT_EQ(at_a - a, r.value) << "relocation at " << r.offset;
+    EXPECT_EQ(at_b - b, r.value);
+    EXPECT_LT(r.value, co->image_size); // every target lies inside the image
+  }
+}
+
+TEST(CodeObject, AnUnknownRelocationIsRefusedByName) {
+  auto res = build_program_scope();
+  ASSERT_TRUE(res.ok) << res.log;
+  const auto relocs = dynamic_relocations(res.binary);
+  ASSERT_FALSE(relocs.empty());
+  // R_AMDGPU_REL32 (4) is a static relocation: a loader must not meet it.
+  std::vector<uint8_t> bad = res.binary;
+  const uint64_t info = (relocs[0].second & ~0xffffffffull) | 4;
+  std::memcpy(bad.data() + relocs[0].first, &info, 8);
+  std::string err;
+  EXPECT_FALSE(read_code_object(bad, &err));
+  EXPECT_NE(err.find("R_AMDGPU_REL32"), std::string::npos) << err;
+  // A relocation that names no symbol table entry past the table's end is refused too.
+  bad = res.binary;
+  const uint64_t far = (uint64_t(0xffffff) << 32) | 3;
+  std::memcpy(bad.data() + relocs[0].first, &far, 8);
+  EXPECT_FALSE(read_code_object(bad, &err));
 }
