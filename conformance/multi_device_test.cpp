@@ -204,3 +204,45 @@ TEST_F(TwoCards, KernelRunsOnlyWhereItsProgramWasBuilt) {
   EXPECT_EQ(n, 2u);
   clReleaseContext(dup);
 }
+
+// Program-scope variables live in each card's own copy of the executable: the loader fixes up
+// each copy's GOT and pointers for where that card loaded it, and a kernel on one card changes
+// only that card's variables.
+TEST_F(TwoCards, ProgramScopeVariablesPerCard) {
+  const char* src = R"CL(
+__constant uint table[4] = {10, 20, 30, 40};
+__global uint total = 1;
+__global uint* total_ptr = &total;
+kernel void add_row(global uint* out, uint row) {
+  *total_ptr += table[row & 3];
+  out[0] = total;
+}
+)CL";
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(context, 1, &src, nullptr, &err);
+  ASSERT_EQ(clBuildProgram(p, 0, nullptr, "-cl-std=CL3.0", nullptr, nullptr), CL_SUCCESS);
+  cl_kernel k = clCreateKernel(p, "add_row", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_mem out[2];
+  for (cl_mem& m : out) m = clCreateBuffer(context, CL_MEM_READ_WRITE, 4, nullptr, &err);
+  auto run = [&](int card, cl_uint row) {
+    size_t one = 1;
+    clSetKernelArg(k, 0, sizeof out[card], &out[card]);
+    clSetKernelArg(k, 1, sizeof row, &row);
+    EXPECT_EQ(
+        clEnqueueNDRangeKernel(queues[card], k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr),
+        CL_SUCCESS);
+    cl_uint v = 0;
+    EXPECT_EQ(clEnqueueReadBuffer(queues[card], out[card], CL_TRUE, 0, 4, &v, 0, nullptr, nullptr),
+              CL_SUCCESS);
+    return v;
+  };
+  EXPECT_EQ(run(0, 1), 21u) << name(devices[0]);
+  EXPECT_EQ(run(0, 2), 51u);
+  EXPECT_EQ(run(1, 3), 41u) << name(devices[1]) << " has its own variables";
+  EXPECT_EQ(run(1, 0), 51u);
+  EXPECT_EQ(run(0, 0), 61u);
+  for (cl_mem m : out) clReleaseMemObject(m);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
