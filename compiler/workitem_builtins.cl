@@ -504,3 +504,181 @@ OVERLOAD uint4 get_sub_group_ge_mask(void) { return sg_to_vector(~sg_below(sg_la
 OVERLOAD uint4 get_sub_group_gt_mask(void) { return sg_to_vector(~sg_below(sg_lane() + 1)); }
 OVERLOAD uint4 get_sub_group_le_mask(void) { return sg_to_vector(sg_below(sg_lane() + 1)); }
 OVERLOAD uint4 get_sub_group_lt_mask(void) { return sg_to_vector(sg_below(sg_lane())); }
+
+// Memory fences with the memory order and scope known only at run time (the enums' values are
+// clang's __ATOMIC_* and __OPENCL_MEMORY_SCOPE_*, as opencl-c-base.h defines them); a relaxed
+// order orders nothing, and so does the work-item scope.
+typedef enum memory_order { amcl_memory_order_any } memory_order;
+typedef uint cl_mem_fence_flags;
+#define CLK_LOCAL_MEM_FENCE 0x01
+#define CLK_GLOBAL_MEM_FENCE 0x02
+#define FENCE_AT(ORDER, scope)                                                                   \
+  switch (scope) {                                                                               \
+  case __OPENCL_MEMORY_SCOPE_WORK_ITEM: break;                                                   \
+  case __OPENCL_MEMORY_SCOPE_SUB_GROUP: __builtin_amdgcn_fence(ORDER, "wavefront"); break;       \
+  case __OPENCL_MEMORY_SCOPE_WORK_GROUP: __builtin_amdgcn_fence(ORDER, "workgroup"); break;      \
+  case __OPENCL_MEMORY_SCOPE_DEVICE: __builtin_amdgcn_fence(ORDER, "agent"); break;              \
+  default: __builtin_amdgcn_fence(ORDER, ""); break;                                             \
+  }
+static inline void fence(int order, int scope) {
+  switch (order) {
+  case __ATOMIC_ACQUIRE: FENCE_AT(__ATOMIC_ACQUIRE, scope) break;
+  case __ATOMIC_RELEASE: FENCE_AT(__ATOMIC_RELEASE, scope) break;
+  case __ATOMIC_ACQ_REL: FENCE_AT(__ATOMIC_ACQ_REL, scope) break;
+  case __ATOMIC_SEQ_CST: FENCE_AT(__ATOMIC_SEQ_CST, scope) break;
+  default: break;
+  }
+}
+
+// OpenCL C 3.0 §6.15.9 "Synchronization Functions" and §6.15.11 "Memory Fence Functions".
+// work_group_barrier: every work-item of the work-group waits for the others; with fence
+// flags, the memory accesses before it are visible, at `scope`, to those after it.
+#define CONVERGENT OVERLOAD __attribute__((convergent))
+CONVERGENT void work_group_barrier(cl_mem_fence_flags flags, memory_scope scope) {
+  if (flags) fence(__ATOMIC_RELEASE, scope);
+  __builtin_amdgcn_s_barrier();
+  if (flags) fence(__ATOMIC_ACQUIRE, scope);
+}
+CONVERGENT void work_group_barrier(cl_mem_fence_flags flags) {
+  work_group_barrier(flags, (memory_scope)__OPENCL_MEMORY_SCOPE_WORK_GROUP);
+}
+OVERLOAD void atomic_work_item_fence(cl_mem_fence_flags flags, memory_order order, memory_scope scope) {
+  if (flags) fence(order, scope);
+}
+// §6.15.10 "Address Space Qualifier Functions": the fence flag for the memory a generic
+// pointer points to (private memory takes the global flag).
+OVERLOAD cl_mem_fence_flags get_fence(__generic void* p) {
+  return __builtin_amdgcn_is_shared(p) ? CLK_LOCAL_MEM_FENCE : CLK_GLOBAL_MEM_FENCE;
+}
+OVERLOAD cl_mem_fence_flags get_fence(const __generic void* p) { return get_fence((__generic void*)p); }
+
+// §6.15.13 "Async Copies from Global to Local Memory, Local to Global Memory, and Prefetch".
+// amcl copies synchronously: the work-group's work-items share the copy out, each taking the
+// elements i = its local linear id, then every local-linear-size-th after it (the actual size
+// of its work-group, which is smaller in the partial work-group of a non-uniform NDRange), and
+// wait_group_events is a work-group barrier that makes the copies visible. The returned event
+// is the one given (the specification lets copies share an event; zero is as good as any to
+// the barrier). Elements travel as the integer type of their size, 3-component vectors with
+// their padding (they are 4 components in memory).
+static inline size_t async_step(void) {
+  return get_local_size(0) * get_local_size(1) * get_local_size(2);
+}
+#define ASYNC_LOOP(i, n) for (size_t i = get_local_linear_id(), step_ = async_step(); i < (n); i += step_)
+// T: the element type; C: the type it is copied as.
+#define ASYNC_COPY(T, C)                                                                         \
+  OVERLOAD event_t async_work_group_copy(__local T* dst, const __global T* src, size_t n,        \
+                                         event_t event) {                                        \
+    ASYNC_LOOP(i, n)((__local C*)dst)[i] = ((const __global C*)src)[i];                          \
+    return event;                                                                                \
+  }                                                                                              \
+  OVERLOAD event_t async_work_group_copy(__global T* dst, const __local T* src, size_t n,        \
+                                         event_t event) {                                        \
+    ASYNC_LOOP(i, n)((__global C*)dst)[i] = ((const __local C*)src)[i];                          \
+    return event;                                                                                \
+  }                                                                                              \
+  OVERLOAD event_t async_work_group_strided_copy(__local T* dst, const __global T* src,          \
+                                                 size_t n, size_t src_stride, event_t event) {   \
+    ASYNC_LOOP(i, n)((__local C*)dst)[i] = ((const __global C*)src)[i * src_stride];             \
+    return event;                                                                                \
+  }                                                                                              \
+  OVERLOAD event_t async_work_group_strided_copy(__global T* dst, const __local T* src,          \
+                                                 size_t n, size_t dst_stride, event_t event) {   \
+    ASYNC_LOOP(i, n)((__global C*)dst)[i * dst_stride] = ((const __local C*)src)[i];             \
+    return event;                                                                                \
+  }                                                                                              \
+  /* A hint only: nothing to do on a GPU whose loads go through its caches anyway. */            \
+  OVERLOAD void prefetch(const __global T* p, size_t n) {                                        \
+    (void)p;                                                                                     \
+    (void)n;                                                                                     \
+  }
+// Every width of T, copied as the same widths of the integer type C of T's size.
+#define ASYNC_TYPE(T, C)                                                                         \
+  ASYNC_COPY(T, C) ASYNC_COPY(T##2, C##2) ASYNC_COPY(T##3, C##4) ASYNC_COPY(T##4, C##4)           \
+  ASYNC_COPY(T##8, C##8) ASYNC_COPY(T##16, C##16)
+ASYNC_TYPE(char, uchar)
+ASYNC_TYPE(uchar, uchar)
+ASYNC_TYPE(short, ushort)
+ASYNC_TYPE(ushort, ushort)
+ASYNC_TYPE(int, uint)
+ASYNC_TYPE(uint, uint)
+ASYNC_TYPE(long, ulong)
+ASYNC_TYPE(ulong, ulong)
+ASYNC_TYPE(float, uint)
+ASYNC_TYPE(double, ulong)
+ASYNC_TYPE(half, ushort)
+
+// The event list is a generic pointer in OpenCL C 2.0 and later, a private one before.
+CONVERGENT void wait_group_events(int num_events, __generic event_t* event_list) {
+  (void)num_events;
+  (void)event_list;
+  work_group_barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+}
+CONVERGENT void wait_group_events(int num_events, __private event_t* event_list) {
+  wait_group_events(num_events, (__generic event_t*)event_list);
+}
+
+// §6.15.12.7 "Atomic Fetch and Modify" on atomic_intptr_t and atomic_uintptr_t with an operand
+// of another type (ptrdiff_t for add and sub, the other signedness for and, or, xor and min):
+// the operation is that of the object's type, the operand converted to it. Without an order
+// and scope: seq_cst at device scope.
+#define ATOMIC_FETCH(KEY, AS, A, V, M)                                                           \
+  OVERLOAD V atomic_fetch_##KEY##_explicit(volatile AS A* object, M operand, memory_order order, \
+                                           memory_scope scope) {                                 \
+    return __opencl_atomic_fetch_##KEY(object, (V)operand, order, scope);                        \
+  }                                                                                              \
+  OVERLOAD V atomic_fetch_##KEY##_explicit(volatile AS A* object, M operand, memory_order order) { \
+    return __opencl_atomic_fetch_##KEY(object, (V)operand, order, __OPENCL_MEMORY_SCOPE_DEVICE);  \
+  }                                                                                              \
+  OVERLOAD V atomic_fetch_##KEY(volatile AS A* object, M operand) {                              \
+    return __opencl_atomic_fetch_##KEY(object, (V)operand, __ATOMIC_SEQ_CST,                     \
+                                       __OPENCL_MEMORY_SCOPE_DEVICE);                            \
+  }
+#define ATOMIC_POINTER_DIFFERENCE(AS)                                                            \
+  ATOMIC_FETCH(add, AS, atomic_ulong, ulong, long) ATOMIC_FETCH(sub, AS, atomic_ulong, ulong, long)
+#define ATOMIC_OTHER_SIGNEDNESS(KEY, AS)                                                         \
+  ATOMIC_FETCH(KEY, AS, atomic_long, long, ulong) ATOMIC_FETCH(KEY, AS, atomic_ulong, ulong, long)
+#define ATOMIC_MIXED_NAMED(AS)                                                                   \
+  ATOMIC_OTHER_SIGNEDNESS(and, AS) ATOMIC_OTHER_SIGNEDNESS(or, AS)                               \
+  ATOMIC_OTHER_SIGNEDNESS(xor, AS) ATOMIC_OTHER_SIGNEDNESS(min, AS)
+ATOMIC_POINTER_DIFFERENCE(__global)
+ATOMIC_POINTER_DIFFERENCE(__local)
+ATOMIC_POINTER_DIFFERENCE(__generic)
+ATOMIC_MIXED_NAMED(__global)
+ATOMIC_MIXED_NAMED(__local)
+
+// §6.15.12.6 "Atomic Compare and Exchange" with `expected` in another named address space than
+// the object (libclc defines the same-space ones). The exchange works on a private copy of
+// *expected, which takes the value found when the exchange fails.
+#define ATOMIC_CMPXCHG_KIND(KIND, AS, A, C, EAS)                                                 \
+  OVERLOAD bool atomic_compare_exchange_##KIND##_explicit(volatile AS A* object, EAS C* expected, \
+                                                          C desired, memory_order success,        \
+                                                          memory_order failure, memory_scope scope) { \
+    C e = *expected;                                                                             \
+    const bool done =                                                                            \
+        __opencl_atomic_compare_exchange_##KIND(object, &e, desired, success, failure, scope);   \
+    if (!done) *expected = e;                                                                    \
+    return done;                                                                                 \
+  }                                                                                              \
+  OVERLOAD bool atomic_compare_exchange_##KIND##_explicit(volatile AS A* object, EAS C* expected, \
+                                                          C desired, memory_order success,        \
+                                                          memory_order failure) {                \
+    return atomic_compare_exchange_##KIND##_explicit(object, expected, desired, success, failure, \
+                                                     (memory_scope)__OPENCL_MEMORY_SCOPE_DEVICE); \
+  }                                                                                              \
+  OVERLOAD bool atomic_compare_exchange_##KIND(volatile AS A* object, EAS C* expected, C desired) { \
+    return atomic_compare_exchange_##KIND##_explicit(object, expected, desired,                  \
+                                                     (memory_order)__ATOMIC_SEQ_CST,             \
+                                                     (memory_order)__ATOMIC_SEQ_CST,             \
+                                                     (memory_scope)__OPENCL_MEMORY_SCOPE_DEVICE); \
+  }
+#define ATOMIC_CMPXCHG(AS, A, C, EAS)                                                            \
+  ATOMIC_CMPXCHG_KIND(strong, AS, A, C, EAS) ATOMIC_CMPXCHG_KIND(weak, AS, A, C, EAS)
+#define ATOMIC_CMPXCHG_TYPE(A, C)                                                                \
+  ATOMIC_CMPXCHG(__global, A, C, __local) ATOMIC_CMPXCHG(__global, A, C, __private)              \
+  ATOMIC_CMPXCHG(__local, A, C, __global) ATOMIC_CMPXCHG(__local, A, C, __private)
+ATOMIC_CMPXCHG_TYPE(atomic_int, int)
+ATOMIC_CMPXCHG_TYPE(atomic_uint, uint)
+ATOMIC_CMPXCHG_TYPE(atomic_long, long)
+ATOMIC_CMPXCHG_TYPE(atomic_ulong, ulong)
+ATOMIC_CMPXCHG_TYPE(atomic_float, float)
+ATOMIC_CMPXCHG_TYPE(atomic_double, double)
