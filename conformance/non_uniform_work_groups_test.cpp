@@ -25,6 +25,18 @@ kernel void where(global uint* out) {
   }
   o[15] = get_enqueued_local_size(0) + 1000 * get_global_size(0) + 1;
 }
+// The work-items of a partial work-group share an async copy out among themselves too: every
+// element must arrive (contiguous from in[0..99], strided from in[100 + 2k]).
+kernel void copy_sum(global uint* out, global const uint* in) {
+  local uint t[100], u[50];
+  event_t e = async_work_group_copy(t, in, 100, 0);
+  e = async_work_group_strided_copy(u, in + 100, 50, 2, e);
+  wait_group_events(1, &e);
+  uint s = 0;
+  for (int i = 0; i < 100; ++i) s += t[i];
+  for (int i = 0; i < 50; ++i) s += u[i] << 16;
+  out[get_global_linear_id()] = s;
+}
 #endif
 kernel void plain(global uint* out) { out[get_global_id(0)] = 1; }
 kernel __attribute__((reqd_work_group_size(16, 2, 1))) void fixed(global uint* out) {
@@ -118,6 +130,41 @@ TEST(NonUniformWorkGroups, PartialGroupsAtTheEndOfEachDimension) {
       {1, {1000, 1, 1}, {1000, 1, 1}, {0, 0, 0}} // uniform, for contrast
   };
   for (const Case& c : cases) check_partition(env, k, c);
+  clReleaseKernel(k);
+}
+
+TEST(NonUniformWorkGroups, AsyncCopiesFillThePartialGroups) {
+  Env env;
+  cl_kernel k = kernel(env, "-cl-std=CL3.0", "copy_sum");
+  ASSERT_TRUE(k);
+  std::vector<cl_uint> in(200);
+  cl_uint want = 0;
+  for (cl_uint i = 0; i < in.size(); ++i) in[i] = i * 7 + 1;
+  for (cl_uint i = 0; i < 100; ++i) want += in[i];
+  for (cl_uint i = 0; i < 50; ++i) want += in[100 + 2 * i] << 16;
+  cl_mem src = env.buffer(in.size() * 4, in.data());
+  const Case cases[] = {{1, {100, 1, 1}, {48, 1, 1}, {0, 0, 0}},
+                        {2, {20, 13, 1}, {8, 6, 1}, {0, 0, 0}}};
+  for (const Case& c : cases) {
+    const size_t items = c.global[0] * c.global[1];
+    std::vector<cl_uint> out(items, 0);
+    cl_mem dst = env.buffer(out.size() * 4, out.data());
+    clSetKernelArg(k, 0, sizeof dst, &dst);
+    clSetKernelArg(k, 1, sizeof src, &src);
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, c.dims, nullptr, c.global.data(), c.local.data(),
+                                     0, nullptr, nullptr),
+              CL_SUCCESS);
+    ASSERT_EQ(clEnqueueReadBuffer(env.queue, dst, CL_TRUE, 0, out.size() * 4, out.data(), 0,
+                                  nullptr, nullptr),
+              CL_SUCCESS);
+    size_t bad = 0;
+    for (size_t i = 0; i < items; ++i)
+      if (out[i] != want && ++bad <= 3)
+        ADD_FAILURE() << "work-item " << i << ": " << out[i] << ", want " << want;
+    EXPECT_EQ(bad, 0u) << c.dims << "-dimensional NDRange";
+    clReleaseMemObject(dst);
+  }
+  clReleaseMemObject(src);
   clReleaseKernel(k);
 }
 
