@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Basic/Version.h>
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
@@ -501,8 +502,9 @@ const std::string& toolchain_identity() {
     if (!llvm::sys::fs::status(AMCL_LIBCLC_DIR "/amdgcn-amd-amdhsa.bc", st))
       libclc = std::to_string(st.getSize()) + "@" +
                std::to_string(st.getLastModificationTime().time_since_epoch().count());
-    return compiler_version() + " libclc " + libclc + " builtins " + cache_key({kWorkitemBuiltins}) +
-           " pipeline " AMCL_COMPILER_SOURCE_HASH;
+    // clang's full version names the distribution's build too (a Debian rebuild of 22.1.8).
+    return compiler_version() + " " + clang::getClangFullVersion() + " libclc " + libclc + " builtins " +
+           cache_key({kWorkitemBuiltins}) + " pipeline " AMCL_COMPILER_SOURCE_HASH;
   }();
   return id;
 }
