@@ -1,29 +1,47 @@
 #!/bin/sh
-# conformance/run_cts.py against fake CTS binaries: passing, failing, timing out and crashing
-# suites, the environment that selects amcl, and a suite asked for but not built.
+# conformance/run_cts.py against fake CTS binaries: sub-tests listed and run one process each
+# on every card (and on a fake PoCL), passing, failing, skipped, timing out and crashing
+# sub-tests, binaries that cannot list theirs, the environment that selects amcl and the card,
+# wimpy mode for the slow suites, and a suite asked for but not built.
 set -u
 runner="$1"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 mkdir -p "$dir/cts/basic" "$dir/cts/api" "$dir/icd"
+printf 'fake\n' > "$dir/pocl.icd"
 fake() { printf '#!/bin/sh\n%s\n' "$2" > "$dir/cts/$1"; chmod +x "$dir/cts/$1"; }
-fake basic/test_alpha 'echo "PASSED sub-test."; echo "PASSED 3 of 3 tests."'
+# A suite with four sub-tests; "flaky" fails only on the second card, "hangs" only on amcl.
+fake basic/test_alpha '
+case "$1" in
+--list) printf "Test names:\n\tgood\n\tflaky\n\tskipped\n\thangs\n" ;;
+good) echo "good..."; echo "good passed"; echo "PASSED test." ;;
+flaky) if [ "${AMCL_DEVICES:-}" = sim:b ]; then echo "flaky FAILED"; echo "FAILED test."; exit 1; fi
+       echo "flaky passed" ;;
+skipped) echo "skipped test not supported"; echo "SKIPPED test." ;;
+hangs) [ "$CL_DEVICE_TYPE" = cpu ] || exec sleep 10; echo "hangs passed" ;;
+esac'
 fake api/test_beta 'echo "FAILED 1 of 4 tests."; exit 1'
 fake test_gamma "[ \"\$OCL_ICD_VENDORS\" = \"$dir/icd\" ] && [ \"\$CL_DEVICE_TYPE\" = gpu ] && [ -z \"\${OCL_ICD_FILENAMES:-}\" ] && echo 'PASSED 1 of 1 test.'"
-fake test_delta 'sleep 10'
 fake test_crash 'kill -SEGV $$'
+fake test_conversions '[ "$1" = -w ] && echo "PASSED 1 of 1 test." || exit 1'
 printf 'not a program\n' > "$dir/cts/test_notexec"
 OCL_ICD_FILENAMES=/nonexistent "$runner" --cts "$dir/cts" --icd "$dir/icd" --timeout 1 \
-  --suites alpha,beta,gamma,delta,crash,missing --out "$dir/out.md" > "$dir/log" 2>&1
+  --cards sim:a,sim:b --pocl "$dir/pocl.icd" \
+  --suites alpha,beta,gamma,crash,conversions,missing --out "$dir/out.md" > "$dir/log" 2>&1
 rc=$?
-fail() { echo "run_cts_test: $1"; cat "$dir/log"; exit 1; }
-[ $rc -eq 1 ] || fail "exit status $rc, expected 1 (some suites failed)"
-grep -q '^| alpha | PASS | 3 / 3 |' "$dir/out.md" || fail "alpha not PASS 3/3"
-grep -q '^| beta | FAIL | 3 / 4 |' "$dir/out.md" || fail "beta not FAIL 3/4"
-grep -q '^| gamma | PASS | 1 / 1 |' "$dir/out.md" || fail "gamma did not see amcl selected"
-grep -q '^| delta | TIMEOUT |' "$dir/out.md" || fail "delta not TIMEOUT"
-grep -q '^| crash | CRASH (signal 11) |' "$dir/out.md" || fail "crash not reported"
+fail() { echo "run_cts_test: $1"; cat "$dir/log" "$dir/out.md"; exit 1; }
+[ $rc -eq 1 ] || fail "exit status $rc, expected 1 (some sub-tests failed)"
+row() { grep -q "^| $1 | $2 | $3 |" "$dir/out.md" || fail "row '$1 $2' is not '$3'"; }
+row alpha good 'PASS | [0-9.]* | PASS | [0-9.]* | PASS'
+row alpha flaky 'PASS | [0-9.]* | FAIL | [0-9.]* | PASS'
+row alpha skipped 'SKIP | [0-9.]* | SKIP | [0-9.]* | SKIP'
+row alpha hangs 'TIMEOUT | [0-9.]* | TIMEOUT | [0-9.]* | PASS'
+row beta '(whole)' 'FAIL'
+row gamma '(whole)' 'PASS | [0-9.]* | PASS'
+row crash '(whole)' 'CRASH (signal 11)'
+row conversions '(whole)' 'PASS'
 grep -q '^| missing | NOT FOUND |' "$dir/out.md" || fail "missing suite not reported"
 grep -q 'notexec' "$dir/out.md" && fail "a non-executable file was run"
-grep -q '^2 of 6 suites passed' "$dir/out.md" || fail "summary line wrong"
+grep -q '^| alpha | 2 / 1 / 1 | 1 / 2 / 1 | 3 / 0 / 1 |' "$dir/out.md" || fail "alpha's summary is wrong"
+grep -q 'amcl sim:a' "$dir/out.md" || fail "configurations not named after their cards"
 echo "run_cts_test: PASSED"
