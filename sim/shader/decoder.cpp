@@ -84,11 +84,14 @@ std::string hex32(uint32_t v) {
   return buf;
 }
 
-// Reads the literal dword if any source operand asks for one.
+// Reads the literal dword if any of the first `nsrc` source fields asks for one and the operation
+// has that source (LLVM ignores the field of a source an operation does not have, e.g. src2 of a
+// two-source VOP3 or s_getpc_b64's ssrc0, and reads no literal for it).
 bool take_literal(Inst& inst, std::span<const uint32_t> w, unsigned nsrc, bool force,
                   std::string* why) {
   bool need = force;
-  for (unsigned i = 0; i < nsrc; ++i) need |= inst.src[i] == src::kLiteral;
+  const OpInfo& info = op_info(inst.op);
+  for (unsigned i = 0; i < nsrc; ++i) need |= info.src_dwords[i] && inst.src[i] == src::kLiteral;
   if (!need) return true;
   unsigned idx = inst.size / 4;
   if (w.size() <= idx) return fail(why, "literal constant missing");

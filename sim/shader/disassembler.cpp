@@ -133,7 +133,7 @@ std::string delay_alu(int simm) {
 // knows on gfx11/gfx12.
 std::string sendmsg(int simm) {
   const unsigned v = unsigned(simm) & 0xffff;
-  if (v > 0xff) return hex(v);
+  if (v > 0xff) return std::to_string(v);
   switch (v) {
   case 1: return "sendmsg(MSG_INTERRUPT)";
   case 2: return "sendmsg(MSG_HS_TESSFACTOR)";
@@ -331,7 +331,11 @@ std::string disassemble(const Inst& in, bool wave64) {
     return name + " " + operand(in.dst, 1, 0) + ", " + hex(uint32_t(in.imm) & 0xffff);
   case Format::SOPP:
     switch (in.op) {
-    case Op::s_endpgm: case Op::s_barrier: case Op::s_code_end: return name;
+    case Op::s_barrier:
+    case Op::s_code_end:
+      return name;
+    case Op::s_endpgm:
+      return in.imm ? name + " " + std::to_string(uint32_t(in.imm) & 0xffff) : name;
     case Op::s_waitcnt: return name + " " + waitcnt(in.imm);
     case Op::s_waitcnt_depctr: return name + " " + depctr(in.imm);
     case Op::s_delay_alu: return name + " " + delay_alu(in.imm);
@@ -348,7 +352,10 @@ std::string disassemble(const Inst& in, bool wave64) {
     case Op::s_branch: case Op::s_cbranch_scc0: case Op::s_cbranch_scc1: case Op::s_cbranch_vccz:
     case Op::s_cbranch_vccnz: case Op::s_cbranch_execz: case Op::s_cbranch_execnz:
       return name + " " + std::to_string(uint32_t(in.imm) & 0xffff);
-    default: return name + " " + std::to_string(in.imm);
+    default: { // s_nop, s_trap: an unsigned 16-bit value, in hex past the inline range
+      const uint32_t v = uint32_t(in.imm) & 0xffff;
+      return name + " " + (v <= 64 ? std::to_string(v) : hex(v));
+    }
     }
   case Format::SMEM:
     return name + " " + operand(in.dst, info.dst_dwords, 0) + ", " + operand(in.src[0], 2, 0) +
@@ -400,8 +407,6 @@ std::string disassemble(const Inst& in, bool wave64) {
          src_with_mods(in, unsigned(i), i == 2 && mask_src2 ? mask_width : info.src_dwords[i]);
   if (e32 && (carry || in.op == Op::v_cndmask_b32)) s += ", " + vcc;
   if (is_fmaak(in.op)) s += ", " + hex(in.literal);
-  if (in.clamp) s += " clamp";
-  if (in.omod) s += in.omod == 1 ? " mul:2" : in.omod == 2 ? " mul:4" : " div:2";
   const bool t16 = is_half(info.dst_dwords) || is_half(info.src_dwords[0]) ||
                    is_half(info.src_dwords[1]) || is_half(info.src_dwords[2]);
   // llvm-objdump-22 spells op_sel out for the 16-bit VOP3 arithmetic, not for v_cndmask_b16
@@ -414,6 +419,9 @@ std::string disassemble(const Inst& in, bool wave64) {
   if ((in.op == Op::v_permlane16_b32 || in.op == Op::v_permlanex16_b32) && (in.opsel & 3))
     s += " op_sel:[" + std::to_string(in.opsel & 1) + "," + std::to_string((in.opsel >> 1) & 1) +
          "]";
+  // LLVM prints op_sel, then clamp, then the output modifier.
+  if (in.clamp) s += " clamp";
+  if (in.omod) s += in.omod == 1 ? " mul:2" : in.omod == 2 ? " mul:4" : " div:2";
   if (dpp) s += dpp_text(in.dpp);
   return s;
 }
