@@ -53,7 +53,53 @@ bool uses_images(const clang::FunctionDecl& fd) {
   return false;
 }
 
-// A declared function as a DeclaredBuiltin: its symbol and a readable signature.
+// The OpenCL C scalar or vector type of a value, if it is one.
+ValueType value_type(clang::QualType t) {
+  ValueType v;
+  const clang::Type* c = t.getCanonicalType().getUnqualifiedType().getTypePtr();
+  unsigned width = 1;
+  if (const auto* vec = c->getAs<clang::ExtVectorType>()) {
+    width = vec->getNumElements();
+    c = vec->getElementType().getCanonicalType().getTypePtr();
+  }
+  const auto* b = c->getAs<clang::BuiltinType>();
+  if (!b) return v;
+  static const struct {
+    clang::BuiltinType::Kind kind;
+    const char* name;
+    char k;
+    unsigned bits;
+  } kScalars[] = {
+      {clang::BuiltinType::Char_S, "char", 'i', 8},
+      {clang::BuiltinType::Char_U, "char", 'i', 8},
+      {clang::BuiltinType::SChar, "char", 'i', 8},
+      {clang::BuiltinType::UChar, "uchar", 'u', 8},
+      {clang::BuiltinType::Short, "short", 'i', 16},
+      {clang::BuiltinType::UShort, "ushort", 'u', 16},
+      {clang::BuiltinType::Int, "int", 'i', 32},
+      {clang::BuiltinType::UInt, "uint", 'u', 32},
+      {clang::BuiltinType::Long, "long", 'i', 64},
+      {clang::BuiltinType::ULong, "ulong", 'u', 64},
+      {clang::BuiltinType::Half, "half", 'f', 16},
+      {clang::BuiltinType::Float, "float", 'f', 32},
+      {clang::BuiltinType::Double, "double", 'f', 64},
+  };
+  for (const auto& s : kScalars)
+    if (s.kind == b->getKind()) {
+      v.name = std::string(s.name) + (width > 1 ? std::to_string(width) : "");
+      v.kind = s.k;
+      v.bits = s.bits;
+      v.width = width;
+    }
+  return v;
+}
+
+std::string type_name(clang::QualType t, const clang::PrintingPolicy& policy) {
+  ValueType v = value_type(t);
+  return v.name.empty() ? t.getAsString(policy) : v.name;
+}
+
+// A declared function as a DeclaredBuiltin: its symbol, a readable signature and its types.
 DeclaredBuiltin describe(const clang::FunctionDecl& fd, clang::MangleContext& mangle) {
   DeclaredBuiltin b;
   b.name = fd.getNameAsString();
@@ -64,12 +110,15 @@ DeclaredBuiltin describe(const clang::FunctionDecl& fd, clang::MangleContext& ma
     os << b.name;
   os.flush();
   const clang::PrintingPolicy policy = fd.getASTContext().getPrintingPolicy();
-  b.signature = fd.getReturnType().getAsString(policy) + " " + b.name + "(";
-  const auto* proto = fd.getType()->getAs<clang::FunctionProtoType>();
-  if (proto) {
-    for (unsigned i = 0; i < proto->getNumParams(); ++i)
-      b.signature += (i ? ", " : "") + proto->getParamType(i).getAsString(policy);
-    if (proto->isVariadic()) b.signature += ", ...";
+  b.result = value_type(fd.getReturnType());
+  b.signature = type_name(fd.getReturnType(), policy) + " " + b.name + "(";
+  if (const auto* proto = fd.getType()->getAs<clang::FunctionProtoType>()) {
+    for (unsigned i = 0; i < proto->getNumParams(); ++i) {
+      b.params.push_back(value_type(proto->getParamType(i)));
+      b.signature += (i ? ", " : "") + type_name(proto->getParamType(i), policy);
+    }
+    b.variadic = proto->isVariadic();
+    if (b.variadic) b.signature += ", ...";
   }
   b.signature += ")";
   return b;

@@ -6,11 +6,22 @@
 
 namespace amcl::compiler {
 
+// A parameter or result passed by value as an OpenCL C scalar or vector type.
+struct ValueType {
+  std::string name;   // "uint4", "float"; empty for anything else (pointers, events, void...)
+  char kind = 0;      // 'i' signed integer, 'u' unsigned integer, 'f' floating point
+  unsigned bits = 0;  // of one component
+  unsigned width = 0; // components (1 for a scalar)
+};
+
 struct DeclaredBuiltin {
   std::string name;      // as OpenCL C spells it: "async_work_group_copy"
   std::string mangled;   // the symbol a call refers to
-  std::string signature; // return type, name and parameter types, as clang prints them
+  std::string signature; // "uint4 max(uint4, uint)": OpenCL C type names, else as clang prints
   bool in_header = false, in_table = false; // declared by opencl-c.h, by clang's builtin table
+  ValueType result;
+  std::vector<ValueType> params;
+  bool variadic = false;
 };
 
 struct DeclarationRequest {
