@@ -38,6 +38,7 @@ constexpr uint64_t kReservedTop = 1ull << 20;
 constexpr uint64_t kBootRegion = 32ull << 20;
 constexpr uint64_t kSmuDriverTableBytes = 16 << 10, kSmuToolsTableBytes = 100 << 10;
 constexpr uint64_t kRingBytes = 256 * 1024;
+static_assert(Device::kMaxSubmissionDwords * 4 * 4 <= kRingBytes, "a quarter of a ring at most");
 // Doorbell slots (64-bit units) amdgpu assigns on Navi1x and later:
 // AMDGPU_NAVI10_DOORBELL_MEC_RING0 and AMDGPU_NAVI10_DOORBELL_sDMA_ENGINE0
 // (Linux drivers/gpu/drm/amd/amdgpu/amdgpu_doorbell.h). Registers take dword indices.
@@ -814,7 +815,9 @@ void Device::set_slot(unsigned slot, uint64_t value) {
 
 template <class Write> uint64_t Device::submit(Queue& q, Engine e, Write&& write) {
   std::lock_guard lock(q.mutex);
-  const uint64_t value = ++q.issued;
+  // The value is handed out only once its packets are on the ring: a submission that fails
+  // (too large for the ring, a hung queue) must not leave a value nothing will ever signal.
+  const uint64_t value = q.issued + 1;
   auto start = std::chrono::steady_clock::now();
   while (!write(value)) {
     // Ring full: wait for the engine to consume.
@@ -823,6 +826,7 @@ template <class Write> uint64_t Device::submit(Queue& q, Engine e, Write&& write
       throw DeviceError(std::string(e == Engine::Compute ? "compute" : "SDMA") +
                         " ring stays full: the queue is hung");
   }
+  q.issued = value;
   return value;
 }
 
@@ -850,13 +854,31 @@ uint64_t Device::submit_compute(const Pm4Builder& packets) {
 }
 
 uint64_t Device::submit_sdma(const SdmaBuilder& packets) {
+  const std::vector<uint32_t>& words = packets.words();
+  const std::vector<size_t>& starts = packets.packet_starts();
+  size_t begin = 0;
+  uint64_t last = 0;
+  do {
+    size_t end = words.size();
+    if (end - begin > kMaxSubmissionDwords) {
+      // The last packet that starts within reach ends this piece.
+      auto next = std::upper_bound(starts.begin(), starts.end(), begin + kMaxSubmissionDwords);
+      if (next != starts.begin() && *std::prev(next) > begin) end = *std::prev(next);
+    }
+    last = submit_sdma_words(std::span(words).subspan(begin, end - begin));
+    begin = end;
+  } while (begin < words.size());
+  return last;
+}
+
+uint64_t Device::submit_sdma_words(std::span<const uint32_t> packets) {
   return submit(sdma_, Engine::Sdma, [&](uint64_t value) {
     SdmaBuilder tail;
     const uint64_t sig = signal_va(Engine::Sdma);
     tail.fence(sig + 4, uint32_t(value >> 32));
     tail.fence(sig, uint32_t(value));
     tail.trap();
-    std::vector<uint32_t> all = packets.words();
+    std::vector<uint32_t> all(packets.begin(), packets.end());
     all.insert(all.end(), tail.words().begin(), tail.words().end());
     Ring& ring = sdma_.ring;
     auto read = [&] {

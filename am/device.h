@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -90,8 +91,11 @@ public:
   uint64_t live_bytes() const { return live_bytes_; }
 
   // Submits packets to an engine and returns the timeline value that marks their completion.
+  // An SDMA stream longer than kMaxSubmissionDwords goes as several submissions, split between
+  // packets (a rectangular copy of many rows is one packet per row).
   uint64_t submit_compute(const Pm4Builder& packets);
   uint64_t submit_sdma(const SdmaBuilder& packets);
+  static constexpr size_t kMaxSubmissionDwords = 16 * 1024; // a quarter of a ring
   // The address of an engine's timeline signal (for GPU-side waits) and its current value.
   uint64_t completed(Engine e) const;
   // The last timeline value handed out for the engine: once completed() reaches it, everything
@@ -179,6 +183,7 @@ private:
   uint64_t slot_value(unsigned slot) const;
   void set_slot(unsigned slot, uint64_t value);
   template <class Write> uint64_t submit(Queue& q, Engine e, Write&& write);
+  uint64_t submit_sdma_words(std::span<const uint32_t> packets);
 
   std::shared_ptr<Pci> pci_;
   DeviceInfo info_;

@@ -3,6 +3,7 @@
 #pragma once
 #include "hw/sdma_v6.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -21,7 +22,10 @@ public:
   explicit SdmaBuilder(unsigned sdma_major = 6) : sdma_major_(sdma_major) {}
   std::vector<uint32_t>& words() { return words_; }
   const std::vector<uint32_t>& words() const { return words_; }
-  void clear() { words_.clear(); }
+  void clear() { words_.clear(), starts_.clear(); }
+  // Where each packet begins in words(): a stream longer than a ring is submitted in pieces
+  // that end between packets.
+  const std::vector<std::size_t>& packet_starts() const { return starts_; }
 
   // Linear copy of any size: split into packets of at most 1 GiB (the COUNT field's limit).
   void copy_linear(uint64_t dst, uint64_t src, uint64_t bytes);
@@ -42,8 +46,10 @@ public:
 
 private:
   void emit(uint32_t w) { words_.push_back(w); }
+  void emit_header(uint32_t w) { starts_.push_back(words_.size()), emit(w); }
   unsigned sdma_major_;
   std::vector<uint32_t> words_;
+  std::vector<std::size_t> starts_;
 };
 
 } // namespace am

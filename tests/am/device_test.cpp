@@ -312,6 +312,36 @@ TEST_P(AmDevice, BadSdmaPacketIsReportedWithoutWaitingForTheHangTimeout) {
   dev.free(mem);
 }
 
+// An SDMA stream longer than a ring (a rectangular copy of many short rows is one packet per
+// row) goes as several submissions split between packets; the value returned completes after
+// all of them. A stream the ring can never hold was refused after the timeline value was
+// handed out, so later waits for that value never returned.
+TEST_P(AmDevice, SdmaStreamsLongerThanTheRingAreSplitBetweenPackets) {
+  am::Device dev(card());
+  constexpr size_t kFills = 40000; // 5 dwords each: three rings' worth
+  am::Allocation mem = dev.alloc_vram(kFills * 4);
+  am::SdmaBuilder b;
+  for (size_t i = 0; i < kFills; ++i) b.const_fill(mem.va + 4 * i, uint32_t(i * 7 + 1), 4);
+  ASSERT_GT(b.words().size() * 4, 3 * 256 * 1024u);
+  const uint64_t before = dev.submitted(am::Engine::Sdma);
+  const uint64_t done = dev.submit_sdma(b);
+  EXPECT_GE(done - before, b.words().size() / am::Device::kMaxSubmissionDwords);
+  dev.wait(am::Engine::Sdma, done);
+  const auto* v = reinterpret_cast<const uint32_t*>(mem.cpu);
+  for (size_t i = 0; i < kFills; ++i) ASSERT_EQ(v[i], uint32_t(i * 7 + 1)) << i;
+  // One packet larger than the ring cannot be submitted; the queue goes on.
+  am::SdmaBuilder huge;
+  huge.write_linear(mem.va, std::vector<uint32_t>(70000, 5));
+  const uint64_t last = dev.submitted(am::Engine::Sdma);
+  EXPECT_ANY_THROW(dev.submit_sdma(huge));
+  EXPECT_EQ(dev.submitted(am::Engine::Sdma), last) << "a value was handed out for nothing";
+  am::SdmaBuilder ok;
+  ok.const_fill(mem.va, 0x600d, 64);
+  dev.wait(am::Engine::Sdma, dev.submit_sdma(ok));
+  EXPECT_EQ(v[0], 0x600du);
+  dev.free(mem);
+}
+
 // Both VM hubs get VMID 0 with the one page directory: GFXHUB for the CP, shaders and SDMA,
 // MMHUB for the IH, whose ring writes reach memory only through it (the emulated IH faults and
 // loses the interrupt when MMHUB's context is not set up; then the SDMA fault below would
