@@ -327,6 +327,18 @@ std::string target_from_mach(uint32_t mach) {
   }
 }
 
+std::string KernelInfo::source_attributes() const {
+  std::string out;
+  auto add = [&](const std::string& a) { out += (out.empty() ? "" : " ") + a; };
+  auto dims = [](const std::array<uint32_t, 3>& d) {
+    return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
+  };
+  if (!vec_type_hint.empty()) add("vec_type_hint(" + vec_type_hint + ")");
+  if (reqd_workgroup_size[0]) add("reqd_work_group_size" + dims(reqd_workgroup_size));
+  if (workgroup_size_hint[0]) add("work_group_size_hint" + dims(workgroup_size_hint));
+  return out;
+}
+
 const KernelInfo* CodeObject::find(const std::string& name) const {
   for (const auto& k : kernels)
     if (k.name == name) return &k;

@@ -59,6 +59,9 @@ struct KernelInfo {
   std::array<uint32_t, 3> workgroup_size_hint{};
   std::string vec_type_hint;
   std::vector<KernelArg> args;
+  // The OpenCL C attributes the metadata records, written as in source
+  // ("vec_type_hint(ushort3) reqd_work_group_size(4,2,1) work_group_size_hint(8,1,1)").
+  std::string source_attributes() const;
 
   // kernel_code_properties bits (AMDGPUUsage, "Kernel Descriptor").
   bool uses_dispatch_ptr() const { return code_properties & (1u << 1); }

@@ -717,3 +717,98 @@ TEST(Api, ReleasingEverythingFreesAllDeviceMemory) {
     EXPECT_EQ(bytes, bytes0);
   }
 }
+
+// The CTS api suite's negative_get_device_ids and negative_create_context(_from_type): no
+// device type bit is not a type; CL_CONTEXT_INTEROP_USER_SYNC takes a cl_bool; and
+// clCreateContextFromType checks its arguments before it looks for devices.
+TEST(Api, DeviceTypeAndContextPropertyErrors) {
+  cl_platform_id platform = amcl_test::amcl_platform();
+  ASSERT_NE(platform, nullptr);
+  cl_device_id device = nullptr;
+  cl_uint n = 0;
+  EXPECT_EQ(clGetDeviceIDs(platform, 0, 1, &device, nullptr), CL_INVALID_DEVICE_TYPE);
+  EXPECT_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, &n), CL_DEVICE_NOT_FOUND);
+  ASSERT_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, nullptr), CL_SUCCESS);
+  cl_int err = CL_SUCCESS;
+  EXPECT_EQ(clCreateContextFromType(
+                std::vector<cl_context_properties>{
+                    CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform), 0}
+                    .data(),
+                0, nullptr, nullptr, &err),
+            nullptr);
+  EXPECT_EQ(err, CL_INVALID_DEVICE_TYPE);
+
+  // The ICD loader finds the platform of clCreateContextFromType in its properties.
+  const auto pf = reinterpret_cast<cl_context_properties>(platform);
+  const cl_context_properties bad_sync[] = {CL_CONTEXT_PLATFORM, pf, CL_CONTEXT_INTEROP_USER_SYNC,
+                                            -1, 0};
+  EXPECT_EQ(clCreateContext(bad_sync, 1, &device, nullptr, nullptr, &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_PROPERTY);
+  EXPECT_EQ(clCreateContextFromType(bad_sync, CL_DEVICE_TYPE_GPU, nullptr, nullptr, &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_PROPERTY);
+  // Bad arguments are reported as such even for a type no device has.
+  EXPECT_EQ(clCreateContextFromType(bad_sync, CL_DEVICE_TYPE_CPU, nullptr, nullptr, &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_PROPERTY);
+  int user_data = 1;
+  const cl_context_properties only_platform[] = {CL_CONTEXT_PLATFORM, pf, 0};
+  EXPECT_EQ(clCreateContextFromType(only_platform, CL_DEVICE_TYPE_GPU, nullptr, &user_data, &err),
+            nullptr);
+  EXPECT_EQ(err, CL_INVALID_VALUE);
+  const cl_context_properties twice[] = {CL_CONTEXT_PLATFORM,
+                                         pf,
+                                         CL_CONTEXT_INTEROP_USER_SYNC,
+                                         CL_FALSE,
+                                         CL_CONTEXT_INTEROP_USER_SYNC,
+                                         CL_FALSE,
+                                         0};
+  EXPECT_EQ(clCreateContextFromType(twice, CL_DEVICE_TYPE_GPU, nullptr, nullptr, &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_PROPERTY);
+  for (cl_context_properties v :
+       {cl_context_properties(CL_TRUE), cl_context_properties(CL_FALSE)}) {
+    const cl_context_properties ok[] = {CL_CONTEXT_PLATFORM, pf, CL_CONTEXT_INTEROP_USER_SYNC, v,
+                                        0};
+    cl_context c = clCreateContextFromType(ok, CL_DEVICE_TYPE_GPU, nullptr, nullptr, &err);
+    EXPECT_EQ(err, CL_SUCCESS);
+    if (c) clReleaseContext(c);
+  }
+}
+
+// CL_KERNEL_ATTRIBUTES quotes the declaration's attributes for a program built from source
+// (the CTS api suite's kernel_attributes), and is empty for one made from a binary.
+TEST(Api, KernelAttributesQuoteTheSource) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  const char* src =
+      "__kernel __attribute__((vec_type_hint(ushort3))) "
+      "__attribute__((reqd_work_group_size(4,2,1)))"
+      " __attribute__((work_group_size_hint(8,1,1))) void k(__global int* p) { p[0] = 1; }\n"
+      "__kernel void plain(__global int* p) { p[0] = 2; }";
+  cl_program p = env.program(src);
+  ASSERT_TRUE(p);
+  auto attributes = [](cl_program prog, const char* name) {
+    cl_kernel k = clCreateKernel(prog, name, nullptr);
+    size_t size = 0;
+    EXPECT_EQ(clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, 0, nullptr, &size), CL_SUCCESS);
+    std::string s(size, '\0');
+    EXPECT_EQ(clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, size, s.data(), nullptr), CL_SUCCESS);
+    clReleaseKernel(k);
+    return std::string(s.c_str());
+  };
+  const std::string a = attributes(p, "k");
+  for (const char* expected :
+       {"vec_type_hint(ushort3)", "reqd_work_group_size(4,2,1)", "work_group_size_hint(8,1,1)"})
+    EXPECT_NE(a.find(expected), std::string::npos) << a;
+  EXPECT_EQ(attributes(p, "plain"), "");
+  size_t size = 0;
+  clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr);
+  std::vector<unsigned char> bin(size);
+  unsigned char* ptr = bin.data();
+  clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr);
+  const unsigned char* cptr = bin.data();
+  cl_program from_binary =
+      clCreateProgramWithBinary(env.context, 1, &env.device, &size, &cptr, nullptr, nullptr);
+  ASSERT_EQ(clBuildProgram(from_binary, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(attributes(from_binary, "k"), "");
+  clReleaseProgram(from_binary);
+  clReleaseProgram(p);
+}

@@ -201,7 +201,10 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param, size_t siz
   case CL_KERNEL_PROGRAM:
     return rt::write_info(k->program, size, value, size_ret);
   case CL_KERNEL_ATTRIBUTES:
-    return rt::write_info_string("", size, value, size_ret);
+    // OpenCL 3.0 5.9.3: the attributes of the kernel's declaration in its source; a program
+    // made from a binary has no source to quote.
+    return rt::write_info_string(k->program->from_binary ? "" : k->info->source_attributes(), size, value,
+                                 size_ret);
   default:
     return CL_INVALID_VALUE;
   }

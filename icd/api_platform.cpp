@@ -35,7 +35,8 @@ cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type type, 
   if (platform && platform != rt::platform()) return CL_INVALID_PLATFORM;
   const cl_device_type known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
                                CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
-  if (type != CL_DEVICE_TYPE_ALL && (type & ~known)) return CL_INVALID_DEVICE_TYPE;
+  // No bit set is no type at all (OpenCL 3.0 4.2: "device_type is not a valid value").
+  if (type == 0 || (type != CL_DEVICE_TYPE_ALL && (type & ~known))) return CL_INVALID_DEVICE_TYPE;
   if ((num_entries == 0 && devices) || (!devices && !num_devices)) return CL_INVALID_VALUE;
   return guarded([&] {
     const auto& all = rt::platform()->devices;
@@ -87,7 +88,8 @@ cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
   return rt::valid(device) ? CL_SUCCESS : CL_INVALID_DEVICE;
 }
 
-static cl_int parse_context_properties(const cl_context_properties* props, cl_context ctx) {
+static cl_int parse_context_properties(const cl_context_properties* props,
+                                       std::vector<cl_context_properties>& out) {
   if (!props) return CL_SUCCESS;
   for (size_t i = 0; props[i]; i += 2) {
     for (size_t j = 0; j < i; j += 2)
@@ -95,13 +97,15 @@ static cl_int parse_context_properties(const cl_context_properties* props, cl_co
     if (props[i] == CL_CONTEXT_PLATFORM) {
       if (reinterpret_cast<cl_platform_id>(props[i + 1]) != rt::platform()) return CL_INVALID_PLATFORM;
     } else if (props[i] == CL_CONTEXT_INTEROP_USER_SYNC) {
+      // A cl_bool (OpenCL 3.0 table 13): any other value is not valid for it.
+      if (props[i + 1] != CL_TRUE && props[i + 1] != CL_FALSE) return CL_INVALID_PROPERTY;
     } else {
       return CL_INVALID_PROPERTY;
     }
-    ctx->properties.push_back(props[i]);
-    ctx->properties.push_back(props[i + 1]);
+    out.push_back(props[i]);
+    out.push_back(props[i + 1]);
   }
-  ctx->properties.push_back(0);
+  out.push_back(0);
   return CL_SUCCESS;
 }
 
@@ -114,7 +118,7 @@ cl_context CL_API_CALL clCreateContext(const cl_context_properties* properties, 
     for (cl_uint i = 0; i < num_devices; ++i)
       if (!rt::valid(devices[i])) throw ClError{CL_INVALID_DEVICE, ""};
     auto ctx = std::make_unique<_cl_context>();
-    if (cl_int e = parse_context_properties(properties, ctx.get())) throw ClError{e, ""};
+    if (cl_int e = parse_context_properties(properties, ctx->properties)) throw ClError{e, ""};
     for (cl_uint i = 0; i < num_devices; ++i) // "duplicate devices ... are ignored"
       if (std::find(ctx->devices.begin(), ctx->devices.end(), devices[i]) == ctx->devices.end())
         ctx->devices.push_back(devices[i]);
@@ -128,6 +132,17 @@ cl_context CL_API_CALL clCreateContextFromType(const cl_context_properties* prop
                                                cl_device_type type,
                                                void(CL_CALLBACK* notify)(const char*, const void*, size_t, void*),
                                                void* user_data, cl_int* errcode_ret) {
+  // The arguments are checked before devices are looked for: bad properties or a user_data
+  // without a callback are their own errors even when no device matches.
+  {
+    std::vector<cl_context_properties> parsed;
+    cl_int err = parse_context_properties(properties, parsed);
+    if (err == CL_SUCCESS && !notify && user_data) err = CL_INVALID_VALUE;
+    if (err != CL_SUCCESS) {
+      if (errcode_ret) *errcode_ret = err;
+      return nullptr;
+    }
+  }
   cl_uint n = 0;
   cl_int err = clGetDeviceIDs(rt::platform(), type, 0, nullptr, &n);
   if (err != CL_SUCCESS) {
