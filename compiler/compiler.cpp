@@ -134,6 +134,9 @@ bool translate_options(const std::string& options, std::vector<std::string>& cc1
                t == "-cl-single-precision-constant" || t == "-cl-uniform-work-group-size" ||
                t == "-cl-no-subgroup-ifp" || t == "-g") {
       if (t == "-cl-opt-disable") continue; // handled by the optimisation level
+      // A promise that sub-groups need no independent forward progress (OpenCL 3.0 5.8.6.4):
+      // nothing amcl's code generation could use; clang -cc1 does not know the flag.
+      if (t == "-cl-no-subgroup-ifp") continue;
       if (t == "-g") cc1.push_back("-debug-info-kind=line-tables-only");
       // clang's driver turns this into the f32 denormal mode; -cc1 does not know the flag.
       else if (t == "-cl-denorms-are-zero") cc1.push_back("-fdenormal-fp-math-f32=preserve-sign,preserve-sign");

@@ -22,8 +22,8 @@ kernel void axpy(global float* y, global const float* x) {
 }
 )";
 
-cl_int build(Env& env, const std::string& src, const std::string& options, std::string* log = nullptr,
-             cl_program* keep = nullptr) {
+cl_int build(Env& env, const std::string& src, const std::string& options,
+             std::string* log = nullptr, cl_program* keep = nullptr) {
   const char* text = src.c_str();
   cl_program p = clCreateProgramWithSource(env.context, 1, &text, nullptr, nullptr);
   const cl_int err = clBuildProgram(p, 1, &env.device, options.c_str(), nullptr, nullptr);
@@ -32,8 +32,10 @@ cl_int build(Env& env, const std::string& src, const std::string& options, std::
     clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_LOG, sizeof buf, buf, nullptr);
     *log = buf;
   }
-  if (keep && err == CL_SUCCESS) *keep = p;
-  else clReleaseProgram(p);
+  if (keep && err == CL_SUCCESS)
+    *keep = p;
+  else
+    clReleaseProgram(p);
   return err;
 }
 
@@ -42,12 +44,15 @@ void expect_axpy(Env& env, cl_program p, float scale) {
   cl_kernel k = clCreateKernel(p, "axpy", nullptr);
   std::vector<float> x(256), y(256);
   for (int i = 0; i < 256; ++i) x[i] = float(i), y[i] = float(3 * i);
-  cl_mem my = env.buffer(sizeof(float) * 256, y.data()), mx = env.buffer(sizeof(float) * 256, x.data());
+  cl_mem my = env.buffer(sizeof(float) * 256, y.data()),
+         mx = env.buffer(sizeof(float) * 256, x.data());
   clSetKernelArg(k, 0, sizeof my, &my);
   clSetKernelArg(k, 1, sizeof mx, &mx);
   size_t n = 256;
-  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
-  clEnqueueReadBuffer(env.queue, my, CL_TRUE, 0, sizeof(float) * 256, y.data(), 0, nullptr, nullptr);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  clEnqueueReadBuffer(env.queue, my, CL_TRUE, 0, sizeof(float) * 256, y.data(), 0, nullptr,
+                      nullptr);
   for (int i = 0; i < 256; ++i) ASSERT_EQ(y[i], scale * float(i) + float(3 * i)) << i;
   clReleaseMemObject(mx);
   clReleaseMemObject(my);
@@ -77,8 +82,9 @@ INSTANTIATE_TEST_SUITE_P(
                     "-cl-unsafe-math-optimizations", "-cl-finite-math-only",
                     "-cl-fast-relaxed-math", "-cl-denorms-are-zero",
                     "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-kernel-arg-info",
-                    "-cl-single-precision-constant", "-cl-uniform-work-group-size", "-g",
-                    "-cl-std=CL1.1", "-cl-std=CL1.2", "-cl-std=CL3.0", "-mwavefrontsize64",
+                    "-cl-single-precision-constant", "-cl-uniform-work-group-size",
+                    "-cl-no-subgroup-ifp", "-g", "-cl-std=CL1.1", "-cl-std=CL1.2", "-cl-std=CL3.0",
+                    "-mwavefrontsize64",
                     "-cl-std=CL3.0 -cl-mad-enable -cl-fast-relaxed-math -g -w"));
 
 TEST(BuildOptions, DefineAndIncludeReachThePreprocessor) {
@@ -93,7 +99,8 @@ TEST(BuildOptions, DefineAndIncludeReachThePreprocessor) {
   expect_axpy(env, p, 7.0f);
   clReleaseProgram(p);
 
-  const auto dir = std::filesystem::temp_directory_path() / ("amcl-include-" + std::to_string(getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("amcl-include-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "scale.h") << "#define SCALE 9\n";
   const std::string src = std::string("#include \"scale.h\"\n") + kKernel;
@@ -108,8 +115,9 @@ TEST(BuildOptions, DefineAndIncludeReachThePreprocessor) {
 TEST(BuildOptions, WarningsFollowWAndWerror) {
   Env env;
   ASSERT_TRUE(env.queue);
-  const char* warns = "kernel void k(global int* p) { int unused_but_set; p[0] = 1; return; p[1] = 2; }\n"
-                      "#warning this is a warning\n";
+  const char* warns =
+      "kernel void k(global int* p) { int unused_but_set; p[0] = 1; return; p[1] = 2; }\n"
+      "#warning this is a warning\n";
   std::string log;
   EXPECT_EQ(build(env, warns, "", &log), CL_SUCCESS);
   EXPECT_NE(log.find("this is a warning"), std::string::npos) << log;
@@ -126,11 +134,13 @@ TEST(BuildOptions, DiagnosticsOtherCompilersWarnAboutBuildWithAWarning) {
   Env env;
   ASSERT_TRUE(env.queue);
   const std::pair<const char*, const char*> cases[] = {
-      {"kernel void k(global float* out) { global float2* a = (global float2*)out; global float4* b = a;"
+      {"kernel void k(global float* out) { global float2* a = (global float2*)out; global float4* "
+       "b = a;"
        " b[0] = (float4)(1.0f); }",
        "incompatible-pointer-types"},
       {"kernel void k(global int* out) { int v = out; out[1] = v; }", "int-conversion"},
-      {"int f(int x) { if (x) return; return 1; } kernel void k(global int* out) { out[0] = f(0); }",
+      {"int f(int x) { if (x) return; return 1; } kernel void k(global int* out) { out[0] = f(0); "
+       "}",
        "return-mismatch"},
       {"kernel void k(global int* out) { const c = 3; out[0] = c; }", "implicit-int"},
   };
@@ -165,10 +175,13 @@ TEST(BuildOptions, DenormsAreZeroFlushesSinglePrecisionDenormals) {
     cl_mem m = env.buffer(sizeof v, v);
     clSetKernelArg(k, 0, sizeof m, &m);
     size_t one = 1;
-    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr),
+              CL_SUCCESS);
     clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, sizeof v, v, 0, nullptr, nullptr);
-    if (*opt) EXPECT_EQ(v[0], 0.0f) << opt;
-    else EXPECT_EQ(v[0], 1e-20f * 1e-20f);
+    if (*opt)
+      EXPECT_EQ(v[0], 0.0f) << opt;
+    else
+      EXPECT_EQ(v[0], 1e-20f * 1e-20f);
     clReleaseMemObject(m);
     clReleaseKernel(k);
     clReleaseProgram(p);
@@ -238,9 +251,11 @@ TEST(BuildOptions, ACompilerCrashFailsTheBuildNotTheProcess) {
   Env env;
   ASSERT_TRUE(env.queue);
   std::string log;
-  EXPECT_EQ(build(env, "kernel void k(global uint* out) { float2 x = 0; out[0] = as_uint(dot 200.0f), x)); }", "",
-                  &log),
-            CL_BUILD_PROGRAM_FAILURE);
+  EXPECT_EQ(
+      build(env,
+            "kernel void k(global uint* out) { float2 x = 0; out[0] = as_uint(dot 200.0f), x)); }",
+            "", &log),
+      CL_BUILD_PROGRAM_FAILURE);
   EXPECT_NE(log.find("internal compiler error"), std::string::npos) << log;
   cl_program p = nullptr;
   ASSERT_EQ(build(env, kKernel, "", &log, &p), CL_SUCCESS) << log;
