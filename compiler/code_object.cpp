@@ -132,7 +132,8 @@ std::optional<MsgValue> read_metadata(const Elf& elf, llvm::ArrayRef<Elf::Elf_Sh
     llvm::Error err = llvm::Error::success();
     for (const auto& note : elf.notes(s, err)) {
       if (note.getType() != kNtAmdgpuMetadata || note.getName() != "AMDGPU") continue;
-      llvm::ArrayRef<uint8_t> desc = note.getDesc(s.sh_addralign);
+      // The alignment the iterator walked the notes with: 0 and 1 mean 4 (ELF.h notes_begin).
+      llvm::ArrayRef<uint8_t> desc = note.getDesc(std::max<uint64_t>(s.sh_addralign, 4));
       meta = parse_msgpack(std::span(desc.data(), desc.size()));
       if (!meta) {
         llvm::consumeError(std::move(err));
@@ -331,7 +332,8 @@ std::string KernelInfo::source_attributes() const {
   std::string out;
   auto add = [&](const std::string& a) { out += (out.empty() ? "" : " ") + a; };
   auto dims = [](const std::array<uint32_t, 3>& d) {
-    return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
+    return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) +
+           ")";
   };
   if (!vec_type_hint.empty()) add("vec_type_hint(" + vec_type_hint + ")");
   if (reqd_workgroup_size[0]) add("reqd_work_group_size" + dims(reqd_workgroup_size));

@@ -198,3 +198,35 @@ TEST(CodeObject, AnUnknownRelocationIsRefusedByName) {
   std::memcpy(bad.data() + relocs[0].first, &far, 8);
   EXPECT_FALSE(read_code_object(bad, &err));
 }
+
+// Every alignment a note section may claim: LLVM walks notes aligned to max(sh_addralign, 4)
+// and refuses other values, and the reader must read descriptors with the same alignment
+// (sh_addralign 0 once reached an assertion in LLVM's alignToPowerOf2; libFuzzer found it).
+TEST(CodeObject, NoteSectionAlignmentsAreReadOrRefused) {
+  auto res = build({kVectorAdd, "", "gfx1100"});
+  ASSERT_TRUE(res.ok) << res.log;
+  auto u64 = [&](const std::vector<uint8_t>& e, size_t at) {
+    uint64_t v;
+    std::memcpy(&v, e.data() + at, 8);
+    return v;
+  };
+  uint16_t shnum;
+  std::memcpy(&shnum, res.binary.data() + 0x3c, 2);
+  const uint64_t shoff = u64(res.binary, 0x28);
+  size_t note = 0;
+  for (unsigned i = 0; i < shnum && !note; ++i) {
+    uint32_t type;
+    std::memcpy(&type, res.binary.data() + shoff + i * 64 + 4, 4);
+    if (type == 7 /* SHT_NOTE */) note = shoff + i * 64;
+  }
+  ASSERT_NE(note, 0u);
+  for (uint64_t align : {0ull, 1ull, 2ull, 3ull, 4ull, 8ull, 16ull, ~0ull}) {
+    std::vector<uint8_t> b = res.binary;
+    std::memcpy(b.data() + note + 48, &align, 8); // sh_addralign
+    std::string err;
+    auto co = read_code_object(b, &err);
+    if (align == 0 || align == 1 || align == 4)
+      EXPECT_TRUE(co) << align << ": " << err; // walked as 4
+    if (align == 2 || align == 3 || align > 8) EXPECT_FALSE(co) << align;
+  }
+}
