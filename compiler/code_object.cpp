@@ -390,9 +390,19 @@ std::optional<PrintfFormat> parse_printf_format(const std::string& entry) {
   };
   uint32_t n = 0;
   if (!number(f.id) || !number(n) || n > 64) return std::nullopt;
-  f.arg_sizes.resize(n);
-  for (uint32_t& s : f.arg_sizes)
+  // N counts the call's arguments, but LLVM lists sizes (and stores values) only for those
+  // a conversion specifier consumes: printf("", "foo") gives "1:1:". A size is digits and a
+  // colon, which format text cannot begin with (its colons are escaped), so the sizes end
+  // where that pattern does.
+  for (uint32_t i = 0; i < n; ++i) {
+    const size_t colon = entry.find(':', pos);
+    if (colon == std::string::npos || colon == pos ||
+        entry.find_first_not_of("0123456789", pos) != colon)
+      break;
+    uint32_t s = 0;
     if (!number(s) || s == 0 || s > 256) return std::nullopt;
+    f.arg_sizes.push_back(s);
+  }
   // Undo the escapes LLVM's printf lowering writes (AMDGPUPrintfRuntimeBinding): the C
   // control characters and "\72" for ':'.
   for (size_t i = pos; i < entry.size(); ++i) {

@@ -91,3 +91,38 @@ kernel void flood(global int* ret) {
       env, "kernel void one(global int* r) { r[0] = printf(\"again\\n\"); }", "one", 1, ret);
   EXPECT_EQ(after, "again\n");
 }
+
+// More arguments than the format converts (the CTS printf suite's printf("", "foo")): C ignores
+// the extra ones; the kernel builds (its code object lists sizes for converted arguments only)
+// and prints what the format says.
+TEST(Printf, ExtraArgumentsAreIgnored) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  const char* src = R"(
+kernel void extra(global int* ret) {
+  ret[0] = printf("", "foo") | printf("only %d\n", 7, 8, "bar");
+}
+)";
+  std::vector<int> ret;
+  const std::string text = run_capturing(env, src, "extra", 1, ret);
+  EXPECT_EQ(text, "only 7\n");
+  EXPECT_EQ(ret[0], 0);
+}
+
+// A string argument's record is sized past the string's last dword, which the kernel does not
+// write: what an earlier kernel printed there must not show through (the CTS printf suite's
+// printf("%s", "\"%%\"") after a longer string).
+TEST(Printf, StringsShowNothingOfEarlierRecords) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  std::vector<int> ret;
+  EXPECT_EQ(run_capturing(
+                env,
+                R"(kernel void a(global int* r) { r[0] = printf("%s\n", "foo%%bar%%bar%%foo"); })",
+                "a", 1, ret),
+            "foo%%bar%%bar%%foo\n");
+  EXPECT_EQ(run_capturing(env,
+                          R"(kernel void b(global int* r) { r[0] = printf("%s\n", "\"%%\""); })",
+                          "b", 1, ret),
+            "\"%%\"\n");
+}

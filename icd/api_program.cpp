@@ -264,7 +264,16 @@ cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_de
         if (res.bad_options) throw ClError{CL_INVALID_BUILD_OPTIONS, ""};
         if (!res.ok) throw ClError{CL_BUILD_PROGRAM_FAILURE, ""};
         b.binary = std::move(res.binary);
-        load_binary(b, d);
+        try {
+          load_binary(b, d);
+        } catch (const ClError& e) {
+          // The compiler made a code object amcl cannot load: amcl's fault, not the source's,
+          // but the log is where a user looks (clBuildProgram has no CL_INVALID_BINARY for
+          // source).
+          b.log += "internal error: the compiled code object cannot be loaded: " + e.message + "\n";
+          unload(b, d);
+          throw ClError{CL_BUILD_PROGRAM_FAILURE, e.message};
+        }
         b.status = CL_BUILD_SUCCESS;
       } catch (const ClError& e) {
         b.status = CL_BUILD_ERROR;
@@ -444,7 +453,8 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id d, cl_progra
   case CL_PROGRAM_BINARY_TYPE:
     return rt::write_info(b->binary_type, size, value, size_ret);
   case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
-    return rt::write_info(size_t(b->code ? b->code->global_variable_size : 0), size, value, size_ret);
+    return rt::write_info(size_t(b->code ? b->code->global_variable_size : 0), size, value,
+                          size_ret);
   default:
     return CL_INVALID_VALUE;
   }

@@ -35,7 +35,9 @@ void collect_deferred_frees(cl_command_queue q, am::Device& dev) {
   });
 }
 
-template <class T> void put(uint8_t* base, size_t off, T v) { std::memcpy(base + off, &v, sizeof v); }
+template <class T> void put(uint8_t* base, size_t off, T v) {
+  std::memcpy(base + off, &v, sizeof v);
+}
 
 // CL_DEVICE_PRINTF_BUFFER_SIZE: what one kernel may print.
 constexpr uint64_t kPrintfBufferBytes = 1 << 20;
@@ -64,7 +66,9 @@ Launch::Launch(const Launch& o) : kernel(o.kernel), dims(o.dims), empty(o.empty)
   retain(kernel);
 }
 
-Launch::Launch(Launch&& o) noexcept { *this = std::move(o); }
+Launch::Launch(Launch&& o) noexcept {
+  *this = std::move(o);
+}
 
 Launch& Launch::operator=(Launch&& o) noexcept {
   if (this == &o) return *this;
@@ -101,7 +105,8 @@ std::shared_ptr<const ArgSnapshot> snapshot_args(cl_kernel k) {
   auto snap = std::make_shared<ArgSnapshot>();
   snap->values = k->arg_values;
   snap->local_sizes = k->local_sizes;
-  for (const compiler::KernelArg& a : info.args) snap->prints |= a.kind == compiler::ArgKind::HiddenPrintfBuffer;
+  for (const compiler::KernelArg& a : info.args)
+    snap->prints |= a.kind == compiler::ArgKind::HiddenPrintfBuffer;
   for (size_t i = 0; i < k->explicit_args.size(); ++i) {
     if (info.args[k->explicit_args[i]].kind != compiler::ArgKind::GlobalBuffer) continue;
     cl_mem m;
@@ -117,8 +122,8 @@ std::shared_ptr<const ArgSnapshot> snapshot_args(cl_kernel k) {
 
 } // namespace
 
-Launch prepare_launch(cl_kernel k, cl_device_id device, cl_uint dims, const size_t* offset, const size_t* global,
-                      const size_t* local) {
+Launch prepare_launch(cl_kernel k, cl_device_id device, cl_uint dims, const size_t* offset,
+                      const size_t* global, const size_t* local) {
   // The kernel as compiled for this device (its limits and attributes may differ by target).
   const compiler::KernelInfo* for_device = k->info_for(device);
   if (!for_device) throw ClError{CL_INVALID_PROGRAM_EXECUTABLE, "no executable for this device"};
@@ -131,7 +136,9 @@ Launch prepare_launch(cl_kernel k, cl_device_id device, cl_uint dims, const size
   // once its waits are done (OpenCL 2.1 and later; an error before).
   L.empty = !global || std::any_of(global, global + dims, [](size_t v) { return v == 0; });
   if (L.empty) return L;
-  size_t* g = L.global; size_t* l = L.local; size_t* o = L.offset;
+  size_t* g = L.global;
+  size_t* l = L.local;
+  size_t* o = L.offset;
   for (cl_uint i = 0; i < dims; ++i) {
     g[i] = global[i];
     if (offset) o[i] = offset[i];
@@ -145,7 +152,8 @@ Launch prepare_launch(cl_kernel k, cl_device_id device, cl_uint dims, const size
       l[i] = local[i];
       // Kernels of OpenCL C < 2.0 or built with -cl-uniform-work-group-size need whole
       // work-groups; the others may end each dimension with a partial one (OpenCL 3.0 §5.10).
-      if (g[i] % l[i] && info.uniform_work_group_size) throw ClError{CL_INVALID_WORK_GROUP_SIZE, ""};
+      if (g[i] % l[i] && info.uniform_work_group_size)
+        throw ClError{CL_INVALID_WORK_GROUP_SIZE, ""};
     }
     for (cl_uint i = 0; reqd && i < 3; ++i)
       if (l[i] != info.reqd_workgroup_size[i]) throw ClError{CL_INVALID_WORK_GROUP_SIZE, ""};
@@ -161,7 +169,8 @@ Launch prepare_launch(cl_kernel k, cl_device_id device, cl_uint dims, const size
     size_t cap = std::min<size_t>(256, info.max_flat_workgroup_size);
     while (l[0] * 2 <= cap && g[0] % (l[0] * 2) == 0) l[0] *= 2;
   }
-  if (l[0] * l[1] * l[2] > info.max_flat_workgroup_size) throw ClError{CL_INVALID_WORK_GROUP_SIZE, ""};
+  if (l[0] * l[1] * l[2] > info.max_flat_workgroup_size)
+    throw ClError{CL_INVALID_WORK_GROUP_SIZE, ""};
   for (int i = 0; i < 3; ++i)
     if ((g[i] + l[i] - 1) / l[i] > 0xffffffffull) throw ClError{CL_INVALID_GLOBAL_WORK_SIZE, ""};
 
@@ -215,7 +224,8 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L) 
       break;
     }
     default:
-      std::memcpy(args + a.offset, L.args->values[i].data(), std::min<size_t>(a.size, L.args->values[i].size()));
+      std::memcpy(args + a.offset, L.args->values[i].data(),
+                  std::min<size_t>(a.size, L.args->values[i].size()));
     }
   }
   if (lds > kLocalMemoryBytes) throw ClError{CL_OUT_OF_RESOURCES, "local memory exceeds 64 KiB"};
@@ -223,18 +233,40 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L) 
   for (const compiler::KernelArg& a : info.args) {
     const int d = a.dim;
     switch (a.kind) {
-    case compiler::ArgKind::HiddenBlockCount: put<uint32_t>(args, a.offset, uint32_t(g[d] / l[d])); break;
-    case compiler::ArgKind::HiddenGroupSize: put<uint16_t>(args, a.offset, uint16_t(l[d])); break;
-    case compiler::ArgKind::HiddenRemainder: put<uint16_t>(args, a.offset, uint16_t(g[d] % l[d])); break;
-    case compiler::ArgKind::HiddenGlobalOffset: put<uint64_t>(args, a.offset, uint64_t(o[d])); break;
-    case compiler::ArgKind::HiddenGridDims: put<uint16_t>(args, a.offset, uint16_t(dims)); break;
+    case compiler::ArgKind::HiddenBlockCount:
+      put<uint32_t>(args, a.offset, uint32_t(g[d] / l[d]));
+      break;
+    case compiler::ArgKind::HiddenGroupSize:
+      put<uint16_t>(args, a.offset, uint16_t(l[d]));
+      break;
+    case compiler::ArgKind::HiddenRemainder:
+      put<uint16_t>(args, a.offset, uint16_t(g[d] % l[d]));
+      break;
+    case compiler::ArgKind::HiddenGlobalOffset:
+      put<uint64_t>(args, a.offset, uint64_t(o[d]));
+      break;
+    case compiler::ArgKind::HiddenGridDims:
+      put<uint16_t>(args, a.offset, uint16_t(dims));
+      break;
     case compiler::ArgKind::HiddenPrintfBuffer:
-      if (!q->printf_buffer) q->printf_buffer = dev.alloc_system(kPrintfBufferBytes);
+      if (!q->printf_buffer) {
+        q->printf_buffer = dev.alloc_system(kPrintfBufferBytes);
+        std::memset(q->printf_buffer.cpu, 0, q->printf_buffer.size);
+      } else {
+        // The lowering reserves a string argument's bytes up to its size but writes only the
+        // dwords the string covers, so what an earlier kernel left would show through
+        // (printf("%s", "\"%%\"") printed an earlier record's tail): clear what it used.
+        uint32_t used = 0;
+        std::memcpy(&used, q->printf_buffer.cpu, 4);
+        used = std::min<uint32_t>(used, uint32_t(q->printf_buffer.size - kPrintfHeaderBytes));
+        std::memset(q->printf_buffer.cpu + kPrintfHeaderBytes, 0, used);
+      }
       put<uint32_t>(q->printf_buffer.cpu, 0, 0);
       put<uint32_t>(q->printf_buffer.cpu, 4, uint32_t(q->printf_buffer.size - kPrintfHeaderBytes));
       put<uint64_t>(args, a.offset, q->printf_buffer.va);
       break;
-    default: break; // heap, queues...: left zero, not provided yet
+    default:
+      break; // heap, queues...: left zero, not provided yet
     }
   }
 
@@ -278,8 +310,9 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L) 
     // Private memory: one slot per wave the hardware may run at once; each slot holds the
     // private segment of the wave's 32 lanes.
     const uint64_t wave_bytes = std::max<uint64_t>(
-        kScratchWaveGranule, (uint64_t(info.private_segment_size) * info.wavefront_size +
-                              kScratchWaveGranule - 1) / kScratchWaveGranule * kScratchWaveGranule);
+        kScratchWaveGranule,
+        (uint64_t(info.private_segment_size) * info.wavefront_size + kScratchWaveGranule - 1) /
+            kScratchWaveGranule * kScratchWaveGranule);
     const bool gfx12 = dev.info().gfx.starts_with("gfx12");
     if (wave_bytes > uint64_t(tmpring_wavesize_max(gfx12)) * kScratchWaveGranule)
       throw ClError{CL_OUT_OF_RESOURCES, "private memory per work-item too large"};
@@ -292,7 +325,8 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L) 
     }
     pm4.set_sh_regs(regCOMPUTE_DISPATCH_SCRATCH_BASE_LO,
                     {uint32_t(q->scratch.va >> 8), uint32_t(q->scratch.va >> 40)});
-    pm4.set_sh_regs(regCOMPUTE_TMPRING_SIZE, {tmpring_size(uint32_t(waves), uint32_t(wave_bytes), gfx12)});
+    pm4.set_sh_regs(regCOMPUTE_TMPRING_SIZE,
+                    {tmpring_size(uint32_t(waves), uint32_t(wave_bytes), gfx12)});
   }
   pm4.set_sh_regs(regCOMPUTE_PGM_LO, {uint32_t(code_va >> 8), uint32_t(code_va >> 40)});
   pm4.set_sh_regs(regCOMPUTE_PGM_RSRC1, {info.rsrc1, rsrc2});

@@ -1,6 +1,7 @@
 #include "printf_output.h"
 
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -43,6 +44,16 @@ uint64_t read_uint(const uint8_t* p, size_t bytes) {
   return v;
 }
 
+// IEEE 754 binary16 to double, exactly (every half is a double).
+double half_to_double(uint16_t h) {
+  const int sign = h >> 15 ? -1 : 1;
+  const int exponent = (h >> 10) & 0x1f;
+  const int mantissa = h & 0x3ff;
+  if (exponent == 0x1f) return mantissa ? std::nan("") : sign * HUGE_VAL;
+  if (exponent == 0) return sign * std::ldexp(double(mantissa), -24); // zero and subnormals
+  return sign * std::ldexp(double(mantissa | 0x400), exponent - 25);
+}
+
 // One scalar value of `bytes` bytes, formatted with the spec's flags and conversion.
 std::string format_value(const Spec& s, const uint8_t* p, size_t bytes) {
   char out[512];
@@ -57,7 +68,9 @@ std::string format_value(const Spec& s, const uint8_t* p, size_t bytes) {
   case 'a':
   case 'A': {
     double v;
-    if (bytes == 4) {
+    if (bytes == 2) {
+      v = half_to_double(uint16_t(read_uint(p, 2))); // an element of a half vector (%v4hf)
+    } else if (bytes == 4) {
       float f;
       std::memcpy(&f, p, 4);
       v = f;

@@ -53,11 +53,18 @@ TEST(PrintfFormat, ParsesEntriesAndUndoesLlvmEscapes) {
   EXPECT_EQ(f.format, "a:b %d\n%ld\t\\x");
   EXPECT_EQ(format("7:0:hello").format, "hello");
   EXPECT_EQ(format("1:0:").format, "");
+  // More arguments than conversions: LLVM lists sizes only for the converted ones
+  // (printf("", "foo") and printf("fmt%d", a, b)).
+  EXPECT_EQ(format("1:1:").arg_sizes, std::vector<uint32_t>{});
+  EXPECT_EQ(format("1:1:").format, "");
+  EXPECT_EQ(format("2:2:4:fmt%d").arg_sizes, std::vector<uint32_t>{4});
+  EXPECT_EQ(format("2:2:4:fmt%d").format, "fmt%d");
+  EXPECT_EQ(format("3:1:12").format, "12"); // digits without a colon are format text
 }
 
 TEST(PrintfFormat, RejectsMalformedEntries) {
-  for (const char* bad : {"", "1", "1:", "x:0:a", "1:2:4:fmt", "1:1:0:zero-size", "1:99:4:too many",
-                          "1:1:99999999999:huge"})
+  for (const char* bad :
+       {"", "1", "1:", "x:0:a", "1:1:0:zero-size", "1:99:4:too many", "1:1:99999999999:huge"})
     EXPECT_FALSE(parse_printf_format(bad)) << bad;
 }
 
@@ -106,4 +113,24 @@ TEST(PrintfOutput, StopsAtWhatItCannotInterpret) {
   records.pop_back();
   EXPECT_EQ(format_printf_records(formats, records), "");
   EXPECT_EQ(format_printf_records(formats, {}), "");
+}
+
+// Half vectors keep 16-bit elements in the record (%v4hf; scalars are promoted to double):
+// normal, subnormal, signed zero, infinity and the largest half.
+TEST(PrintfOutput, HalfVectorElements) {
+  const std::vector<PrintfFormat> formats = {format("1:1:8:%2.2v4hf|"), format("2:1:8:%v4hg")};
+  const auto records = join({
+      Record(1)
+          .add(uint16_t(0x3c00))
+          .add(uint16_t(0x4000))
+          .add(uint16_t(0x4200))
+          .add(uint16_t(0x4400)),
+      Record(2)
+          .add(uint16_t(0x0001))
+          .add(uint16_t(0x8000))
+          .add(uint16_t(0xfc00))
+          .add(uint16_t(0x7bff)),
+  });
+  EXPECT_EQ(format_printf_records(formats, records),
+            "1.00,2.00,3.00,4.00|5.96046e-08,-0,-inf,65504");
 }
