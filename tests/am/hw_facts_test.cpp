@@ -11,6 +11,7 @@
 #include "am/hw/osssys_regs.h"
 #include "am/hw/psp_gfx_if.h"
 #include "am/hw/sh_regs.h"
+#include "am/hw/sq.h"
 #include "am/hw/ucode.h"
 #include "am/hw/vm_hub_regs.h"
 
@@ -659,4 +660,85 @@ TEST(PspGfxInterface, LayoutsAndNumbers) {
   EXPECT_EQ(psp::GFX_FW_TYPE_IMU_I, 68u);
   EXPECT_EQ(psp::GFX_FW_TYPE_IMU_D, 69u);
   EXPECT_EQ(psp::kTmrAlignment, 1u << 20);
+}
+
+// The SQ interrupt word (kfd_int_process_v11.c, GC 11 and GC 12): context_id0 DETAIL [20:0],
+// TYPE [24:21], SH_ID [25], PRIV [26], WAVE_ID [31:27]; context_id1 SIMD_ID [1:0], WGP_ID [5:2],
+// ENCODING [7:6]; encodings AUTO 0, INST 1, ERROR 2; error types EDC_FUE 0, ILLEGAL_INST 1,
+// MEMVIOL 2, EDC_FED 3.
+TEST(SqInterruptWord, MatchesKfdV11Layout) {
+  using namespace am::hw::sq;
+  EXPECT_EQ(CTXID0_DETAIL_MASK, 0x001fffffu);
+  EXPECT_EQ(CTXID0_TYPE_MASK, 0x01e00000u);
+  EXPECT_EQ(CTXID0_TYPE_SHIFT, 21u);
+  EXPECT_EQ(CTXID0_SH_ID_SHIFT, 25u);
+  EXPECT_EQ(CTXID0_PRIV_SHIFT, 26u);
+  EXPECT_EQ(CTXID0_WAVE_ID_SHIFT, 27u);
+  EXPECT_EQ(CTXID1_SIMD_ID_MASK, 0x00000003u);
+  EXPECT_EQ(CTXID1_WGP_ID_MASK, 0x0000003cu);
+  EXPECT_EQ(CTXID1_ENCODING_MASK, 0x000000c0u);
+  EXPECT_EQ(uint32_t(ENCODING_ERROR), 2u);
+  EXPECT_EQ(uint32_t(ERROR_TYPE_ILLEGAL_INST), 1u);
+  EXPECT_EQ(uint32_t(ERROR_TYPE_MEMVIOL), 2u);
+  InterruptWord w;
+  w.encoding = ENCODING_ERROR;
+  w.error_type = ERROR_TYPE_ILLEGAL_INST;
+  w.sh_id = 1, w.wave_id = 0x13, w.simd_id = 2, w.wgp_id = 0xa;
+  uint32_t c0 = 0, c1 = 0;
+  encode(w, c0, c1);
+  EXPECT_EQ(c0, (1u << 21) | (1u << 25) | (0x13u << 27));
+  EXPECT_EQ(c1, 2u | (0xau << 2) | (2u << 6));
+  const InterruptWord d = decode(c0, c1);
+  EXPECT_EQ(d.encoding, uint32_t(ENCODING_ERROR));
+  EXPECT_EQ(d.error_type, uint32_t(ERROR_TYPE_ILLEGAL_INST));
+  EXPECT_EQ(d.sh_id, 1u);
+  EXPECT_EQ(d.wave_id, 0x13u);
+  EXPECT_EQ(d.simd_id, 2u);
+  EXPECT_EQ(d.wgp_id, 0xau);
+}
+
+// Reading a wave: gc_11_0_0_offset.h regSQ_IND_INDEX 0x1118, regSQ_IND_DATA 0x1119 (BASE_IDX
+// 0), regGRBM_GFX_INDEX 0x2200 (BASE_IDX 1); the sqind indices STATUS 0x102, TRAPSTS 0x103,
+// PC_LO 0x108, PC_HI 0x109, HW_ID1 0x117; gc_12_0_0_offset.h's gfx_se_sqind: PC_LO 0x140, PC_HI
+// 0x141, EXCP_FLAG_PRIV 0x111, HW_ID1 0x117, no TRAPSTS. gc_11_0_0_sh_mask.h: SQ_IND_INDEX
+// WAVE_ID 0x1f, WORKITEM_ID 0x7e0, AUTO_INCR 0x800, INDEX 0xffff0000; SQ_WAVE_TRAPSTS
+// ILLEGAL_INST 0x800; gc_12_0_0_sh_mask.h: SQ_WAVE_EXCP_FLAG_PRIV ILLEGAL_INST 0x40; both:
+// SQ_WAVE_HW_ID1 WAVE_ID 0x1f, SIMD_ID 0x300, WGP_ID 0x3c00, SA_ID 0x10000, SE_ID 0x1c0000,
+// SQ_WAVE_PC_HI 0xffff; GRBM_GFX_INDEX SA_INDEX from bit 8, SE_INDEX from bit 16, broadcast
+// bits 29..31.
+TEST(SqWaveRegisters, MatchLinuxHeaders) {
+  using namespace am::hw::sq;
+  expect_reg(kSq11.SQ_IND_INDEX, 0x1118, 0);
+  expect_reg(kSq11.SQ_IND_DATA, 0x1119, 0);
+  expect_reg(kSq11.GRBM_GFX_INDEX, 0x2200, 1);
+  EXPECT_EQ(kSq11.ix_status, 0x102u);
+  EXPECT_EQ(kSq11.ix_exception, 0x103u);
+  EXPECT_EQ(kSq11.ix_pc_lo, 0x108u);
+  EXPECT_EQ(kSq11.ix_pc_hi, 0x109u);
+  EXPECT_EQ(kSq11.ix_hw_id1, 0x117u);
+  EXPECT_EQ(kSq11.illegal_inst, 0x800u);
+  expect_reg(kSq12.GRBM_GFX_INDEX, 0x2200, 1);
+  EXPECT_EQ(kSq12.ix_status, 0x102u);
+  EXPECT_EQ(kSq12.ix_exception, 0x111u);
+  EXPECT_EQ(kSq12.ix_pc_lo, 0x140u);
+  EXPECT_EQ(kSq12.ix_pc_hi, 0x141u);
+  EXPECT_EQ(kSq12.ix_hw_id1, 0x117u);
+  EXPECT_EQ(kSq12.illegal_inst, 0x40u);
+  EXPECT_EQ(sq_regs_for_gc_major(11), &kSq11);
+  EXPECT_EQ(sq_regs_for_gc_major(12), &kSq12);
+  EXPECT_EQ(sq_regs_for_gc_major(10), nullptr);
+  EXPECT_EQ(SQ_IND_INDEX_WAVE_ID_MASK, 0x1fu);
+  EXPECT_EQ(SQ_IND_INDEX_WORKITEM_ID_SHIFT, 5u);
+  EXPECT_EQ(SQ_IND_INDEX_AUTO_INCR, 0x800u);
+  EXPECT_EQ(sq_ind_index(3, 0x108), 0x01080003u);
+  EXPECT_EQ(encode_hw_id1({0x1f, 3, 0xf, 1, 7}), 0x1fu | 0x300u | 0x3c00u | 0x10000u | 0x1c0000u);
+  const HwId1 id = decode_hw_id1(0x00143a05); // SE 5, SA 0, WGP 14, SIMD 2, wave 5
+  EXPECT_EQ(id.se_id, 5u);
+  EXPECT_EQ(id.sa_id, 0u);
+  EXPECT_EQ(id.wgp_id, 14u);
+  EXPECT_EQ(id.simd_id, 2u);
+  EXPECT_EQ(id.wave_id, 5u);
+  EXPECT_EQ(SQ_WAVE_PC_HI_MASK, 0xffffu);
+  EXPECT_EQ(grbm_gfx_index(3, 1, 0x2b), 0x2bu | (1u << 8) | (3u << 16));
+  EXPECT_EQ(kGrbmGfxIndexBroadcast, 0xe0000000u);
 }
