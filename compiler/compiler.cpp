@@ -4,6 +4,7 @@
 
 #include "build_cache.h"
 #include "code_object.h"
+#include "llvm_init.h"
 
 #include <algorithm>
 #include <clang/Basic/Diagnostic.h>
@@ -56,6 +57,8 @@ const char kWorkitemBuiltins[] =
 #include "workitem_builtins.inc"
     ;
 
+} // namespace
+
 void init_llvm() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -63,10 +66,13 @@ void init_llvm() {
     LLVMInitializeAMDGPUTarget();
     LLVMInitializeAMDGPUTargetMC();
     LLVMInitializeAMDGPUAsmPrinter();
+    LLVMInitializeAMDGPUDisassembler(); // disassemble_one (disassembler.h)
     // Lets a crash inside clang or LLVM end the build that caused it (see frontend()).
     llvm::CrashRecoveryContext::Enable();
   });
 }
+
+namespace {
 
 std::vector<std::string> split_options(const std::string& options) {
   std::vector<std::string> out;
