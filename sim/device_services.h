@@ -1,6 +1,7 @@
 // What the emulated engines need from the device around them.
 #pragma once
 #include "am/hw/ih_v6.h"
+#include "am/hw/sq.h"
 #include "gmc.h"
 #include "shader/isa.h"
 
@@ -19,6 +20,10 @@ public:
   virtual void post_interrupt(const am::hw::ih::IvEntry& entry) = 0;
   // A translation failed: latch GCVM_L2_PROTECTION_FAULT_* and post the UTCL2 fault entry.
   virtual void report_vm_fault(uint64_t address, bool write, const std::string& what) = 0;
+  // A wave stopped on an exception the shader array raised (an instruction it cannot execute):
+  // the SQ keeps its state readable (sq.h) and posts the SQ error interrupt. `wave` false: the
+  // fault belongs to no wave (the dispatch could not start), only the interrupt is posted.
+  virtual void report_wave_exception(bool wave, const am::hw::sq::HwId1& id, uint64_t pc) = 0;
   // SH_MEM_BASES as the driver programmed it for `vmid` (the shader apertures).
   virtual uint32_t sh_mem_bases(unsigned vmid) = 0;
   // SH_MEM_CONFIG as the driver programmed it for `vmid` (addressing and alignment modes).

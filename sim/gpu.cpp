@@ -56,6 +56,8 @@ bool Gpu::known_register(uint32_t index) const {
          index == gc(g.CP_ME1_PIPE0_INT_CNTL) || index == gc(g.SDMA0_CNTL) ||
          index == gc(g.SPI_COMPUTE_QUEUE_RESET) || index == gc(g.CP_PQ_WPTR_POLL_CNTL) ||
          index == gc(g.CP_PQ_STATUS) || index == gc(g.GRBM_CNTL) || index == gc(g.CP_DEBUG) ||
+         index == gc(sq_regs_.GRBM_GFX_INDEX) || index == gc(sq_regs_.SQ_IND_INDEX) ||
+         index == gc(sq_regs_.SQ_IND_DATA) ||
          (index >= ih(ih_first) && index <= ih(i.IH_DOORBELL_RPTR)) || index == ih(i.IH_CNTL);
 }
 
@@ -93,8 +95,11 @@ Gpu::Gpu(const GpuConfig& config)
              vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes, iommu_),
       fb_(regs_, model_, vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes),
       ih_(regs_, model_, mmhub_), smu_(regs_, model_, fw_, debug_),
-      psp_(regs_, model_, fb_, fw_, smu_, debug_), mec_control_(model_, fw_, debug_), mec_(*this),
-      sdma_(*this) {
+      psp_(regs_, model_, fb_, fw_, smu_, debug_), mec_control_(model_, fw_, debug_),
+      sq_regs_(*am::hw::sq::sq_regs_for_gc_major(model_.isa == shader::Gfx::v12 ? 12 : 11)),
+      sq_(sq_regs_, gc(sq_regs_.GRBM_GFX_INDEX), gc(sq_regs_.SQ_IND_INDEX),
+          gc(sq_regs_.SQ_IND_DATA), debug_),
+      mec_(*this), sdma_(*this) {
   if (vram_ == MAP_FAILED) {
     vram_ = nullptr;
     throw std::runtime_error("sim: cannot reserve " + std::to_string(config.vram_bytes >> 20) +
@@ -269,6 +274,7 @@ uint32_t Gpu::read_reg(uint32_t index) {
     return it == bank.end() ? 0 : it->second;
   }
   if (uint32_t v; mec_control_.read(index, grbm_select_, v)) return v;
+  if (uint32_t v; sq_.read(index, v)) return v;
   if (index == gc(gc_regs_.SH_MEM_BASES)) return sh_mem_bases_[(grbm_select_ >> 4) & 0xf];
   if (index == gc(gc_regs_.SH_MEM_CONFIG)) return sh_mem_config_[(grbm_select_ >> 4) & 0xf];
   if (index == gc(gc_regs_.SDMA0_QUEUE0_RB_RPTR)) return uint32_t(sdma_.rptr());
@@ -311,6 +317,8 @@ void Gpu::write_reg(uint32_t index, uint32_t value) {
     } else if (index == gc(gc_regs_.GRBM_GFX_CNTL)) {
       grbm_select_ = value & 0x7ff;
       regs_.store(index, value);
+    } else if (sq_.write(index, value)) {
+      // GRBM_GFX_INDEX, SQ_IND_INDEX, SQ_IND_DATA (sq.h)
     } else if (mec_control_.write(index, value, grbm_select_, mec_started)) {
       if (mec_started) effect = Effect::MecRun;
     } else if (index == gc(gc_regs_.SH_MEM_BASES)) {
@@ -348,8 +356,10 @@ void Gpu::write_reg(uint32_t index, uint32_t value) {
                        "reset waves): ignored\n",
                        value & 0xf, kDequeueResetWaves);
         } else {
-          // The queue's waves are killed and the queue leaves the hardware: ACTIVE falls.
+          // The queue's waves are killed (the halted ones too) and the queue leaves the
+          // hardware: ACTIVE falls.
           hqd_banks_[grbm_select_][gc(gc_regs_.CP_HQD_ACTIVE)] = 0;
+          sq_.reset();
           effect = Effect::HqdOff;
         }
       }
@@ -463,6 +473,7 @@ void Gpu::mode1_reset() {
   std::fill(std::begin(sh_mem_bases_), std::end(sh_mem_bases_), 0u);
   std::fill(std::begin(sh_mem_config_), std::end(sh_mem_config_), 0u);
   hqd_banks_.clear();
+  sq_.reset();
   smu_.reset();
   psp_.reset();
   // The reset takes the function's config space with it (amdgpu restores its saved PCI state
@@ -603,6 +614,24 @@ bool Gpu::interrupt_enabled(const am::hw::ih::IvEntry& entry) const {
   if (entry.client_id == CLIENTID_GFX && entry.source_id == SRCID_SDMA_TRAP)
     return regs_.read(gc(gc_regs_.SDMA0_CNTL)) & SDMA_CNTL_TRAP_ENABLE;
   return true;
+}
+
+// The wave halts with ILLEGAL_INST in its exception register, and the SQ raises its error
+// interrupt (client GRBM_CP, SQ_INTERRUPT_ID) with the wave's coordinates in the word.
+void Gpu::report_wave_exception(bool wave, const am::hw::sq::HwId1& id, uint64_t pc) {
+  using namespace am::hw;
+  if (wave) sq_.halt({id, pc, sq_regs_.illegal_inst});
+  sq::InterruptWord w;
+  w.encoding = sq::ENCODING_ERROR;
+  w.error_type = sq::ERROR_TYPE_ILLEGAL_INST;
+  if (wave)
+    w.sh_id = id.sa_id, w.wave_id = id.wave_id, w.simd_id = id.simd_id, w.wgp_id = id.wgp_id;
+  ih::IvEntry iv;
+  iv.client_id = ih::CLIENTID_GRBM_CP;
+  iv.source_id = ih::SRCID_SQ_INTERRUPT_MSG;
+  iv.timestamp = gpu_clock();
+  sq::encode(w, iv.src_data[0], iv.src_data[1]);
+  post_interrupt(iv);
 }
 
 void Gpu::report_vm_fault(uint64_t address, bool write, const std::string& what) {

@@ -18,6 +18,7 @@
 #include "register_file.h"
 #include "sdma_engine.h"
 #include "smu.h"
+#include "sq.h"
 
 #include <array>
 #include <atomic>
@@ -71,6 +72,7 @@ public:
   void reg_write(uint32_t index, uint32_t value) override { write_reg(index, value); }
   void post_interrupt(const am::hw::ih::IvEntry& entry) override;
   void report_vm_fault(uint64_t address, bool write, const std::string& what) override;
+  void report_wave_exception(bool wave, const am::hw::sq::HwId1& id, uint64_t pc) override;
   uint64_t gpu_clock() override;
   uint32_t sh_mem_bases(unsigned vmid) override;
   uint32_t sh_mem_config(unsigned vmid) override;
@@ -80,6 +82,7 @@ public:
   const GpuConfig& config() const { return config_; }
   const CardModel& model() const { return model_; }
   Mec& mec() { return mec_; }
+  const Sq& sq() const { return sq_; }
   const MecControl& mec_control() const { return mec_control_; }
   SdmaEngine& sdma() { return sdma_; }
   const Iommu& iommu() const { return iommu_; }
@@ -188,6 +191,8 @@ private:
   uint32_t sh_mem_config_[16] = {};
   std::unordered_map<uint32_t, std::unordered_map<uint32_t, uint32_t>> hqd_banks_;
   MecControl mec_control_;
+  const am::hw::sq::SqRegs& sq_regs_;
+  Sq sq_;
   Mec mec_;
   SdmaEngine sdma_;
   std::mutex irq_mutex_;

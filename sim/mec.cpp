@@ -308,12 +308,16 @@ void Mec::dispatch(std::array<uint32_t, 3> grid, uint32_t initiator) {
   if (r.memory_fault) {
     dev_.report_vm_fault(r.fault_address, r.fault_write, r.fault);
   } else {
-    am::hw::ih::IvEntry iv;
-    iv.client_id = am::hw::ih::CLIENTID_GRBM_CP;
-    iv.source_id = am::hw::ih::SRCID_SQ_INTERRUPT_MSG;
-    iv.ring_id = am::hw::ih::cp_ring_id(1, 0, 0);
-    iv.timestamp = dev_.gpu_clock();
-    dev_.post_interrupt(iv);
+    // The wave that could not go on halts with an illegal-instruction exception: an encoding
+    // the model cannot decode, or an instruction (or operand) it does not execute, both what
+    // the emulated SQ cannot run. Where it sat
+    // is the model's choice (one shader engine and array; the host worker as its WGP, the wave
+    // of the work-group spread over the WGP's four SIMDs), within HW_ID1's field widths.
+    am::hw::sq::HwId1 id;
+    id.wgp_id = r.fault_worker & 0xf;
+    id.simd_id = r.fault_wave & 3;
+    id.wave_id = (r.fault_wave >> 2) & 0x1f;
+    dev_.report_wave_exception(r.wave_fault, id, r.fault_pc);
   }
 }
 

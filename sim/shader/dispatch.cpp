@@ -98,6 +98,7 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
     // a work-group's state is reset, not reallocated.
     Executor exec(program, cache, lds_bytes(L.rsrc2), abort, &stop);
     std::vector<Wave> waves;
+    const Wave* running = nullptr; // the wave exec.run is stepping, for a fault's report
     uint64_t instructions = 0, lanes = 0, waves_run = 0;
     try {
       for (uint64_t g; !stop && (g = next.fetch_add(1)) < groups;) {
@@ -167,9 +168,11 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
           bool any = false;
           for (Wave& w : waves)
             if (!w.done) {
+              running = &w;
               instructions += exec.run(w, lanes);
               any = true;
             }
+          running = nullptr;
           if (!any) break;
           for (Wave& w : waves) w.at_barrier = false;
         }
@@ -182,6 +185,12 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
         result.memory_fault = f.memory;
         result.fault_address = f.address;
         result.fault_write = f.write;
+        if (running && !f.memory) {
+          result.wave_fault = true;
+          result.fault_pc = running->pc;
+          result.fault_wave = unsigned(running - waves.data());
+          result.fault_worker = index;
+        }
       }
       stop = true;
     } catch (const MemoryFault& f) {

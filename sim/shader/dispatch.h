@@ -40,6 +40,11 @@ struct DispatchResult {
   bool memory_fault = false;  // the fault was a memory access (a VM fault on hardware)
   uint64_t fault_address = 0;
   bool fault_write = false;
+  // A fault of one wave (not of the dispatch as a whole): where it was and which one it was.
+  bool wave_fault = false;
+  uint64_t fault_pc = 0;          // the instruction the wave stopped on
+  unsigned fault_wave = 0;        // the wave's index in its work-group
+  unsigned fault_worker = 0;      // the host worker that ran its work-group
   uint64_t instructions = 0;      // wave-instructions
   uint64_t lane_instructions = 0; // active lanes summed over vector instructions (+1 per scalar one)
   uint64_t waves = 0;
