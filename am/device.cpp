@@ -71,6 +71,36 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
+int debug_level() {
+  static const int level = [] {
+    const char* v = std::getenv("AM_DEBUG");
+    return v ? std::atoi(v) : 0;
+  }();
+  return level;
+}
+
+// The driver's own words for a wave fault; the runtime names the instruction on top of them.
+std::string describe(const WaveFault& f) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf,
+                "shader exception at pc 0x%llx: ", static_cast<unsigned long long>(f.pc));
+  std::string s = buf;
+  if (f.kind == WaveFault::Kind::IllegalInstruction) {
+    s += "illegal instruction";
+  } else {
+    std::snprintf(buf, sizeof buf, "a wave stopped on an exception (%s 0x%08x)", f.exception_name,
+                  f.exception);
+    s += buf;
+  }
+  if (!f.words) return s + " (the pc is outside the memory amcl allocated, no code to show)";
+  s += " (";
+  for (unsigned i = 0; i < f.words; ++i) {
+    std::snprintf(buf, sizeof buf, "%s0x%08x", i ? " " : "", f.dwords[i]);
+    s += buf;
+  }
+  return s + ")";
+}
+
 std::chrono::milliseconds hang_timeout_from_env() {
   const char* v = std::getenv("AMCL_HANG_TIMEOUT_MS");
   long ms = v ? std::atol(v) : 30000;
@@ -93,6 +123,7 @@ Device::~Device() {
   pci_->reg_write32(oss_base_ + ih_regs_->IH_RB_CNTL, 0);
   for (const Allocation& p : std::vector<Allocation>(peers_)) unmap_peer(p);
   for (const Allocation& a : boot_allocs_) { // the memory stays reserved; the mapping goes
+    untrack(a.va);
     pt_->unmap(a.va, a.size);
     VaSpace::process().free(a.va, a.size);
   }
@@ -212,6 +243,7 @@ void Device::discover() {
         info_.pci_address + ": GC IP version " + version(*gc) +
         " is not known to amcl (it has register tables for GC 11.0.0, 11.0.2, 11.0.3, "
         "12.0.0 and 12.0.1)");
+  sq_regs_ = sq::sq_regs_for_gc_major(gc->major);
   ih_regs_ = ih_regs_for_major(oss->major);
   if (!ih_regs_)
     throw DeviceError(info_.pci_address + ": OSSSYS IP version " + version(*oss) +
@@ -323,6 +355,7 @@ Allocation Device::alloc_boot(uint64_t size, uint64_t align) {
   pt_->map(*va, phys, size, PageTable::kRead | PageTable::kWrite);
   Allocation a{*va, size, pci_->vram() + phys, MemoryKind::Vram, phys};
   boot_allocs_.push_back(a);
+  track(a);
   return a;
 }
 
@@ -706,7 +739,9 @@ Allocation Device::alloc_vram(uint64_t size, uint64_t align, bool executable) {
   invalidate_gpu_tlb();
   ++live_;
   live_bytes_ += size;
-  return Allocation{*va, size, pci_->vram() + *phys, MemoryKind::Vram, *phys};
+  const Allocation a{*va, size, pci_->vram() + *phys, MemoryKind::Vram, *phys};
+  track(a);
+  return a;
 }
 
 Allocation Device::alloc_system(uint64_t size) {
@@ -731,11 +766,14 @@ Allocation Device::alloc_system(uint64_t size) {
   invalidate_gpu_tlb();
   ++live_;
   live_bytes_ += size;
-  return Allocation{*va, size, static_cast<uint8_t*>(host), MemoryKind::System, pages.front()};
+  const Allocation a{*va, size, static_cast<uint8_t*>(host), MemoryKind::System, pages.front()};
+  track(a);
+  return a;
 }
 
 void Device::free(const Allocation& a) {
   if (!a) return;
+  untrack(a.va);
   pt_->unmap(a.va, a.size);
   invalidate_gpu_tlb(); // before the memory or its address can be handed out again
   VaSpace::process().free(a.va, a.size);
@@ -767,11 +805,13 @@ void Device::map_peer(const Allocation& remote) {
   here.kind = MemoryKind::System;
   here.phys = pages.front();
   peers_.push_back(here);
+  track(here);
 }
 
 void Device::unmap_peer(const Allocation& remote) {
   auto it = std::find_if(peers_.begin(), peers_.end(), [&](const Allocation& p) { return p.va == remote.va; });
   if (it == peers_.end()) return;
+  untrack(it->va);
   pt_->unmap(it->va, it->size);
   invalidate_gpu_tlb();
   pci_->dma_unmap(it->cpu, it->size);
@@ -897,6 +937,7 @@ uint64_t Device::submit_sdma_words(std::span<const uint32_t> packets) {
 void Device::service_interrupts() {
   for (const hw::ih::IvEntry& iv : ih_.drain()) {
     std::string msg;
+    std::optional<WaveFault> wave;
     if (iv.client_id == hw::ih::CLIENTID_GFX && iv.source_id == hw::ih::SRCID_UTCL2_FAULT) {
       const uint64_t page = iv.src_data[0] | (uint64_t(iv.src_data[1] & 0xf) << 32);
       const uint32_t status = pci_->reg_read32(reg(gc_->GCVM_L2_PROTECTION_FAULT_STATUS));
@@ -907,7 +948,19 @@ void Device::service_interrupts() {
       msg = buf;
       rearm_vm_fault_latch();
     } else if (iv.source_id == hw::ih::SRCID_SQ_INTERRUPT_MSG) {
-      msg = "shader exception: a wave executed an illegal or unsupported instruction";
+      // kfd_int_process_v11.c: only ERROR words are faults (AUTO and INST ones are the SQ's
+      // own events and a shader's s_sendmsg).
+      const sq::InterruptWord word = sq::decode(iv.src_data[0], iv.src_data[1]);
+      if (word.encoding != sq::ENCODING_ERROR) continue;
+      wave = read_wave_fault(word);
+      msg = wave ? describe(*wave)
+                 : "shader exception: a wave executed an illegal or unsupported instruction";
+      if (debug_level() >= 1)
+        std::fprintf(stderr,
+                     "amcl am %s: SQ error interrupt (type %u, wave %u simd %u wgp %u sa %u): "
+                     "%s%s\n",
+                     info_.pci_address.c_str(), word.error_type, word.wave_id, word.simd_id,
+                     word.wgp_id, word.sh_id, msg.c_str(), wave ? "" : " (no halted wave found)");
     } else if (iv.source_id == hw::ih::SRCID_CP_BAD_OPCODE) {
       msg = "compute queue stopped on a packet it cannot execute";
       compute_stopped_ = true;
@@ -918,8 +971,72 @@ void Device::service_interrupts() {
     }
     if (msg.empty()) continue; // end-of-pipe and SDMA trap entries only wake waiters
     std::lock_guard lock(fault_mutex_);
-    faults_.push_back(msg);
+    faults_.push_back({msg, wave});
   }
+}
+
+uint32_t Device::read_wave_register(uint32_t wave_id, uint32_t index) {
+  pci_->reg_write32(reg(sq_regs_->SQ_IND_INDEX), sq::sq_ind_index(wave_id, index));
+  return pci_->reg_read32(reg(sq_regs_->SQ_IND_DATA));
+}
+
+// gfx_v11_0_read_wave_data's reads, after select_se_sh. The word names the shader array, WGP,
+// SIMD and wave but not the shader engine: each engine is asked in turn, and the wave is the
+// one whose HW_ID1 matches the word and whose exception register is set.
+std::optional<WaveFault> Device::read_wave_fault(const sq::InterruptWord& word) {
+  if (!sq_regs_) return std::nullopt;
+  const sq::SqRegs& s = *sq_regs_;
+  std::optional<WaveFault> found;
+  {
+    std::lock_guard lock(sq_mutex_);
+    for (uint32_t se = 0; se < sq::kMaxShaderEngines && !found; ++se) {
+      pci_->reg_write32(
+          reg(s.GRBM_GFX_INDEX),
+          sq::grbm_gfx_index(se, word.sh_id, sq::wave_instance(word.wgp_id, word.simd_id)));
+      const uint32_t hw_id1 = read_wave_register(word.wave_id, s.ix_hw_id1);
+      const uint32_t exception = read_wave_register(word.wave_id, s.ix_exception);
+      const sq::HwId1 id = sq::decode_hw_id1(hw_id1);
+      if (!exception || id.se_id != se || id.sa_id != word.sh_id || id.wgp_id != word.wgp_id ||
+          id.simd_id != word.simd_id || id.wave_id != word.wave_id)
+        continue;
+      WaveFault f;
+      f.kind = (exception & s.illegal_inst) ? WaveFault::Kind::IllegalInstruction
+                                            : WaveFault::Kind::Exception;
+      f.exception = exception;
+      f.exception_name = s.exception_name;
+      f.hw_id1 = hw_id1;
+      f.pc = read_wave_register(word.wave_id, s.ix_pc_lo) |
+             uint64_t(read_wave_register(word.wave_id, s.ix_pc_hi) & sq::SQ_WAVE_PC_HI_MASK) << 32;
+      found = f;
+    }
+    pci_->reg_write32(reg(s.GRBM_GFX_INDEX), sq::kGrbmGfxIndexBroadcast);
+  }
+  if (found) found->words = read_code(found->pc, found->dwords);
+  return found;
+}
+
+unsigned Device::read_code(uint64_t va, uint32_t out[3]) {
+  std::lock_guard lock(mapped_mutex_);
+  unsigned n = 0;
+  for (; n < 3; ++n) {
+    const uint64_t at = va + 4 * n;
+    auto it = mapped_.upper_bound(at);
+    if (it == mapped_.begin()) break;
+    const Allocation& a = std::prev(it)->second;
+    if (at + 4 > a.va + a.size || !a.cpu) break;
+    std::memcpy(&out[n], a.cpu + (at - a.va), 4);
+  }
+  return n;
+}
+
+void Device::track(const Allocation& a) {
+  std::lock_guard lock(mapped_mutex_);
+  mapped_[a.va] = a;
+}
+
+void Device::untrack(uint64_t va) {
+  std::lock_guard lock(mapped_mutex_);
+  mapped_.erase(va);
 }
 
 void Device::discard_faults() {
@@ -991,15 +1108,15 @@ void Device::wait(Engine e, uint64_t value) {
         throw DeviceError(std::string(name) + " was reset (after a hang or a packet it could not execute) "
                                               "before this work ran");
   }
-  std::vector<std::string> faults;
+  std::vector<Fault> faults;
   {
     std::lock_guard lock(fault_mutex_);
     faults.swap(faults_);
   }
   if (!faults.empty()) {
-    std::string msg = faults.front();
+    std::string msg = faults.front().message;
     if (faults.size() > 1) msg += " (and " + std::to_string(faults.size() - 1) + " more)";
-    throw DeviceError(msg);
+    throw DeviceError(msg, faults.front().wave);
   }
 }
 

@@ -7,6 +7,7 @@
 #include "hw/gmc.h"
 #include "hw/mp_regs.h"
 #include "hw/nbio_regs.h"
+#include "hw/sq.h"
 #include "hw/vm_hub_regs.h"
 #include "ih_ring.h"
 #include "ip_discovery.h"
@@ -21,8 +22,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -176,6 +179,16 @@ private:
   void rearm_vm_fault_latch();
   // Reads the IH ring and records faults; returns the messages of new faults.
   void service_interrupts();
+  // A shader exception the SQ reported: the halted wave's state (GRBM_GFX_INDEX selects its
+  // shader engine, array and SIMD; SQ_IND_INDEX/SQ_IND_DATA read its registers), then the code
+  // at its PC. Empty when no halted wave answers to the word.
+  std::optional<WaveFault> read_wave_fault(const hw::sq::InterruptWord& word);
+  uint32_t read_wave_register(uint32_t wave_id, uint32_t index);
+  // Copies up to three dwords at GPU address `va` from the driver's own mappings of the
+  // allocations it made; returns how many were inside them.
+  unsigned read_code(uint64_t va, uint32_t out[3]);
+  void track(const Allocation& a);
+  void untrack(uint64_t va);
   void reset_queue(Engine e);
   void discard_faults();
   Queue& queue(Engine e) { return e == Engine::Compute ? compute_ : sdma_; }
@@ -205,6 +218,7 @@ private:
   uint32_t oss_base_ = 0;        // OSSSYS segment 0 base
   const hw::GcRegs* gc_ = nullptr; // the GC generation's register table
   const hw::IhRegs* ih_regs_ = nullptr;
+  const hw::sq::SqRegs* sq_regs_ = nullptr;
   hw::gmc::PteFormat pte_format_ = hw::gmc::PteFormat::v11;
   BootState boot_state_ = BootState::Fresh;
   std::string firmware_source_;
@@ -227,7 +241,15 @@ private:
   std::mutex fault_mutex_;
   std::mutex tlb_mutex_;
   int64_t clock_offset_ns_ = 0; // host steady_clock ns minus GPU ns
-  std::vector<std::string> faults_; // device faults not yet reported to a waiter
+  struct Fault {
+    std::string message;
+    std::optional<WaveFault> wave;
+  };
+  std::vector<Fault> faults_; // device faults not yet reported to a waiter
+  std::mutex sq_mutex_;       // the GRBM_GFX_INDEX / SQ_IND_INDEX selection while a wave is read
+  // Every allocation the driver has mapped, by GPU address: its own view of memory.
+  std::map<uint64_t, Allocation> mapped_;
+  std::mutex mapped_mutex_;
   std::atomic<bool> compute_stopped_ = false; // the MEC reported a bad packet
   std::atomic<bool> sdma_stopped_ = false;    // the SDMA engine reported a stuck queue
   std::atomic<uint64_t> resets_ = 0;

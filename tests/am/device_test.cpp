@@ -5,6 +5,8 @@
 #include "am/hw/discovery.h"
 #include "am/hw/gc_generations.h"
 #include "am/hw/mqd.h"
+#include "am/hw/sh_regs.h"
+#include "am/hw/sq.h"
 #include "sim/gpu.h"
 #include "sim/ip_discovery.h"
 
@@ -12,10 +14,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <thread>
+#include <vector>
 
 namespace {
 
@@ -291,6 +295,69 @@ TEST_P(AmDevice, BadPacketStopsTheQueueWhichIsResetForTheNextSubmission) {
 
 // The SDMA engine raises SDMA_QUEUE_HANG for a packet it cannot execute, so the driver reports
 // the error and resets the queue at once instead of waiting out the hang timeout (30 s).
+// A wave that meets an instruction the emulated shader array does not execute (an image load:
+// llvm-mc-22 -show-encoding, gfx1100 two dwords, gfx1201 three) stops on an illegal-instruction
+// exception. The driver learns where from the SQ interrupt word and the halted wave's registers,
+// reads the dwords at its PC from its own mapping of the code, and the queue goes on.
+TEST_P(AmDevice, IllegalInstructionIsReportedWithItsPcDwordsAndTrapStatus) {
+  const bool gfx12 = std::string(GetParam()).starts_with("gfx12");
+  // s_nop 0; image_load v[4:7], v1, s[8:15] dmask:0xf dim:SQ_RSRC_IMG_1D; s_endpgm
+  const std::vector<uint32_t> program =
+      gfx12 ? std::vector<uint32_t>{0xBF800000, 0xD3C00000, 0x00001004, 0x00000001, 0xBFB00000}
+            : std::vector<uint32_t>{0xBF800000, 0xF0000F00, 0x00020401, 0xBFB00000};
+  auto gpu = card();
+  am::Device dev(gpu);
+  const am::hw::sq::SqRegs& regs = *am::hw::sq::sq_regs_for_gc_major(gfx12 ? 12 : 11);
+  am::Allocation code = dev.alloc_vram(4096, 256, true);
+  std::memcpy(code.cpu, program.data(), program.size() * 4);
+  using namespace am::hw;
+  am::Pm4Builder p;
+  p.set_sh_regs(sh::regCOMPUTE_PGM_LO, {uint32_t(code.va >> 8), uint32_t(code.va >> 40)});
+  p.set_sh_regs(sh::regCOMPUTE_PGM_RSRC1, {0, 0});
+  p.set_sh_regs(sh::regCOMPUTE_PGM_RSRC3, {0});
+  p.set_sh_regs(sh::regCOMPUTE_START_X, {0, 0, 0});
+  p.set_sh_regs(sh::regCOMPUTE_NUM_THREAD_X, {32, 1, 1});
+  p.dispatch_direct(1, 1, 1,
+                    sh::DISPATCH_COMPUTE_SHADER_EN | sh::DISPATCH_FORCE_START_AT_000 |
+                        sh::DISPATCH_CS_W32_EN);
+  try {
+    dev.wait(am::Engine::Compute, dev.submit_compute(p));
+    ADD_FAILURE() << "the illegal instruction completed without an error";
+  } catch (const am::DeviceError& e) {
+    ASSERT_TRUE(e.wave_fault) << e.what();
+    const am::WaveFault& f = *e.wave_fault;
+    EXPECT_EQ(f.kind, am::WaveFault::Kind::IllegalInstruction);
+    EXPECT_EQ(f.pc, code.va + 4);
+    ASSERT_EQ(f.words, 3u);
+    for (unsigned i = 0; i < 3; ++i) EXPECT_EQ(f.dwords[i], program[1 + i]) << i;
+    EXPECT_EQ(f.exception & regs.illegal_inst, regs.illegal_inst);
+    EXPECT_STREQ(f.exception_name, gfx12 ? "EXCP_FLAG_PRIV" : "TRAPSTS");
+    char pc[32];
+    std::snprintf(pc, sizeof pc, "0x%llx", static_cast<unsigned long long>(code.va + 4));
+    EXPECT_NE(std::string(e.what()).find(std::string("shader exception at pc ") + pc +
+                                         ": illegal instruction (0x" +
+                                         (gfx12 ? "d3c00000 0x00001004" : "f0000f00 0x00020401")),
+              std::string::npos)
+        << e.what();
+  }
+  // The halted wave stays readable until its queue is reset; the slot of a wave that is not
+  // halted reads 0.
+  EXPECT_EQ(gpu->sq().halted(), 1u);
+  auto gc = [&](am::hw::Reg r) { return gpu->model().gc_reg(r); };
+  gpu->reg_write32(gc(regs.GRBM_GFX_INDEX), sq::grbm_gfx_index(0, 0, 0));
+  gpu->reg_write32(gc(regs.SQ_IND_INDEX), sq::sq_ind_index(31, regs.ix_pc_lo));
+  EXPECT_EQ(gpu->reg_read32(gc(regs.SQ_IND_DATA)), 0u);
+  gpu->reg_write32(gc(regs.GRBM_GFX_INDEX), sq::kGrbmGfxIndexBroadcast);
+  // The queue runs the next submission.
+  am::Allocation mem = dev.alloc_vram(4096);
+  am::Pm4Builder w;
+  w.write_data_mem(mem.va, {0x600d});
+  dev.wait(am::Engine::Compute, dev.submit_compute(w));
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], 0x600du);
+  dev.free(mem);
+  dev.free(code);
+}
+
 TEST_P(AmDevice, BadSdmaPacketIsReportedWithoutWaitingForTheHangTimeout) {
   am::Device dev(card());
   am::SdmaBuilder bad;
