@@ -66,6 +66,9 @@ void init_llvm() {
     LLVMInitializeAMDGPUTarget();
     LLVMInitializeAMDGPUTargetMC();
     LLVMInitializeAMDGPUAsmPrinter();
+    // Inline assembly in OpenCL C is parsed while the object is emitted; without the parser
+    // LLVM aborts the process ("Inline asm not supported by this streamer").
+    LLVMInitializeAMDGPUAsmParser();
     LLVMInitializeAMDGPUDisassembler(); // disassemble_one (disassembler.h)
     // Lets a crash inside clang or LLVM end the build that caused it (see frontend()).
     llvm::CrashRecoveryContext::Enable();
