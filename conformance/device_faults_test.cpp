@@ -117,6 +117,34 @@ TEST(DeviceFaults, ReadOfFreedBuffer) {
   expect_queue_usable(env);
 }
 
+// An instruction the device does not execute (an image load, which amcl's emulated shader
+// array lacks) fails the command with a message naming it, its PC and its dwords; the queue
+// then runs the next kernel.
+TEST(DeviceFaults, IllegalInstructionIsNamedInTheError) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_kernel k = env.kernel(
+      "__kernel void img(__global int* p) {"
+      "  __asm__ volatile(\"image_load v[4:7], v1, s[8:15] dmask:0xf dim:SQ_RSRC_IMG_1D\""
+      "                   ::: \"v4\", \"v5\", \"v6\", \"v7\");"
+      "  p[get_global_id(0)] = 1; }",
+      "img");
+  cl_mem m = env.buffer(64 * sizeof(int));
+  clSetKernelArg(k, 0, sizeof m, &m);
+  size_t global = 64;
+  cl_event e;
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, &e),
+            CL_SUCCESS);
+  EXPECT_EQ(env.final_status(e), CL_OUT_OF_RESOURCES);
+  EXPECT_TRUE(env.noted("shader exception at pc 0x"));
+  EXPECT_TRUE(env.noted(": illegal instruction image_load v[4:7], v1, s[8:15] dmask:0xf "
+                        "dim:SQ_RSRC_IMG_1D (0x"));
+  clReleaseEvent(e);
+  clReleaseMemObject(m);
+  clReleaseKernel(k);
+  expect_queue_usable(env);
+}
+
 // Runs with AMCL_HANG_TIMEOUT_MS=1000 (kHangTimeout above).
 TEST(DeviceFaults, InfiniteLoopIsResetAfterTheHangTimeout) {
   Env env;

@@ -1,5 +1,6 @@
 #include "scheduler.h"
 
+#include "device_fault.h"
 #include "dispatch.h"
 
 #include <algorithm>
@@ -173,8 +174,8 @@ _cl_command_queue::Command take(cl_command_queue q, size_t i) {
 
 // A device failure becomes the command's status; the context's callback hears why.
 cl_int report_failure(cl_command_queue q, const am::DeviceError& e) {
-  std::string msg =
-      std::string("amcl: command failed on ") + q->device->am->info().gfx + ": " + e.what();
+  const std::string& gfx = q->device->am->info().gfx;
+  std::string msg = "amcl: command failed on " + gfx + ": " + describe_failure(e, gfx);
   std::fprintf(stderr, "%s\n", msg.c_str());
   if (q->context->notify) q->context->notify(msg.c_str(), nullptr, 0, q->context->notify_data);
   return CL_OUT_OF_RESOURCES;
