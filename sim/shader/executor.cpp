@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <type_traits>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -27,6 +28,14 @@ std::string hex(uint64_t v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
   return buf;
+}
+
+// S_CLS_I32 / V_CLS_I32 (RDNA3 ISA manual): the position, counted from the most significant
+// bit, of the first bit that differs from the sign bit; -1 (all ones) when none does.
+template <class T> uint32_t leading_sign_bits(T v) {
+  using S = std::make_signed_t<T>;
+  const T same = v ^ T(S(v) >> (8 * sizeof(T) - 1)); // bits equal to the sign become 0
+  return same ? uint32_t(std::countl_zero(same)) : ~0u;
 }
 
 [[noreturn]] void fault(const Wave& w, const Inst& in, const std::string& what) {
@@ -531,6 +540,7 @@ void Executor::exec_salu(Wave& w, const Inst& in) {
   }
   case Op::s_ctz_i32_b32: { uint32_t v = s0(); set(v ? uint32_t(std::countr_zero(v)) : ~0u); break; }
   case Op::s_clz_i32_u32: { uint32_t v = s0(); set(v ? uint32_t(std::countl_zero(v)) : ~0u); break; }
+  case Op::s_cls_i32: set(leading_sign_bits(s0())); break;
   case Op::s_sext_i32_i8: set(uint32_t(int32_t(int8_t(s0())))); break;
   case Op::s_sext_i32_i16: set(uint32_t(int32_t(int16_t(s0())))); break;
   case Op::s_abs_i32: { int32_t v = int32_t(s0()); set_nz(uint32_t(v < 0 ? -int64_t(v) : v)); break; }
@@ -566,6 +576,8 @@ void Executor::exec_salu(Wave& w, const Inst& in) {
   case Op::s_cmov_b64: if (w.scc) swrite64(w, in.dst, s0_64()); break;
   case Op::s_bcnt1_i32_b64: set_nz(uint32_t(std::popcount(s0_64()))); break;
   case Op::s_ctz_i32_b64: { uint64_t v = s0_64(); set(v ? uint32_t(std::countr_zero(v)) : ~0u); break; }
+  case Op::s_clz_i32_u64: { uint64_t v = s0_64(); set(v ? uint32_t(std::countl_zero(v)) : ~0u); break; }
+  case Op::s_cls_i32_i64: set(leading_sign_bits(s0_64())); break;
   case Op::s_bitset0_b32: swrite(w, in.dst, sread(w, in, in.dst) & ~(1u << (s0() & 31))); break;
   case Op::s_bitset1_b32: swrite(w, in.dst, sread(w, in, in.dst) | (1u << (s0() & 31))); break;
   case Op::s_getpc_b64: swrite64(w, in.dst, w.pc + in.size); break;
@@ -1082,6 +1094,7 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
       d = r; break;
     }
     case Op::v_clz_i32_u32: { uint32_t v = a(); d = v ? uint32_t(std::countl_zero(v)) : ~0u; break; }
+    case Op::v_cls_i32: d = leading_sign_bits(a()); break;
     case Op::v_ctz_i32_b32: { uint32_t v = a(); d = v ? uint32_t(std::countr_zero(v)) : ~0u; break; }
     // With VOP3's clamp bit the unsigned add/sub saturate.
     case Op::v_add_nc_u32: {
