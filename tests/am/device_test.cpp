@@ -267,7 +267,7 @@ TEST_P(AmDevice, AHubWithItsL1TlbOffTranslatesNothing) {
 
 // The MEC reports a packet it cannot execute (CP_BAD_OPCODE, enabled by
 // CP_ME1_PIPE0_INT_CNTL.OPCODE_ERROR_INT_ENABLE), so the driver knows at once rather than after
-// the hang timeout (30 s).
+// the hang timeout (60 s).
 TEST_P(AmDevice, BadPacketStopsTheQueueWhichIsResetForTheNextSubmission) {
   auto gpu = card();
   am::Device dev(gpu);
@@ -294,7 +294,7 @@ TEST_P(AmDevice, BadPacketStopsTheQueueWhichIsResetForTheNextSubmission) {
 }
 
 // The SDMA engine raises SDMA_QUEUE_HANG for a packet it cannot execute, so the driver reports
-// the error and resets the queue at once instead of waiting out the hang timeout (30 s).
+// the error and resets the queue at once instead of waiting out the hang timeout (60 s).
 // A wave that meets an instruction the emulated shader array does not execute (an image load:
 // llvm-mc-22 -show-encoding, gfx1100 two dwords, gfx1201 three) stops on an illegal-instruction
 // exception. The driver learns where from the SQ interrupt word and the halted wave's registers,
