@@ -542,6 +542,12 @@ std::optional<Inst> decode(std::span<const uint32_t> w, Gfx gfx, std::string* wh
     inst.src[1] = uint16_t(src::kVgpr0 + bits(d1, 15, 8));  // data0
     inst.src[2] = uint16_t(src::kVgpr0 + bits(d1, 23, 16)); // data1
     inst.dst = uint16_t(src::kVgpr0 + bits(d1, 31, 24));
+    // LLVM requires the fields of operands an operation does not have to be 0 (llvm-mc-22
+    // --disassemble rejects a DS word otherwise); swizzle's data sits in ADDR.
+    const OpInfo& info = op_info(inst.op);
+    if ((!info.src_dwords[0] && bits(d1, 15, 8)) || (!info.src_dwords[1] && bits(d1, 23, 16)) ||
+        (!info.dst_dwords && bits(d1, 31, 24)))
+      return unimpl("DS with a field its operation does not have", bits(d0, 25, 18));
     return inst;
   }
   if (top6 == 0x38) { // MUBUF

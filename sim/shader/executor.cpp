@@ -5,6 +5,7 @@
 
 #include "am/hw/gc_regs.h"
 #include "aperture_ports.h"
+#include "atomic_ops.h"
 #include "float_ops.h"
 
 #include <algorithm>
@@ -895,6 +896,30 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     case Op::v_min_u16: half_dst(d, std::min(half_src(0, lane), half_src(1, lane))); break;
     case Op::v_max_i16: half_dst(d, uint16_t(std::max(int16_t(half_src(0, lane)), int16_t(half_src(1, lane))))); break;
     case Op::v_min_i16: half_dst(d, uint16_t(std::min(int16_t(half_src(0, lane)), int16_t(half_src(1, lane))))); break;
+    // Three-operand 16-bit integer min/max/median (RDNA3 ISA manual, V_MED3_I16: the median is
+    // max(min(a, b), min(max(a, b), c))).
+    case Op::v_min3_i16:
+    case Op::v_max3_i16:
+    case Op::v_med3_i16: {
+      const int16_t x = int16_t(half_src(0, lane)), y = int16_t(half_src(1, lane)),
+                    z = int16_t(half_src(2, lane));
+      const int16_t r = in.op == Op::v_min3_i16 ? std::min({x, y, z})
+                        : in.op == Op::v_max3_i16
+                            ? std::max({x, y, z})
+                            : std::max(std::min(x, y), std::min(std::max(x, y), z));
+      half_dst(d, uint16_t(r));
+      break;
+    }
+    case Op::v_min3_u16:
+    case Op::v_max3_u16:
+    case Op::v_med3_u16: {
+      const uint16_t x = half_src(0, lane), y = half_src(1, lane), z = half_src(2, lane);
+      half_dst(d, in.op == Op::v_min3_u16 ? std::min({x, y, z})
+                  : in.op == Op::v_max3_u16
+                      ? std::max({x, y, z})
+                      : std::max(std::min(x, y), std::min(std::max(x, y), z)));
+      break;
+    }
     case Op::v_add_nc_i16: case Op::v_sub_nc_i16: {
       const int32_t x = int16_t(half_src(0, lane)), y = int16_t(half_src(1, lane));
       int32_t r = in.op == Op::v_add_nc_i16 ? x + y : x - y;
@@ -1496,74 +1521,37 @@ void Executor::exec_vopd(Wave& w, const Inst& in) {
 
 namespace {
 
-// Read-modify-write of the global atomics (RDNA3 ISA manual, FLAT atomic opcodes).
-template <class T> T atomic_result(Op op, T old, T data, T cmp) {
-  using S = std::make_signed_t<T>;
-  switch (op) {
-  case Op::atomic_swap_b32: case Op::atomic_swap_b64: return data;
-  case Op::atomic_cmpswap_b32: case Op::atomic_cmpswap_b64: return old == cmp ? data : old;
-  case Op::atomic_add_u32: case Op::atomic_add_u64: return old + data;
-  case Op::atomic_sub_u32: return old - data;
-  case Op::atomic_min_i32: return T(std::min(S(old), S(data)));
-  case Op::atomic_max_i32: return T(std::max(S(old), S(data)));
-  case Op::atomic_min_u32: return std::min(old, data);
-  case Op::atomic_max_u32: return std::max(old, data);
-  case Op::atomic_and_b32: return old & data;
-  case Op::atomic_or_b32: return old | data;
-  case Op::atomic_xor_b32: return old ^ data;
-  case Op::atomic_inc_u32: return old >= data ? 0 : old + 1;
-  case Op::atomic_dec_u32: return (old == 0 || old > data) ? data : old - 1;
-  default: return old;
+// One lane's FLAT/GLOBAL atomic on host memory: a compare-exchange loop on the naturally aligned
+// element, so that waves of other work-groups, which run on other host threads, see each
+// read-modify-write whole. Returns the old value.
+template <class T> T atomic_rmw(uint8_t* p, Rmw rmw, T data, T data2) {
+  std::atomic_ref<T> ref(*reinterpret_cast<T*>(p));
+  T old = ref.load();
+  while (!ref.compare_exchange_weak(old, rmw_result<T>(rmw, old, data, data2))) {
   }
+  return old;
 }
-
-// The FLAT atomics are contiguous in the opcode table, from cmpswap_b32 to add_f32.
-bool is_atomic(Op op) { return op >= Op::atomic_cmpswap_b32 && op <= Op::atomic_add_f32; }
 
 } // namespace
 
 // Private (scratch) memory is swizzled: dword k of a lane's private space lives at
-// wave base + (k * wave size + lane) * 4, so the lanes' same dword is contiguous.
+// wave base + (k * wave size + lane) * 4, so the lanes' same dword is contiguous (PrivatePort).
 void Executor::exec_scratch(Wave& w, const Inst& in) {
-  const OpInfo& info = op_info(in.op);
   const uint32_t exec = w.exec();
-  const bool is_store = info.dst_dwords == 0;
-  const unsigned bytes = in.op == Op::load_u8 || in.op == Op::load_i8 || in.op == Op::store_b8 ? 1
-                       : in.op == Op::load_u16 || in.op == Op::load_i16 || in.op == Op::store_b16 ? 2
-                       : 4 * regs_of(is_store ? info.src_dwords[0] : info.dst_dwords);
   const uint32_t sbase = in.soffset != src::kNull ? sread(w, in, in.soffset) : 0;
   PrivatePort lane_memory(memory_, w);
   for (unsigned lane = 0; lane < kWaveSize; ++lane) {
     if (!((exec >> lane) & 1)) continue;
-    uint32_t off = sbase + uint32_t(in.imm) + (in.src[0] != src::kNull ? vreg(w, in.src[0], lane) : 0);
-    uint8_t data[16] = {};
-    if (is_store)
-      for (unsigned i = 0; i < (bytes + 3) / 4; ++i) {
-        uint32_t v = vreg(w, in.src[1], lane, i);
-        std::memcpy(data + 4 * i, &v, std::min(4u, bytes));
-      }
+    const uint32_t off =
+        sbase + uint32_t(in.imm) + (in.src[0] != src::kNull ? vreg(w, in.src[0], lane) : 0);
     lane_memory.lane = w.lane_id(lane);
     try {
-      if (is_store) lane_memory.write(off, data, bytes);
-      else lane_memory.read(off, data, bytes);
+      flat_lane(w, in, lane_memory, off, lane);
     } catch (const ApertureFault& f) {
       fault(w, in, f.what());
     } catch (const MemoryFault& f) {
       throw ShaderFault(std::string(f.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")",
                         f.address, f.write);
-    }
-    if (is_store) continue;
-    if (bytes == 1) vreg(w, in.dst, lane) = in.op == Op::load_i8 ? uint32_t(int32_t(int8_t(data[0]))) : data[0];
-    else if (bytes == 2) {
-      uint16_t v;
-      std::memcpy(&v, data, 2);
-      vreg(w, in.dst, lane) = in.op == Op::load_i16 ? uint32_t(int32_t(int16_t(v))) : v;
-    } else {
-      for (unsigned i = 0; i < bytes / 4; ++i) {
-        uint32_t v;
-        std::memcpy(&v, data + 4 * i, 4);
-        vreg(w, in.dst, lane, i) = v;
-      }
     }
   }
 }
@@ -1600,79 +1588,121 @@ void Executor::exec_flat(Wave& w, const Inst& in) {
       }
     }
     try {
-      switch (in.op) {
-      case Op::load_u8: case Op::load_i8: {
-        uint8_t v; mem->read(addr, &v, 1);
-        vreg(w, in.dst, lane) = in.op == Op::load_i8 ? uint32_t(int32_t(int8_t(v))) : v; break;
-      }
-      case Op::load_u16: case Op::load_i16: {
-        uint16_t v; mem->read(addr, &v, 2);
-        vreg(w, in.dst, lane) = in.op == Op::load_i16 ? uint32_t(int32_t(int16_t(v))) : v; break;
-      }
-      // d16 loads fill the low half and keep the high half of the VGPR.
-      case Op::load_d16_u8: case Op::load_d16_i8: case Op::load_d16_b16: {
-        uint16_t v = 0;
-        if (in.op == Op::load_d16_b16) mem->read(addr, &v, 2);
-        else {
-          uint8_t b; mem->read(addr, &b, 1);
-          v = in.op == Op::load_d16_i8 ? uint16_t(int16_t(int8_t(b))) : b;
-        }
-        uint32_t& d = vreg(w, in.dst, lane);
-        d = (d & 0xffff0000u) | v;
-        break;
-      }
-      case Op::load_b32: case Op::load_b64: case Op::load_b96: case Op::load_b128: {
-        uint32_t v[4];
-        const unsigned n = regs_of(info.dst_dwords);
-        mem->read(addr, v, 4 * n);
-        for (unsigned i = 0; i < n; ++i) vreg(w, in.dst, lane, i) = v[i];
-        break;
-      }
-      case Op::store_b8: { uint8_t v = uint8_t(vreg(w, in.src[1], lane)); mem->write(addr, &v, 1); break; }
-      case Op::store_b16: { uint16_t v = uint16_t(vreg(w, in.src[1], lane)); mem->write(addr, &v, 2); break; }
-      case Op::store_d16_hi_b8: { uint8_t v = uint8_t(vreg(w, in.src[1], lane) >> 16); mem->write(addr, &v, 1); break; }
-      case Op::store_d16_hi_b16: { uint16_t v = uint16_t(vreg(w, in.src[1], lane) >> 16); mem->write(addr, &v, 2); break; }
-      case Op::store_b32: case Op::store_b64: case Op::store_b96: case Op::store_b128: {
-        uint32_t v[4];
-        const unsigned n = regs_of(info.src_dwords[0]);
-        for (unsigned i = 0; i < n; ++i) v[i] = vreg(w, in.src[1], lane, i);
-        mem->write(addr, v, 4 * n);
-        break;
-      }
-      default: {
-        if (!is_atomic(in.op)) fault(w, in, "unimplemented memory instruction");
-        const bool wide = regs_of(info.dst_dwords) == 2;
-        if (addr & (wide ? 7 : 3)) fault(w, in, "misaligned atomic address " + hex(addr));
-        uint8_t* p = mem->translate(addr, wide ? 8 : 4, true);
-        if (wide) {
-          std::atomic_ref<uint64_t> ref(*reinterpret_cast<uint64_t*>(p));
-          auto data = [&](unsigned k) {
-            return uint64_t(vreg(w, in.src[1], lane, 2 * k)) | (uint64_t(vreg(w, in.src[1], lane, 2 * k + 1)) << 32);
-          };
-          uint64_t old = ref.load();
-          while (!ref.compare_exchange_weak(old, atomic_result<uint64_t>(in.op, old, data(0), data(1)))) {}
-          if (in.has_vdst_data) vreg(w, in.dst, lane) = uint32_t(old), vreg(w, in.dst, lane, 1) = uint32_t(old >> 32);
-        } else {
-          std::atomic_ref<uint32_t> ref(*reinterpret_cast<uint32_t*>(p));
-          const uint32_t data = vreg(w, in.src[1], lane);
-          const uint32_t cmp = in.op == Op::atomic_cmpswap_b32 ? vreg(w, in.src[1], lane, 1) : 0;
-          uint32_t old = ref.load();
-          for (;;) {
-            uint32_t desired = in.op == Op::atomic_add_f32 ? u32(f32(old) + f32(data))
-                                                           : atomic_result<uint32_t>(in.op, old, data, cmp);
-            if (ref.compare_exchange_weak(old, desired)) break;
-          }
-          if (in.has_vdst_data) vreg(w, in.dst, lane) = old;
-        }
-        break;
-      }
-      }
+      flat_lane(w, in, *mem, addr, lane);
     } catch (const ApertureFault& f) {
       fault(w, in, f.what());
     } catch (const MemoryFault& f) {
       throw ShaderFault(std::string(f.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")",
                         f.address, f.write);
     }
+  }
+}
+
+// One lane's FLAT/GLOBAL/SCRATCH access at `addr` of `mem` (global memory, the LDS or the lane's
+// private memory).
+void Executor::flat_lane(Wave& w, const Inst& in, MemoryPort& mem, uint64_t addr, unsigned lane) {
+  const OpInfo& info = op_info(in.op);
+  switch (in.op) {
+  case Op::load_u8:
+  case Op::load_i8: {
+    uint8_t v;
+    mem.read(addr, &v, 1);
+    vreg(w, in.dst, lane) = in.op == Op::load_i8 ? uint32_t(int32_t(int8_t(v))) : v;
+    break;
+  }
+  case Op::load_u16:
+  case Op::load_i16: {
+    uint16_t v;
+    mem.read(addr, &v, 2);
+    vreg(w, in.dst, lane) = in.op == Op::load_i16 ? uint32_t(int32_t(int16_t(v))) : v;
+    break;
+  }
+  // d16 loads fill the low half (the _hi forms: the high half) and keep the other half; bytes
+  // are zero- or sign-extended to 16 bits.
+  case Op::load_d16_u8:
+  case Op::load_d16_i8:
+  case Op::load_d16_b16:
+  case Op::load_d16_hi_u8:
+  case Op::load_d16_hi_i8:
+  case Op::load_d16_hi_b16: {
+    uint16_t v = 0;
+    if (in.op == Op::load_d16_b16 || in.op == Op::load_d16_hi_b16)
+      mem.read(addr, &v, 2);
+    else {
+      uint8_t b;
+      mem.read(addr, &b, 1);
+      v = in.op == Op::load_d16_i8 || in.op == Op::load_d16_hi_i8 ? uint16_t(int16_t(int8_t(b)))
+                                                                  : b;
+    }
+    const bool hi =
+        in.op == Op::load_d16_hi_u8 || in.op == Op::load_d16_hi_i8 || in.op == Op::load_d16_hi_b16;
+    uint32_t& d = vreg(w, in.dst, lane);
+    d = hi ? (d & 0xffffu) | (uint32_t(v) << 16) : (d & 0xffff0000u) | v;
+    break;
+  }
+  case Op::load_b32:
+  case Op::load_b64:
+  case Op::load_b96:
+  case Op::load_b128: {
+    uint32_t v[4];
+    const unsigned n = regs_of(info.dst_dwords);
+    mem.read(addr, v, 4 * n);
+    for (unsigned i = 0; i < n; ++i) vreg(w, in.dst, lane, i) = v[i];
+    break;
+  }
+  case Op::store_b8: {
+    uint8_t v = uint8_t(vreg(w, in.src[1], lane));
+    mem.write(addr, &v, 1);
+    break;
+  }
+  case Op::store_b16: {
+    uint16_t v = uint16_t(vreg(w, in.src[1], lane));
+    mem.write(addr, &v, 2);
+    break;
+  }
+  case Op::store_d16_hi_b8: {
+    uint8_t v = uint8_t(vreg(w, in.src[1], lane) >> 16);
+    mem.write(addr, &v, 1);
+    break;
+  }
+  case Op::store_d16_hi_b16: {
+    uint16_t v = uint16_t(vreg(w, in.src[1], lane) >> 16);
+    mem.write(addr, &v, 2);
+    break;
+  }
+  case Op::store_b32:
+  case Op::store_b64:
+  case Op::store_b96:
+  case Op::store_b128: {
+    uint32_t v[4];
+    const unsigned n = regs_of(info.src_dwords[0]);
+    for (unsigned i = 0; i < n; ++i) v[i] = vreg(w, in.src[1], lane, i);
+    mem.write(addr, v, 4 * n);
+    break;
+  }
+  default: {
+    // Atomics: naturally aligned elements (whatever the alignment mode); the second data
+    // operand (cmpswap's compared value) follows the first in the data VGPRs.
+    const AtomicOp atomic = flat_atomic(in.op);
+    if (atomic.rmw == Rmw::None) fault(w, in, "unimplemented memory instruction");
+    if (addr & (atomic.bytes - 1)) fault(w, in, "misaligned atomic address " + hex(addr));
+    const bool two = regs_of(info.src_dwords[0]) * 4 == 2u * atomic.bytes;
+    uint8_t* p = mem.translate(addr, atomic.bytes, true);
+    if (atomic.bytes == 8) {
+      auto data = [&](unsigned k) {
+        return uint64_t(vreg(w, in.src[1], lane, 2 * k)) |
+               (uint64_t(vreg(w, in.src[1], lane, 2 * k + 1)) << 32);
+      };
+      const uint64_t old = atomic_rmw<uint64_t>(p, atomic.rmw, data(0), two ? data(1) : 0);
+      if (in.has_vdst_data)
+        vreg(w, in.dst, lane) = uint32_t(old), vreg(w, in.dst, lane, 1) = uint32_t(old >> 32);
+    } else {
+      const uint32_t old = atomic_rmw<uint32_t>(p, atomic.rmw, vreg(w, in.src[1], lane),
+                                                two ? vreg(w, in.src[1], lane, 1) : 0);
+      if (in.has_vdst_data) vreg(w, in.dst, lane) = old;
+    }
+    break;
+  }
   }
 }
 
@@ -1683,6 +1713,7 @@ unsigned Executor::flat_access_bytes(Op op, const OpInfo& info) {
   case Op::load_u16:
   case Op::load_i16:
   case Op::load_d16_b16:
+  case Op::load_d16_hi_b16:
   case Op::store_b16:
   case Op::store_d16_hi_b16:
     return 2;
@@ -1917,34 +1948,100 @@ void Executor::exec_ds(Wave& w, const Inst& in) {
       for (unsigned i = 0; i < 2 * n; ++i) vreg(w, in.dst, lane, i) = v[i];
       break;
     }
-    case Op::ds_add_u64: {
-      uint64_t old, x = uint64_t(vreg(w, in.src[1], lane)) | (uint64_t(vreg(w, in.src[1], lane, 1)) << 32);
-      load(addr, &old, 8);
-      old += x;
-      store(addr, &old, 8);
+    // Half-VGPR accesses: the stores take bits [23:16] / [31:16], the loads fill the low (or
+    // high) half with the byte zero- or sign-extended to 16 bits, or the short, keeping the other.
+    case Op::ds_store_b8_d16_hi: {
+      uint8_t v = uint8_t(vreg(w, in.src[1], lane) >> 16);
+      store(addr, &v, 1);
       break;
     }
-    case Op::ds_add_u32: case Op::ds_sub_u32: case Op::ds_min_i32: case Op::ds_max_i32:
-    case Op::ds_min_u32: case Op::ds_max_u32: case Op::ds_and_b32: case Op::ds_or_b32:
-    case Op::ds_xor_b32: {
-      // Lanes run one after another here, so each read-modify-write is atomic.
-      uint32_t old, x = vreg(w, in.src[1], lane), r;
-      load(addr, &old, 4);
-      switch (in.op) {
-      case Op::ds_add_u32: r = old + x; break;
-      case Op::ds_sub_u32: r = old - x; break;
-      case Op::ds_min_i32: r = uint32_t(std::min(int32_t(old), int32_t(x))); break;
-      case Op::ds_max_i32: r = uint32_t(std::max(int32_t(old), int32_t(x))); break;
-      case Op::ds_min_u32: r = std::min(old, x); break;
-      case Op::ds_max_u32: r = std::max(old, x); break;
-      case Op::ds_and_b32: r = old & x; break;
-      case Op::ds_or_b32: r = old | x; break;
-      default: r = old ^ x; break;
+    case Op::ds_store_b16_d16_hi: {
+      uint16_t v = uint16_t(vreg(w, in.src[1], lane) >> 16);
+      store(addr, &v, 2);
+      break;
+    }
+    case Op::ds_load_u8_d16:
+    case Op::ds_load_u8_d16_hi:
+    case Op::ds_load_i8_d16:
+    case Op::ds_load_i8_d16_hi:
+    case Op::ds_load_u16_d16:
+    case Op::ds_load_u16_d16_hi: {
+      uint16_t v;
+      if (in.op == Op::ds_load_u16_d16 || in.op == Op::ds_load_u16_d16_hi)
+        load(addr, &v, 2);
+      else {
+        uint8_t b;
+        load(addr, &b, 1);
+        v = in.op == Op::ds_load_i8_d16 || in.op == Op::ds_load_i8_d16_hi
+                ? uint16_t(int16_t(int8_t(b)))
+                : b;
       }
-      store(addr, &r, 4);
+      const bool hi = in.op == Op::ds_load_u8_d16_hi || in.op == Op::ds_load_i8_d16_hi ||
+                      in.op == Op::ds_load_u16_d16_hi;
+      uint32_t& d = vreg(w, in.dst, lane);
+      d = hi ? (d & 0xffffu) | (uint32_t(v) << 16) : (d & 0xffff0000u) | v;
       break;
     }
-    default: fault(w, in, "unimplemented LDS instruction");
+    // Exchanges at two addresses (counted in elements as for ds_store_2addr): the old values of
+    // the first and then the second go to VDST.
+    case Op::ds_storexchg_2addr_rtn_b32:
+    case Op::ds_storexchg_2addr_stride64_rtn_b32:
+    case Op::ds_storexchg_2addr_rtn_b64:
+    case Op::ds_storexchg_2addr_stride64_rtn_b64: {
+      const unsigned n = regs_of(info.src_dwords[0]);
+      const bool st64 = in.op == Op::ds_storexchg_2addr_stride64_rtn_b32 ||
+                        in.op == Op::ds_storexchg_2addr_stride64_rtn_b64;
+      const uint32_t unit = 4 * n * (st64 ? 64 : 1);
+      uint32_t v0[2], v1[2], old[4];
+      for (unsigned i = 0; i < n; ++i)
+        v0[i] = vreg(w, in.src[1], lane, i), v1[i] = vreg(w, in.src[2], lane, i);
+      load(base + unit * uint32_t(in.imm), old, 4 * n);
+      store(base + unit * uint32_t(in.imm), v0, 4 * n);
+      load(base + unit * in.offset1, old + n, 4 * n);
+      store(base + unit * in.offset1, v1, 4 * n);
+      for (unsigned i = 0; i < 2 * n; ++i) vreg(w, in.dst, lane, i) = old[i];
+      break;
+    }
+    // Two dwords, each replaced by its data dword with bit 31 cleared when that bit is set
+    // (RDNA3 ISA manual, DS_CONDXCHG32_RTN_B64); both old dwords are returned.
+    case Op::ds_condxchg32_rtn_b64: {
+      uint32_t old[2], now[2];
+      load(addr, old, 8);
+      for (unsigned i = 0; i < 2; ++i) {
+        const uint32_t x = vreg(w, in.src[1], lane, i);
+        now[i] = x >> 31 ? x & 0x7fffffffu : old[i];
+      }
+      store(addr, now, 8);
+      vreg(w, in.dst, lane) = old[0], vreg(w, in.dst, lane, 1) = old[1];
+      break;
+    }
+    default: {
+      // A work-group's waves run on one host thread, one lane after another: each lane's
+      // read-modify-write of the LDS is atomic without host atomics.
+      const AtomicOp atomic = ds_atomic(in.op);
+      if (atomic.rmw == Rmw::None) fault(w, in, "unimplemented LDS instruction");
+      const bool two = info.src_dwords[1] != 0; // DATA1: the compared value, mskor's OR bits
+      if (atomic.bytes == 8) {
+        auto data = [&](uint16_t reg) {
+          return uint64_t(vreg(w, reg, lane)) | (uint64_t(vreg(w, reg, lane, 1)) << 32);
+        };
+        uint64_t old;
+        load(addr, &old, 8);
+        const uint64_t now =
+            rmw_result<uint64_t>(atomic.rmw, old, data(in.src[1]), two ? data(in.src[2]) : 0);
+        store(addr, &now, 8);
+        if (atomic.rtn)
+          vreg(w, in.dst, lane) = uint32_t(old), vreg(w, in.dst, lane, 1) = uint32_t(old >> 32);
+      } else {
+        uint32_t old;
+        load(addr, &old, 4);
+        const uint32_t now = rmw_result<uint32_t>(atomic.rmw, old, vreg(w, in.src[1], lane),
+                                                  two ? vreg(w, in.src[2], lane) : 0);
+        store(addr, &now, 4);
+        if (atomic.rtn) vreg(w, in.dst, lane) = old;
+      }
+      break;
+    }
     }
   }
 }

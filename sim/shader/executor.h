@@ -88,6 +88,7 @@ private:
   void exec_flat(Wave& w, const Inst& in);
   bool exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool saddr, uint64_t sbase);
   void exec_scratch(Wave& w, const Inst& in);
+  void flat_lane(Wave& w, const Inst& in, MemoryPort& mem, uint64_t addr, unsigned lane);
   void exec_ds(Wave& w, const Inst& in);
   void exec_ds_cross_lane(Wave& w, const Inst& in); // ds_swizzle/permute/bpermute: whole wave
   void exec_vopd(Wave& w, const Inst& in);

@@ -1,0 +1,337 @@
+// The read-modify-write operations of the LDS (DS_*) and FLAT/GLOBAL (*_ATOMIC_*) atomics: what
+// each leaves in memory, its element size and whether it returns the old value (RDNA3 and RDNA4
+// ISA manuals, the DS and FLAT instructions' pseudocode). DS and FLAT share the semantics; only
+// the way memory is reached differs (see exec_ds and exec_flat).
+#pragma once
+#include "isa.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace sim::shader {
+
+enum class Rmw : uint8_t {
+  None,
+  Swap,    // data
+  CmpSwap, // old == data2 ? data : old (the compared value is the second operand)
+  Add,     // old + data
+  Sub,     // old - data
+  Rsub,    // data - old
+  MinI,    // signed minimum
+  MaxI,
+  MinU, // unsigned minimum
+  MaxU,
+  And,
+  Or,
+  Xor,
+  Inc,   // old >= data ? 0 : old + 1 (wraps to 0 past the bound)
+  Dec,   // old == 0 || old > data ? data : old - 1 (wraps to the bound below 0)
+  Mskor, // (old & ~data) | data2
+  Wrap,  // old >= data ? old - data : old + data2
+  AddF,  // float addition
+  MinF,  // float minimumNumber (a NaN operand gives the other one)
+  MaxF,
+  CmpSwapF, // float compare: old == data2 ? data : old, with -0 == +0 and NaN never equal
+};
+
+struct AtomicOp {
+  Rmw rmw = Rmw::None;
+  uint8_t bytes = 0; // element size: 4 or 8
+  bool rtn = false;  // DS: the _rtn_ forms write the old value to VDST
+};
+
+// The DS atomics that read-modify-write one element (not the exchanges of two addresses, nor
+// ds_condxchg32_rtn_b64, which exec_ds runs itself).
+constexpr AtomicOp ds_atomic(Op op) {
+  switch (op) {
+  case Op::ds_add_u32:
+    return {Rmw::Add, 4, false};
+  case Op::ds_sub_u32:
+    return {Rmw::Sub, 4, false};
+  case Op::ds_rsub_u32:
+    return {Rmw::Rsub, 4, false};
+  case Op::ds_inc_u32:
+    return {Rmw::Inc, 4, false};
+  case Op::ds_dec_u32:
+    return {Rmw::Dec, 4, false};
+  case Op::ds_min_i32:
+    return {Rmw::MinI, 4, false};
+  case Op::ds_max_i32:
+    return {Rmw::MaxI, 4, false};
+  case Op::ds_min_u32:
+    return {Rmw::MinU, 4, false};
+  case Op::ds_max_u32:
+    return {Rmw::MaxU, 4, false};
+  case Op::ds_and_b32:
+    return {Rmw::And, 4, false};
+  case Op::ds_or_b32:
+    return {Rmw::Or, 4, false};
+  case Op::ds_xor_b32:
+    return {Rmw::Xor, 4, false};
+  case Op::ds_mskor_b32:
+    return {Rmw::Mskor, 4, false};
+  case Op::ds_cmpstore_b32:
+    return {Rmw::CmpSwap, 4, false};
+  case Op::ds_cmpstore_f32:
+    return {Rmw::CmpSwapF, 4, false};
+  case Op::ds_min_f32:
+    return {Rmw::MinF, 4, false};
+  case Op::ds_max_f32:
+    return {Rmw::MaxF, 4, false};
+  case Op::ds_add_f32:
+    return {Rmw::AddF, 4, false};
+  case Op::ds_add_rtn_u32:
+    return {Rmw::Add, 4, true};
+  case Op::ds_sub_rtn_u32:
+    return {Rmw::Sub, 4, true};
+  case Op::ds_rsub_rtn_u32:
+    return {Rmw::Rsub, 4, true};
+  case Op::ds_inc_rtn_u32:
+    return {Rmw::Inc, 4, true};
+  case Op::ds_dec_rtn_u32:
+    return {Rmw::Dec, 4, true};
+  case Op::ds_min_rtn_i32:
+    return {Rmw::MinI, 4, true};
+  case Op::ds_max_rtn_i32:
+    return {Rmw::MaxI, 4, true};
+  case Op::ds_min_rtn_u32:
+    return {Rmw::MinU, 4, true};
+  case Op::ds_max_rtn_u32:
+    return {Rmw::MaxU, 4, true};
+  case Op::ds_and_rtn_b32:
+    return {Rmw::And, 4, true};
+  case Op::ds_or_rtn_b32:
+    return {Rmw::Or, 4, true};
+  case Op::ds_xor_rtn_b32:
+    return {Rmw::Xor, 4, true};
+  case Op::ds_mskor_rtn_b32:
+    return {Rmw::Mskor, 4, true};
+  case Op::ds_storexchg_rtn_b32:
+    return {Rmw::Swap, 4, true};
+  case Op::ds_cmpstore_rtn_b32:
+    return {Rmw::CmpSwap, 4, true};
+  case Op::ds_cmpstore_rtn_f32:
+    return {Rmw::CmpSwapF, 4, true};
+  case Op::ds_min_rtn_f32:
+    return {Rmw::MinF, 4, true};
+  case Op::ds_max_rtn_f32:
+    return {Rmw::MaxF, 4, true};
+  case Op::ds_wrap_rtn_b32:
+    return {Rmw::Wrap, 4, true};
+  case Op::ds_add_rtn_f32:
+    return {Rmw::AddF, 4, true};
+  case Op::ds_add_u64:
+    return {Rmw::Add, 8, false};
+  case Op::ds_sub_u64:
+    return {Rmw::Sub, 8, false};
+  case Op::ds_rsub_u64:
+    return {Rmw::Rsub, 8, false};
+  case Op::ds_inc_u64:
+    return {Rmw::Inc, 8, false};
+  case Op::ds_dec_u64:
+    return {Rmw::Dec, 8, false};
+  case Op::ds_min_i64:
+    return {Rmw::MinI, 8, false};
+  case Op::ds_max_i64:
+    return {Rmw::MaxI, 8, false};
+  case Op::ds_min_u64:
+    return {Rmw::MinU, 8, false};
+  case Op::ds_max_u64:
+    return {Rmw::MaxU, 8, false};
+  case Op::ds_and_b64:
+    return {Rmw::And, 8, false};
+  case Op::ds_or_b64:
+    return {Rmw::Or, 8, false};
+  case Op::ds_xor_b64:
+    return {Rmw::Xor, 8, false};
+  case Op::ds_mskor_b64:
+    return {Rmw::Mskor, 8, false};
+  case Op::ds_cmpstore_b64:
+    return {Rmw::CmpSwap, 8, false};
+  case Op::ds_cmpstore_f64:
+    return {Rmw::CmpSwapF, 8, false};
+  case Op::ds_min_f64:
+    return {Rmw::MinF, 8, false};
+  case Op::ds_max_f64:
+    return {Rmw::MaxF, 8, false};
+  case Op::ds_add_rtn_u64:
+    return {Rmw::Add, 8, true};
+  case Op::ds_sub_rtn_u64:
+    return {Rmw::Sub, 8, true};
+  case Op::ds_rsub_rtn_u64:
+    return {Rmw::Rsub, 8, true};
+  case Op::ds_inc_rtn_u64:
+    return {Rmw::Inc, 8, true};
+  case Op::ds_dec_rtn_u64:
+    return {Rmw::Dec, 8, true};
+  case Op::ds_min_rtn_i64:
+    return {Rmw::MinI, 8, true};
+  case Op::ds_max_rtn_i64:
+    return {Rmw::MaxI, 8, true};
+  case Op::ds_min_rtn_u64:
+    return {Rmw::MinU, 8, true};
+  case Op::ds_max_rtn_u64:
+    return {Rmw::MaxU, 8, true};
+  case Op::ds_and_rtn_b64:
+    return {Rmw::And, 8, true};
+  case Op::ds_or_rtn_b64:
+    return {Rmw::Or, 8, true};
+  case Op::ds_xor_rtn_b64:
+    return {Rmw::Xor, 8, true};
+  case Op::ds_mskor_rtn_b64:
+    return {Rmw::Mskor, 8, true};
+  case Op::ds_storexchg_rtn_b64:
+    return {Rmw::Swap, 8, true};
+  case Op::ds_cmpstore_rtn_b64:
+    return {Rmw::CmpSwap, 8, true};
+  case Op::ds_cmpstore_rtn_f64:
+    return {Rmw::CmpSwapF, 8, true};
+  case Op::ds_min_rtn_f64:
+    return {Rmw::MinF, 8, true};
+  case Op::ds_max_rtn_f64:
+    return {Rmw::MaxF, 8, true};
+  default:
+    return {};
+  }
+}
+
+// The FLAT/GLOBAL atomics; whether one returns the old value is its GLC (gfx11) or
+// TH_ATOMIC_RETURN (gfx12) bit, Inst::has_vdst_data.
+constexpr AtomicOp flat_atomic(Op op) {
+  switch (op) {
+  case Op::atomic_swap_b32:
+    return {Rmw::Swap, 4};
+  case Op::atomic_cmpswap_b32:
+    return {Rmw::CmpSwap, 4};
+  case Op::atomic_add_u32:
+    return {Rmw::Add, 4};
+  case Op::atomic_sub_u32:
+    return {Rmw::Sub, 4};
+  case Op::atomic_min_i32:
+    return {Rmw::MinI, 4};
+  case Op::atomic_min_u32:
+    return {Rmw::MinU, 4};
+  case Op::atomic_max_i32:
+    return {Rmw::MaxI, 4};
+  case Op::atomic_max_u32:
+    return {Rmw::MaxU, 4};
+  case Op::atomic_and_b32:
+    return {Rmw::And, 4};
+  case Op::atomic_or_b32:
+    return {Rmw::Or, 4};
+  case Op::atomic_xor_b32:
+    return {Rmw::Xor, 4};
+  case Op::atomic_inc_u32:
+    return {Rmw::Inc, 4};
+  case Op::atomic_dec_u32:
+    return {Rmw::Dec, 4};
+  case Op::atomic_add_f32:
+    return {Rmw::AddF, 4};
+  case Op::atomic_cmpswap_f32:
+    return {Rmw::CmpSwapF, 4};
+  case Op::atomic_min_f32:
+    return {Rmw::MinF, 4};
+  case Op::atomic_max_f32:
+    return {Rmw::MaxF, 4};
+  case Op::atomic_swap_b64:
+    return {Rmw::Swap, 8};
+  case Op::atomic_cmpswap_b64:
+    return {Rmw::CmpSwap, 8};
+  case Op::atomic_add_u64:
+    return {Rmw::Add, 8};
+  case Op::atomic_sub_u64:
+    return {Rmw::Sub, 8};
+  case Op::atomic_min_i64:
+    return {Rmw::MinI, 8};
+  case Op::atomic_min_u64:
+    return {Rmw::MinU, 8};
+  case Op::atomic_max_i64:
+    return {Rmw::MaxI, 8};
+  case Op::atomic_max_u64:
+    return {Rmw::MaxU, 8};
+  case Op::atomic_and_b64:
+    return {Rmw::And, 8};
+  case Op::atomic_or_b64:
+    return {Rmw::Or, 8};
+  case Op::atomic_xor_b64:
+    return {Rmw::Xor, 8};
+  case Op::atomic_inc_u64:
+    return {Rmw::Inc, 8};
+  case Op::atomic_dec_u64:
+    return {Rmw::Dec, 8};
+  default:
+    return {};
+  }
+}
+
+// The value `rmw` stores over `old`; T is uint32_t or uint64_t (the float operations read it as
+// float or double). data2 is the second data operand (the compared value, mskor's OR bits).
+template <class T> T rmw_result(Rmw rmw, T old, T data, T data2) {
+  static_assert(std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t>);
+  using S = std::make_signed_t<T>;
+  using F = std::conditional_t<sizeof(T) == 8, double, float>;
+  auto f = [](T v) {
+    F x;
+    std::memcpy(&x, &v, sizeof x);
+    return x;
+  };
+  auto bits = [](F x) {
+    T v;
+    std::memcpy(&v, &x, sizeof v);
+    return v;
+  };
+  switch (rmw) {
+  case Rmw::Swap:
+    return data;
+  case Rmw::CmpSwap:
+    return old == data2 ? data : old;
+  case Rmw::Add:
+    return old + data;
+  case Rmw::Sub:
+    return old - data;
+  case Rmw::Rsub:
+    return data - old;
+  case Rmw::MinI:
+    return T(std::min(S(old), S(data)));
+  case Rmw::MaxI:
+    return T(std::max(S(old), S(data)));
+  case Rmw::MinU:
+    return std::min(old, data);
+  case Rmw::MaxU:
+    return std::max(old, data);
+  case Rmw::And:
+    return old & data;
+  case Rmw::Or:
+    return old | data;
+  case Rmw::Xor:
+    return old ^ data;
+  case Rmw::Inc:
+    return old >= data ? T(0) : T(old + 1);
+  case Rmw::Dec:
+    return old == 0 || old > data ? data : T(old - 1);
+  case Rmw::Mskor:
+    return (old & ~data) | data2;
+  case Rmw::Wrap:
+    return old >= data ? T(old - data) : T(old + data2);
+  case Rmw::AddF:
+    return bits(f(old) + f(data));
+  case Rmw::MinF: {
+    const F x = f(old), y = f(data);
+    return bits(std::isnan(x) ? y : std::isnan(y) ? x : std::fmin(x, y));
+  }
+  case Rmw::MaxF: {
+    const F x = f(old), y = f(data);
+    return bits(std::isnan(x) ? y : std::isnan(y) ? x : std::fmax(x, y));
+  }
+  case Rmw::CmpSwapF:
+    return f(old) == f(data2) ? data : old;
+  case Rmw::None:
+    break;
+  }
+  return old;
+}
+
+} // namespace sim::shader
