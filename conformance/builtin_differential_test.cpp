@@ -5,7 +5,7 @@
 // they do not, the host's long double result decides which one is wrong. A file PoCL cannot
 // build (half, which it lacks) still has to build and run on amcl, and its floating-point
 // results are checked against the host's.
-#include "amcl_platform.h"
+#include "cl_helpers.h"
 
 #include <gtest/gtest.h>
 
@@ -234,29 +234,8 @@ const std::set<std::string> kKnownMismatchesRdna4 = {
     "double4 fdim(double4, double4)", "double8 fdim(double8, double8)",
 };
 
-struct Platform {
-  cl_device_id device = nullptr;
-  cl_context context = nullptr;
-  cl_command_queue queue = nullptr;
-  explicit Platform(const char* name_part) {
-    cl_platform_id ids[16];
-    cl_uint n = 0;
-    clGetPlatformIDs(16, ids, &n);
-    for (cl_uint i = 0; i < n && !device; ++i) {
-      char name[256] = "";
-      clGetPlatformInfo(ids[i], CL_PLATFORM_NAME, sizeof name, name, nullptr);
-      if (std::strstr(name, name_part))
-        clGetDeviceIDs(ids[i], CL_DEVICE_TYPE_ALL, 1, &device, nullptr);
-    }
-    if (!device) return;
-    cl_int err;
-    context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-    queue = clCreateCommandQueueWithProperties(context, device, nullptr, &err);
-  }
-  ~Platform() {
-    if (queue) clReleaseCommandQueue(queue);
-    if (context) clReleaseContext(context);
-  }
+struct Platform : amcl_test::PlatformByName {
+  using PlatformByName::PlatformByName;
   cl_program build(const std::string& src, std::string& log) {
     const char* p = src.c_str();
     cl_int err;

@@ -96,6 +96,34 @@ struct Env {
   }
 };
 
+// The first device of the platform whose name contains `name_part` (amcl, PoCL), with a
+// context and an in-order queue: the differential tests run the same kernels on two of them.
+struct PlatformByName {
+  cl_device_id device = nullptr;
+  cl_context context = nullptr;
+  cl_command_queue queue = nullptr;
+  explicit PlatformByName(const char* name_part) {
+    cl_platform_id ids[16];
+    cl_uint n = 0;
+    clGetPlatformIDs(16, ids, &n);
+    for (cl_uint i = 0; i < n && !device; ++i) {
+      char name[256] = "";
+      clGetPlatformInfo(ids[i], CL_PLATFORM_NAME, sizeof name, name, nullptr);
+      if (std::strstr(name, name_part)) clGetDeviceIDs(ids[i], CL_DEVICE_TYPE_ALL, 1, &device, nullptr);
+    }
+    if (!device) return;
+    cl_int err;
+    context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+    queue = clCreateCommandQueueWithProperties(context, device, nullptr, &err);
+  }
+  ~PlatformByName() {
+    if (queue) clReleaseCommandQueue(queue);
+    if (context) clReleaseContext(context);
+  }
+  PlatformByName(const PlatformByName&) = delete;
+  PlatformByName& operator=(const PlatformByName&) = delete;
+};
+
 // What amcl's threads do after the moment a test observes (a callback after the completion a
 // wait sees, a detached call returning) follows shortly: true once `done` holds, polled every
 // millisecond for at most `seconds`.

@@ -16,28 +16,8 @@ namespace {
 
 constexpr size_t kItems = 256, kLocal = 64, kBytes = 4096;
 
-struct Platform {
-  cl_device_id device = nullptr;
-  cl_context context = nullptr;
-  cl_command_queue queue = nullptr;
-  explicit Platform(const char* name_part) {
-    cl_platform_id ids[16];
-    cl_uint n = 0;
-    clGetPlatformIDs(16, ids, &n);
-    for (cl_uint i = 0; i < n && !device; ++i) {
-      char name[256] = "";
-      clGetPlatformInfo(ids[i], CL_PLATFORM_NAME, sizeof name, name, nullptr);
-      if (std::strstr(name, name_part)) clGetDeviceIDs(ids[i], CL_DEVICE_TYPE_ALL, 1, &device, nullptr);
-    }
-    if (!device) return;
-    cl_int err;
-    context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-    queue = clCreateCommandQueueWithProperties(context, device, nullptr, &err);
-  }
-  ~Platform() {
-    if (queue) clReleaseCommandQueue(queue);
-    if (context) clReleaseContext(context);
-  }
+struct Platform : amcl_test::PlatformByName {
+  using PlatformByName::PlatformByName;
   bool has_extension(const char* ext) {
     char buf[4096] = "";
     clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof buf, buf, nullptr);
