@@ -476,10 +476,11 @@ static inline uint4 sg_to_vector(sg_mask m) {
 }
 SG uint4 sub_group_ballot(int predicate) { return sg_to_vector(sg_ballot(predicate)); }
 static inline uint sg_bit(uint4 v, uint i) { return i < 128 ? (v[i / 32] >> (i % 32)) & 1u : 0u; }
-// The bits of `v` that stand for work-items of this sub-group.
+// The bits of `v` that stand for lanes of a sub-group: up to the largest sub-group's size,
+// also in a partial one (the CTS's subgroup_functions_ballot counts them so).
 static inline sg_mask sg_in_group(uint4 v) {
   const sg_mask m = SG_WAVE == 64 ? (sg_mask)((ulong)v.x | (ulong)v.y << 32) : (sg_mask)v.x;
-  return m & sg_below(get_sub_group_size());
+  return m & sg_below(get_max_sub_group_size());
 }
 SG int sub_group_inverse_ballot(uint4 v) { return (int)sg_bit(v, sg_lane()); }
 SG int sub_group_ballot_bit_extract(uint4 v, uint index) { return (int)sg_bit(v, index); }

@@ -97,7 +97,10 @@ kernel void ballots(global uint* out, global const uint* in) {
   uint4 b = sub_group_ballot(x & 1);
 #define M(v) ((v).x ^ (v).y * 13u ^ ((v).z | (v).w) * 7u) // y: lanes 32..63 of a wave64
   o[0] = M(b);
-  o[1] = sub_group_inverse_ballot(b) | sub_group_ballot_bit_extract(b, (x >> 4) % n) << 1;
+  // Bits above a partial sub-group's size still count, up to the largest sub-group's (as the
+  // CTS's subgroup_functions_ballot expects).
+  o[1] = sub_group_inverse_ballot(b) | sub_group_ballot_bit_extract(b, (x >> 4) % n) << 1 |
+         sub_group_ballot_bit_count((uint4)~0u) << 8 | sub_group_ballot_find_msb((uint4)~0u) << 16;
   o[2] = sub_group_ballot_bit_count(b) | sub_group_ballot_inclusive_scan(b) << 8 |
          sub_group_ballot_exclusive_scan(b) << 16;
   o[3] = b.x | b.y ? sub_group_ballot_find_lsb(b) | sub_group_ballot_find_msb(b) << 8 : 0;
@@ -438,9 +441,10 @@ TEST(Subgroups, NonUniformArithmeticOverTheActiveLanes) {
 
 TEST(Subgroups, BallotsAndExtendedTypesMatchTheHostModel) {
   check_kernel("ballots", kLayouts, 8, random_words(17),
-               [](const Layout&, const std::vector<cl_uint>& in, const std::vector<size_t>& sg, size_t,
+               [](const Layout& L, const std::vector<cl_uint>& in, const std::vector<size_t>& sg, size_t,
                   size_t, const Check& check) {
     const size_t n = sg.size();
+    const cl_uint max_size = cl_uint(std::min<size_t>(L.local[0] * L.local[1], kWave));
     uint64_t ballot = 0;
     uint16_t sum16 = 0;
     for (size_t i = 0; i < n; ++i)
@@ -463,7 +467,8 @@ TEST(Subgroups, BallotsAndExtendedTypesMatchTheHostModel) {
       max8 = std::max(max8, uint8_t(in[g]));
       const cl_uint want[8] = {
           M(ballot),
-          cl_uint((ballot >> i) & 1) | cl_uint((ballot >> ((in[g] >> 4) % n)) & 1) << 1,
+          cl_uint((ballot >> i) & 1) | cl_uint((ballot >> ((in[g] >> 4) % n)) & 1) << 1 |
+              max_size << 8 | (max_size - 1) << 16,
           count | cl_uint(std::popcount(ballot & le)) << 8 |
               cl_uint(std::popcount(ballot & below)) << 16,
           lsb_msb,
