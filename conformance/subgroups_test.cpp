@@ -583,3 +583,54 @@ TEST(Subgroups, KernelSubGroupInfoQueries) {
   clReleaseKernel(k);
   clReleaseProgram(prog);
 }
+
+// Independent forward progress (CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, required by
+// cl_khr_subgroups; the CTS's subgroups ifp_ext): the first sub-group spins on a flag the last
+// one sets, then answers it. The spins are bounded so a device without the property fails the
+// test instead of hanging it.
+TEST(Subgroups, SubGroupsOfAWorkGroupProgressIndependently) {
+  Env env;
+  cl_bool ifp = CL_FALSE;
+  ASSERT_EQ(clGetDeviceInfo(env.device, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, sizeof ifp,
+                            &ifp, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(ifp, CL_TRUE);
+  const char* src = R"(
+kernel void handshake(global int* out) {
+  local atomic_int flag[2];
+  if (get_local_id(0) == 0) {
+    atomic_init(&flag[0], 0);
+    atomic_init(&flag[1], 0);
+  }
+  work_group_barrier(CLK_LOCAL_MEM_FENCE);
+  const uint sg = get_sub_group_id(), last = get_num_sub_groups() - 1;
+  int spins = 0;
+  if (get_sub_group_local_id() == 0) {
+    if (sg == 0) {
+      while (atomic_load(&flag[0]) != 1 && ++spins < 2000000) {}
+      atomic_store(&flag[1], 1);
+    } else if (sg == last) {
+      atomic_store(&flag[0], 1);
+      while (atomic_load(&flag[1]) != 1 && ++spins < 2000000) {}
+    }
+  }
+  out[get_global_id(0)] = spins < 2000000;
+})";
+  cl_program prog = env.program(src, kWave64 ? "-cl-std=CL3.0 -mwavefrontsize64" : "-cl-std=CL3.0");
+  ASSERT_TRUE(prog);
+  cl_int err;
+  cl_kernel k = clCreateKernel(prog, "handshake", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  const size_t global = 4 * 256, local = 256; // 8 (wave32) or 4 (wave64) sub-groups per group
+  cl_mem out = env.buffer(global * sizeof(cl_int));
+  clSetKernelArg(k, 0, sizeof out, &out);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  std::vector<cl_int> got(global);
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, out, CL_TRUE, 0, global * sizeof(cl_int), got.data(), 0,
+                                nullptr, nullptr),
+            CL_SUCCESS);
+  for (size_t i = 0; i < global; ++i) EXPECT_EQ(got[i], 1) << "work-item " << i << " gave up waiting";
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+}

@@ -202,11 +202,11 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t n, void* p, size
   case CL_DEVICE_PIPE_SUPPORT: return b(CL_FALSE);
   case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: return sz(64 * 1024);
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: return sz(1 << 20);
-  // Sub-groups are wave32 waves: 1024 work-items make at most 32. Waves of a work-group are
-  // not promised forward progress independently of each other (spin-waits between them may
-  // hang), so independent forward progress is not claimed.
+  // Sub-groups are wave32 waves: 1024 work-items make at most 32. The SQ interleaves the
+  // waves of a work-group (the emulator gives each a turn), so one spinning on another's store
+  // does not starve it: independent forward progress, which cl_khr_subgroups requires.
   case CL_DEVICE_MAX_NUM_SUB_GROUPS: return u(1024 / 32);
-  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: return b(CL_FALSE);
+  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: return b(CL_TRUE);
   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES: case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
     return write_info(cl_device_atomic_capabilities(
                           CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |

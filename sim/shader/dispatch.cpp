@@ -16,6 +16,10 @@
 namespace sim::shader {
 namespace {
 
+// Instructions a wave runs before the next wave of its work-group gets a turn: long enough
+// that switching costs nothing measurable, short enough that a spin-wait ends in milliseconds.
+constexpr uint64_t kWaveTurn = 1u << 14;
+
 using namespace am::hw::sh;
 
 // COMPUTE_PGM_RSRC1: GRANULATED_WORKITEM_VGPR_COUNT[5:0] in blocks of 8 (wave32) or 4 (wave64)
@@ -163,18 +167,27 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
           w.sgpr[src::kExecLo] = uint32_t(exec_mask);
           if (w.wave64) w.sgpr[src::kExecHi] = uint32_t(exec_mask >> 32);
         }
-        // Run every wave to its next barrier (or end), then release the barrier.
+        // Waves take turns of kWaveTurn instructions, so one spinning on a value another
+        // wave of its group will store lets that wave run (OpenCL's independent forward
+        // progress of sub-groups). A wave at a barrier waits until every live wave is at it.
         for (;;) {
-          bool any = false;
-          for (Wave& w : waves)
-            if (!w.done) {
+          bool live = false, all_waiting = true;
+          for (Wave& w : waves) {
+            if (w.done) continue;
+            if (!w.at_barrier) {
               running = &w;
-              instructions += exec.run(w, lanes);
-              any = true;
+              instructions += exec.run(w, lanes, kWaveTurn);
             }
+            live |= !w.done;
+            all_waiting &= w.done || w.at_barrier;
+          }
           running = nullptr;
-          if (!any) break;
-          for (Wave& w : waves) w.at_barrier = false;
+          if (!live) break;
+          if (all_waiting)
+            for (Wave& w : waves) w.at_barrier = false;
+          if (abort && abort->load(std::memory_order_relaxed))
+            throw ShaderFault("dispatch aborted by a queue reset");
+          if (stop) break;
         }
       }
     } catch (const ShaderFault& f) {

@@ -210,10 +210,9 @@ const Inst& Program::decode_at(uint64_t pc) {
   return far_.emplace(pc, *inst).first->second; // code before the entry or far away
 }
 
-uint64_t Executor::run(Wave& w, uint64_t& lane_instructions) {
+uint64_t Executor::run(Wave& w, uint64_t& lane_instructions, uint64_t budget) {
   uint64_t count = 0;
-  w.at_barrier = false;
-  while (!w.done && !w.at_barrier) {
+  while (!w.done && !w.at_barrier && count < budget) {
     const Inst& in = program_.at(w.pc);
     const bool scalar = in.format <= Format::SMEM;
     // A full EXEC skips the popcount (a libgcc call on baseline x86-64 builds).

@@ -61,10 +61,12 @@ public:
            const std::atomic<bool>* abort = nullptr, const std::atomic<bool>* stop = nullptr)
       : program_(program), memory_(memory), lds_(lds_bytes, 0), abort_(abort), stop_(stop) {}
 
-  // Runs `wave` until it ends or reaches s_barrier. Returns executed instruction count and
-  // adds the lane-instructions (active lanes of vector instructions, 1 for scalar ones).
-  // Throws ShaderFault when `abort` is raised (a queue reset killing a runaway dispatch).
-  uint64_t run(Wave& wave, uint64_t& lane_instructions);
+  // Runs `wave` until it ends, reaches s_barrier or has executed `budget` instructions (so
+  // the other waves of its work-group get their turn: sub-groups make independent forward
+  // progress). Returns executed instruction count and adds the lane-instructions (active
+  // lanes of vector instructions, 1 for scalar ones). Throws ShaderFault when `abort` is
+  // raised (a queue reset killing a runaway dispatch).
+  uint64_t run(Wave& wave, uint64_t& lane_instructions, uint64_t budget = ~uint64_t(0));
   // A new work-group starts on this executor: LDS reads as zeros again.
   void reset_lds() { std::fill(lds_.begin(), lds_.end(), uint8_t(0)); }
 
