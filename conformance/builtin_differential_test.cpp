@@ -212,19 +212,6 @@ const std::set<std::string> kKnownMismatches = {
     "double3 powr(double3, double3)",
     "double4 powr(double4, double4)",
     "double8 powr(double8, double8)",
-    // atan2 and atan2pi on double stop with a GPU page fault (read) on the first dispatch.
-    "double atan2(double, double)",
-    "double16 atan2(double16, double16)",
-    "double2 atan2(double2, double2)",
-    "double3 atan2(double3, double3)",
-    "double4 atan2(double4, double4)",
-    "double8 atan2(double8, double8)",
-    "double atan2pi(double, double)",
-    "double16 atan2pi(double16, double16)",
-    "double2 atan2pi(double2, double2)",
-    "double3 atan2pi(double3, double3)",
-    "double4 atan2pi(double4, double4)",
-    "double8 atan2pi(double8, double8)",
 };
 // The same, on RDNA4 (gfx12) only.
 const std::set<std::string> kKnownMismatchesRdna4 = {

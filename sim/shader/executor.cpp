@@ -80,6 +80,13 @@ int exponent_of(double x) { return std::fpclassify(x) == FP_ZERO ? 0 : int((std:
 
 // V_DIV_SCALE (AMD ISA pseudocode): scale an operand of a division so that the Newton-Raphson
 // steps see no subnormals; VCC says whether the quotient needs post-scaling (V_DIV_FMAS).
+// One case departs from the manual's text: when both 1/S1 and S2/S1 are subnormal (a
+// denominator near the top of the range and a quotient below the normals), the manual scales
+// the denominator up by 2^scale, which overflows it to infinity and would make 1.0 / DBL_MAX
+// infinite. The denominator has to go down, as in the plain "1/S1 is subnormal" case below,
+// with VCC set so that V_DIV_FMAS scales the (now normal) quotient back down into the
+// subnormals in its one rounding: that is the only reading under which LLVM's division
+// sequence (SITargetLowering::LowerFDIV64) is correctly rounded there, as OpenCL requires.
 template <class T> T div_scale(T s0, T s1, T s2, bool& vcc, int big, int scale, int tiny_exp) {
   vcc = false;
   auto denorm = [](auto v) { return std::fpclassify(v) == FP_SUBNORMAL; };
@@ -89,11 +96,12 @@ template <class T> T div_scale(T s0, T s1, T s2, bool& vcc, int big, int scale, 
     return s0 == s1 ? std::ldexp(s0, scale) : s0;
   }
   if (denorm(s1)) return std::ldexp(s0, scale);
-  if (denorm(1.0 / double(s1)) && denorm(T(s2 / s1))) {
+  const bool rcp_denorm = denorm(1.0 / double(s1)); // in double for f32 too, as the manual has it
+  if (rcp_denorm && denorm(T(s2 / s1))) {
     vcc = true;
-    return s0 == s1 ? std::ldexp(s0, scale) : s0;
+    return s0 == s1 ? std::ldexp(s0, -scale) : s0;
   }
-  if (denorm(1.0 / double(s1))) return std::ldexp(s0, -scale);
+  if (rcp_denorm) return std::ldexp(s0, -scale);
   if (denorm(T(s2 / s1))) {
     vcc = true;
     return s0 == s2 ? std::ldexp(s0, scale) : s0;
@@ -102,8 +110,11 @@ template <class T> T div_scale(T s0, T s1, T s2, bool& vcc, int big, int scale, 
   return s0;
 }
 
-// V_DIV_FIXUP: special cases of a quotient s0 = s2 / s1.
-template <class T> T div_fixup(T s0, T s1, T s2) {
+// V_DIV_FIXUP: special cases of a quotient s0 = s2 / s1. A quotient whose exponent is below
+// the smallest subnormal's by more than a rounding can reach is zero (f32: exponent difference
+// under -150, f64: under -1075; the f16 form has no such case): V_DIV_SCALE may have pushed a
+// huge denominator of a tiny numerator to infinity, leaving s0 meaningless.
+template <class T> T div_fixup(T s0, T s1, T s2, int underflow = std::numeric_limits<int>::min()) {
   const bool sign = std::signbit(s1) != std::signbit(s2);
   const T inf = std::numeric_limits<T>::infinity();
   if (std::isnan(s2)) return std::numeric_limits<T>::quiet_NaN();
@@ -112,6 +123,7 @@ template <class T> T div_fixup(T s0, T s1, T s2) {
   if (std::isinf(s1) && std::isinf(s2)) return -std::numeric_limits<T>::quiet_NaN();
   if (s1 == T(0) || std::isinf(s2)) return sign ? -inf : inf;
   if (std::isinf(s1) || s2 == T(0)) return sign ? -T(0) : T(0);
+  if (exponent_of(s2) - exponent_of(s1) < underflow) return sign ? -T(0) : T(0);
   if (std::isnan(s0)) return sign ? -inf : inf; // overflowed quotient
   return sign ? -std::fabs(s0) : std::fabs(s0);
 }
@@ -1020,7 +1032,7 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     case Op::v_cvt_f32_ubyte1: d = fout(float((a() >> 8) & 0xff)); break;
     case Op::v_cvt_f32_ubyte2: d = fout(float((a() >> 16) & 0xff)); break;
     case Op::v_cvt_f32_ubyte3: d = fout(float(a() >> 24)); break;
-    case Op::v_div_fixup_f32: d = fout(div_fixup(fa(), fb(), fc())); break;
+    case Op::v_div_fixup_f32: d = fout(div_fixup(fa(), fb(), fc(), -150)); break;
     case Op::v_div_fmas_f32: {
       // VCC (from v_div_scale) undoes its operand scaling: up by 2^64 for a large quotient
       // (S2 is the quotient estimate), down by 2^64 for a small one. The scaling is part of the
@@ -1045,7 +1057,7 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
       auto D = [&](unsigned i) AMCL_INLINE { return dfin(vread64(w, in, i, lane, true), i); };
       double r;
       switch (in.op) {
-      case Op::v_div_fixup_f64: r = div_fixup(D(0), D(1), D(2)); break;
+      case Op::v_div_fixup_f64: r = div_fixup(D(0), D(1), D(2), -1075); break;
       case Op::v_div_fmas_f64: {
         // As for f32, one rounding for fma and scaling (long double: 64-bit mantissa).
         long double f = std::fma((long double)D(0), (long double)D(1), (long double)D(2));
