@@ -389,8 +389,11 @@ uint64_t Executor::sread64(const Wave& w, const Inst& in, uint16_t code, bool as
   }
   if (code <= src::kConstPos64) return code - src::kConstZero;
   if (code <= src::kConstNeg16) return uint64_t(-int64_t(code - src::kConstNeg1 + 1));
-  if (code >= src::kFloatHalf && code <= src::kFloatInv2Pi)
-    return as_double ? u64(kInlineF64[code - 240]) : u32(kInlineF32[code - 240]);
+  // The float inline constants of a 64-bit operand are doubles whatever the operand's type:
+  // LLVM encodes the i64 0x3fe0000000000000 of v_cmp_gt_u64 as 0.5 (AMDGPU::isInlinableLiteral64
+  // serves OPERAND_REG_INLINE_C_INT64 and _FP64 alike), and libclc's double acos and acospi
+  // compare |x| with it so.
+  if (code >= src::kFloatHalf && code <= src::kFloatInv2Pi) return u64(kInlineF64[code - 240]);
   // A 32-bit literal feeding a 64-bit operand: the high half for doubles, zero-extended
   // for integers.
   if (code == src::kLiteral) return as_double ? uint64_t(in.literal) << 32 : in.literal;

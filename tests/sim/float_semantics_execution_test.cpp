@@ -88,7 +88,44 @@ std::vector<Division> divide(const std::vector<std::pair<double, double>>& pairs
   return out;
 }
 
+// Lane i compares the u64 at kBuf + 8 * i with the inline constant 0.5 and stores the result at
+// kBuf + 1024 + 16 * i, and s_mov_b64's 0.5 at kBuf + 1032 + 16 * i.
+// llvm-mc-22 -mcpu=gfx1100 -show-encoding of the text beside each line.
+constexpr uint32_t kInline64[] = {
+    0xF4040080, 0xF8000000, // s_load_b64 s[2:3], s[0:1], 0x0
+    0xBF89FC07,             // s_waitcnt lgkmcnt(0)
+    0x30020083,             // v_lshlrev_b32_e32 v1, 3, v0
+    0xDC560000, 0x02020001, // global_load_b64 v[2:3], v1, s[2:3]
+    0xBF8903F7,             // s_waitcnt vmcnt(0)
+    0xD45C0004, 0x000204F0, // v_cmp_gt_u64_e64 s4, 0.5, v[2:3]
+    0xD5010004, 0x00110280, // v_cndmask_b32_e64 v4, 0, 1, s4
+    0xBE8601F0,             // s_mov_b64 s[6:7], 0.5
+    0x7E0A0206,             // v_mov_b32_e32 v5, s6
+    0x7E0C0207,             // v_mov_b32_e32 v6, s7
+    0x30020084,             // v_lshlrev_b32_e32 v1, 4, v0
+    0xDC6A0400, 0x00020401, // global_store_b32 v1, v4, s[2:3] offset:1024
+    0xDC6E0408, 0x00020501, // global_store_b64 v1, v[5:6], s[2:3] offset:1032
+    0xBFB00000,             // s_endpgm
+};
+
 } // namespace
+
+// A float inline constant feeding a 64-bit integer operand is the double: libclc's scalar double
+// acos and acospi test |x| < 0.5 as v_cmp_gt_u64 0.5, |x| bits, and took the |x| >= 0.5 branch
+// for acos(-0.001) (1.65e6 ulp off) and acospi(0.5) (NaN) while 0.5 read as 0x3f000000.
+TEST(FloatSemantics, FloatInlineConstantsOfSixtyFourBitIntegerOperandsAreDoubles) {
+  const uint64_t values[] = {std::bit_cast<uint64_t>(0.001), std::bit_cast<uint64_t>(0.5),
+                             std::bit_cast<uint64_t>(0.49999999999999994), 0x3f000000,
+                             std::bit_cast<uint64_t>(0.75)};
+  FlatMemory mem;
+  for (size_t i = 0; i < std::size(values); ++i) mem.put(kBuf + 8 * i, values[i]);
+  run(mem, kInline64, unsigned(std::size(values)));
+  for (size_t i = 0; i < std::size(values); ++i) {
+    EXPECT_EQ(mem.get<uint32_t>(kBuf + 1024 + 16 * i), values[i] < 0x3fe0000000000000u ? 1u : 0u)
+        << std::hex << values[i];
+    EXPECT_EQ(mem.get<uint64_t>(kBuf + 1032 + 16 * i), 0x3fe0000000000000u);
+  }
+}
 
 // Quotients below the normals of a denominator near DBL_MAX (1 / DBL_MAX; double atan2 divides
 // the smaller magnitude by the larger and faulted on atan2(DBL_MAX, 1)), and quotients that
