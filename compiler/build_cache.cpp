@@ -243,7 +243,12 @@ void BuildCache::store(const std::string& key, const CachedBuild& build) const {
     ::unlink(tmp.c_str());
     return;
   }
-  if (max_bytes_ != 0) evict(key);
+  if (max_bytes_ == 0) return;
+  const uint64_t tracked = tracked_bytes_.fetch_add(size) + size;
+  if (stores_since_scan_.fetch_add(1) + 1 >= kRescanEvery || tracked > max_bytes_) {
+    stores_since_scan_ = 0;
+    tracked_bytes_ = evict(key);
+  }
 }
 
 // One pass over the directory: if its entries exceed the bound, the least recently used
@@ -251,7 +256,7 @@ void BuildCache::store(const std::string& key, const CachedBuild& build) const {
 // scan and evict again. `keep` (just stored) stays. Other processes may evict, read or write
 // at the same time: an entry removed under a reader stays readable through its open file, a
 // reader that opens too late has a miss, and a file already gone is skipped.
-void BuildCache::evict(const std::string& keep) const {
+uint64_t BuildCache::evict(const std::string& keep) const {
   struct Entry {
     std::string path;
     struct timespec used;
@@ -276,7 +281,7 @@ void BuildCache::evict(const std::string& keep) const {
     total += uint64_t(st.st_size);
     if (name != keep) entries.push_back({path, st.st_mtim, uint64_t(st.st_size)});
   }
-  if (total <= max_bytes_) return;
+  if (total <= max_bytes_) return total;
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
     if (a.used.tv_sec != b.used.tv_sec) return a.used.tv_sec < b.used.tv_sec;
     if (a.used.tv_nsec != b.used.tv_nsec) return a.used.tv_nsec < b.used.tv_nsec;
@@ -292,6 +297,7 @@ void BuildCache::evict(const std::string& keep) const {
   if (debug_level() >= 2)
     std::fprintf(stderr, "amcl: build cache: evicted %zu entries, %llu KiB left in %s\n", evicted,
                  (unsigned long long)(total >> 10), dir_.c_str());
+  return total;
 }
 
 std::string cache_key(const std::vector<std::string>& parts) {

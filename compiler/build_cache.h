@@ -8,6 +8,7 @@
 //   AMCL_CACHE=0:      no cache
 //   AMCL_CACHE_MAX_MB: size bound in MiB (default 256; 0: none); least recently used go first
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -42,11 +43,22 @@ public:
   // Failures (a full disk, a read-only directory) only cost the entry.
   void store(const std::string& key, const CachedBuild& build) const;
 
+  // The directory is scanned (sizes summed, stale temporaries removed, entries evicted) at a
+  // process's first store, when its own stores since the last scan would pass the bound, and
+  // after this many stores (to count other processes' entries): with ten thousand entries,
+  // a scan per store cost a program build 70 ms.
+  static constexpr unsigned kRescanEvery = 64;
+
 private:
-  void evict(const std::string& keep) const;
+  // Scans and evicts; returns the bytes of entries left.
+  uint64_t evict(const std::string& keep) const;
 
   std::string dir_;
   uint64_t max_bytes_;
+  // Entry bytes the directory held at the last scan plus those stored since, and the stores
+  // since (kRescanEvery before the first, so it scans).
+  mutable std::atomic<uint64_t> tracked_bytes_{0};
+  mutable std::atomic<unsigned> stores_since_scan_{kRescanEvery};
 };
 
 // Hex SHA-256 of the parts (length-prefixed, so parts cannot run into each other).

@@ -321,6 +321,25 @@ TEST_F(BuildCacheTest, EvictionRemovesStaleTemporaryFilesOnly) {
   EXPECT_EQ(file_set(), (std::set<std::string>{key, fresh, "notes.txt"}));
 }
 
+// A store scans the directory only at the first store and every kRescanEvery-th after a scan
+// (a stale temporary file shows when one ran): a scan of a large cache per build was slow.
+TEST_F(BuildCacheTest, StoresScanTheDirectoryOnlyNowAndThen) {
+  BuildCache cache(dir_, 1 << 20);
+  const auto store = [&](unsigned i) {
+    const std::string key = key_of("entry " + std::to_string(i));
+    cache.store(key, payload(key, 0, 0));
+  };
+  store(0); // the first store scans
+  const std::string stale = "." + key_of("stale") + ".4242.0.tmp";
+  write_bytes(dir_ + "/" + stale, {1, 2, 3});
+  set_age(stale, std::chrono::hours(2));
+  for (unsigned i = 1; i < BuildCache::kRescanEvery; ++i) store(i);
+  EXPECT_TRUE(fs::exists(dir_ + "/" + stale)) << "a store between scans scanned";
+  store(BuildCache::kRescanEvery);
+  EXPECT_FALSE(fs::exists(dir_ + "/" + stale)) << "the kRescanEvery-th store did not scan";
+  EXPECT_EQ(files().size(), BuildCache::kRescanEvery + 1);
+}
+
 // What the racing processes saw, in memory they share.
 struct RaceRecord {
   std::atomic<bool> go{false}, stop{false};
