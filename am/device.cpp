@@ -825,9 +825,11 @@ void Device::unmap_peer(const Allocation& remote) {
 }
 
 void Device::invalidate_gpu_tlb() {
-  // The page-table stores reach memory before the request does (WC buffers, then the HDP).
+  // One request in flight on each engine at a time. The page-table stores reach memory
+  // before the request does (WC buffers, then the HDP): flushed under the lock, so two threads'
+  // flushes never both precede the first request and leave the second request unflushed.
+  std::lock_guard lock(tlb_mutex_);
   flush_hdp();
-  std::lock_guard lock(tlb_mutex_); // one request in flight on each engine at a time
   for (const VmHub& hub : hubs_)
     pci_->reg_write32(hub.reg(hub.regs.INVALIDATE_ENG17_REQ), vm_invalidate_req(1u << 0, 0));
   const auto start = std::chrono::steady_clock::now();

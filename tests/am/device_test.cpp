@@ -567,6 +567,22 @@ TEST_P(AmDevice, EveryDoorbellFollowsAnHdpFlush) {
   dev.free(mem);
 }
 
+// Threads allocating and freeing at once each change the page table and invalidate the TLBs:
+// every request still follows a flush made after the one before it (the CTS's vectors suite,
+// whose threads did, drew the model's warning).
+TEST_P(AmDevice, ConcurrentMappingsFlushBeforeEveryTlbInvalidation) {
+  auto gpu = card();
+  am::Device dev(gpu);
+  const uint64_t faults = gpu->hdp_faults();
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&dev] {
+      for (int i = 0; i < 5000; ++i) dev.free(dev.alloc_vram(4096));
+    });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(gpu->hdp_faults(), faults);
+}
+
 // The boot sets bus mastering (after any reset, which clears it); without it the card reaches
 // no system memory, mapped or not, and the copy faults.
 TEST_P(AmDevice, SystemMemoryDmaNeedsBusMastering) {
