@@ -1235,8 +1235,8 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
       switch (in.op) {
       case Op::v_add_f64: r = x + y; break;
       case Op::v_mul_f64: r = x * y; break;
-      case Op::v_min_f64: r = std::isnan(x) ? y : std::isnan(y) ? x : std::fmin(x, y); break;
-      case Op::v_max_f64: r = std::isnan(x) ? y : std::isnan(y) ? x : std::fmax(x, y); break;
+      case Op::v_min_f64: r = fmin_ieee(x, y); break;
+      case Op::v_max_f64: r = fmax_ieee(x, y); break;
       default: r = std::fma(x, y, dfin(vread64(w, in, 2, lane, true), 2)); break;
       }
       uint64_t bits = dout(r);

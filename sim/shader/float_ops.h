@@ -77,12 +77,20 @@ inline int32_t cvt_f32_to_i32(float f) {
 }
 
 // IEEE min/max as the ISA defines them in IEEE mode (and IEEE 754-2019 minimumNumber /
-// maximumNumber, gfx12's *_num_* operations): a NaN input yields the other operand.
-inline float fmin_ieee(float a, float b) {
-  return std::isnan(a) ? b : std::isnan(b) ? a : std::fmin(a, b);
+// maximumNumber, gfx12's *_num_* operations): a NaN input yields the other operand, and -0
+// orders below +0 (the manuals' LT_NEG_ZERO / GT_NEG_ZERO: max(+0, -0) is +0 in either order,
+// which std::fmax leaves open and glibc's does not give).
+template <class T> T fmin_ieee(T a, T b) {
+  if (std::isnan(a)) return b;
+  if (std::isnan(b)) return a;
+  if (a == b) return std::signbit(a) ? a : b;
+  return a < b ? a : b;
 }
-inline float fmax_ieee(float a, float b) {
-  return std::isnan(a) ? b : std::isnan(b) ? a : std::fmax(a, b);
+template <class T> T fmax_ieee(T a, T b) {
+  if (std::isnan(a)) return b;
+  if (std::isnan(b)) return a;
+  if (a == b) return std::signbit(a) ? b : a;
+  return a > b ? a : b;
 }
 // IEEE 754-2019 minimum / maximum (gfx12's s_minimum_* / s_maximum_*): a NaN input gives NaN,
 // and -0 orders below +0.

@@ -55,7 +55,8 @@ constexpr uint32_t kDivideF64[] = {
 };
 
 // Runs `program` over `lanes` work-items, the argument block pointing at kBuf.
-template <size_t N> void run(FlatMemory& mem, const uint32_t (&program)[N], unsigned lanes) {
+template <size_t N>
+void run(FlatMemory& mem, const uint32_t (&program)[N], unsigned lanes, Gfx gfx = Gfx::v11) {
   for (size_t i = 0; i < N; ++i) mem.put(kCode + 4 * i, program[i]);
   mem.put<uint64_t>(kArgs, kBuf);
   LaunchState L;
@@ -64,6 +65,7 @@ template <size_t N> void run(FlatMemory& mem, const uint32_t (&program)[N], unsi
   L.rsrc2 = 2u << 1;                 // two user SGPRs: the argument block pointer
   L.user_data[0] = uint32_t(kArgs);
   L.group_size[0] = L.last_group_size[0] = lanes;
+  L.gfx = gfx;
   WorkerPool pool;
   const DispatchResult r = run_dispatch(L, mem, pool);
   EXPECT_TRUE(r.ok) << r.fault;
@@ -108,7 +110,61 @@ constexpr uint32_t kInline64[] = {
     0xBFB00000,             // s_endpgm
 };
 
+// max and min of +0 and -0, in both operand orders, on f64 and f32; stored at kBuf.
+constexpr uint32_t kSignedZeros[] = {
+    // llvm-mc-22 -mcpu=gfx1100 -show-encoding of the text beside each line.
+    0xF4040080, 0xF8000000, // s_load_b64 s[2:3], s[0:1], 0x0
+    0x7E040280,             // v_mov_b32_e32 v2, 0
+    0x7E067081,             // v_bfrev_b32_e32 v3, 1
+    0xD72A0004, 0x00020480, // v_max_f64 v[4:5], 0, v[2:3]
+    0xD72A0006, 0x00010102, // v_max_f64 v[6:7], v[2:3], 0
+    0xD7290008, 0x00020480, // v_min_f64 v[8:9], 0, v[2:3]
+    0xD729000A, 0x00010102, // v_min_f64 v[10:11], v[2:3], 0
+    0x7E187081,             // v_bfrev_b32_e32 v12, 1
+    0x201A1880,             // v_max_f32_e32 v13, 0, v12
+    0x1E1C1880,             // v_min_f32_e32 v14, 0, v12
+    0x7E020280,             // v_mov_b32_e32 v1, 0
+    0xBF89FC07,             // s_waitcnt lgkmcnt(0)
+    0xDC760000, 0x00020401, // global_store_b128 v1, v[4:7], s[2:3]
+    0xDC760010, 0x00020801, // global_store_b128 v1, v[8:11], s[2:3] offset:16
+    0xDC6E0020, 0x00020D01, // global_store_b64 v1, v[13:14], s[2:3] offset:32
+    0xBFB00000,             // s_endpgm
+};
+constexpr uint32_t kSignedZerosGfx12[] = {
+    // llvm-mc-22 -mcpu=gfx1201 -show-encoding of the text beside each line.
+    0xF4002080, 0xF8000000,             // s_load_b64 s[2:3], s[0:1], 0x0
+    0x7E040280,                         // v_mov_b32_e32 v2, 0
+    0x7E067081,                         // v_bfrev_b32_e32 v3, 1
+    0x1C080480,                         // v_max_num_f64_e32 v[4:5], 0, v[2:3]
+    0x1A0C0480,                         // v_min_num_f64_e32 v[6:7], 0, v[2:3]
+    0x7E020280,                         // v_mov_b32_e32 v1, 0
+    0xBFC70000,                         // s_wait_kmcnt 0x0
+    0xEE074002, 0x02000000, 0x00000001, // global_store_b128 v1, v[4:7], s[2:3]
+    0xBFB00000,                         // s_endpgm
+};
+
 } // namespace
+
+// IEEE-mode max and min (RDNA3 V_MAX_F64's GT_NEG_ZERO: "+0 > -0 is TRUE"; RDNA4's
+// maximumNumber) order -0 below +0 whichever operand holds which. libclc's fdim is
+// max(x - y, +0): on gfx1201 fdim(-0, +0) came back -0 through v_max_num_f64 0, -0.
+TEST(FloatSemantics, MaxAndMinOrderNegativeZeroBelowPositiveZero) {
+  const uint64_t pos = 0, neg = uint64_t(1) << 63;
+  {
+    FlatMemory mem;
+    run(mem, kSignedZeros, 1);
+    EXPECT_EQ(mem.get<uint64_t>(kBuf), pos);      // max(+0, -0)
+    EXPECT_EQ(mem.get<uint64_t>(kBuf + 8), pos);  // max(-0, +0)
+    EXPECT_EQ(mem.get<uint64_t>(kBuf + 16), neg); // min(+0, -0)
+    EXPECT_EQ(mem.get<uint64_t>(kBuf + 24), neg); // min(-0, +0)
+    EXPECT_EQ(mem.get<uint32_t>(kBuf + 32), 0u);  // f32 max(+0, -0)
+    EXPECT_EQ(mem.get<uint32_t>(kBuf + 36), 0x80000000u);
+  }
+  FlatMemory mem;
+  run(mem, kSignedZerosGfx12, 1, Gfx::v12);
+  EXPECT_EQ(mem.get<uint64_t>(kBuf), pos);
+  EXPECT_EQ(mem.get<uint64_t>(kBuf + 8), neg);
+}
 
 // A float inline constant feeding a 64-bit integer operand is the double: libclc's scalar double
 // acos and acospi test |x| < 0.5 as v_cmp_gt_u64 0.5, |x| bits, and took the |x| >= 0.5 branch
