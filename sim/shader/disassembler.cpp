@@ -33,12 +33,16 @@ bool inlinable32(uint32_t v) {
 // How 16-bit VGPR operands print: gfx11 code is true16 (vN.l / vN.h); LLVM 22 compiles gfx12 as
 // "fake16", whose text names the whole register (the high-half bit is part of the number).
 thread_local bool g_true16 = true;
+// Whether a fake16 16-bit operand's high half is part of its register number (the short
+// encodings) or op_sel's business (VOP3).
+thread_local bool g_high_in_number = true;
 
 // `width` is the operand's size in dwords, or kHalf; `high` selects vN.h for halves.
 std::string operand(uint16_t code, uint8_t width, uint32_t literal, bool high = false) {
   const unsigned dwords = regs_of(width ? width : 1);
   if (code >= src::kVgpr0) {
-    if (is_half(width) && !g_true16) return "v" + std::to_string((code - src::kVgpr0) | (high ? 0x80 : 0));
+    if (is_half(width) && !g_true16)
+      return "v" + std::to_string((code - src::kVgpr0) | (high && g_high_in_number ? 0x80 : 0));
     std::string r = reg_range("v", code - src::kVgpr0, dwords);
     if (is_half(width)) r += high ? ".h" : ".l";
     return r;
@@ -73,6 +77,7 @@ std::string operand(uint16_t code, uint8_t width, uint32_t literal, bool high = 
 
 std::string src_with_mods(const Inst& in, unsigned i, uint8_t width) {
   std::string s = operand(in.src[i], width, in.literal, (in.opsel >> i) & 1);
+  if (integer_sources(in.op) & (1u << i)) return s;
   if (in.abs & (1u << i)) s = "|" + s + "|";
   if (in.neg & (1u << i)) s = "-" + s;
   return s;
@@ -256,14 +261,20 @@ std::string print_vop3p(const Inst& in, const OpInfo& info) {
     s += ", " + o;
   }
   const unsigned all = (1u << nsrc) - 1;
+  // The integer dot products have no op_sel_hi (LLVM prints none).
+  const bool int_dot = in.op == Op::v_dot4_i32_iu8 || in.op == Op::v_dot4_u32_u8 ||
+                       in.op == Op::v_dot8_i32_iu4 || in.op == Op::v_dot8_u32_u4;
   if (in.opsel & all) s += " op_sel:" + bit_list(in.opsel, nsrc);
-  if (mix ? (in.opsel_hi & all) != 0 : (in.opsel_hi & all) != all)
+  if (int_dot) {
+  } else if (mix ? (in.opsel_hi & all) != 0 : (in.opsel_hi & all) != all)
     s += " op_sel_hi:" + bit_list(in.opsel_hi, nsrc);
   if (!mix && (in.neg & all)) s += " neg_lo:" + bit_list(in.neg, nsrc);
   if (!mix && (in.neg_hi & all)) s += " neg_hi:" + bit_list(in.neg_hi, nsrc);
   if (in.clamp) s += " clamp";
   return s;
 }
+
+std::string dpp_text(const Dpp& d);
 
 // The DPP operands as LLVM prints them after the instruction's own operands.
 std::string dpp_text(const Dpp& d) {
@@ -306,7 +317,8 @@ std::string disassemble(const Inst& in, bool wave64) {
   const uint8_t mask_width = wave64 ? 2 : 1;
   const std::string vcc = wave64 ? "vcc" : "vcc_lo";
   std::string name = op_name(in.op, in.gfx);
-  g_true16 = in.gfx == Gfx::v11;
+  g_true16 = in.gfx == Gfx::v11 && !in.fake16;
+  g_high_in_number = in.encoding == Encoding::E32;
   switch (in.format) {
   case Format::SOP2:
     if (is_fmamk(in.op))
@@ -366,19 +378,25 @@ std::string disassemble(const Inst& in, bool wave64) {
   case Format::VOPD:
     return print_dual(in.gfx, in.op, in.dst, in.src[0], in.src[1], in.literal) + " :: " +
            print_dual(in.gfx, in.op_y, in.dst_y, in.src_y[0], in.src_y[1], in.literal);
-  case Format::VOP3P: return print_vop3p(in, info);
+  case Format::VOP3P: {
+    if (in.dpp.kind == DppKind::None) return print_vop3p(in, info);
+    std::string p = print_vop3p(in, info); // "name operands": the DPP form adds _e64_dpp
+    const size_t space = p.find(' ');
+    return p.substr(0, space) + "_e64_dpp" + p.substr(space) + dpp_text(in.dpp);
+  }
   default: break;
   }
 
   // Vector ALU formats.
   if (in.format == Format::VOPC) name = vopc_name(in);
   const bool no_suffix =
-      is_vop1_only(in.op) || is_fmamk(in.op) || is_fmaak(in.op) || in.op == Op::v_pk_fmac_f16;
+      is_vop1_only(in.op) || is_vop2_only(in.op);
   const bool dpp = in.dpp.kind != DppKind::None;
   // DPP forms: _dpp and _e64_dpp, except that the short VOPC form prints no suffix at all.
-  if (in.encoding == Encoding::E32 && !no_suffix) name += dpp ? (in.format == Format::VOPC ? "" : "_dpp") : "_e32";
+  if (in.encoding == Encoding::E32 && (!no_suffix || dpp))
+    name += dpp ? (in.format == Format::VOPC ? "" : "_dpp") : "_e32";
   if (in.encoding == Encoding::E64 || (dpp && in.encoding == Encoding::Native)) name += dpp ? "_e64_dpp" : "_e64";
-  if (in.op == Op::v_nop) return name;
+  if (in.op == Op::v_nop || in.op == Op::v_pipeflush) return name;
 
   std::string s = name + " ";
   const bool e32 = in.encoding == Encoding::E32;
@@ -387,7 +405,7 @@ std::string disassemble(const Inst& in, bool wave64) {
     return s + src_with_mods(in, 0, info.src_dwords[0]) + ", " + src_with_mods(in, 1, info.src_dwords[1]) +
            (dpp ? dpp_text(in.dpp) : "");
   }
-  if (in.op == Op::v_readlane_b32 || in.op == Op::v_readfirstlane_b32)
+  if (has_scalar_dst(in.op))
     s += operand(in.dst, 1, 0);
   else
     s += operand(in.dst, info.dst_dwords, 0, (in.opsel >> 3) & 1);
@@ -402,9 +420,12 @@ std::string disassemble(const Inst& in, bool wave64) {
   if (e32 && (in.op == Op::v_cndmask_b32 || carry)) nsrc = 2;
   // The selects' and carry-ins' src2 is a lane mask.
   const bool mask_src2 = carry || in.op == Op::v_cndmask_b32 || in.op == Op::v_cndmask_b16;
-  for (int i = 0; i < nsrc; ++i)
-    s += ", " +
-         src_with_mods(in, unsigned(i), i == 2 && mask_src2 ? mask_width : info.src_dwords[i]);
+  for (int i = 0; i < nsrc; ++i) {
+    uint8_t width = i == 2 && mask_src2 ? mask_width : info.src_dwords[i];
+    // A bf16 literal prints whole (LLVM 22 has no 16-bit bf16 literals).
+    if (in.op == Op::v_dot2_bf16_bf16 && in.src[i] == src::kLiteral) width = 1;
+    s += ", " + src_with_mods(in, unsigned(i), width);
+  }
   if (e32 && (carry || in.op == Op::v_cndmask_b32)) s += ", " + vcc;
   if (is_fmaak(in.op)) s += ", " + hex(in.literal);
   const bool t16 = is_half(info.dst_dwords) || is_half(info.src_dwords[0]) ||
@@ -416,7 +437,9 @@ std::string disassemble(const Inst& in, bool wave64) {
     s += " op_sel:" + bit_list(bits_list, unsigned(nsrc) + 1);
   }
   // The row gathers' FI and BOUND_CTRL bits, which llvm-objdump prints as op_sel.
-  if ((in.op == Op::v_permlane16_b32 || in.op == Op::v_permlanex16_b32) && (in.opsel & 3))
+  if ((in.op == Op::v_permlane16_b32 || in.op == Op::v_permlanex16_b32 ||
+       in.op == Op::v_permlane16_var_b32 || in.op == Op::v_permlanex16_var_b32) &&
+      (in.opsel & 3))
     s += " op_sel:[" + std::to_string(in.opsel & 1) + "," + std::to_string((in.opsel >> 1) & 1) +
          "]";
   // LLVM prints op_sel, then clamp, then the output modifier.

@@ -256,7 +256,10 @@ AMCL_INLINE inline void Executor::exec_vector(Wave& w, const Inst& in) {
   case Format::FLAT: exec_flat(w, in); return;
   case Format::DS: exec_ds(w, in); return;
   case Format::VOPD: exec_vopd(w, in); return;
-  case Format::VOP3P: exec_vop3p(w, in); return;
+  case Format::VOP3P:
+    if (in.dpp.kind != DppKind::None) [[unlikely]] exec_dpp(w, in);
+    else exec_vop3p(w, in);
+    return;
   default: fault(w, in, "not a vector instruction");
   }
 }
@@ -312,6 +315,11 @@ void Executor::exec_wave64(Wave& w, const Inst& in) {
   }
   case Op::ds_swizzle_b32: case Op::ds_permute_b32: case Op::ds_bpermute_b32:
     exec_ds_cross_lane(w, in);
+    return;
+  case Op::v_s_exp_f32: case Op::v_s_exp_f16: case Op::v_s_log_f32: case Op::v_s_log_f16:
+  case Op::v_s_rcp_f32: case Op::v_s_rcp_f16: case Op::v_s_rsq_f32: case Op::v_s_rsq_f16:
+  case Op::v_s_sqrt_f32: case Op::v_s_sqrt_f16:
+    exec_valu_scalar(w, in); // one scalar result for the wave, computed once
     return;
   case Op::v_permlane64_b32: {
     // Lane l takes lane l ^ 32's src0 (RDNA3 ISA manual); both halves read before either writes.
@@ -745,6 +753,11 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
   // Lane-uniform operations first.
   switch (in.op) {
   case Op::v_nop: return;
+  case Op::v_s_exp_f32: case Op::v_s_exp_f16: case Op::v_s_log_f32: case Op::v_s_log_f16:
+  case Op::v_s_rcp_f32: case Op::v_s_rcp_f16: case Op::v_s_rsq_f32: case Op::v_s_rsq_f16:
+  case Op::v_s_sqrt_f32: case Op::v_s_sqrt_f16:
+    exec_valu_scalar(w, in);
+    return;
   case Op::v_readfirstlane_b32: {
     unsigned lane = exec ? unsigned(std::countr_zero(exec)) : 0;
     swrite(w, in.dst, vread(w, in, 0, lane));
@@ -1275,7 +1288,7 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     // v_sin/v_cos take their input in revolutions (x * 2pi radians).
     case Op::v_sin_f32: d = fout(float(std::sin(double(fa()) * 6.283185307179586))); break;
     case Op::v_cos_f32: d = fout(float(std::cos(double(fa()) * 6.283185307179586))); break;
-    default: fault(w, in, "unimplemented vector instruction");
+    default: exec_valu_extra(w, in); return; // every lane, or a fault naming the operation
     }
   }
   const bool writes_carry = in.format == Format::VOP3SD || in.op == Op::v_add_co_ci_u32 ||
@@ -1331,6 +1344,7 @@ void Executor::exec_dpp(Wave& w, const Inst& in) {
   exec_reg = write;
   try {
     if (in.format == Format::VOPC) exec_vopc(w, plain);
+    else if (in.format == Format::VOP3P) exec_vop3p(w, plain);
     else exec_valu(w, plain);
   } catch (...) {
     w.num_vgprs = staging;
@@ -1406,7 +1420,10 @@ void Executor::exec_vop3p(Wave& w, const Inst& in) {
       uint16_t code = in.src[i];
       // Inline float constants are packed halves, except where the operand is an f32 (the
       // mixed-precision forms, and dot2's accumulator).
-      const bool f32_operand = mix || (in.op == Op::v_dot2_f32_f16 && i == 2);
+      const bool int_dot = in.op == Op::v_dot4_i32_iu8 || in.op == Op::v_dot4_u32_u8 ||
+                           in.op == Op::v_dot8_i32_iu4 || in.op == Op::v_dot8_u32_u4;
+      const bool f32_operand = mix || int_dot ||
+                               ((in.op == Op::v_dot2_f32_f16 || in.op == Op::v_dot2_f32_bf16) && i == 2);
       if (code >= src::kFloatHalf && code <= src::kFloatInv2Pi && !f32_operand)
         v[i] = kInlineF16[code - 240] | (uint32_t(kInlineF16[code - 240]) << 16);
       else
@@ -1437,6 +1454,37 @@ void Executor::exec_vop3p(Wave& w, const Inst& in) {
       if (((hi ? in.neg_hi : in.neg) >> i) & 1) x = -x;
       return x;
     };
+    // Integer dot products of bytes or nibbles (RDNA3 ISA manual, V_DOT4_I32_IU8 ...): the iu
+    // forms' neg_lo[0] and neg_lo[1] say whether src0's and src1's elements are signed; clamp
+    // saturates the 32-bit sum.
+    if (in.op == Op::v_dot4_i32_iu8 || in.op == Op::v_dot4_u32_u8 || in.op == Op::v_dot8_i32_iu4 ||
+        in.op == Op::v_dot8_u32_u4) {
+      const bool nibbles = in.op == Op::v_dot8_i32_iu4 || in.op == Op::v_dot8_u32_u4;
+      const bool iu = in.op == Op::v_dot4_i32_iu8 || in.op == Op::v_dot8_i32_iu4;
+      const unsigned bits = nibbles ? 4 : 8, n = 32 / bits;
+      auto elem = [&](uint32_t word, unsigned k, bool sign) {
+        const uint32_t e = (word >> (k * bits)) & ((1u << bits) - 1);
+        return sign ? int64_t(int32_t(e << (32 - bits)) >> (32 - bits)) : int64_t(e);
+      };
+      int64_t sum = iu ? int64_t(int32_t(v[2])) : int64_t(v[2]);
+      for (unsigned k = 0; k < n; ++k)
+        sum += elem(v[0], k, iu && (in.neg & 1)) * elem(v[1], k, iu && (in.neg & 2));
+      if (in.clamp)
+        sum = iu ? std::clamp<int64_t>(sum, INT32_MIN, INT32_MAX) : std::clamp<int64_t>(sum, 0, UINT32_MAX);
+      d = uint32_t(sum);
+      continue;
+    }
+    if (in.op == Op::v_dot2_f32_bf16) { // bf16 pairs (the high halves of f32s) into an f32
+      auto bf = [&](unsigned i, bool hi) {
+        float x = f32(uint32_t(half(i, hi)) << 16);
+        if (((hi ? in.neg_hi : in.neg) >> i) & 1) x = -x;
+        return x;
+      };
+      const long double r = (long double)bf(0, false) * bf(1, false) +
+                            (long double)bf(0, true) * bf(1, true) + f32(v[2]);
+      d = u32(float(in.clamp ? clamp01(r) : r));
+      continue;
+    }
     if (in.op == Op::v_dot2_f32_f16) { // f16 pairs multiplied and summed into an f32
       const long double r = (long double)fhalf(0, false) * fhalf(1, false) +
                             (long double)fhalf(0, true) * fhalf(1, true) + f32(v[2]);
@@ -1473,6 +1521,9 @@ void Executor::exec_vop3p(Wave& w, const Inst& in) {
         out[hi] = uint16_t(r); break;
       }
       case Op::v_pk_max_f16: out[hi] = f2h(fmax_ieee(fhalf(0, hi), fhalf(1, hi))); break;
+      // gfx12: IEEE 754-2019 minimum/maximum (NaN in, NaN out; -0 below +0).
+      case Op::v_pk_minimum_f16: out[hi] = f2h(fminimum(fhalf(0, hi), fhalf(1, hi))); break;
+      case Op::v_pk_maximum_f16: out[hi] = f2h(fmaximum(fhalf(0, hi), fhalf(1, hi))); break;
       case Op::v_pk_min_f16: out[hi] = f2h(fmin_ieee(fhalf(0, hi), fhalf(1, hi))); break;
       case Op::v_pk_lshlrev_b16: out[hi] = uint16_t(y << (x & 15)); break;
       case Op::v_pk_lshrrev_b16: out[hi] = uint16_t(y >> (x & 15)); break;

@@ -83,6 +83,10 @@ private:
   void exec_smem(Wave& w, const Inst& in);
   void exec_valu(Wave& w, const Inst& in);
   bool exec_valu_fast(Wave& w, const Inst& in); // valu_fast_path.cpp: false = not handled
+  // valu_extra.cpp: the less common VALU operations (faults on unknown ones), and the VALU
+  // operations with a scalar result that run once per wave (false: not one of them).
+  void exec_valu_extra(Wave& w, const Inst& in);
+  bool exec_valu_scalar(Wave& w, const Inst& in);
   bool exec_vopd_fast(Wave& w, const Inst& in);
   void exec_vopc(Wave& w, const Inst& in);
   // A DPP instruction: stages each lane's src0 from its source lane, then runs the plain form.

@@ -62,12 +62,45 @@ inline constexpr bool is_fmaak(Op op) {
   return op == Op::v_fmaak_f32 || op == Op::v_fmaak_f16 || op == Op::s_fmaak_f32;
 }
 inline constexpr bool is_fmac(Op op) {
-  return op == Op::v_fmac_f32 || op == Op::v_fmac_f16 || op == Op::v_pk_fmac_f16;
+  return op == Op::v_fmac_f32 || op == Op::v_fmac_f16 || op == Op::v_pk_fmac_f16 ||
+         op == Op::v_fmac_dx9_zero_f32 || op == Op::v_dot2acc_f32_f16;
+}
+// VOP2 operations with no VOP3 form, printed without an encoding suffix.
+inline constexpr bool is_vop2_only(Op op) {
+  return is_fmamk(op) || is_fmaak(op) || op == Op::v_pk_fmac_f16 || op == Op::v_dot2acc_f32_f16;
 }
 
 // VOP1 operations with no VOP3 (or DPP) form.
 inline constexpr bool is_vop1_only(Op op) {
-  return op == Op::v_nop || op == Op::v_readfirstlane_b32 || op == Op::v_permlane64_b32;
+  return op == Op::v_nop || op == Op::v_readfirstlane_b32 || op == Op::v_permlane64_b32 ||
+         op == Op::v_pipeflush || op == Op::v_swap_b32 || op == Op::v_swap_b16 ||
+         op == Op::v_swaprel_b32;
+}
+// 16-bit operations whose VOP3 form LLVM 22 decodes without op_sel when op_sel is set (it
+// prints whole registers then; the RDNA3/RDNA4 manuals give no op_sel meaning for them).
+inline constexpr bool vop3_without_opsel(Op op) {
+  return op == Op::v_subrev_f16 || op == Op::v_sat_pk_u8_i16 || op == Op::v_cvt_norm_i16_f16 ||
+         op == Op::v_cvt_norm_u16_f16;
+}
+// Sources of float operations that are integers (no abs/neg): a bit per source.
+inline constexpr unsigned integer_sources(Op op) {
+  return op == Op::v_cvt_pk_u8_f32    ? 6u
+         : op == Op::v_trig_preop_f64 ? 2u
+         : op == Op::v_cvt_off_f32_i4 ? 1u
+                                      : 0u;
+}
+// VOP3P operations with DPP forms (llvm-mc-22 -mcpu=gfx1100 / gfx1201 --disassemble).
+inline constexpr bool vop3p_has_dpp(Op op) {
+  return op == Op::v_dot2_f32_f16 || op == Op::v_dot2_f32_bf16 || op == Op::v_fma_mix_f32 ||
+         op == Op::v_fma_mixlo_f16 || op == Op::v_fma_mixhi_f16;
+}
+// VOP3 operations whose destination is an SGPR (the VALU's lane reads and gfx12's scalar
+// transcendentals).
+inline constexpr bool has_scalar_dst(Op op) {
+  return op == Op::v_readlane_b32 || op == Op::v_readfirstlane_b32 || op == Op::v_s_exp_f32 ||
+         op == Op::v_s_exp_f16 || op == Op::v_s_log_f32 || op == Op::v_s_log_f16 ||
+         op == Op::v_s_rcp_f32 || op == Op::v_s_rcp_f16 || op == Op::v_s_rsq_f32 ||
+         op == Op::v_s_rsq_f16 || op == Op::v_s_sqrt_f32 || op == Op::v_s_sqrt_f16;
 }
 
 // How an instruction was encoded: its VOP3 form prints "_e64", the short form "_e32".
@@ -124,6 +157,9 @@ struct Inst {
   Segment segment = Segment::Flat;
   uint8_t offset1 = 0;   // DS second offset
   bool has_vdst_data = false; // atomics with return
+  // A 16-bit VOP3 operation LLVM reads without op_sel (whole registers named, halves ignored):
+  // see vop3_without_opsel.
+  bool fake16 = false;
   // VOPD: the Y half of a dual-issue pair (the X half uses op/dst/src[0..1]).
   Op op_y = Op::kCount;
   uint16_t dst_y = 0;
