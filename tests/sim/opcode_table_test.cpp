@@ -51,7 +51,7 @@ std::vector<Words> encodings(Op op, Gfx gfx) {
       out.push_back({0xF4000000u | c << 18 | 4u << 6 | 4u, kNull << 25 | 0x10u});
     break;
   case Format::VOP1:
-    if (op == Op::v_nop) {
+    if (op == Op::v_nop || op == Op::v_pipeflush) {
       out.push_back({0x7E000000u | c << 9});
       break;
     }
@@ -61,7 +61,7 @@ std::vector<Words> encodings(Op op, Gfx gfx) {
   case Format::VOP2:
     out.push_back({c << 25 | 1u << 17 | 3u << 9 | 258u});
     if (k) out.back().push_back(0x11223344u);
-    else if (op != Op::v_pk_fmac_f16) out.push_back({0xD4000000u | (256 + c) << 16 | 1u, 258u | 259u << 9 | vsrc2});
+    else if (!sim::shader::is_vop2_only(op)) out.push_back({0xD4000000u | (256 + c) << 16 | 1u, 258u | 259u << 9 | vsrc2});
     break;
   case Format::VOPC: {
     const unsigned n = std::string(sim::shader::op_info(op).name).find("class") != std::string::npos ? 1
@@ -82,6 +82,8 @@ std::vector<Words> encodings(Op op, Gfx gfx) {
   case Format::VOP3:
     if (op == Op::v_readlane_b32) out.push_back({0xD4000000u | c << 16 | 1u, 258u | 12u << 9});
     else if (op == Op::v_writelane_b32) out.push_back({0xD4000000u | c << 16 | 1u, 8u | 12u << 9});
+    else if (sim::shader::has_scalar_dst(op)) // gfx12's v_s_*: scalar source and destination
+      out.push_back({0xD4000000u | c << 16 | 1u, 8u});
     else if (op == Op::v_permlane16_b32 || op == Op::v_permlanex16_b32) {
       out.push_back({0xD4000000u | c << 16 | 1u, 258u | 3u << 9 | 4u << 18});
       out.push_back({0xD4000000u | c << 16 | 3u << 11 | 1u, 258u | 3u << 9 | 4u << 18}); // FI, BC
