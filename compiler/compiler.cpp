@@ -547,7 +547,9 @@ namespace {
 // The source of a request through clang, with the request's options, extensions and features.
 std::unique_ptr<llvm::Module> compile_module(llvm::LLVMContext& ctx, const BuildRequest& req,
                                              BuildResult& r) {
-  std::vector<std::string> cc1;
+  // The device's OpenCL version, which clang leaves to the implementation (OpenCL C 3.0 §6.12
+  // "Preprocessor Directives and Macros"); first, so an application's -D replaces it.
+  std::vector<std::string> cc1 = {"-D", "__OPENCL_VERSION__=300"};
   std::string std = "CL1.2";
   if (!translate_options(req.options, cc1, std, r.log)) {
     r.bad_options = true;
