@@ -100,6 +100,10 @@ bool parse_kernel_metadata(const MsgValue& k, KernelInfo& info) {
       arg.access_qual = a.str_or(".access", "");
       arg.offset = uint32_t(a.int_or(".offset", 0));
       arg.size = uint32_t(a.int_or(".size", 0));
+      // AMDGPUUsage: a power of two, present for dynamic_shared_pointer arguments.
+      const int64_t align = a.int_or(".pointee_align", 0);
+      if (align < 0 || align > 65536 || (align & (align - 1)) != 0) return false;
+      arg.pointee_align = uint32_t(align);
       arg.is_const = a.get(".is_const") != nullptr;
       arg.is_volatile = a.get(".is_volatile") != nullptr;
       arg.is_restrict = a.get(".is_restrict") != nullptr;

@@ -37,6 +37,7 @@ struct KernelArg {
   std::string address_space; // global, local, constant, private, generic
   std::string access_qual;
   uint32_t offset = 0, size = 0;
+  uint32_t pointee_align = 0; // __local pointers: the pointee type's alignment (0: not given)
   bool is_const = false, is_volatile = false, is_restrict = false;
   bool hidden() const { return value_kind.rfind("hidden_", 0) == 0; }
 };

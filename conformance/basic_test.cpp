@@ -216,6 +216,36 @@ __kernel void args(__global double* out, char c, uchar uc, short s, ushort us, i
   clReleaseKernel(k);
 }
 
+// Each __local argument's memory is aligned to its pointee type, however small the ones
+// before it (the CTS's kernel_memory_alignment_local: a long16* at 0x60 was misaligned).
+TEST(Basic, LocalArgumentsAreAlignedToTheirPointeeType) {
+  Env env;
+  cl_kernel k = env.kernel(R"CL(
+__kernel void where(__global ulong* out, __local char* a, __local short2* b, __local long8* c,
+                    __local int3* d, __local long16* e, __local double16* f) {
+  out[0] = (ulong)a; out[1] = (ulong)b; out[2] = (ulong)c;
+  out[3] = (ulong)d; out[4] = (ulong)e; out[5] = (ulong)f;
+}
+)CL",
+                           "where");
+  ASSERT_NE(k, nullptr);
+  cl_mem out = env.buffer(6 * sizeof(cl_ulong));
+  ASSERT_EQ(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+  const size_t bytes[] = {3, 4 * 3, 64 * 3, 16, 128 * 3, 128};
+  for (cl_uint a = 0; a < 6; ++a) ASSERT_EQ(clSetKernelArg(k, a + 1, bytes[a], nullptr), CL_SUCCESS);
+  size_t one = 1;
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  cl_ulong got[6];
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, out, CL_TRUE, 0, sizeof got, got, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  const cl_ulong align[6] = {1, 4, 64, 16, 128, 128}; // an int3 is aligned as an int4
+  for (int a = 0; a < 6; ++a) EXPECT_EQ(got[a] % align[a], 0u) << "argument " << a + 1 << " at " << got[a];
+  for (int a = 0; a < 5; ++a) EXPECT_GE(got[a + 1], got[a] + bytes[a]) << "arguments overlap";
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+}
+
 // OpenCL lets vload/vstore of chars and packed structs touch any byte address; LLVM's amdhsa
 // code does them as single wide accesses (global_load_b128 at a byte address), which read the
 // right bytes only when the driver has set SH_MEM_CONFIG's alignment mode to UNALIGNED.

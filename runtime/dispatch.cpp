@@ -120,6 +120,14 @@ std::shared_ptr<const ArgSnapshot> snapshot_args(cl_kernel k) {
   return snap;
 }
 
+// Where a __local argument's memory starts when the work-group's LDS is used up to `end`:
+// aligned to its pointee type (a long16* to 128 bytes: the CTS's
+// kernel_memory_alignment_local), and to at least 16.
+uint64_t local_arg_offset(uint64_t end, const compiler::KernelArg& a) {
+  const uint64_t align = std::max<uint64_t>(16, a.pointee_align);
+  return (end + align - 1) & ~(align - 1);
+}
+
 } // namespace
 
 Launch prepare_launch(cl_kernel k, cl_device_id device, cl_uint dims, const size_t* offset,
@@ -184,8 +192,9 @@ Launch prepare_launch(cl_kernel k, cl_device_id device, cl_uint dims, const size
   // it out: more than the device has cannot run.
   uint64_t lds = info.group_segment_size;
   for (size_t i = 0; i < k->explicit_args.size(); ++i)
-    if (info.args[k->explicit_args[i]].kind == compiler::ArgKind::DynamicSharedPointer)
-      lds = ((lds + 15) & ~uint64_t(15)) + L.args->local_sizes[i];
+    if (const compiler::KernelArg& a = info.args[k->explicit_args[i]];
+        a.kind == compiler::ArgKind::DynamicSharedPointer)
+      lds = local_arg_offset(lds, a) + L.args->local_sizes[i];
   if (lds > kLocalMemoryBytes) throw ClError{CL_OUT_OF_RESOURCES, "local memory exceeds 64 KiB"};
   return L;
 }
@@ -213,7 +222,7 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L) 
     const compiler::KernelArg& a = info.args[k->explicit_args[i]];
     switch (a.kind) {
     case compiler::ArgKind::DynamicSharedPointer:
-      lds = (lds + 15) & ~15u;
+      lds = uint32_t(local_arg_offset(lds, a));
       put<uint32_t>(args, a.offset, lds);
       lds += uint32_t(L.args->local_sizes[i]);
       break;

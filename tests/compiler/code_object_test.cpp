@@ -57,6 +57,24 @@ TEST(Compiler, BuildsAndReadsVectorAdd) {
       EXPECT_EQ(decoded.first, ArgKind::HiddenOther) << kind_name;
 }
 
+// A __local pointer argument carries its pointee's alignment (.pointee_align), which the
+// launcher aligns the argument's LDS to.
+TEST(Compiler, LocalPointerArgumentsCarryThePointeeAlignment) {
+  auto res = build({"__kernel void k(__local char* a, __local long16* b, __local float3* c) {}", "",
+                    "gfx1100"});
+  ASSERT_TRUE(res.ok) << res.log;
+  std::string err;
+  auto co = read_code_object(res.binary, &err);
+  ASSERT_TRUE(co) << err;
+  const KernelInfo* k = co->find("k");
+  ASSERT_TRUE(k);
+  ASSERT_GE(k->args.size(), 3u);
+  EXPECT_EQ(k->args[0].kind, ArgKind::DynamicSharedPointer);
+  EXPECT_EQ(k->args[0].pointee_align, 1u);
+  EXPECT_EQ(k->args[1].pointee_align, 128u);
+  EXPECT_EQ(k->args[2].pointee_align, 16u);
+}
+
 TEST(Compiler, BadSourceFillsTheLog) {
   auto res = build({"__kernel void k(__global int* p) { p[0] = undefined_name; }", "", "gfx1100"});
   EXPECT_FALSE(res.ok);
