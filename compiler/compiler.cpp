@@ -308,6 +308,26 @@ std::unique_ptr<llvm::Module> workitem_builtins(llvm::LLVMContext& ctx, const st
   return std::move(*mod);
 }
 
+// amcl's corrections of libclc's math builtins (math_builtins.cl) call the libclc definition
+// they replace as __libclc_<name>: the same mangled parameters under a longer identifier
+// ("_Z12__libclc_sind" for "_Z3sind"). Each such call the program now needs gives libclc's
+// function that name before libclc is linked; libclc's own name is then the wrapper's alone.
+void rename_wrapped_libclc_functions(const llvm::Module& program, llvm::Module& libclc) {
+  constexpr llvm::StringLiteral kPrefix = "__libclc_";
+  for (const llvm::Function& f : program) {
+    if (!f.isDeclaration()) continue;
+    llvm::StringRef rest = f.getName();
+    size_t length = 0;
+    if (!rest.consume_front("_Z") || rest.consumeInteger(10, length) ||
+        length <= kPrefix.size() || length > rest.size() || !rest.starts_with(kPrefix))
+      continue;
+    const std::string original =
+        "_Z" + std::to_string(length - kPrefix.size()) + rest.drop_front(kPrefix.size()).str();
+    if (llvm::Function* g = libclc.getFunction(original); g && !g->isDeclaration())
+      g->setName(f.getName());
+  }
+}
+
 } // namespace
 
 // Links amcl's work-item builtins, then libclc, pulling in only what the program uses. The
@@ -335,8 +355,12 @@ bool link_builtins(llvm::Module& program, const std::string& target, bool wave64
     llvm::appendToCompilerUsed(program, {llvm::cast<llvm::GlobalValue>(alloc.getCallee())});
   }
   llvm::Linker linker(program);
-  if (linker.linkInModule(std::move(workitem), llvm::Linker::LinkOnlyNeeded) ||
-      linker.linkInModule(std::move(libclc), llvm::Linker::LinkOnlyNeeded)) {
+  if (linker.linkInModule(std::move(workitem), llvm::Linker::LinkOnlyNeeded)) {
+    log += "internal error linking builtin libraries\n";
+    return false;
+  }
+  rename_wrapped_libclc_functions(program, *libclc);
+  if (linker.linkInModule(std::move(libclc), llvm::Linker::LinkOnlyNeeded)) {
     log += "internal error linking builtin libraries\n";
     return false;
   }

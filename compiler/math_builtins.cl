@@ -1,0 +1,194 @@
+// Corrections of libclc 22's math builtins where its algorithm, not the hardware, is wrong for
+// a device that keeps denormals and signed zeros (amcl reports CL_FP_DENORM for float and
+// double). Appended to workitem_builtins.cl (its typedefs and OVERLOAD) and linked ahead of
+// libclc like it. A wrapper reaches libclc's own definition of the builtin it replaces as
+// __libclc_<name>: link_builtins (compiler.cpp) gives libclc's function of the same mangled
+// parameters that name. Only replaced overloads go through __libclc_; anything else is called
+// by its own name. Each case was shown to be libclc's by extracting its bitcode
+// (llvm-extract-22) and running it on the host CPU, where it gives the same wrong result.
+#define LIBCLC __attribute__((overloadable))
+#define EVERY_WIDTH(M, T) M(T) M(T##2) M(T##3) M(T##4) M(T##8) M(T##16)
+#define EVERY_VECTOR(M, T) M(T, 2) M(T, 3) M(T, 4) M(T, 8) M(T, 16)
+// Loops over the components of a vector are unrolled: a component indexed at run time is a
+// v_movrels_b32, which the emulator does not implement yet.
+
+// ---- Signed zeros: f(-0) is -0 ----
+// libclc's double sin, tan, asin, asinpi, atan, erf, expm1 and sincos work on |x| and put the
+// sign back with x < 0, which -0 is not: f(-0) came back +0.
+#define KEEP_ZERO(fn, T)                                                                           \
+  LIBCLC T __libclc_##fn(T);                                                                       \
+  OVERLOAD T fn(T x) { return x == (T)0 ? x : __libclc_##fn(x); }
+#define KEEP_ZERO_DOUBLE(T)                                                                        \
+  KEEP_ZERO(sin, T)                                                                                \
+  KEEP_ZERO(tan, T)                                                                                \
+  KEEP_ZERO(asin, T)                                                                               \
+  KEEP_ZERO(asinpi, T) KEEP_ZERO(atan, T) KEEP_ZERO(erf, T) KEEP_ZERO(expm1, T)
+EVERY_WIDTH(KEEP_ZERO_DOUBLE, double)
+
+#define SINCOS_IN(T, AS)                                                                           \
+  LIBCLC T __libclc_sincos(T, AS T*);                                                              \
+  OVERLOAD T sincos(T x, AS T* cosval) {                                                           \
+    const T s = __libclc_sincos(x, cosval);                                                        \
+    return x == (T)0 ? x : s;                                                                      \
+  }
+#define SINCOS(T)                                                                                  \
+  SINCOS_IN(T, __global) SINCOS_IN(T, __local) SINCOS_IN(T, __private) SINCOS_IN(T, __generic)
+EVERY_WIDTH(SINCOS, double)
+
+// ---- tgamma at zero, near it and far below it ----
+// libclc's tgamma gives +inf for -0 and for every negative denormal, drifts from 1/x for tiny
+// negative x (double tgamma(-0x1p-1022) is 124 ulp off), is +inf for large negative
+// non-integers whose result underflows (tgamma(-829.5)), and its float version is up to 48 ulp
+// off for large positive x (tgamma(30.868f)). Near zero tgamma(x) = 1/x - 0.577... + O(x), so
+// below 2^-53 (float: 2^-24) 1/x is within half an ulp. Below -185 (float: -60) |tgamma(x)| is
+// under half the least denormal: zero of the sign of sin(pi x) (-0 for an odd floor(x)), NaN
+// at the poles. Float's other arguments go through libclc's double tgamma, whose errors vanish
+// in the rounding to float; half computes in float. Vectors work component-wise in vector
+// operations (no loop: a component indexed at run time is a v_movrels_b32, which the emulator
+// does not implement yet).
+#define TGAMMA(T, N, I, TINY, FAR_BELOW, GAMMA)                                                    \
+  OVERLOAD T##N tgamma(T##N x) {                                                                   \
+    const T##N f = __builtin_elementwise_floor(x);                                                 \
+    const I##N odd =                                                                               \
+        __builtin_convertvector(__builtin_elementwise_max(f, (T##N)-0x1p24), I##N) & 1;            \
+    const T##N far = f == x ? (T##N)__builtin_nan("") : odd != 0 ? (T##N)-0.0 : (T##N)0.0;         \
+    const T##N r = GAMMA;                                                                          \
+    const T##N near_zero = (T##N)1 / x;                                                            \
+    return __builtin_elementwise_abs(x) < (T##N)TINY ? near_zero : x < (T##N)FAR_BELOW ? far : r;  \
+  }
+#define TGAMMA_DOUBLE(T, N) TGAMMA(double, N, long, 0x1p-53, -185.0, __libclc_tgamma(x))
+#define TGAMMA_FLOAT(T, N)                                                                         \
+  TGAMMA(float, N, int, 0x1p-24, -60.0,                                                            \
+         __builtin_convertvector(__libclc_tgamma(__builtin_convertvector(x, double##N)), float##N))
+#define TGAMMA_HALF(T, N)                                                                          \
+  OVERLOAD half##N tgamma(half##N x) {                                                             \
+    return __builtin_convertvector(tgamma(__builtin_convertvector(x, float##N)), half##N);         \
+  }
+#define LIBCLC_TGAMMA(T) LIBCLC T __libclc_tgamma(T);
+EVERY_WIDTH(LIBCLC_TGAMMA, double)
+EVERY_VECTOR(TGAMMA_DOUBLE, double)
+EVERY_VECTOR(TGAMMA_FLOAT, float)
+EVERY_VECTOR(TGAMMA_HALF, half)
+static inline double tgamma_far_below(double x) {
+  const double f = __builtin_floor(x);
+  return f == x ? __builtin_nan("") : ((long)__builtin_fmax(f, -0x1p53) & 1) ? -0.0 : 0.0;
+}
+OVERLOAD double tgamma(double x) {
+  if (__builtin_fabs(x) < 0x1p-53) return 1.0 / x;
+  return x < -185.0 ? tgamma_far_below(x) : __libclc_tgamma(x);
+}
+OVERLOAD float tgamma(float x) {
+  if (__builtin_fabsf(x) < 0x1p-24f) return 1.0f / x;
+  return (float)(x < -60.0f ? tgamma_far_below(x) : __libclc_tgamma((double)x));
+}
+OVERLOAD half tgamma(half x) {
+  return (half)tgamma((float)x);
+}
+
+// ---- float results below FLT_MIN ----
+// libclc's float exp scales its result by adding p << 23 to the bits, which cannot make a
+// denormal, and returns 0 below ln(FLT_MIN): exp(-98.15) was 0, not 2.4e-43. Below -64, exp(x)
+// is exp(x + 64 ln 2) * 2^-64. With 64 ln 2 = C_HI + C_LO, C_HI a float, x + C_HI is exact (both
+// are multiples of 2^-18 and the sum is below 64 in magnitude), exp(x + C_HI) is a normal
+// float, the factor 1 + C_LO corrects for the tail, and the scaling by 2^-64 rounds once, into
+// the denormals.
+#define EXP_SCALED_BELOW -64.0f
+#define EXP_C_HI 0x1.62e43p+5f
+#define EXP_C_LO -0x1.05c61p-23f
+LIBCLC float __libclc_exp(float);
+static inline float exp_scaled(float x) {
+  const float e = __libclc_exp(x + EXP_C_HI);
+  return __builtin_fmaf(e, EXP_C_LO, e) * 0x1p-64f;
+}
+OVERLOAD float exp(float x) {
+  return x < EXP_SCALED_BELOW ? exp_scaled(x) : __libclc_exp(x);
+}
+#define EXP_VECTOR(T, N)                                                                           \
+  LIBCLC T##N __libclc_exp(T##N);                                                                  \
+  OVERLOAD T##N exp(T##N x) {                                                                      \
+    T##N r = __libclc_exp(x);                                                                      \
+    _Pragma("unroll") for (int i = 0; i < N; ++i)                                                  \
+      if (x[i] < EXP_SCALED_BELOW) r[i] = exp_scaled(x[i]);                                        \
+    return r;                                                                                      \
+  }
+EVERY_VECTOR(EXP_VECTOR, float)
+
+// libclc's float erfc builds on that exp and is 0 from about 9.19 on (erfc(9.70) was 0, not
+// 7.2e-43). There libclc's double erfc, rounded to float once, is well within the bound.
+#define ERFC_DOUBLE_ABOVE 9.0f
+OVERLOAD double erfc(double);
+LIBCLC float __libclc_erfc(float);
+OVERLOAD float erfc(float x) {
+  return x > ERFC_DOUBLE_ABOVE ? (float)erfc((double)x) : __libclc_erfc(x);
+}
+#define ERFC_VECTOR(T, N)                                                                          \
+  LIBCLC T##N __libclc_erfc(T##N);                                                                 \
+  OVERLOAD T##N erfc(T##N x) {                                                                     \
+    T##N r = __libclc_erfc(x);                                                                     \
+    _Pragma("unroll") for (int i = 0; i < N; ++i)                                                  \
+      if (x[i] > ERFC_DOUBLE_ABOVE) r[i] = (float)erfc((double)x[i]);                              \
+    return r;                                                                                      \
+  }
+EVERY_VECTOR(ERFC_VECTOR, float)
+
+// ---- float fmod, remainder and remquo of a denormal divisor ----
+// libclc's float versions rebuild the result from the divisor's exponent field, which is 0 for
+// a denormal: fmod(0.3387, 0x1.fffffcp-127) was 0, remainder(-7543.95, 0x1p-149) +0 instead of
+// -0, remquo(5.65, 0x1p-149) NaN. The results are exact, and a float denormal is a normal double:
+// the double versions give them, and the quotient bits, exactly.
+static inline int denormal_float(float y) {
+  return y != 0.0f && __builtin_fabsf(y) < 0x1p-126f;
+}
+#define EXACT_IN_DOUBLE(fn)                                                                        \
+  OVERLOAD double fn(double, double);                                                              \
+  LIBCLC float __libclc_##fn(float, float);                                                        \
+  OVERLOAD float fn(float x, float y) {                                                            \
+    return denormal_float(y) ? (float)fn((double)x, (double)y) : __libclc_##fn(x, y);              \
+  }
+#define EXACT_IN_DOUBLE_VECTOR(fn, N)                                                              \
+  LIBCLC float##N __libclc_##fn(float##N, float##N);                                               \
+  OVERLOAD float##N fn(float##N x, float##N y) {                                                   \
+    float##N r = __libclc_##fn(x, y);                                                              \
+    _Pragma("unroll") for (int i = 0; i < N; ++i)                                                  \
+      if (denormal_float(y[i])) r[i] = (float)fn((double)x[i], (double)y[i]);                      \
+    return r;                                                                                      \
+  }
+#define FMOD_VECTOR(T, N) EXACT_IN_DOUBLE_VECTOR(fmod, N)
+#define REMAINDER_VECTOR(T, N) EXACT_IN_DOUBLE_VECTOR(remainder, N)
+EXACT_IN_DOUBLE(fmod)
+EVERY_VECTOR(FMOD_VECTOR, float)
+EXACT_IN_DOUBLE(remainder)
+EVERY_VECTOR(REMAINDER_VECTOR, float)
+
+OVERLOAD double remquo(double, double, __private int*);
+#define REMQUO_IN(AS)                                                                              \
+  LIBCLC float __libclc_remquo(float, float, AS int*);                                             \
+  OVERLOAD float remquo(float x, float y, AS int* quo) {                                           \
+    if (!denormal_float(y)) return __libclc_remquo(x, y, quo);                                     \
+    int q;                                                                                         \
+    const float r = (float)remquo((double)x, (double)y, &q);                                       \
+    *quo = q;                                                                                      \
+    return r;                                                                                      \
+  }
+#define REMQUO_VECTOR_IN(N, AS)                                                                    \
+  LIBCLC float##N __libclc_remquo(float##N, float##N, AS int##N*);                                 \
+  OVERLOAD float##N remquo(float##N x, float##N y, AS int##N* quo) {                               \
+    float##N r = __libclc_remquo(x, y, quo);                                                       \
+    int##N q = *quo;                                                                               \
+    _Pragma("unroll") for (int i = 0; i < N; ++i) {                                                \
+      if (!denormal_float(y[i])) continue;                                                         \
+      int qi;                                                                                      \
+      r[i] = (float)remquo((double)x[i], (double)y[i], &qi);                                       \
+      q[i] = qi;                                                                                   \
+    }                                                                                              \
+    *quo = q;                                                                                      \
+    return r;                                                                                      \
+  }
+#define REMQUO_VECTOR(T, N)                                                                        \
+  REMQUO_VECTOR_IN(N, __global)                                                                    \
+  REMQUO_VECTOR_IN(N, __local) REMQUO_VECTOR_IN(N, __private) REMQUO_VECTOR_IN(N, __generic)
+REMQUO_IN(__global)
+REMQUO_IN(__local)
+REMQUO_IN(__private)
+REMQUO_IN(__generic)
+EVERY_VECTOR(REMQUO_VECTOR, float)
