@@ -117,7 +117,8 @@ def main():
     ap.add_argument("--suites", default="", help="comma-separated suites (default: every test_* found)")
     ap.add_argument("--subtests", default="", help="comma-separated sub-tests to run (default: all)")
     ap.add_argument("--cards", default="sim:gfx1100,sim:gfx1201",
-                    help="comma-separated AMCL_DEVICES values, one configuration each ('' = amcl's default)")
+                    help="comma-separated AMCL_DEVICES values, one configuration each ('' = amcl's "
+                         "default, 'none' = PoCL alone)")
     ap.add_argument("--pocl", default="/etc/OpenCL/vendors/pocl.icd",
                     help="PoCL's .icd file, run beside amcl when it exists ('' to skip)")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per sub-test (default 600)")
@@ -131,11 +132,14 @@ def main():
     if not binaries:
         print("no test_* binaries found below %s" % args.cts, file=sys.stderr)
         return 2
-    cards = [c.strip() for c in args.cards.split(",")] if args.cards is not None else [""]
+    cards = [] if args.cards == "none" else [c.strip() for c in args.cards.split(",")]
     pocl = args.pocl if args.pocl and os.path.exists(args.pocl) else ""
 
     with tempfile.TemporaryDirectory(prefix="amcl-cts-") as scratch:
         configs = environments(args.icd, cards, pocl, scratch)
+        if not configs:
+            print("nothing to run: --cards none and no PoCL", file=sys.stderr)
+            return 2
         labels = [label for label, _ in configs]
         rows = []  # (suite, sub-test, [(result, seconds)] per configuration)
         for suite in sorted(binaries):

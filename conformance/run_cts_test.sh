@@ -44,4 +44,9 @@ grep -q '^| missing | NOT FOUND |' "$dir/out.md" || fail "missing suite not repo
 grep -q 'notexec' "$dir/out.md" && fail "a non-executable file was run"
 grep -q '^| alpha | 2 / 1 / 1 | 1 / 2 / 1 | 3 / 0 / 1 |' "$dir/out.md" || fail "alpha's summary is wrong"
 grep -q 'amcl sim:a' "$dir/out.md" || fail "configurations not named after their cards"
+# --cards none: PoCL alone (its columns only).
+"$runner" --cts "$dir/cts" --icd "$dir/icd" --timeout 1 --cards none --pocl "$dir/pocl.icd" \
+  --suites gamma,alpha --out "$dir/pocl.md" > "$dir/log" 2>&1
+grep -q '^| alpha | good | PASS | [0-9.]* |$' "$dir/pocl.md" || fail "--cards none did not run PoCL alone"
+grep -q 'amcl' "$dir/pocl.md" && fail "--cards none ran an amcl configuration"
 echo "run_cts_test: PASSED"
