@@ -192,3 +192,26 @@ REMQUO_IN(__local)
 REMQUO_IN(__private)
 REMQUO_IN(__generic)
 EVERY_VECTOR(REMQUO_VECTOR, float)
+
+// ---- double pow and powr of a huge y ----
+// libclc's double pow and powr lose y * log(x) once |y| is large: pow(0.5, 0x1p200) is
+// 0x1.33a82303c1153p-584, pow(0.5, 0x1p1000) +inf, pow(22.37, DBL_MAX) NaN, where all are 0 or
+// +inf. From |y| = 2^64 on, y is an even integer and |y log2|x|| exceeds 2048 for every finite
+// |x| other than 1 and 0, so the result is +inf or +0 by whether |x| and |y| lie on the same
+// side of 1, and 1 for |x| = 1.
+#define POW_HUGE_Y(fn, N, POSITIVE_X)                                                              \
+  LIBCLC double##N __libclc_##fn(double##N, double##N);                                            \
+  OVERLOAD double##N fn(double##N x, double##N y) {                                                \
+    const double##N ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);          \
+    const double##N beyond = (ax > 1.0) == (y > 0.0) ? (double##N)__builtin_inf() : 0.0;           \
+    const double##N exact = ax == 1.0 ? (double##N)1.0 : beyond;                                   \
+    return ay >= 0x1p64 && ay < __builtin_inf() && ax > 0.0 && ax < __builtin_inf() && POSITIVE_X  \
+               ? exact                                                                             \
+               : __libclc_##fn(x, y);                                                              \
+  }
+#define POW_ANY_X(T, N) POW_HUGE_Y(pow, N, 1)
+#define POWR_POSITIVE_X(T, N) POW_HUGE_Y(powr, N, x > 0.0)
+POW_ANY_X(double, )
+EVERY_VECTOR(POW_ANY_X, double)
+POWR_POSITIVE_X(double, )
+EVERY_VECTOR(POWR_POSITIVE_X, double)

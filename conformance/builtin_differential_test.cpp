@@ -77,12 +77,6 @@ const std::set<std::string> kKnownMismatches = {
     "double3 tgamma(double3)",
     "double4 tgamma(double4)",
     "double8 tgamma(double8)",
-    // pow(0x1.1a6bed48d98bap-735, DBL_MAX) is +inf, not 0, and powr(22.366410233044594,
-    // DBL_MAX) is NaN, not +inf: libclc's pow family loses a y near DBL_MAX (its own bitcode
-    // gives the same results run on the host CPU); only the 16-wide overloads meet these
-    // arguments.
-    "double16 pow(double16, double16)",
-    "double16 powr(double16, double16)",
 };
 // The same, on RDNA4 (gfx12) only: none today.
 const std::set<std::string> kKnownMismatchesRdna4 = {};
