@@ -399,16 +399,20 @@ bool decode_vopd(Inst& inst, std::span<const uint32_t> w, std::string* why) {
 }
 
 // gfx12 SMEM (llvm-mc-22 -mcpu=gfx1201 -show-encoding): sbase/2 [5:0], sdata [12:6],
-// opcode [20:13], scope [22:21], th [24:23]; dword 1: signed 24-bit offset [23:0], soffset
-// [31:25].
+// opcode [18:13], NV [20] (llvm-mc-22 --disassemble ignores bit 19), scope [22:21], th [24:23];
+// dword 1: signed 24-bit offset [23:0], soffset [31:25].
 bool decode_smem12(Inst& inst, std::span<const uint32_t> w, std::string* why) {
   const uint32_t d0 = w[0];
   if (w.size() < 2) return fail(why, "SMEM needs 2 dwords");
-  inst.op = tables().find(Gfx::v12, Format::SMEM, bits(d0, 20, 13));
-  if (inst.op == Op::kCount) return fail(why, "unimplemented SMEM opcode " + std::to_string(bits(d0, 20, 13)) + " (" + hex32(d0) + ")");
+  inst.op = tables().find(Gfx::v12, Format::SMEM, bits(d0, 18, 13));
+  if (inst.op == Op::kCount) return fail(why, "unimplemented SMEM opcode " + std::to_string(bits(d0, 18, 13)) + " (" + hex32(d0) + ")");
+  inst.nv = bits(d0, 20, 20);
   inst.format = Format::SMEM;
   inst.size = 8;
   inst.src[0] = uint16_t(bits(d0, 5, 0) * 2);
+  if (is_buffer_smem(inst.op) || inst.op == Op::s_atc_probe_buffer ||
+      inst.op == Op::s_buffer_prefetch_data)
+    inst.src[0] &= ~3; // a 4-SGPR resource: SBASE[0] is ignored (llvm-mc-22 prints it so)
   inst.dst = uint16_t(bits(d0, 12, 6));
   inst.scope = uint8_t(bits(d0, 22, 21));
   inst.th = uint8_t(bits(d0, 24, 23));
@@ -520,6 +524,17 @@ std::optional<Inst> decode(std::span<const uint32_t> w, Gfx gfx, std::string* wh
     if (!lookup(Format::SOP1, bits(d0, 15, 8))) return unimpl("SOP1", bits(d0, 15, 8));
     inst.dst = uint16_t(bits(d0, 22, 16));
     inst.src[0] = uint16_t(bits(d0, 7, 0));
+    // The relative moves' and s_rfe_b64's sources name SGPRs (llvm-mc-22 marks a constant
+    // there "Invalid immediate").
+    if ((inst.op == Op::s_movrels_b32 || inst.op == Op::s_movrels_b64 ||
+         inst.op == Op::s_movrelsd_2_b32 || inst.op == Op::s_rfe_b64) &&
+        inst.src[0] >= src::kConstZero)
+      return unimpl("SOP1 with a constant where an SGPR belongs", bits(d0, 15, 8));
+    if ((inst.op == Op::s_setpc_b64 || inst.op == Op::s_rfe_b64) && inst.src[0] >= src::kConstZero)
+      return unimpl("SOP1 with a constant where an SGPR pair belongs", bits(d0, 15, 8));
+    // M0 is no 64-bit operand (llvm-mc-22 rejects it there).
+    if (regs_of(op_info(inst.op).src_dwords[0]) == 2 && inst.src[0] == src::kM0)
+      return unimpl("SOP1 with M0 as a 64-bit source", bits(d0, 15, 8));
     return done(take_literal(inst, w, 1, false, why));
   }
   if (top9 == 0x17E) { // SOPC
@@ -531,6 +546,11 @@ std::optional<Inst> decode(std::span<const uint32_t> w, Gfx gfx, std::string* wh
   if (top9 == 0x17F) { // SOPP
     if (!lookup(Format::SOPP, bits(d0, 22, 16))) return unimpl("SOPP", bits(d0, 22, 16));
     inst.imm = int16_t(bits(d0, 15, 0));
+    // Operations without an operand: llvm-mc-22 rejects a non-zero simm16.
+    if (inst.imm && (inst.op == Op::s_wait_idle || inst.op == Op::s_endpgm_saved ||
+                     inst.op == Op::s_endpgm_ordered_ps_done || inst.op == Op::s_wakeup ||
+                     inst.op == Op::s_ttracedata || inst.op == Op::s_icache_inv))
+      return unimpl("SOPP with an operand it does not have", bits(d0, 22, 16));
     return inst;
   }
   if ((d0 >> 28) == 0xB) { // SOPK
@@ -538,6 +558,7 @@ std::optional<Inst> decode(std::span<const uint32_t> w, Gfx gfx, std::string* wh
     inst.dst = uint16_t(bits(d0, 22, 16));
     inst.src[0] = inst.dst;
     inst.imm = int16_t(bits(d0, 15, 0));
+    if (inst.op == Op::s_setreg_imm32_b32) return done(take_literal(inst, w, 0, true, why));
     return inst;
   }
   if ((d0 >> 30) == 0x2) { // SOP2
@@ -621,6 +642,11 @@ std::optional<Inst> decode(std::span<const uint32_t> w, Gfx gfx, std::string* wh
     inst.src[0] = uint16_t(bits(d0, 5, 0) * 2); // sbase: SGPR pair
     inst.glc = bits(d0, 14, 14);
     inst.dlc = bits(d0, 13, 13);
+    if (is_buffer_smem(inst.op) || inst.op == Op::s_atc_probe_buffer)
+      inst.src[0] &= ~3; // a 4-SGPR resource: SBASE[0] is ignored (llvm-mc-22 prints it so)
+    // The cache controls and probes take no cache policy (llvm-mc-22 rejects glc/dlc there).
+    if (!op_info(inst.op).dst_dwords && (inst.glc || inst.dlc))
+      return unimpl("SMEM cache control with glc/dlc", bits(d0, 25, 18));
     inst.imm = int32_t(bits(w[1], 20, 0) << 11) >> 11; // signed 21-bit byte offset
     inst.soffset = uint16_t(bits(w[1], 31, 25));
     return inst;

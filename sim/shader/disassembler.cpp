@@ -3,6 +3,8 @@
 #include "isa.h"
 
 #include <cstdio>
+#include <iterator>
+#include <utility>
 #include <string>
 
 namespace sim::shader {
@@ -148,6 +150,83 @@ std::string sendmsg(int simm) {
   default: return "sendmsg(" + std::to_string(v) + ", 0, 0)";
   }
 }
+
+// s_sendmsg_rtn's message (LLVM's names for the ones that return a value).
+std::string sendmsg_rtn(unsigned id) {
+  static const char* const kNames[] = {"MSG_RTN_GET_DOORBELL", "MSG_RTN_GET_DDID",
+                                       "MSG_RTN_GET_TMA",      "MSG_RTN_GET_REALTIME",
+                                       "MSG_RTN_SAVE_WAVE",    "MSG_RTN_GET_TBA",
+                                       "MSG_RTN_GET_TBA_TO_PC"};
+  if (id >= 0x80 && id < 0x80 + std::size(kNames)) return std::string("sendmsg(") + kNames[id - 0x80] + ")";
+  return "sendmsg(" + std::to_string(id) + ", 0, 0)";
+}
+
+// s_getreg/s_setreg's hwreg(id, offset, size) operand: simm16 [5:0], [10:6], [15:11] + 1; the
+// whole register prints without offset and size. Names as LLVM 22 gives them per generation.
+std::string hwreg(const Inst& in) {
+  const unsigned v = unsigned(in.imm) & 0xffff, id = v & 0x3f, off = (v >> 6) & 0x1f,
+                 size = (v >> 11) + 1;
+  static const std::pair<unsigned, const char*> k11[] = {
+      {1, "HW_REG_MODE"}, {2, "HW_REG_STATUS"}, {3, "HW_REG_TRAPSTS"}, {5, "HW_REG_GPR_ALLOC"},
+      {6, "HW_REG_LDS_ALLOC"}, {7, "HW_REG_IB_STS"}, {15, "HW_REG_SH_MEM_BASES"},
+      {18, "HW_REG_PERF_SNAPSHOT_PC_LO"}, {19, "HW_REG_PERF_SNAPSHOT_PC_HI"},
+      {20, "HW_REG_FLAT_SCR_LO"}, {21, "HW_REG_FLAT_SCR_HI"}, {23, "HW_REG_HW_ID1"},
+      {24, "HW_REG_HW_ID2"}, {27, "HW_REG_PERF_SNAPSHOT_DATA"}, {29, "HW_REG_SHADER_CYCLES"}};
+  static const std::pair<unsigned, const char*> k12[] = {
+      {1, "HW_REG_WAVE_MODE"}, {2, "HW_REG_WAVE_STATUS"}, {4, "HW_REG_WAVE_STATE_PRIV"},
+      {5, "HW_REG_WAVE_GPR_ALLOC"}, {6, "HW_REG_WAVE_LDS_ALLOC"}, {7, "HW_REG_IB_STS"},
+      {10, "HW_REG_PERF_SNAPSHOT_DATA"}, {11, "HW_REG_PERF_SNAPSHOT_PC_LO"},
+      {12, "HW_REG_PERF_SNAPSHOT_PC_HI"}, {15, "HW_REG_PERF_SNAPSHOT_DATA1"},
+      {16, "HW_REG_PERF_SNAPSHOT_DATA2"}, {17, "HW_REG_WAVE_EXCP_FLAG_PRIV"},
+      {18, "HW_REG_WAVE_EXCP_FLAG_USER"}, {19, "HW_REG_WAVE_TRAP_CTRL"},
+      {20, "HW_REG_WAVE_SCRATCH_BASE_LO"}, {21, "HW_REG_WAVE_SCRATCH_BASE_HI"},
+      {23, "HW_REG_WAVE_HW_ID1"}, {24, "HW_REG_WAVE_HW_ID2"}, {26, "HW_REG_WAVE_SCHED_MODE"},
+      {29, "HW_REG_SHADER_CYCLES_LO"}, {30, "HW_REG_SHADER_CYCLES_HI"},
+      {31, "HW_REG_WAVE_DVGPR_ALLOC_LO"}, {32, "HW_REG_WAVE_DVGPR_ALLOC_HI"}};
+  std::string name = std::to_string(id);
+  if (in.gfx == Gfx::v11) {
+    for (const auto& [n, s] : k11) if (n == id) name = s;
+  } else {
+    for (const auto& [n, s] : k12) if (n == id) name = s;
+  }
+  if (off == 0 && size == 32) return "hwreg(" + name + ")";
+  return "hwreg(" + name + ", " + std::to_string(off) + ", " + std::to_string(size) + ")";
+}
+
+// s_version's code-object version: a named generation and the wave-size and MDP bits, or hex
+// when other bits are set (LLVM's printing).
+std::string uc_version(int simm) {
+  const unsigned v = unsigned(simm) & 0xffff;
+  if (v & 0x1f00) return hex(v);
+  std::string s;
+  switch (v & 0xff) {
+  case 0: s = "UC_VERSION_GFX7"; break;
+  case 4: s = "UC_VERSION_GFX10"; break;
+  case 6: s = "UC_VERSION_GFX11"; break;
+  case 9: s = "UC_VERSION_GFX12"; break;
+  default: s = std::to_string(v & 0xff);
+  }
+  bool first = true;
+  static const char* const kBits[] = {"UC_VERSION_W64_BIT", "UC_VERSION_W32_BIT", "UC_VERSION_MDP_BIT"};
+  for (unsigned b = 0; b < 3; ++b)
+    if (v & (0x2000u << b)) {
+      if (!first) s = "(" + s + ")";
+      s += std::string("|") + kBits[b];
+      first = false;
+    }
+  return s;
+}
+
+// gfx12's scalar f16 arithmetic and compares (s_add_f16 .. s_maximum_f16, s_cmp_*_f16).
+bool salu_f16_sources(const Inst& in) {
+  if (in.gfx != Gfx::v12) return false;
+  const auto code = op_code(in.op, in.gfx);
+  if (!code) return false;
+  if (in.format == Format::SOP2) return (*code >= 73 && *code <= 78) || *code == 81 || *code == 82;
+  return in.format == Format::SOPC && *code >= 81 && *code <= 94;
+}
+constexpr uint16_t kSaluInlineF16[] = {0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000,
+                                       0xc000, 0x4400, 0xc400, 0x3118};
 
 std::string cache_bits(const Inst& in) {
   std::string s;
@@ -327,6 +406,9 @@ std::string disassemble(const Inst& in, bool wave64) {
     if (is_fmaak(in.op))
       return name + " " + operand(in.dst, 1, 0) + ", " + operand(in.src[0], 1, in.literal) + ", " +
              operand(in.src[1], 1, in.literal) + ", " + hex(in.literal);
+    if (salu_f16_sources(in)) // a literal is a 16-bit constant
+      return name + " " + operand(in.dst, 1, 0) + ", " + operand(in.src[0], kHalf, in.literal) +
+             ", " + operand(in.src[1], kHalf, in.literal);
     return name + " " + operand(in.dst, info.dst_dwords, 0) + ", " +
            operand(in.src[0], info.src_dwords[0], in.literal) + ", " +
            operand(in.src[1], info.src_dwords[1], in.literal);
@@ -334,17 +416,38 @@ std::string disassemble(const Inst& in, bool wave64) {
     if (in.op == Op::s_getpc_b64) return name + " " + operand(in.dst, 2, 0);
     if (in.op == Op::s_setpc_b64) return name + " " + operand(in.src[0], 2, 0);
     if (in.op == Op::s_barrier_signal) return name + " " + operand(in.src[0], 1, in.literal);
+    if (in.op == Op::s_rfe_b64) return name + " " + operand(in.src[0], 2, in.literal);
+    if (in.op == Op::s_sleep_var) return name + " " + operand(in.src[0], 1, in.literal);
+    if (in.op == Op::s_sendmsg_rtn_b32 || in.op == Op::s_sendmsg_rtn_b64)
+      return name + " " + operand(in.dst, info.dst_dwords, 0) + ", " + sendmsg_rtn(in.src[0]);
     return name + " " + operand(in.dst, info.dst_dwords, 0) + ", " +
            operand(in.src[0], info.src_dwords[0], in.literal);
   case Format::SOPC:
+    if (salu_f16_sources(in)) { // LLVM 22 prints inline float constants as their f16 bits here
+      auto half = [&](uint16_t code) {
+        return code >= src::kFloatHalf && code <= src::kFloatInv2Pi ? hex(kSaluInlineF16[code - 240])
+                                                                    : operand(code, kHalf, in.literal);
+      };
+      return name + " " + half(in.src[0]) + ", " + half(in.src[1]);
+    }
     return name + " " + operand(in.src[0], info.src_dwords[0], in.literal) + ", " +
            operand(in.src[1], info.src_dwords[1], in.literal);
   case Format::SOPK:
+    switch (in.op) {
+    case Op::s_version: return name + " " + uc_version(in.imm);
+    case Op::s_getreg_b32: return name + " " + operand(in.dst, 1, 0) + ", " + hwreg(in);
+    case Op::s_setreg_b32: return name + " " + hwreg(in) + ", " + operand(in.dst, 1, 0);
+    case Op::s_setreg_imm32_b32: return name + " " + hwreg(in) + ", " + hex(in.literal);
+    case Op::s_call_b64:
+      return name + " " + operand(in.dst, 2, 0) + ", " + std::to_string(uint32_t(in.imm) & 0xffff);
+    default: break;
+    }
     return name + " " + operand(in.dst, 1, 0) + ", " + hex(uint32_t(in.imm) & 0xffff);
   case Format::SOPP:
     switch (in.op) {
-    case Op::s_barrier:
-    case Op::s_code_end:
+    case Op::s_barrier: case Op::s_code_end: case Op::s_wait_idle: case Op::s_endpgm_saved:
+    case Op::s_endpgm_ordered_ps_done: case Op::s_wakeup: case Op::s_ttracedata:
+    case Op::s_icache_inv:
       return name;
     case Op::s_endpgm:
       return in.imm ? name + " " + std::to_string(uint32_t(in.imm) & 0xffff) : name;
@@ -361,8 +464,13 @@ std::string disassemble(const Inst& in, bool wave64) {
     }
     case Op::s_sendmsg: return name + " " + sendmsg(in.imm);
     case Op::s_clause: case Op::s_set_inst_prefetch_distance: return name + " " + hex(uint32_t(in.imm) & 0xffff);
+    case Op::s_sendmsghalt: return name + " " + sendmsg(in.imm);
+    case Op::s_wait_event: case Op::s_round_mode: case Op::s_ttracedata_imm:
+      return name + " " + hex(uint32_t(in.imm) & 0xffff);
     case Op::s_branch: case Op::s_cbranch_scc0: case Op::s_cbranch_scc1: case Op::s_cbranch_vccz:
     case Op::s_cbranch_vccnz: case Op::s_cbranch_execz: case Op::s_cbranch_execnz:
+    case Op::s_cbranch_cdbgsys: case Op::s_cbranch_cdbguser: case Op::s_cbranch_cdbgsys_or_user:
+    case Op::s_cbranch_cdbgsys_and_user:
       return name + " " + std::to_string(uint32_t(in.imm) & 0xffff);
     default: { // s_nop, s_trap: an unsigned 16-bit value, in hex past the inline range
       const uint32_t v = uint32_t(in.imm) & 0xffff;
@@ -370,8 +478,25 @@ std::string disassemble(const Inst& in, bool wave64) {
     }
     }
   case Format::SMEM:
-    return name + " " + operand(in.dst, info.dst_dwords, 0) + ", " + operand(in.src[0], 2, 0) +
-           ", " + smem_offset(in) + (in.gfx == Gfx::v12 ? th_scope(in, false, false) : cache_bits(in));
+    switch (in.op) {
+    case Op::s_dcache_inv: case Op::s_gl1_inv: return name;
+    // The probes and prefetches name their sdata field as a number.
+    case Op::s_atc_probe: case Op::s_atc_probe_buffer:
+      return name + " " + std::to_string(in.dst) + ", " +
+             operand(in.src[0], in.op == Op::s_atc_probe ? 2 : 4, 0) + ", " + smem_offset(in);
+    case Op::s_prefetch_inst: case Op::s_prefetch_data: case Op::s_buffer_prefetch_data:
+    case Op::s_prefetch_inst_pc_rel: case Op::s_prefetch_data_pc_rel: {
+      const bool pc_rel = in.op == Op::s_prefetch_inst_pc_rel || in.op == Op::s_prefetch_data_pc_rel;
+      std::string s = name + " ";
+      if (!pc_rel) s += operand(in.src[0], in.op == Op::s_buffer_prefetch_data ? 4 : 2, 0) + ", ";
+      return s + hex(uint32_t(in.imm) & 0xffffff) + ", " + operand(in.soffset, 1, 0) + ", " +
+             std::to_string(in.dst);
+    }
+    default: break;
+    }
+    return name + " " + operand(in.dst, info.dst_dwords, 0) + ", " + operand(in.src[0], is_buffer_smem(in.op) ? 4 : 2, 0) +
+           ", " + smem_offset(in) + (in.gfx == Gfx::v12 ? th_scope(in, false, false) : cache_bits(in)) +
+           (in.nv ? " nv" : "");
   case Format::FLAT: return print_flat(in, info);
   case Format::DS: return print_ds(in, info);
   case Format::MUBUF: return name;

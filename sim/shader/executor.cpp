@@ -224,7 +224,8 @@ const Inst& Program::decode_at(uint64_t pc) {
 
 uint64_t Executor::run(Wave& w, uint64_t& lane_instructions, uint64_t budget) {
   uint64_t count = 0;
-  while (!w.done && !w.at_barrier && count < budget) {
+  budget_ = budget;
+  while (!w.done && !w.at_barrier && count < budget_) {
     const Inst& in = program_.at(w.pc);
     const bool scalar = in.format <= Format::SMEM;
     // A full EXEC skips the popcount (a libgcc call on baseline x86-64 builds).
@@ -281,7 +282,12 @@ void Executor::step(Wave& w, const Inst& in) {
     return;
   }
   case Format::SMEM: w.pc -= in.size; exec_smem(w, in); w.pc = next; return;
-  case Format::MUBUF: return; // gl0/gl1 invalidates: caches are coherent in the model
+  case Format::MUBUF: // gl0/gl1 invalidates: caches are coherent in the model
+    if (in.op != Op::buffer_gl0_inv && in.op != Op::buffer_gl1_inv) {
+      w.pc -= in.size;
+      fault(w, in, "unimplemented buffer instruction");
+    }
+    return;
   default:
     w.pc -= in.size;
     if (w.wave64) [[unlikely]] exec_wave64(w, in);
@@ -648,7 +654,8 @@ void Executor::exec_salu(Wave& w, const Inst& in) {
   case Op::s_cmpk_gt_u32: w.scc = sread(w, in, in.dst) > uint32_t(in.imm & 0xffff); break;
   case Op::s_waitcnt_vscnt: break; // stores complete in program order in the model
   default:
-    if (!exec_salu_float(w, in)) fault(w, in, "unimplemented scalar instruction");
+    if (!exec_salu_extra(w, in) && !exec_salu_float(w, in))
+      fault(w, in, "unimplemented scalar instruction");
   }
 }
 
@@ -683,37 +690,8 @@ void Executor::exec_sopp(Wave& w, const Inst& in) {
   case Op::s_cbranch_vccnz: branch(w.vcc_mask() != 0); break;
   case Op::s_cbranch_execz: branch(w.exec_mask() == 0); break;
   case Op::s_cbranch_execnz: branch(w.exec_mask() != 0); break;
-  default: fault(w, in, "unimplemented program-control instruction");
-  }
-}
-
-void Executor::exec_smem(Wave& w, const Inst& in) {
-  uint64_t base = (uint64_t(w.sgpr[in.src[0]]) | (uint64_t(w.sgpr[in.src[0] + 1]) << 32)) &
-                  0xffffffffffffull;
-  int64_t off = in.imm;
-  if (in.soffset != src::kNull) off += sread(w, in, in.soffset);
-  const bool narrow = in.op == Op::s_load_u8 || in.op == Op::s_load_i8 || in.op == Op::s_load_u16 ||
-                      in.op == Op::s_load_i16;
-  // Dword loads ignore the two low address bits; gfx12's byte and short loads are byte-addressed.
-  uint64_t addr = narrow ? base + uint64_t(off) : (base + uint64_t(off)) & ~3ull;
-  unsigned n = regs_of(op_info(in.op).dst_dwords);
-  if (in.dst + n > 106) fault(w, in, "scalar load destination out of range");
-  try {
-    if (narrow) {
-      const bool byte = in.op == Op::s_load_u8 || in.op == Op::s_load_i8;
-      if (!byte && (addr & 1)) fault(w, in, "misaligned scalar short load " + hex(addr));
-      uint16_t v = 0;
-      memory_.read(addr, &v, byte ? 1 : 2);
-      uint32_t r = v;
-      if (in.op == Op::s_load_i8) r = uint32_t(int32_t(int8_t(v)));
-      if (in.op == Op::s_load_i16) r = uint32_t(int32_t(int16_t(v)));
-      w.sgpr[in.dst] = r;
-      return;
-    }
-    memory_.read(addr, &w.sgpr[in.dst], 4 * n);
-  } catch (const MemoryFault& f) {
-    throw ShaderFault(std::string(f.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")",
-                      f.address, false);
+  default:
+    if (!exec_sopp_extra(w, in)) fault(w, in, "unimplemented program-control instruction");
   }
 }
 

@@ -79,6 +79,9 @@ private:
   void exec_wave64(Wave& w, const Inst& in);
   void exec_salu(Wave& w, const Inst& in);
   bool exec_salu_float(Wave& w, const Inst& in); // false: not a scalar float operation
+  // salu_extra.cpp: the less common SOP1/SOP2/SOPK and SOPP operations (false: not one).
+  bool exec_salu_extra(Wave& w, const Inst& in);
+  bool exec_sopp_extra(Wave& w, const Inst& in);
   void exec_sopp(Wave& w, const Inst& in);
   void exec_smem(Wave& w, const Inst& in);
   void exec_valu(Wave& w, const Inst& in);
@@ -145,6 +148,7 @@ private:
   std::vector<uint8_t> lds_;
   const std::atomic<bool>* abort_;
   const std::atomic<bool>* stop_;
+  uint64_t budget_ = 0; // instructions left in the running wave's turn (s_sleep ends it)
 };
 
 } // namespace sim::shader

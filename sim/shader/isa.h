@@ -103,6 +103,15 @@ inline constexpr bool has_scalar_dst(Op op) {
          op == Op::v_s_rsq_f16 || op == Op::v_s_sqrt_f32 || op == Op::v_s_sqrt_f16;
 }
 
+// The scalar loads through a buffer resource (a 4-SGPR descriptor as sbase).
+inline constexpr bool is_buffer_smem(Op op) {
+  return op == Op::s_buffer_load_b32 || op == Op::s_buffer_load_b64 ||
+         op == Op::s_buffer_load_b96 || op == Op::s_buffer_load_b128 ||
+         op == Op::s_buffer_load_b256 || op == Op::s_buffer_load_b512 ||
+         op == Op::s_buffer_load_i8 || op == Op::s_buffer_load_u8 || op == Op::s_buffer_load_i16 ||
+         op == Op::s_buffer_load_u16;
+}
+
 // How an instruction was encoded: its VOP3 form prints "_e64", the short form "_e32".
 enum class Encoding : uint8_t { Native, E32, E64 };
 // FLAT-family segment.
@@ -154,6 +163,7 @@ struct Inst {
   bool clamp = false;
   bool glc = false, slc = false, dlc = false;
   uint8_t th = 0, scope = 0; // gfx12 temporal hint and coherence scope (VMEM/SMEM)
+  bool nv = false;           // gfx12 SMEM non-volatile hint
   Segment segment = Segment::Flat;
   uint8_t offset1 = 0;   // DS second offset
   bool has_vdst_data = false; // atomics with return

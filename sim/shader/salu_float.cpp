@@ -10,7 +10,7 @@ namespace sim::shader {
 bool Executor::exec_salu_float(Wave& w, const Inst& in) {
   const bool ftz = w.flush_f32_denorms;
   auto f = [&](unsigned i) { return flush(f32(sread(w, in, in.src[i])), ftz); };
-  auto h = [&](unsigned i) { return h2f(uint16_t(sread(w, in, in.src[i]))); };
+  auto h = [&](unsigned i) { return h2f(read_half(w, in, i, 0)); }; // inline constants as f16
   auto k = [&] { return flush(f32(in.literal), ftz); };
   auto setf = [&](float r) { swrite(w, in.dst, u32(flush(r, ftz))); };
   auto seth = [&](double r) { swrite(w, in.dst, f2h(r)); };

@@ -44,6 +44,7 @@ struct Wave {
   // MODE register pieces that change arithmetic (from COMPUTE_PGM_RSRC1 FLOAT_MODE).
   bool flush_f32_denorms = false;
   bool flush_f64_denorms = false;
+  uint32_t mode_upper = 0; // MODE bits [31:8] as s_setreg last wrote them (salu_extra.cpp)
 
   unsigned lanes() const { return wave64 ? 64 : 32; }
   // The lane number of lane `lane` of the current pass.

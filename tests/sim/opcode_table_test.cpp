@@ -42,7 +42,10 @@ std::vector<Words> encodings(Op op, Gfx gfx) {
     break;
   case Format::SOP1: out.push_back({0xBE800000u | sdst << 16 | c << 8 | ssrc0}); break;
   case Format::SOPC: out.push_back({0xBF000000u | c << 16 | 12u << 8 | 8u}); break;
-  case Format::SOPK: out.push_back({0xB0000000u | c << 23 | 4u << 16 | 0x10u}); break;
+  case Format::SOPK:
+    out.push_back({0xB0000000u | c << 23 | 4u << 16 | 0x10u});
+    if (op == Op::s_setreg_imm32_b32) out.back().push_back(0x11223344u);
+    break;
   case Format::SOPP: out.push_back({0xBF800000u | c << 16}); break;
   case Format::SMEM:
     if (gfx == Gfx::v12)
