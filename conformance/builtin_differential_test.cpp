@@ -65,19 +65,9 @@ const std::set<std::string> kEmulatorGaps = {
 // exact result) of the host's long double result, where PoCL disagrees too or is the one that
 // is right, or stopped by a fault. Each is an emulator or libclc bug to fix elsewhere, listed
 // with the first failing argument the test meets. The test fails when one of them is right
-// again: then take it off the list.
-const std::set<std::string> kKnownMismatches = {
-    // tgamma(100.5) is 0x1.5b98374db8c31p+521, 38 ulp from 0x1.5b98374db8c0bp+521: libclc's
-    // double tgamma loses precision for large x (its own bitcode, extracted with
-    // llvm-extract-22 and run on the host CPU, gives the same bits; 66 ulp at 150.25).
-    // compiler/math_builtins.cl corrects its zeros and negative arguments, not this.
-    "double tgamma(double)",
-    "double16 tgamma(double16)",
-    "double2 tgamma(double2)",
-    "double3 tgamma(double3)",
-    "double4 tgamma(double4)",
-    "double8 tgamma(double8)",
-};
+// again: then take it off the list. None today: what libclc 22 gets wrong is corrected in
+// compiler/math_builtins.cl.
+const std::set<std::string> kKnownMismatches = {};
 // The same, on RDNA4 (gfx12) only: none today.
 const std::set<std::string> kKnownMismatchesRdna4 = {};
 
