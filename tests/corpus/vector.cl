@@ -13,3 +13,16 @@ K(vec_convert) { I; float4 f = convert_float4(as_uchar4(a[i])); out[i] = as_uint
 K(vec_long2) { I; ulong2 x = (ulong2)(a[i], b[i]); x = x * (ulong2)(3, 5) + (ulong2)(a[i] >> 3); out[i] = (uint)(x.x ^ x.y); }
 K(vec_any_all) { I; int4 x = as_int4((uint4)(a[i], b[i], a[i] + b[i], a[i] - b[i])); out[i] = any(x < 0) | (all(x > 0) << 1); }
 K(vec_bitselect) { I; out[i] = bitselect(a[i], b[i], 0x0f0f0f0fu); }
+// Components of uniform (scalar-register) short and char vectors rearranged: LLVM packs the
+// halves with s_pack_ll/lh/hl/hh_b32_b16 (the CTS's relationals shuffle_* and basic
+// vector_creation/vector_swizzle kernels failed on them).
+K(vec_uniform_halves) {
+  I;
+  short8 s = *(__global const short8*)a, t = *(__global const short8*)b;
+  short8 u = (short8)(s.s1, t.s2, s.s7, t.s6, s.s0, s.s3, t.s5, t.s4);
+  short4 v = (short4)(s.s3, t.s1, s.s5, s.s5), w = (short4)(t.s0, s.s0, t.s7, s.s6);
+  char8 c = *(__global const char8*)(a + 4);
+  char8 d = (char8)(c.s3, c.s2, c.s1, c.s0, c.s7, c.s5, c.s6, c.s4);
+  out[i] = as_uint4(u)[i & 3] ^ as_uint2(d)[(i >> 4) & 1] ^ as_uint2(v)[(i >> 2) & 1] ^
+           as_uint2(w)[(i >> 3) & 1];
+}
