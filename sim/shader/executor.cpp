@@ -110,6 +110,13 @@ template <class T> T div_scale(T s0, T s1, T s2, bool& vcc, int big, int scale, 
   return s0;
 }
 
+// A float with at least binary128's 113-bit significand, where the host has one.
+#if defined(__SIZEOF_FLOAT128__)
+__extension__ typedef __float128 Quad;
+#else
+typedef long double Quad;
+#endif
+
 // V_DIV_FIXUP: special cases of a quotient s0 = s2 / s1. A quotient whose exponent is below
 // the smallest subnormal's by more than a rounding can reach is zero (f32: exponent difference
 // under -150, f64: under -1075; the f16 form has no such case): V_DIV_SCALE may have pushed a
@@ -1031,7 +1038,11 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
       // VCC (from v_div_scale) undoes its operand scaling: up by 2^64 for a large quotient
       // (S2 is the quotient estimate), down by 2^64 for a small one. The scaling is part of the
       // one rounding (a quotient scaled into the denormals must not be rounded twice), so the
-      // fma is taken in double first.
+      // fma is taken in double first. Without VCC it is a plain fma, rounded once.
+      if (!((carry_in >> lane) & 1)) {
+        d = fout(std::fma(fa(), fb(), fc()));
+        break;
+      }
       double r = std::fma(double(fa()), double(fb()), double(fc()));
       if ((carry_in >> lane) & 1) r = std::ldexp(r, exponent_of(fc()) >= 127 ? 64 : -64);
       d = fout(float(r));
@@ -1053,9 +1064,16 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
       switch (in.op) {
       case Op::v_div_fixup_f64: r = div_fixup(D(0), D(1), D(2), -1075); break;
       case Op::v_div_fmas_f64: {
-        // As for f32, one rounding for fma and scaling (long double: 64-bit mantissa).
-        long double f = std::fma((long double)D(0), (long double)D(1), (long double)D(2));
-        if ((carry_in >> lane) & 1) f = std::ldexp(f, exponent_of(D(2)) >= 1023 ? 128 : -128);
+        // As for f32, one rounding for fma and scaling. Without VCC a plain fma: x87's 64-bit
+        // long double would round twice (fma(0x1p-53, 1 + 0x1p-27, 1) gave 1, not 1 + 2^-52).
+        // With it, the product is exact in binary128 and the sum is rounded to 113 bits before
+        // the one rounding to double, after the (exact) scaling.
+        if (!((carry_in >> lane) & 1)) {
+          r = std::fma(D(0), D(1), D(2));
+          break;
+        }
+        Quad f = Quad(D(0)) * Quad(D(1)) + Quad(D(2));
+        f *= exponent_of(D(2)) >= 1023 ? Quad(0x1p128) : Quad(0x1p-128);
         r = double(f);
         break;
       }

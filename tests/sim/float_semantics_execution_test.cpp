@@ -143,7 +143,34 @@ constexpr uint32_t kSignedZerosGfx12[] = {
     0xBFB00000,                         // s_endpgm
 };
 
+// v_div_fmas_f64 with VCC clear: fma(0x1p-53, 1 + 0x1p-27, 1.0), stored at kBuf.
+// llvm-mc-22 -mcpu=gfx1100 -show-encoding of the text beside each line.
+constexpr uint32_t kDivFmasNoScale[] = {
+    0xF4040080, 0xF8000000, // s_load_b64 s[2:3], s[0:1], 0x0
+    0xBEEA0080,             // s_mov_b32 vcc_lo, 0
+    0x7E040280,             // v_mov_b32_e32 v2, 0
+    0x7E0602FF, 0x3CA00000, // v_mov_b32_e32 v3, 0x3ca00000
+    0x7E0802FF, 0x02000000, // v_mov_b32_e32 v4, 0x2000000
+    0x7E0A02FF, 0x3FF00000, // v_mov_b32_e32 v5, 0x3ff00000
+    0x7E0C0280,             // v_mov_b32_e32 v6, 0
+    0x7E0E02FF, 0x3FF00000, // v_mov_b32_e32 v7, 0x3ff00000
+    0xD6380008, 0x041A0902, // v_div_fmas_f64 v[8:9], v[2:3], v[4:5], v[6:7]
+    0x7E020280,             // v_mov_b32_e32 v1, 0
+    0xBF89FC07,             // s_waitcnt lgkmcnt(0)
+    0xDC6E0000, 0x00020801, // global_store_b64 v1, v[8:9], s[2:3]
+    0xBFB00000,             // s_endpgm
+};
+
 } // namespace
+
+// V_DIV_FMAS_F64 without VCC is one fused multiply-add, rounded once: 1 + 2^-53 + 2^-80 is
+// above the midpoint of 1 and 1 + 2^-52. A 64-bit-mantissa intermediate drops the 2^-80 and
+// then rounds the tie to even, 1.
+TEST(FloatSemantics, DivFmasWithoutScalingRoundsOnce) {
+  FlatMemory mem;
+  run(mem, kDivFmasNoScale, 1);
+  EXPECT_EQ(mem.get<double>(kBuf), 1.0 + 0x1p-52);
+}
 
 // IEEE-mode max and min (RDNA3 V_MAX_F64's GT_NEG_ZERO: "+0 > -0 is TRUE"; RDNA4's
 // maximumNumber) order -0 below +0 whichever operand holds which. libclc's fdim is
