@@ -374,10 +374,13 @@ bool decode_vopd(Inst& inst, std::span<const uint32_t> w, std::string* why) {
   if (w.size() < 2) return fail(why, "VOPD needs 2 dwords");
   const uint32_t d0 = w[0], d1 = w[1];
   inst.format = Format::VOPD;
-  inst.op = bits(d0, 25, 22) < 12 ? vopd_op(bits(d0, 25, 22)) : Op::kCount;
+  inst.op = bits(d0, 25, 22) < 14 ? vopd_op(bits(d0, 25, 22)) : Op::kCount;
   inst.op_y = vopd_op(bits(d0, 21, 17));
   if (inst.op == Op::kCount || inst.op_y == Op::kCount)
     return fail(why, "unimplemented VOPD opcode pair (" + hex32(d0) + ")");
+  // v_dual_mov_b32 has no VSRC1: llvm-mc-22 rejects the pair unless that field is 0.
+  if ((inst.op == Op::v_mov_b32 && bits(d0, 16, 9)) || (inst.op_y == Op::v_mov_b32 && bits(w[1], 16, 9)))
+    return fail(why, "v_dual_mov_b32 with a second source (" + hex32(d0) + ")");
   inst.size = 8;
   inst.src[0] = uint16_t(bits(d0, 8, 0));
   inst.src[1] = uint16_t(src::kVgpr0 + bits(d0, 16, 9));
@@ -478,6 +481,8 @@ Op vopd_op(unsigned code) {
                              Op::v_add_f32, Op::v_sub_f32, Op::v_subrev_f32, Op::v_mul_dx9_zero_f32,
                              Op::v_mov_b32, Op::v_cndmask_b32, Op::v_max_f32, Op::v_min_f32};
   if (code < 12) return kDual[code];
+  if (code == 12) return Op::v_dot2acc_f32_f16;
+  if (code == 13) return Op::v_dot2acc_f32_bf16;
   if (code == 16) return Op::v_add_nc_u32;
   if (code == 17) return Op::v_lshlrev_b32;
   if (code == 18) return Op::v_and_b32;

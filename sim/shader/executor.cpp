@@ -1555,7 +1555,20 @@ static uint32_t dual_lane(Op op, uint32_t a, uint32_t b, uint32_t acc, uint32_t 
   case Op::v_add_nc_u32: return a + b;
   case Op::v_lshlrev_b32: return b << (a & 31);
   case Op::v_and_b32: return a & b;
-  default: throw ShaderFault("unimplemented VOPD operation");
+  // D.f32 += S0[15:0] * S1[15:0] + S0[31:16] * S1[31:16] on f16 or bf16 halves: the products
+  // are exact in double; their sum with the accumulator is taken in long double, then rounded
+  // to f32 (as the VOP2 form in valu_extra.cpp).
+  case Op::v_dot2acc_f32_f16: case Op::v_dot2acc_f32_bf16: {
+    const bool bf = op == Op::v_dot2acc_f32_bf16;
+    auto half = [&](uint32_t v, bool hi) {
+      const uint16_t h = uint16_t(hi ? v >> 16 : v);
+      return bf ? double(f32(uint32_t(h) << 16)) : double(h2f(h));
+    };
+    const long double r = (long double)(half(a, false) * half(b, false)) +
+                          (long double)(half(a, true) * half(b, true)) + F(acc);
+    return R(float(r));
+  }
+  default: throw ShaderFault("unimplemented VOPD operation " + std::string(op_info(op).name));
   }
 }
 
