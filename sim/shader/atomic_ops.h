@@ -35,6 +35,8 @@ enum class Rmw : uint8_t {
   MinF,  // float minimumNumber (a NaN operand gives the other one)
   MaxF,
   CmpSwapF, // float compare: old == data2 ? data : old, with -0 == +0 and NaN never equal
+  CondSub,  // old >= data ? old - data : old (gfx12)
+  SubClamp, // old >= data ? old - data : 0 (gfx12)
 };
 
 struct AtomicOp {
@@ -119,6 +121,14 @@ constexpr AtomicOp ds_atomic(Op op) {
     return {Rmw::MinF, 4, true};
   case Op::ds_max_rtn_f32:
     return {Rmw::MaxF, 4, true};
+  case Op::ds_cond_sub_u32:
+    return {Rmw::CondSub, 4, false};
+  case Op::ds_sub_clamp_u32:
+    return {Rmw::SubClamp, 4, false};
+  case Op::ds_cond_sub_rtn_u32:
+    return {Rmw::CondSub, 4, true};
+  case Op::ds_sub_clamp_rtn_u32:
+    return {Rmw::SubClamp, 4, true};
   case Op::ds_wrap_rtn_b32:
     return {Rmw::Wrap, 4, true};
   case Op::ds_add_rtn_f32:
@@ -314,6 +324,10 @@ template <class T> T rmw_result(Rmw rmw, T old, T data, T data2) {
     return old == 0 || old > data ? data : T(old - 1);
   case Rmw::Mskor:
     return (old & ~data) | data2;
+  case Rmw::CondSub:
+    return old >= data ? T(old - data) : old;
+  case Rmw::SubClamp:
+    return old >= data ? T(old - data) : T(0);
   case Rmw::Wrap:
     return old >= data ? T(old - data) : T(old + data2);
   case Rmw::AddF:

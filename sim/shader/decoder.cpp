@@ -696,6 +696,8 @@ std::optional<Inst> decode(std::span<const uint32_t> w, Gfx gfx, std::string* wh
     if ((!info.src_dwords[0] && bits(d1, 15, 8)) || (!info.src_dwords[1] && bits(d1, 23, 16)) ||
         (!info.dst_dwords && bits(d1, 31, 24)))
       return unimpl("DS with a field its operation does not have", bits(d0, 25, 18));
+    if (inst.op == Op::ds_nop && (d1 || bits(d0, 15, 0)))
+      return unimpl("ds_nop with operands", bits(d0, 25, 18));
     return inst;
   }
   if (top6 == 0x38) { // MUBUF

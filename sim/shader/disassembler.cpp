@@ -296,6 +296,7 @@ std::string print_flat(const Inst& in, const OpInfo& info) {
 }
 
 std::string print_ds(const Inst& in, const OpInfo& info) {
+  if (in.op == Op::ds_nop) return op_name(in.op, in.gfx);
   std::string s = std::string(op_name(in.op, in.gfx)) + " ";
   if (info.dst_dwords) s += operand(in.dst, info.dst_dwords, 0) + ", ";
   s += operand(in.src[0], 1, 0);

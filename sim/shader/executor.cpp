@@ -1922,6 +1922,7 @@ void Executor::exec_ds_cross_lane(Wave& w, const Inst& in) {
 }
 
 void Executor::exec_ds(Wave& w, const Inst& in) {
+  if (in.op == Op::ds_nop) return;
   if (in.op == Op::ds_swizzle_b32 || in.op == Op::ds_permute_b32 || in.op == Op::ds_bpermute_b32)
     return exec_ds_cross_lane(w, in);
   const OpInfo& info = op_info(in.op);

@@ -100,6 +100,10 @@ std::vector<Words> encodings(Op op, Gfx gfx) {
     out.push_back({0xCC000000u | c << 16 | (vsrc2 ? 1u << 14 : 0u) | 1u, 258u | 259u << 9 | vsrc2 | 3u << 27});
     break;
   case Format::DS:
+    if (op == Op::ds_nop) { // no operands: every field 0
+      out.push_back({0xD8000000u | c << 18, 0u});
+      break;
+    }
     out.push_back({0xD8000000u | c << 18, 1u | (info.src_dwords[0] ? 2u << 8 : 0u) |
                                               (info.src_dwords[1] ? 3u << 16 : 0u) |
                                               (info.dst_dwords ? 4u << 24 : 0u)});
