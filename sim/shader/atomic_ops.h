@@ -220,6 +220,10 @@ constexpr AtomicOp flat_atomic(Op op) {
     return {Rmw::Add, 4};
   case Op::atomic_sub_u32:
     return {Rmw::Sub, 4};
+  case Op::atomic_csub_u32: // gfx12: atomic_sub_clamp_u32
+    return {Rmw::SubClamp, 4};
+  case Op::atomic_cond_sub_u32:
+    return {Rmw::CondSub, 4};
   case Op::atomic_min_i32:
     return {Rmw::MinI, 4};
   case Op::atomic_min_u32:

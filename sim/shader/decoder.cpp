@@ -660,6 +660,8 @@ std::optional<Inst> decode(std::span<const uint32_t> w, Gfx gfx, std::string* wh
     if (w.size() < 2) return unimpl("FLAT (truncated)", 0);
     if (!lookup(Format::FLAT, bits(d0, 24, 18))) return unimpl("FLAT", bits(d0, 24, 18));
     if (bits(d0, 17, 16) == 3) return unimpl("FLAT segment 3", bits(d0, 24, 18));
+    if (inst.op == Op::atomic_csub_u32 && bits(d0, 17, 16) != 2)
+      return unimpl("atomic_csub_u32 outside the global segment", bits(d0, 24, 18));
     inst.size = 8;
     inst.imm = int32_t(bits(d0, 12, 0) << 19) >> 19; // signed 13-bit
     inst.dlc = bits(d0, 13, 13);

@@ -667,7 +667,7 @@ constexpr KnownGaps kKnownGaps[] = {
     {11, "DPP16", 76, 5, 497},
     {11, "DPP8", 50, 1, 380},
     {11, "DS", 1, 15, 0},
-    {11, "GLOBAL", 0, 21, 0},
+    {11, "GLOBAL", 0, 14, 0},
     {11, "MUBUF", 0, 0, 4},
     {12, "SOP1", 0, 28, 0},
     {12, "SOPP", 2, 4, 2},
@@ -678,9 +678,9 @@ constexpr KnownGaps kKnownGaps[] = {
     {12, "DPP16", 49, 33, 476},
     {12, "DPP8", 46, 31, 344},
     {12, "DS", 1, 55, 0},
-    {12, "FLAT", 0, 28, 0},
+    {12, "FLAT", 0, 14, 0},
     {12, "SCRATCH", 0, 14, 0},
-    {12, "GLOBAL", 0, 81, 6},
+    {12, "GLOBAL", 0, 67, 6},
     // clang-format on
     // END GAPS
 };

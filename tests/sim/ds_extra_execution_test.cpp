@@ -77,4 +77,57 @@ TEST(DsExtraExecution, ConditionalAndClampingSubtractions) {
   }
 }
 
+// global_atomic_csub_u32 (gfx11; gfx12's global_atomic_sub_clamp_u32) and gfx12's
+// global_atomic_cond_sub_u32 with return: MEM = old >= data ? old - data : 0 (csub) or old
+// (cond_sub), old to VDST. Words as llvm-mc-22 -show-encoding gives for
+// "global_atomic_csub_u32 v3, v[0:1], v2, off glc" (0xdcde4000 0x037c0200) and
+// "global_atomic_cond_sub_u32 v3, v[0:1], v2, off th:TH_ATOMIC_RETURN".
+TEST(DsExtraExecution, GlobalSubClampAndCondSub) {
+  constexpr uint64_t kData = 0x10800;
+  for (Gfx gfx : {Gfx::v11, Gfx::v12})
+    for (uint32_t which : {55u, 80u}) {
+      if (gfx == Gfx::v11 && which == 80) continue;
+      std::mt19937 rng(which);
+      FlatMemory mem;
+      if (gfx == Gfx::v11) {
+        mem.put<uint32_t>(kCode, 0xDC000000u | which << 18 | 2u << 16 | 1u << 14);
+        mem.put<uint32_t>(kCode + 4, 3u << 24 | 0x7cu << 16 | 2u << 8 | 0u);
+        mem.put<uint32_t>(kCode + 8, 0xBFB00000u);
+      } else {
+        mem.put<uint32_t>(kCode, 0xEC000000u | 2u << 24 | which << 14 | 0x7cu);
+        mem.put<uint32_t>(kCode + 4, 3u | 1u << 20 | 2u << 23);
+        mem.put<uint32_t>(kCode + 8, 0u);
+        mem.put<uint32_t>(kCode + 12, 0xBFB00000u);
+      }
+      uint32_t old[32], data[32];
+      for (unsigned lane = 0; lane < 32; ++lane) {
+        const uint32_t pick[] = {0u, 1u, 0xffffffffu, uint32_t(rng()), uint32_t(rng() % 50)};
+        old[lane] = pick[rng() % 5];
+        data[lane] = pick[rng() % 5];
+        mem.put<uint32_t>(kData + 4 * lane, old[lane]);
+      }
+      Program prog(mem, kCode, gfx);
+      Executor ex(prog, mem, 0);
+      Wave w;
+      w.allocate_vgprs(4);
+      w.sgpr[src::kExecLo] = ~0u;
+      for (unsigned lane = 0; lane < 32; ++lane) {
+        w.v(0, lane) = uint32_t(kData + 4 * lane);
+        w.v(1, lane) = 0;
+        w.v(2, lane) = data[lane];
+      }
+      w.pc = kCode;
+      uint64_t lanes = 0;
+      ex.run(w, lanes);
+      ASSERT_TRUE(w.done);
+      for (unsigned lane = 0; lane < 32; ++lane) {
+        const uint32_t o = old[lane], d = data[lane];
+        const uint32_t expect = o >= d ? o - d : which == 55 ? 0u : o;
+        EXPECT_EQ(mem.get<uint32_t>(kData + 4 * lane), expect)
+            << "op " << which << " " << o << " - " << d;
+        EXPECT_EQ(w.v(3, lane), o) << "returned old value, lane " << lane;
+      }
+    }
+}
+
 } // namespace

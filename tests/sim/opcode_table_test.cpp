@@ -112,6 +112,7 @@ std::vector<Words> encodings(Op op, Gfx gfx) {
     for (uint32_t seg = 0; seg < 3; ++seg) {
       if (seg == 1 && info.dst_dwords && info.src_dwords[0]) continue; // no scratch atomics
       if ((op == Op::inv || op == Op::wb) && seg != 2) continue;       // global only
+      if (op == Op::atomic_csub_u32 && gfx == Gfx::v11 && seg != 2) continue; // global only
       if (gfx == Gfx::v12)
         out.push_back({0xEC000000u | seg << 24 | c << 14 | kNull,
                        4u | 2u << 23 | (seg == 1 ? 1u << 17 : 0u), 1u});
