@@ -45,6 +45,53 @@ __kernel void lds(__global float* out, __global const float* a, __global const f
   }
   out[i] = s;
 }
+// Like the CTS's integer_ops char_compare / short_math: 8- and 16-bit vectors over a large
+// buffer (LLVM emits true16 VALU operations and 16-bit compares on gfx11).
+__kernel void char_cmp(__global float* out, __global const float* a, __global const float* b) {
+  size_t i = get_global_id(0);
+  __global char4* o = (__global char4*)out;
+  char4 x = ((__global const char4*)a)[i], y = ((__global const char4*)b)[i];
+  o[i] = (x < y) + (x == y) - (x >= (char4)3) + (y > (char4)-5);
+}
+__kernel void short_alu(__global float* out, __global const float* a, __global const float* b) {
+  size_t i = get_global_id(0);
+  __global short2* o = (__global short2*)out;
+  short2 x = ((__global const short2*)a)[i], y = ((__global const short2*)b)[i];
+  for (int k = 0; k < 16; ++k) {
+    x = x * y + (x >> (short2)3);
+    y = (x < y) ? (y ^ x) : (y - (short2)k);
+    x = max(x, (short2)(-100)) & (short2)0x7ff3;
+  }
+  o[i] = x + y;
+}
+// Like the CTS's c11_atomics: every work-item adds to one counter with a compare-exchange
+// loop (most lanes retry: EXEC is sparse), in global and in local memory.
+__kernel void cas_global(__global float* out, __global const float* a, __global const float* b) {
+  volatile __global int* c = (volatile __global int*)out;
+  for (int k = 0; k < 32; ++k) {
+    int old = *c;
+    for (;;) {
+      int seen = atomic_cmpxchg(c, old, old + 1);
+      if (seen == old) break;
+      old = seen;
+    }
+  }
+}
+__kernel void cas_local(__global float* out, __global const float* a, __global const float* b) {
+  __local int c;
+  if (get_local_id(0) == 0) c = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int k = 0; k < 32; ++k) {
+    int old = c;
+    for (;;) {
+      int seen = atomic_cmpxchg(&c, old, old + 1);
+      if (seen == old) break;
+      old = seen;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0) atomic_add((volatile __global int*)out + get_group_id(0), c);
+}
 )CL";
 
 struct Run {
@@ -63,9 +110,17 @@ struct Target {
     if (program) clReleaseProgram(program);
   }
   explicit operator bool() const { return program != nullptr; }
-  Run run(const char* kernel, size_t items, size_t local) {
+  Run run(const char* kernel, size_t items, size_t local, bool random_bits = false) {
     Run r;
+    // Varied bits for the integer kernels (the float ones see 1.0f).
     std::vector<float> host(items, 1.0f);
+    if (random_bits) {
+      uint32_t x = 12345;
+      for (float& f : host) {
+        x = x * 1664525u + 1013904223u;
+        std::memcpy(&f, &x, 4);
+      }
+    }
     cl_mem out = clCreateBuffer(platform.context, CL_MEM_READ_WRITE, items * 4, nullptr, nullptr);
     cl_mem a =
         clCreateBuffer(platform.context, CL_MEM_COPY_HOST_PTR, items * 4, host.data(), nullptr);
@@ -89,15 +144,21 @@ struct Target {
   }
 };
 
-// Sums the emulator's per-dispatch counts written since `from` bytes into the stats file.
-unsigned long long lane_instructions(const std::string& path, std::streamoff& from) {
+// Sums the emulator's per-dispatch counts written since `from` bytes into the stats file:
+// lane-instructions, and wave-instructions into `waves` when given.
+unsigned long long lane_instructions(const std::string& path, std::streamoff& from,
+                                     unsigned long long* waves = nullptr) {
   std::ifstream f(path);
   f.seekg(from);
   std::string line;
   unsigned long long total = 0;
+  if (waves) *waves = 0;
   while (std::getline(f, line)) {
     auto p = line.find("lane_instructions=");
     if (p != std::string::npos) total += std::strtoull(line.c_str() + p + 18, nullptr, 10);
+    auto q = line.find(" instructions=");
+    if (waves && q != std::string::npos)
+      *waves += std::strtoull(line.c_str() + q + 14, nullptr, 10);
   }
   f.clear();
   f.seekg(0, std::ios::end);
@@ -107,7 +168,12 @@ unsigned long long lane_instructions(const std::string& path, std::streamoff& fr
 
 } // namespace
 
-int main() {
+// Optional argument: a comma-separated list of kernels to run (default: all).
+int main(int argc, char** argv) {
+  const std::string only = argc > 1 ? "," + std::string(argv[1]) + "," : "";
+  auto wanted = [&](const char* k) {
+    return only.empty() || only.find("," + std::string(k) + ",") != std::string::npos;
+  };
   char stats[] = "/tmp/amcl-bench-stats-XXXXXX";
   int fd = mkstemp(stats);
   if (fd < 0) return 1;
@@ -130,6 +196,7 @@ int main() {
   std::printf("%-10s %14s %12s %16s %14s %12s %10s\n", "kernel", "lane-instr", "amcl s",
               "lane-instr/s", "per thread", "PoCL s", "slowdown");
   for (const Case& c : cases) {
+    if (!wanted(c.kernel)) continue;
     amcl.run(c.kernel, c.items, c.local); // warm up: code upload, decode
     lane_instructions(stats, offset);
     Run a = amcl.run(c.kernel, c.items, c.local);
@@ -144,6 +211,7 @@ int main() {
   // instruction in the emulator).
   for (const Case& c : cases) {
     if (!amcl64) break;
+    if (!wanted(c.kernel)) continue;
     amcl64.run(c.kernel, c.items, c.local);
     lane_instructions(stats, offset);
     Run a = amcl64.run(c.kernel, c.items, c.local);
@@ -152,6 +220,37 @@ int main() {
     const std::string name = std::string(c.kernel) + "/w64";
     std::printf("%-10s %14llu %12.4f %16.3e %14.3e%s\n", name.c_str(), lanes, a.seconds, rate,
                 rate / threads, a.ok ? "" : "  (amcl run FAILED)");
+  }
+  // The CTS's slow suites: 8/16-bit integer kernels (integer_ops) and compare-exchange loops
+  // on one counter (c11_atomics), on random inputs. Wave-instructions per second and the
+  // average active lanes per instruction (scalar ones count 1) show where the time goes.
+  const Case cts_cases[] = {{"char_cmp", 1 << 20, 256},
+                            {"short_alu", 1 << 18, 256},
+                            {"cas_global", 4096, 256},
+                            {"cas_local", 4096, 256}};
+  std::printf("%-14s %14s %12s %16s %16s %8s %12s\n", "kernel", "wave-instr", "amcl s",
+              "wave-instr/s", "lane-instr/s", "lanes", "PoCL s");
+  for (const Case& c : cts_cases) {
+    if (!wanted(c.kernel)) continue;
+    for (Target* t : {&amcl, &amcl64}) {
+      if (!*t) continue;
+      t->run(c.kernel, c.items, c.local, true);
+      lane_instructions(stats, offset);
+      // The best of three runs: the machines these run on are noisy.
+      Run a = t->run(c.kernel, c.items, c.local, true);
+      unsigned long long waves = 0, lanes = lane_instructions(stats, offset, &waves);
+      for (int rep = 0; rep < 2; ++rep) {
+        const Run again = t->run(c.kernel, c.items, c.local, true);
+        if (again.seconds < a.seconds) a = again;
+      }
+      lane_instructions(stats, offset);
+      Run p = t == &amcl && pocl ? pocl.run(c.kernel, c.items, c.local, true) : Run{};
+      const std::string name = std::string(c.kernel) + (t == &amcl ? "" : "/w64");
+      std::printf("%-14s %14llu %12.4f %16.3e %16.3e %8.1f %12.4f%s\n", name.c_str(), waves,
+                  a.seconds, a.seconds > 0 ? waves / a.seconds : 0.0,
+                  a.seconds > 0 ? lanes / a.seconds : 0.0, waves ? double(lanes) / waves : 0.0,
+                  p.seconds, a.ok ? "" : "  (amcl run FAILED)");
+    }
   }
   std::printf("(%u emulator threads for work-groups; PoCL uses all cores)\n", threads);
   unlink(stats);

@@ -6,6 +6,7 @@
 #include "isa.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -348,6 +349,17 @@ template <class T> T rmw_result(Rmw rmw, T old, T data, T data2) {
     return f(old) == f(data2) ? data : old;
   case Rmw::None:
     break;
+  }
+  return old;
+}
+
+// One lane's FLAT/GLOBAL atomic on host memory: a compare-exchange loop on the naturally aligned
+// element, so that waves of other work-groups, which run on other host threads, see each
+// read-modify-write whole. Returns the old value.
+template <class T> T atomic_rmw(uint8_t* p, Rmw rmw, T data, T data2) {
+  std::atomic_ref<T> ref(*reinterpret_cast<T*>(p));
+  T old = ref.load();
+  while (!ref.compare_exchange_weak(old, rmw_result<T>(rmw, old, data, data2))) {
   }
   return old;
 }

@@ -775,7 +775,7 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
   default: break;
   }
 
-  if (exec_valu_fast(w, in)) return;
+  if (fast_paths && exec_valu_fast(w, in)) return;
   const OpInfo& info = op_info(in.op);
   auto half_src = [&](unsigned i, unsigned lane) AMCL_INLINE { return read_half(w, in, i, lane); };
   auto hf = [&](unsigned i, unsigned lane) AMCL_INLINE {
@@ -1352,6 +1352,7 @@ void Executor::exec_dpp(Wave& w, const Inst& in) {
 }
 
 void Executor::exec_vopc(Wave& w, const Inst& in) {
+  if (fast_paths && exec_vopc_fast(w, in)) return;
   const unsigned pred = unsigned(in.imm);
   const uint32_t exec = w.exec();
   auto half_src = [&](unsigned i, unsigned lane) { return read_half(w, in, i, lane); };
@@ -1573,7 +1574,7 @@ static uint32_t dual_lane(Op op, uint32_t a, uint32_t b, uint32_t acc, uint32_t 
 }
 
 void Executor::exec_vopd(Wave& w, const Inst& in) {
-  if (exec_vopd_fast(w, in)) return;
+  if (fast_paths && exec_vopd_fast(w, in)) return;
   const uint32_t exec = w.exec(), vcc = w.vcc();
   auto src = [&](uint16_t code, unsigned lane) {
     return code >= src::kVgpr0 ? vreg(w, code, lane) : sread(w, in, code);
@@ -1592,21 +1593,6 @@ void Executor::exec_vopd(Wave& w, const Inst& in) {
 }
 
 // ---------------------------------------------------------------- memory
-
-namespace {
-
-// One lane's FLAT/GLOBAL atomic on host memory: a compare-exchange loop on the naturally aligned
-// element, so that waves of other work-groups, which run on other host threads, see each
-// read-modify-write whole. Returns the old value.
-template <class T> T atomic_rmw(uint8_t* p, Rmw rmw, T data, T data2) {
-  std::atomic_ref<T> ref(*reinterpret_cast<T*>(p));
-  T old = ref.load();
-  while (!ref.compare_exchange_weak(old, rmw_result<T>(rmw, old, data, data2))) {
-  }
-  return old;
-}
-
-} // namespace
 
 // Private (scratch) memory is swizzled: dword k of a lane's private space lives at
 // wave base + (k * wave size + lane) * 4, so the lanes' same dword is contiguous (PrivatePort).
@@ -1638,7 +1624,9 @@ void Executor::exec_flat(Wave& w, const Inst& in) {
   const bool saddr = in.segment == Segment::Global && in.soffset != src::kNull;
   const uint64_t sbase =
       saddr ? uint64_t(w.sgpr[in.soffset]) | (uint64_t(w.sgpr[in.soffset + 1]) << 32) : 0;
-  if (in.segment == Segment::Global && exec_global_dwords(w, in, exec, saddr, sbase)) return;
+  if (fast_paths && in.segment == Segment::Global && exec_global_dwords(w, in, exec, saddr, sbase))
+    return;
+  if (fast_paths && exec_vmem_fast(w, in, exec, saddr, sbase)) return;
   const unsigned align_unit = std::min(flat_access_bytes(in.op, info), 4u);
   LdsPort lds(lds_);
   PrivatePort lane_private(memory_, w);
@@ -1954,6 +1942,7 @@ void Executor::exec_ds(Wave& w, const Inst& in) {
     }
     return;
   }
+  if (fast_paths && exec_ds_atomic_fast(w, in, exec)) return;
   // Out-of-range LDS accesses are discarded (reads return zero), as on hardware. An address
   // that is not a multiple of the element's size (at most a dword) follows SH_MEM_CONFIG's
   // alignment mode, as the vector memory accesses do.

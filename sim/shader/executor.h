@@ -69,6 +69,9 @@ public:
   uint64_t run(Wave& wave, uint64_t& lane_instructions, uint64_t budget = ~uint64_t(0));
   // A new work-group starts on this executor: LDS reads as zeros again.
   void reset_lds() { std::fill(lds_.begin(), lds_.end(), uint8_t(0)); }
+  // Test hook: false sends every instruction through the general paths of executor.cpp, which
+  // the fast paths (valu_fast_path.cpp, memory_fast_path.cpp) must agree with bit for bit.
+  static inline bool fast_paths = true;
 
 private:
   void step(Wave& w, const Inst& in);
@@ -92,10 +95,15 @@ private:
   bool exec_valu_scalar(Wave& w, const Inst& in);
   bool exec_vopd_fast(Wave& w, const Inst& in);
   void exec_vopc(Wave& w, const Inst& in);
+  bool exec_vopc_fast(Wave& w, const Inst& in); // valu_fast_path.cpp: false = not handled
   // A DPP instruction: stages each lane's src0 from its source lane, then runs the plain form.
   void exec_dpp(Wave& w, const Inst& in);
   void exec_flat(Wave& w, const Inst& in);
   bool exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool saddr, uint64_t sbase);
+  // memory_fast_path.cpp: naturally aligned global/flat accesses and atomics, LDS atomics;
+  // false = not handled (nothing done).
+  bool exec_vmem_fast(Wave& w, const Inst& in, uint32_t exec, bool saddr, uint64_t sbase);
+  bool exec_ds_atomic_fast(Wave& w, const Inst& in, uint32_t exec);
   void exec_scratch(Wave& w, const Inst& in);
   void flat_lane(Wave& w, const Inst& in, MemoryPort& mem, uint64_t addr, unsigned lane);
   void exec_ds(Wave& w, const Inst& in);

@@ -16,6 +16,18 @@
 namespace sim::shader {
 namespace {
 
+// Three-source 32-bit integer operations (every source a 32-bit operand).
+bool fast_op3(Op op) {
+  switch (op) {
+  case Op::v_bfe_u32: case Op::v_bfe_i32: case Op::v_bfi_b32: case Op::v_perm_b32:
+  case Op::v_lshl_add_u32: case Op::v_add3_u32: case Op::v_lshl_or_b32: case Op::v_and_or_b32:
+  case Op::v_or3_b32: case Op::v_xad_u32: case Op::v_mad_u32_u24: case Op::v_alignbit_b32:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool fast_op(Op op) {
   switch (op) {
   case Op::v_mov_b32: case Op::v_add_f32: case Op::v_sub_f32: case Op::v_mul_f32:
@@ -24,9 +36,10 @@ bool fast_op(Op op) {
   case Op::v_ashrrev_i32: case Op::v_and_b32: case Op::v_or_b32: case Op::v_xor_b32:
   case Op::v_mul_lo_u32: case Op::v_min_u32: case Op::v_max_u32: case Op::v_min_i32:
   case Op::v_max_i32: case Op::v_add_co_u32: case Op::v_add_co_ci_u32: case Op::v_cndmask_b32:
+  case Op::v_not_b32: case Op::v_mul_u32_u24: case Op::v_subrev_nc_u32:
     return true;
   default:
-    return false;
+    return fast_op3(op);
   }
 }
 
@@ -48,6 +61,23 @@ template <class F> [[gnu::always_inline]] inline void for_lanes(uint32_t exec, F
   } else {
     for (uint32_t m = exec; m; m &= m - 1) f(unsigned(std::countr_zero(m)));
   }
+}
+
+// V_PERM_B32 (as in executor.cpp): each result byte picks a byte of {src0, src1}, a constant,
+// or the sign of byte 1, 3, 5 or 7.
+[[gnu::always_inline]] inline uint32_t perm_b32(uint32_t a, uint32_t b, uint32_t sel) {
+  const uint64_t bytes = (uint64_t(a) << 32) | b;
+  uint32_t r = 0;
+  for (int i = 0; i < 4; ++i) {
+    const uint32_t s = (sel >> (8 * i)) & 0xff;
+    uint32_t v;
+    if (s < 8) v = uint32_t(bytes >> (8 * s)) & 0xff;
+    else if (s == 12) v = 0;
+    else if (s >= 13) v = 0xff;
+    else v = ((bytes >> (8 * (2 * (s - 8) + 1) + 7)) & 1) ? 0xff : 0;
+    r |= v << (8 * i);
+  }
+  return r;
 }
 
 // Denormal inputs and results flush to zero in FTZ mode (MODE.FP_DENORM), keeping the sign.
@@ -95,6 +125,39 @@ template <bool FTZ> [[gnu::always_inline]] inline bool loops(Op op, uint32_t exe
   case Op::v_max_i32:
     for_lanes(exec, [&](unsigned l) { d[l] = uint32_t(std::max(int32_t(a[l]), int32_t(b[l]))); });
     break;
+  case Op::v_not_b32: for_lanes(exec, [&](unsigned l) { d[l] = ~a[l]; }); break;
+  case Op::v_subrev_nc_u32: for_lanes(exec, [&](unsigned l) { d[l] = b[l] - a[l]; }); break;
+  case Op::v_mul_u32_u24:
+    for_lanes(exec, [&](unsigned l) { d[l] = (a[l] & 0xffffff) * (b[l] & 0xffffff); });
+    break;
+  case Op::v_mad_u32_u24:
+    for_lanes(exec, [&](unsigned l) { d[l] = (a[l] & 0xffffff) * (b[l] & 0xffffff) + c[l]; });
+    break;
+  case Op::v_bfe_u32:
+    for_lanes(exec, [&](unsigned l) {
+      const uint32_t off = b[l] & 31, width = c[l] & 31;
+      d[l] = width ? (a[l] >> off) & ((1u << width) - 1) : 0;
+    });
+    break;
+  case Op::v_bfe_i32:
+    for_lanes(exec, [&](unsigned l) {
+      const uint32_t off = b[l] & 31, width = c[l] & 31;
+      d[l] = width ? uint32_t(int32_t(((a[l] >> off) & ((1u << width) - 1)) << (32 - width)) >>
+                              (32 - width))
+                   : 0;
+    });
+    break;
+  case Op::v_bfi_b32: for_lanes(exec, [&](unsigned l) { d[l] = (a[l] & b[l]) | (~a[l] & c[l]); }); break;
+  case Op::v_alignbit_b32:
+    for_lanes(exec, [&](unsigned l) { d[l] = uint32_t(((uint64_t(a[l]) << 32) | b[l]) >> (c[l] & 31)); });
+    break;
+  case Op::v_perm_b32: for_lanes(exec, [&](unsigned l) { d[l] = perm_b32(a[l], b[l], c[l]); }); break;
+  case Op::v_lshl_add_u32: for_lanes(exec, [&](unsigned l) { d[l] = (a[l] << (b[l] & 31)) + c[l]; }); break;
+  case Op::v_add3_u32: for_lanes(exec, [&](unsigned l) { d[l] = a[l] + b[l] + c[l]; }); break;
+  case Op::v_lshl_or_b32: for_lanes(exec, [&](unsigned l) { d[l] = (a[l] << (b[l] & 31)) | c[l]; }); break;
+  case Op::v_and_or_b32: for_lanes(exec, [&](unsigned l) { d[l] = (a[l] & b[l]) | c[l]; }); break;
+  case Op::v_or3_b32: for_lanes(exec, [&](unsigned l) { d[l] = a[l] | b[l] | c[l]; }); break;
+  case Op::v_xad_u32: for_lanes(exec, [&](unsigned l) { d[l] = (a[l] ^ b[l]) + c[l]; }); break;
   default: return false;
   }
   return true;
@@ -115,6 +178,177 @@ Loops pick_loops() {
                                                                           : &loops_baseline;
 }
 const Loops kLoops = pick_loops();
+
+// 16-bit integer operations on true16 halves (op_sel picks each source's half and the
+// destination's, whose other half is kept), as executor.cpp defines them; without clamp, so
+// the adds and multiplies wrap alike signed or unsigned.
+bool fast_op16(Op op) {
+  switch (op) {
+  case Op::v_mov_b16: case Op::v_not_b16: case Op::v_add_nc_u16: case Op::v_sub_nc_u16:
+  case Op::v_add_nc_i16: case Op::v_sub_nc_i16: case Op::v_mul_lo_u16: case Op::v_and_b16:
+  case Op::v_or_b16: case Op::v_xor_b16: case Op::v_lshlrev_b16: case Op::v_lshrrev_b16:
+  case Op::v_ashrrev_i16: case Op::v_max_u16: case Op::v_min_u16: case Op::v_max_i16:
+  case Op::v_min_i16: case Op::v_cndmask_b16: case Op::v_cvt_i32_i16: case Op::v_cvt_u32_u16:
+  case Op::v_mad_u16: case Op::v_mad_i16: case Op::v_min3_i16: case Op::v_max3_i16:
+  case Op::v_med3_i16: case Op::v_min3_u16: case Op::v_max3_u16: case Op::v_med3_u16:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// The rows of a 16-bit operation: each source's row and whether it is read (or the
+// destination written) in its high half.
+struct Rows16 {
+  uint32_t* d;
+  const uint32_t *a, *b, *c;
+  bool ha, hb, hc, hd;
+  uint32_t mask; // v_cndmask_b16's lane mask
+};
+
+// One half of each lane of a row: with a constant shift each, so the loops vectorise.
+[[gnu::always_inline]] inline void extract(const uint32_t* row, bool high, uint16_t* out) {
+  if (!row) return;
+  if (high)
+    for (unsigned l = 0; l < kWaveSize; ++l) out[l] = uint16_t(row[l] >> 16);
+  else
+    for (unsigned l = 0; l < kWaveSize; ++l) out[l] = uint16_t(row[l]);
+}
+
+// Computes every lane's result from the sources' halves (pure arithmetic, harmless on
+// inactive lanes), then writes the active lanes' halves, keeping the other half.
+[[gnu::always_inline]] inline bool loops16(Op op, uint32_t exec, const Rows16& r) {
+  alignas(32) uint16_t A[kWaveSize], B[kWaveSize], C[kWaveSize], R[kWaveSize];
+  extract(r.a, r.ha, A);
+  extract(r.b, r.hb, B);
+  extract(r.c, r.hc, C);
+  uint32_t* const d = r.d;
+  auto all = [](auto&& f) {
+    for (unsigned l = 0; l < kWaveSize; ++l) f(l);
+  };
+  auto I = [](uint16_t v) { return int16_t(v); };
+  switch (op) {
+  case Op::v_mov_b16: all([&](unsigned l) { R[l] = A[l]; }); break;
+  case Op::v_not_b16: all([&](unsigned l) { R[l] = uint16_t(~A[l]); }); break;
+  case Op::v_add_nc_u16: case Op::v_add_nc_i16: all([&](unsigned l) { R[l] = uint16_t(A[l] + B[l]); }); break;
+  case Op::v_sub_nc_u16: case Op::v_sub_nc_i16: all([&](unsigned l) { R[l] = uint16_t(A[l] - B[l]); }); break;
+  case Op::v_mul_lo_u16: all([&](unsigned l) { R[l] = uint16_t(A[l] * B[l]); }); break;
+  case Op::v_and_b16: all([&](unsigned l) { R[l] = A[l] & B[l]; }); break;
+  case Op::v_or_b16: all([&](unsigned l) { R[l] = A[l] | B[l]; }); break;
+  case Op::v_xor_b16: all([&](unsigned l) { R[l] = A[l] ^ B[l]; }); break;
+  case Op::v_lshlrev_b16: all([&](unsigned l) { R[l] = uint16_t(B[l] << (A[l] & 15)); }); break;
+  case Op::v_lshrrev_b16: all([&](unsigned l) { R[l] = uint16_t(B[l] >> (A[l] & 15)); }); break;
+  case Op::v_ashrrev_i16: all([&](unsigned l) { R[l] = uint16_t(I(B[l]) >> (A[l] & 15)); }); break;
+  case Op::v_max_u16: all([&](unsigned l) { R[l] = std::max(A[l], B[l]); }); break;
+  case Op::v_min_u16: all([&](unsigned l) { R[l] = std::min(A[l], B[l]); }); break;
+  case Op::v_max_i16: all([&](unsigned l) { R[l] = uint16_t(std::max(I(A[l]), I(B[l]))); }); break;
+  case Op::v_min_i16: all([&](unsigned l) { R[l] = uint16_t(std::min(I(A[l]), I(B[l]))); }); break;
+  case Op::v_cndmask_b16: {
+    // Branch-free: the mask is data, a branch per lane would mispredict half the time.
+    const uint32_t mask = r.mask;
+    all([&](unsigned l) {
+      const uint16_t pick_b = uint16_t(0u - ((mask >> l) & 1));
+      R[l] = uint16_t((B[l] & pick_b) | (A[l] & ~pick_b));
+    });
+    break;
+  }
+  // Whole-register results.
+  case Op::v_cvt_i32_i16: for_lanes(exec, [&](unsigned l) { d[l] = uint32_t(int32_t(I(A[l]))); }); return true;
+  case Op::v_cvt_u32_u16: for_lanes(exec, [&](unsigned l) { d[l] = A[l]; }); return true;
+  case Op::v_mad_u16: case Op::v_mad_i16: all([&](unsigned l) { R[l] = uint16_t(A[l] * B[l] + C[l]); }); break;
+  case Op::v_min3_i16:
+    all([&](unsigned l) { R[l] = uint16_t(std::min(std::min(I(A[l]), I(B[l])), I(C[l]))); });
+    break;
+  case Op::v_max3_i16:
+    all([&](unsigned l) { R[l] = uint16_t(std::max(std::max(I(A[l]), I(B[l])), I(C[l]))); });
+    break;
+  case Op::v_med3_i16:
+    all([&](unsigned l) {
+      const int16_t x = I(A[l]), y = I(B[l]), z = I(C[l]);
+      R[l] = uint16_t(std::max(std::min(x, y), std::min(std::max(x, y), z)));
+    });
+    break;
+  case Op::v_min3_u16: all([&](unsigned l) { R[l] = std::min(std::min(A[l], B[l]), C[l]); }); break;
+  case Op::v_max3_u16: all([&](unsigned l) { R[l] = std::max(std::max(A[l], B[l]), C[l]); }); break;
+  case Op::v_med3_u16:
+    all([&](unsigned l) {
+      const uint16_t x = A[l], y = B[l], z = C[l];
+      R[l] = std::max(std::min(x, y), std::min(std::max(x, y), z));
+    });
+    break;
+  default: return false;
+  }
+  if (r.hd)
+    for_lanes(exec, [&](unsigned l) { d[l] = (d[l] & 0xffffu) | (uint32_t(R[l]) << 16); });
+  else
+    for_lanes(exec, [&](unsigned l) { d[l] = (d[l] & 0xffff0000u) | R[l]; });
+  return true;
+}
+bool loops16_baseline(Op op, uint32_t exec, const Rows16& r) { return loops16(op, exec, r); }
+[[gnu::target("avx2")]] bool loops16_avx2(Op op, uint32_t exec, const Rows16& r) {
+  return loops16(op, exec, r);
+}
+using Loops16 = bool (*)(Op, uint32_t, const Rows16&);
+const Loops16 kLoops16 = kLoops == &loops_baseline ? &loops16_baseline : &loops16_avx2;
+
+// The mask of the active lanes for which pred(lane) holds (inactive lanes' bits are clear).
+template <class P> [[gnu::always_inline]] inline uint32_t lane_mask(uint32_t exec, P&& pred) {
+  uint32_t mask = 0;
+  if (exec == ~0u) {
+    for (unsigned lane = 0; lane < kWaveSize; ++lane) mask |= uint32_t(pred(lane)) << lane;
+  } else {
+    for (uint32_t m = exec; m; m &= m - 1) {
+      const unsigned lane = unsigned(std::countr_zero(m));
+      mask |= uint32_t(pred(lane)) << lane;
+    }
+  }
+  return mask;
+}
+
+// The integer comparisons (executor.cpp's compare_i) of two rows of U read as T, the
+// predicate chosen once.
+template <class T, class U>
+[[gnu::always_inline]] inline uint32_t compare_rows_i(unsigned pred, uint32_t exec, const U* a,
+                                                      const U* b) {
+  auto X = [&](unsigned l) { return T(a[l]); };
+  auto Y = [&](unsigned l) { return T(b[l]); };
+  switch (pred & 7) {
+  case 0: return 0;
+  case 1: return lane_mask(exec, [&](unsigned l) { return X(l) < Y(l); });
+  case 2: return lane_mask(exec, [&](unsigned l) { return X(l) == Y(l); });
+  case 3: return lane_mask(exec, [&](unsigned l) { return X(l) <= Y(l); });
+  case 4: return lane_mask(exec, [&](unsigned l) { return X(l) > Y(l); });
+  case 5: return lane_mask(exec, [&](unsigned l) { return X(l) != Y(l); });
+  case 6: return lane_mask(exec, [&](unsigned l) { return X(l) >= Y(l); });
+  default: return exec;
+  }
+}
+
+// The float comparisons (float_ops.h's compare_f; f32 compares exactly as its doubles would).
+[[gnu::always_inline]] inline uint32_t compare_rows_f32(unsigned pred, uint32_t exec,
+                                                        const uint32_t* a, const uint32_t* b) {
+  using std::isnan;
+  auto X = [&](unsigned l) { return f32(a[l]); };
+  auto Y = [&](unsigned l) { return f32(b[l]); };
+  switch (pred & 0xf) {
+  case 0x0: return 0;
+  case 0x1: return lane_mask(exec, [&](unsigned l) { return X(l) < Y(l); });
+  case 0x2: return lane_mask(exec, [&](unsigned l) { return X(l) == Y(l); });
+  case 0x3: return lane_mask(exec, [&](unsigned l) { return X(l) <= Y(l); });
+  case 0x4: return lane_mask(exec, [&](unsigned l) { return X(l) > Y(l); });
+  case 0x5: return lane_mask(exec, [&](unsigned l) { return X(l) < Y(l) || X(l) > Y(l); });
+  case 0x6: return lane_mask(exec, [&](unsigned l) { return X(l) >= Y(l); });
+  case 0x7: return lane_mask(exec, [&](unsigned l) { return !isnan(X(l)) && !isnan(Y(l)); });
+  case 0x8: return lane_mask(exec, [&](unsigned l) { return isnan(X(l)) || isnan(Y(l)); });
+  case 0x9: return lane_mask(exec, [&](unsigned l) { return !(X(l) >= Y(l)); });
+  case 0xa: return lane_mask(exec, [&](unsigned l) { return !(X(l) < Y(l) || X(l) > Y(l)); });
+  case 0xb: return lane_mask(exec, [&](unsigned l) { return !(X(l) > Y(l)); });
+  case 0xc: return lane_mask(exec, [&](unsigned l) { return !(X(l) <= Y(l)); });
+  case 0xd: return lane_mask(exec, [&](unsigned l) { return !(X(l) == Y(l)); });
+  case 0xe: return lane_mask(exec, [&](unsigned l) { return !(X(l) < Y(l)); });
+  default: return exec;
+  }
+}
 
 // VOPD halves the loops cover (the rest run lane by lane in executor.cpp).
 bool fast_dual_op(Op op) {
@@ -157,13 +391,40 @@ bool Executor::exec_vopd_fast(Wave& w, const Inst& in) {
 }
 
 bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
+  if (fast_op16(in.op)) {
+    // Integer 16-bit operations ignore abs/neg in the general path; clamp saturates there.
+    if (in.clamp || in.abs || in.neg || in.omod) return false;
+    const OpInfo& info = op_info(in.op);
+    uint32_t broadcast[3][kWaveSize];
+    const uint32_t* src[3] = {nullptr, nullptr, nullptr};
+    bool high[3] = {false, false, false};
+    const unsigned nsrc = in.op == Op::v_cndmask_b16 ? 2
+                          : info.src_dwords[2]        ? 3
+                          : info.src_dwords[1]        ? 2
+                                                      : 1;
+    for (unsigned i = 0; i < nsrc; ++i) {
+      if (in.src[i] >= src::kVgpr0) {
+        src[i] = &vreg(w, in.src[i], 0);
+        high[i] = (in.opsel >> i) & 1;
+      } else {
+        // Lane-uniform: the f16 inline constants or the low half of a scalar (read_half).
+        std::fill_n(broadcast[i], kWaveSize, uint32_t(read_half(w, in, i, 0)));
+        src[i] = broadcast[i];
+      }
+    }
+    const uint32_t mask = in.op == Op::v_cndmask_b16 ? mask_read(w, in, in.src[2]) : 0;
+    return kLoops16(in.op, w.exec(),
+                    Rows16{&vreg(w, in.dst, 0), src[0], src[1], src[2], high[0], high[1], high[2],
+                           (in.opsel & 8) != 0, mask});
+  }
   if (!fast_op(in.op) || in.abs || in.neg || in.omod || in.clamp || in.opsel) return false;
   const uint32_t exec = w.exec();
   const OpInfo& info = op_info(in.op);
   // Sources: a VGPR row (checked against the allocation once) or a scalar broadcast.
   uint32_t broadcast[3][kWaveSize];
   const uint32_t* src[3] = {nullptr, nullptr, nullptr};
-  const unsigned nsrc = in.op == Op::v_fma_f32 ? 3 : info.src_dwords[1] ? 2 : 1;
+  const unsigned nsrc =
+      in.op == Op::v_fma_f32 || fast_op3(in.op) ? 3 : info.src_dwords[1] ? 2 : 1;
   for (unsigned i = 0; i < nsrc; ++i) {
     if (in.src[i] >= src::kVgpr0) {
       src[i] = &vreg(w, in.src[i], 0);
@@ -178,8 +439,12 @@ bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
   // Carries and selects: lane masks in SGPRs (VCC for the VOP2 forms); inactive lanes' bits of
   // a carry-out are cleared.
   case Op::v_cndmask_b32: {
+    // Branch-free: the mask is data, a branch per lane would mispredict half the time.
     const uint32_t mask = mask_read(w, in, in.src[2]);
-    for_lanes(exec, [&](unsigned l) { d[l] = (mask >> l) & 1 ? b[l] : a[l]; });
+    for_lanes(exec, [&](unsigned l) {
+      const uint32_t pick_b = 0u - ((mask >> l) & 1);
+      d[l] = (b[l] & pick_b) | (a[l] & ~pick_b);
+    });
     return true;
   }
   case Op::v_add_co_u32: case Op::v_add_co_ci_u32: {
@@ -196,6 +461,45 @@ bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
   default:
     return kLoops(in.op, exec, Rows{d, a, b, src[2], in.literal}, w.flush_f32_denorms);
   }
+}
+
+// The integer comparisons and the f32 ones without abs/neg: operands resolved once per
+// instruction, the predicate chosen once (executor.cpp's exec_vopc defines the semantics).
+bool Executor::exec_vopc_fast(Wave& w, const Inst& in) {
+  const bool half = in.op == Op::v_cmp_i16 || in.op == Op::v_cmp_u16;
+  if (!half && in.op != Op::v_cmp_i32 && in.op != Op::v_cmp_u32 &&
+      !(in.op == Op::v_cmp_f32 && !in.abs && !in.neg))
+    return false;
+  uint32_t broadcast[2][kWaveSize];
+  const uint32_t* row[2];
+  for (unsigned i = 0; i < 2; ++i) {
+    if (in.src[i] >= src::kVgpr0) {
+      row[i] = &vreg(w, in.src[i], 0);
+    } else {
+      const uint32_t v = half ? uint32_t(read_half(w, in, i, 0)) : sread(w, in, in.src[i]);
+      std::fill_n(broadcast[i], kWaveSize, v);
+      row[i] = broadcast[i];
+    }
+  }
+  const unsigned pred = unsigned(in.imm);
+  const uint32_t exec = w.exec();
+  uint32_t mask;
+  if (half) {
+    // The op_sel-selected halves (scalars were broadcast as their low half).
+    alignas(32) uint16_t a[kWaveSize], b[kWaveSize];
+    extract(row[0], in.src[0] >= src::kVgpr0 && (in.opsel & 1), a);
+    extract(row[1], in.src[1] >= src::kVgpr0 && (in.opsel & 2), b);
+    mask = in.op == Op::v_cmp_i16 ? compare_rows_i<int16_t>(pred, exec, a, b)
+                                  : compare_rows_i<uint16_t>(pred, exec, a, b);
+  } else if (in.op == Op::v_cmp_i32) {
+    mask = compare_rows_i<int32_t>(pred, exec, row[0], row[1]);
+  } else if (in.op == Op::v_cmp_u32) {
+    mask = compare_rows_i<uint32_t>(pred, exec, row[0], row[1]);
+  } else {
+    mask = compare_rows_f32(pred, exec, row[0], row[1]);
+  }
+  mask_write(w, in.cmpx ? src::kExecLo : in.sdst, mask);
+  return true;
 }
 
 } // namespace sim::shader

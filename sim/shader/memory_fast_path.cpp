@@ -1,0 +1,235 @@
+// The common vector memory accesses without the general path's per-lane dispatch: global and
+// flat (outside the LDS and private apertures) byte, short and dword accesses and atomics whose
+// every lane is naturally aligned, and the LDS's 32-bit atomics. Operand rows are resolved once
+// per instruction, the operation is chosen once, and a page is translated once for the lanes
+// that share it. Lanes run in the same order and with the same memory operations as in
+// executor.cpp's exec_flat / flat_lane / exec_ds, which define the semantics; anything else
+// returns false before touching memory and takes the general path.
+#include "atomic_ops.h"
+#include "executor.h"
+
+#include <atomic>
+#include <bit>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+namespace sim::shader {
+namespace {
+
+enum class Kind : uint8_t { None, Load, LoadD16, Store, Atomic };
+
+struct Access {
+  Kind kind = Kind::None;
+  uint8_t bytes = 0; // per lane
+  bool sign = false; // loads: sign-extend
+  bool high = false; // d16 loads fill / d16_hi stores take the high half
+};
+
+Access classify(Op op) {
+  switch (op) {
+  case Op::load_u8:
+    return {Kind::Load, 1};
+  case Op::load_i8:
+    return {Kind::Load, 1, true};
+  case Op::load_u16:
+    return {Kind::Load, 2};
+  case Op::load_i16:
+    return {Kind::Load, 2, true};
+  case Op::load_b32:
+    return {Kind::Load, 4};
+  case Op::load_d16_u8:
+    return {Kind::LoadD16, 1};
+  case Op::load_d16_i8:
+    return {Kind::LoadD16, 1, true};
+  case Op::load_d16_b16:
+    return {Kind::LoadD16, 2};
+  case Op::load_d16_hi_u8:
+    return {Kind::LoadD16, 1, false, true};
+  case Op::load_d16_hi_i8:
+    return {Kind::LoadD16, 1, true, true};
+  case Op::load_d16_hi_b16:
+    return {Kind::LoadD16, 2, false, true};
+  case Op::store_b8:
+    return {Kind::Store, 1};
+  case Op::store_b16:
+    return {Kind::Store, 2};
+  case Op::store_b32:
+    return {Kind::Store, 4};
+  case Op::store_d16_hi_b8:
+    return {Kind::Store, 1, false, true};
+  case Op::store_d16_hi_b16:
+    return {Kind::Store, 2, false, true};
+  default: {
+    const AtomicOp atomic = flat_atomic(op);
+    if (atomic.rmw == Rmw::None) return {};
+    return {Kind::Atomic, atomic.bytes};
+  }
+  }
+}
+
+std::string hex_pc(const Wave& w) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(w.pc));
+  return buf;
+}
+
+template <class T> T load_relaxed(const uint8_t* p) {
+  return std::atomic_ref<T>(*reinterpret_cast<T*>(const_cast<uint8_t*>(p)))
+      .load(std::memory_order_relaxed);
+}
+template <class T> void store_relaxed(uint8_t* p, T v) {
+  std::atomic_ref<T>(*reinterpret_cast<T*>(p)).store(v, std::memory_order_relaxed);
+}
+
+} // namespace
+
+bool Executor::exec_vmem_fast(Wave& w, const Inst& in, uint32_t exec, bool saddr, uint64_t sbase) {
+  const Access access = classify(in.op);
+  if (access.kind == Kind::None) return false;
+  const unsigned bytes = access.bytes;
+  // Addresses: each naturally aligned (so inside one page), none in an aperture.
+  const bool flat = in.segment == Segment::Flat;
+  const uint64_t shared = w.shared_aperture >> 48, priv = w.private_aperture >> 48;
+  const uint32_t* lo = &vreg(w, in.src[0], 0);
+  const uint32_t* hi = saddr ? nullptr : &vreg(w, in.src[0], 0, 1);
+  uint64_t addr[kWaveSize];
+  for (uint32_t m = exec; m; m &= m - 1) {
+    const unsigned lane = unsigned(std::countr_zero(m));
+    const uint64_t a = (saddr ? sbase + lo[lane] : uint64_t(lo[lane]) | uint64_t(hi[lane]) << 32) +
+                       uint64_t(int64_t(in.imm));
+    if (a & (bytes - 1)) return false;
+    if (flat &&
+        ((w.shared_aperture && (a >> 48) == shared) || (w.private_aperture && (a >> 48) == priv)))
+      return false;
+    addr[lane] = a;
+  }
+  const bool write = access.kind == Kind::Store || access.kind == Kind::Atomic;
+  try {
+    uint64_t page = ~0ull;
+    uint8_t* host_page = nullptr;
+    auto host = [&](uint64_t a) {
+      if ((a >> 12) != page) {
+        page = a >> 12;
+        host_page = memory_.translate(a & ~uint64_t(4095), 4096, write);
+      }
+      return host_page + (a & 4095);
+    };
+    switch (access.kind) {
+    case Kind::Load: {
+      uint32_t* d = &vreg(w, in.dst, 0);
+      for (uint32_t m = exec; m; m &= m - 1) {
+        const unsigned lane = unsigned(std::countr_zero(m));
+        const uint8_t* p = host(addr[lane]);
+        uint32_t v;
+        if (bytes == 1)
+          v = access.sign ? uint32_t(int32_t(int8_t(load_relaxed<uint8_t>(p))))
+                          : load_relaxed<uint8_t>(p);
+        else if (bytes == 2)
+          v = access.sign ? uint32_t(int32_t(int16_t(load_relaxed<uint16_t>(p))))
+                          : load_relaxed<uint16_t>(p);
+        else
+          v = load_relaxed<uint32_t>(p);
+        d[lane] = v;
+      }
+      return true;
+    }
+    case Kind::LoadD16: {
+      uint32_t* d = &vreg(w, in.dst, 0);
+      for (uint32_t m = exec; m; m &= m - 1) {
+        const unsigned lane = unsigned(std::countr_zero(m));
+        const uint8_t* p = host(addr[lane]);
+        uint16_t v;
+        if (bytes == 2)
+          v = load_relaxed<uint16_t>(p);
+        else
+          v = access.sign ? uint16_t(int16_t(int8_t(load_relaxed<uint8_t>(p))))
+                          : load_relaxed<uint8_t>(p);
+        d[lane] =
+            access.high ? (d[lane] & 0xffffu) | (uint32_t(v) << 16) : (d[lane] & 0xffff0000u) | v;
+      }
+      return true;
+    }
+    case Kind::Store: {
+      const uint32_t* data = &vreg(w, in.src[1], 0);
+      const unsigned shift = access.high ? 16 : 0;
+      for (uint32_t m = exec; m; m &= m - 1) {
+        const unsigned lane = unsigned(std::countr_zero(m));
+        uint8_t* p = host(addr[lane]);
+        const uint32_t v = data[lane] >> shift;
+        if (bytes == 1)
+          store_relaxed<uint8_t>(p, uint8_t(v));
+        else if (bytes == 2)
+          store_relaxed<uint16_t>(p, uint16_t(v));
+        else
+          store_relaxed<uint32_t>(p, v);
+      }
+      return true;
+    }
+    case Kind::Atomic: {
+      // The second data operand (cmpswap's compared value) follows the first in the data VGPRs.
+      const AtomicOp atomic = flat_atomic(in.op);
+      const OpInfo& info = op_info(in.op);
+      const bool two = regs_of(info.src_dwords[0]) * 4 == 2u * atomic.bytes;
+      const unsigned words = atomic.bytes / 4;
+      const uint32_t* data = &vreg(w, in.src[1], 0);
+      const uint32_t* data2 = two ? &vreg(w, in.src[1], 0, words) : nullptr;
+      uint32_t* d = in.has_vdst_data ? &vreg(w, in.dst, 0) : nullptr;
+      if (words == 2) {
+        const uint32_t* data_hi = &vreg(w, in.src[1], 0, 1);
+        const uint32_t* data2_hi = two ? &vreg(w, in.src[1], 0, 3) : nullptr;
+        uint32_t* d_hi = d ? &vreg(w, in.dst, 0, 1) : nullptr;
+        for (uint32_t m = exec; m; m &= m - 1) {
+          const unsigned lane = unsigned(std::countr_zero(m));
+          const uint64_t x = uint64_t(data[lane]) | uint64_t(data_hi[lane]) << 32;
+          const uint64_t y = two ? uint64_t(data2[lane]) | uint64_t(data2_hi[lane]) << 32 : 0;
+          const uint64_t old = atomic_rmw<uint64_t>(host(addr[lane]), atomic.rmw, x, y);
+          if (d) d[lane] = uint32_t(old), d_hi[lane] = uint32_t(old >> 32);
+        }
+      } else {
+        for (uint32_t m = exec; m; m &= m - 1) {
+          const unsigned lane = unsigned(std::countr_zero(m));
+          const uint32_t old =
+              atomic_rmw<uint32_t>(host(addr[lane]), atomic.rmw, data[lane], two ? data2[lane] : 0);
+          if (d) d[lane] = old;
+        }
+      }
+      return true;
+    }
+    case Kind::None:
+      break;
+    }
+  } catch (const MemoryFault& f) {
+    throw ShaderFault(std::string(f.what()) + " at pc " + hex_pc(w) + " (" + disassemble(in) + ")",
+                      f.address, f.write);
+  }
+  return false;
+}
+
+// The LDS's 32-bit read-modify-writes (a work-group's waves run on one host thread, so each
+// lane's is atomic without host atomics). Out-of-range lanes read zero and write nothing.
+bool Executor::exec_ds_atomic_fast(Wave& w, const Inst& in, uint32_t exec) {
+  const AtomicOp atomic = ds_atomic(in.op);
+  if (atomic.rmw == Rmw::None || atomic.bytes != 4) return false;
+  const bool two = op_info(in.op).src_dwords[1] != 0; // DATA1: the compared value, mskor's OR bits
+  const uint32_t* address = &vreg(w, in.src[0], 0);
+  const uint32_t* data = &vreg(w, in.src[1], 0);
+  const uint32_t* data2 = two ? &vreg(w, in.src[2], 0) : nullptr;
+  uint32_t* d = atomic.rtn ? &vreg(w, in.dst, 0) : nullptr;
+  const uint32_t offset = uint32_t(in.imm | (in.offset1 << 8));
+  const uint64_t size = lds_.size();
+  for (uint32_t m = exec; m; m &= m - 1) {
+    const unsigned lane = unsigned(std::countr_zero(m));
+    uint32_t a = address[lane] + offset;
+    if (a & 3) a = uint32_t(misaligned_address(w, in, a, 4));
+    uint8_t* p = uint64_t(a) + 4 <= size ? &lds_[a] : nullptr;
+    uint32_t old = 0;
+    if (p) std::memcpy(&old, p, 4);
+    const uint32_t now = rmw_result<uint32_t>(atomic.rmw, old, data[lane], two ? data2[lane] : 0);
+    if (p) std::memcpy(p, &now, 4);
+    if (d) d[lane] = old;
+  }
+  return true;
+}
+
+} // namespace sim::shader

@@ -1,0 +1,720 @@
+// The fast paths of the shader core (sim/shader/valu_fast_path.cpp, memory_fast_path.cpp and
+// the dword fast path of exec_global_dwords) against the general paths of executor.cpp, which
+// define the semantics: each instruction runs twice on the same random state, once with
+// Executor::fast_paths and once without, and every VGPR, SGPR, the memory, the LDS and any
+// fault must come out the same. Wave32 and wave64, full, sparse, single-lane and empty EXEC,
+// true16 halves, scalar, inline and literal operands; memory accesses coalesced, all on one
+// address, scattered (some misaligned), across a page boundary and, for flat, partly in the
+// LDS aperture. The instruction words are llvm-mc-22 -mcpu=gfx1100 -mattr=+real-true16
+// -show-encoding of the text beside them.
+#include "sim/shader/executor.h"
+#include "tests/sim/flat_memory.h"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace sim::shader;
+
+namespace {
+
+struct Case {
+  const char* text;
+  std::vector<uint32_t> words;
+};
+
+const Case kValu[] = {
+    {"v_add_nc_u16 v0.l, v1.l, v2.l", {0xD7030000u, 0x00020501u}},
+    {"v_add_nc_u16 v0.h, v1.h, v2.l op_sel:[1,0,1]", {0xD7034800u, 0x00020501u}},
+    {"v_add_nc_u16 v3.l, v3.h, v2.h op_sel:[1,1,0]", {0xD7031803u, 0x00020503u}},
+    {"v_add_nc_u16 v0.h, s3, v2.h op_sel:[0,1,1]", {0xD7035000u, 0x00020403u}},
+    {"v_add_nc_u16 v0.l, 5, v1.h op_sel:[0,1,0]", {0xD7031000u, 0x00020285u}},
+    {"v_add_nc_u16 v0.l, v1.l, 0.5", {0xD7030000u, 0x0001E101u}},
+    {"v_add_nc_u16 v0.l, v1.l, 0x1234", {0xD7030000u, 0x0001FF01u, 0x00001234u}},
+    {"v_add_nc_u16 v0.l, v1.h, -3 op_sel:[1,0,0]", {0xD7030800u, 0x00018701u}},
+    {"v_sub_nc_u16 v0.l, v1.l, v2.l", {0xD7040000u, 0x00020501u}},
+    {"v_sub_nc_u16 v0.h, v1.h, v2.l op_sel:[1,0,1]", {0xD7044800u, 0x00020501u}},
+    {"v_sub_nc_u16 v3.l, v3.h, v2.h op_sel:[1,1,0]", {0xD7041803u, 0x00020503u}},
+    {"v_sub_nc_u16 v0.h, s3, v2.h op_sel:[0,1,1]", {0xD7045000u, 0x00020403u}},
+    {"v_sub_nc_u16 v0.l, 5, v1.h op_sel:[0,1,0]", {0xD7041000u, 0x00020285u}},
+    {"v_sub_nc_u16 v0.l, v1.l, 0.5", {0xD7040000u, 0x0001E101u}},
+    {"v_sub_nc_u16 v0.l, v1.l, 0x1234", {0xD7040000u, 0x0001FF01u, 0x00001234u}},
+    {"v_sub_nc_u16 v0.l, v1.h, -3 op_sel:[1,0,0]", {0xD7040800u, 0x00018701u}},
+    {"v_add_nc_i16 v0.l, v1.l, v2.l", {0xD70D0000u, 0x00020501u}},
+    {"v_add_nc_i16 v0.h, v1.h, v2.l op_sel:[1,0,1]", {0xD70D4800u, 0x00020501u}},
+    {"v_add_nc_i16 v3.l, v3.h, v2.h op_sel:[1,1,0]", {0xD70D1803u, 0x00020503u}},
+    {"v_add_nc_i16 v0.h, s3, v2.h op_sel:[0,1,1]", {0xD70D5000u, 0x00020403u}},
+    {"v_add_nc_i16 v0.l, 5, v1.h op_sel:[0,1,0]", {0xD70D1000u, 0x00020285u}},
+    {"v_add_nc_i16 v0.l, v1.l, 0.5", {0xD70D0000u, 0x0001E101u}},
+    {"v_add_nc_i16 v0.l, v1.l, 0x1234", {0xD70D0000u, 0x0001FF01u, 0x00001234u}},
+    {"v_add_nc_i16 v0.l, v1.h, -3 op_sel:[1,0,0]", {0xD70D0800u, 0x00018701u}},
+    {"v_sub_nc_i16 v0.l, v1.l, v2.l", {0xD70E0000u, 0x00020501u}},
+    {"v_sub_nc_i16 v0.h, v1.h, v2.l op_sel:[1,0,1]", {0xD70E4800u, 0x00020501u}},
+    {"v_sub_nc_i16 v3.l, v3.h, v2.h op_sel:[1,1,0]", {0xD70E1803u, 0x00020503u}},
+    {"v_sub_nc_i16 v0.h, s3, v2.h op_sel:[0,1,1]", {0xD70E5000u, 0x00020403u}},
+    {"v_sub_nc_i16 v0.l, 5, v1.h op_sel:[0,1,0]", {0xD70E1000u, 0x00020285u}},
+    {"v_sub_nc_i16 v0.l, v1.l, 0.5", {0xD70E0000u, 0x0001E101u}},
+    {"v_sub_nc_i16 v0.l, v1.l, 0x1234", {0xD70E0000u, 0x0001FF01u, 0x00001234u}},
+    {"v_sub_nc_i16 v0.l, v1.h, -3 op_sel:[1,0,0]", {0xD70E0800u, 0x00018701u}},
+    {"v_mul_lo_u16 v0.l, v1.l, v2.l", {0xD7050000u, 0x00020501u}},
+    {"v_mul_lo_u16 v0.h, v1.h, v2.l op_sel:[1,0,1]", {0xD7054800u, 0x00020501u}},
+    {"v_mul_lo_u16 v3.l, v3.h, v2.h op_sel:[1,1,0]", {0xD7051803u, 0x00020503u}},
+    {"v_mul_lo_u16 v0.h, s3, v2.h op_sel:[0,1,1]", {0xD7055000u, 0x00020403u}},
+    {"v_mul_lo_u16 v0.l, 5, v1.h op_sel:[0,1,0]", {0xD7051000u, 0x00020285u}},
+    {"v_mul_lo_u16 v0.l, v1.l, 0.5", {0xD7050000u, 0x0001E101u}},
+    {"v_mul_lo_u16 v0.l, v1.l, 0x1234", {0xD7050000u, 0x0001FF01u, 0x00001234u}},
+    {"v_mul_lo_u16 v0.l, v1.h, -3 op_sel:[1,0,0]", {0xD7050800u, 0x00018701u}},
+    {"v_and_b16 v0.l, v1.l, v2.l", {0xD7620000u, 0x00020501u}},
+    {"v_and_b16 v0.h, v1.h, v2.l op_sel:[1,0,1]", {0xD7624800u, 0x00020501u}},
+    {"v_and_b16 v3.l, v3.h, v2.h op_sel:[1,1,0]", {0xD7621803u, 0x00020503u}},
+    {"v_and_b16 v0.h, s3, v2.h op_sel:[0,1,1]", {0xD7625000u, 0x00020403u}},
+    {"v_and_b16 v0.l, 5, v1.h op_sel:[0,1,0]", {0xD7621000u, 0x00020285u}},
+    {"v_and_b16 v0.l, v1.l, 0.5", {0xD7620000u, 0x0001E101u}},
+    {"v_and_b16 v0.l, v1.l, 0x1234", {0xD7620000u, 0x0001FF01u, 0x00001234u}},
+    {"v_and_b16 v0.l, v1.h, -3 op_sel:[1,0,0]", {0xD7620800u, 0x00018701u}},
+    {"v_or_b16 v0.l, v1.l, v2.l", {0xD7630000u, 0x00020501u}},
+    {"v_or_b16 v0.h, v1.h, v2.l op_sel:[1,0,1]", {0xD7634800u, 0x00020501u}},
+    {"v_or_b16 v3.l, v3.h, v2.h op_sel:[1,1,0]", {0xD7631803u, 0x00020503u}},
+    {"v_or_b16 v0.h, s3, v2.h op_sel:[0,1,1]", {0xD7635000u, 0x00020403u}},
+    {"v_or_b16 v0.l, 5, v1.h op_sel:[0,1,0]", {0xD7631000u, 0x00020285u}},
+    {"v_or_b16 v0.l, v1.l, 0.5", {0xD7630000u, 0x0001E101u}},
+    {"v_or_b16 v0.l, v1.l, 0x1234", {0xD7630000u, 0x0001FF01u, 0x00001234u}},
+    {"v_or_b16 v0.l, v1.h, -3 op_sel:[1,0,0]", {0xD7630800u, 0x00018701u}},
+    {"v_xor_b16 v0.l, v1.l, v2.l", {0xD7640000u, 0x00020501u}},
+    {"v_xor_b16 v0.h, v1.h, v2.l op_sel:[1,0,1]", {0xD7644800u, 0x00020501u}},
+    {"v_xor_b16 v3.l, v3.h, v2.h op_sel:[1,1,0]", {0xD7641803u, 0x00020503u}},
+    {"v_xor_b16 v0.h, s3, v2.h op_sel:[0,1,1]", {0xD7645000u, 0x00020403u}},
+    {"v_xor_b16 v0.l, 5, v1.h op_sel:[0,1,0]", {0xD7641000u, 0x00020285u}},
+    {"v_xor_b16 v0.l, v1.l, 0.5", {0xD7640000u, 0x0001E101u}},
+    {"v_xor_b16 v0.l, v1.l, 0x1234", {0xD7640000u, 0x0001FF01u, 0x00001234u}},
+    {"v_xor_b16 v0.l, v1.h, -3 op_sel:[1,0,0]", {0xD7640800u, 0x00018701u}},
+    {"v_lshlrev_b16 v0.l, v1.l, v2.l", {0xD7380000u, 0x00020501u}},
+    {"v_lshlrev_b16 v0.h, v1.h, v2.l op_sel:[1,0,1]", {0xD7384800u, 0x00020501u}},
+    {"v_lshlrev_b16 v3.l, v3.h, v2.h op_sel:[1,1,0]", {0xD7381803u, 0x00020503u}},
+    {"v_lshlrev_b16 v0.h, s3, v2.h op_sel:[0,1,1]", {0xD7385000u, 0x00020403u}},
+    {"v_lshlrev_b16 v0.l, 5, v1.h op_sel:[0,1,0]", {0xD7381000u, 0x00020285u}},
+    {"v_lshlrev_b16 v0.l, v1.l, 0.5", {0xD7380000u, 0x0001E101u}},
+    {"v_lshlrev_b16 v0.l, v1.l, 0x1234", {0xD7380000u, 0x0001FF01u, 0x00001234u}},
+    {"v_lshlrev_b16 v0.l, v1.h, -3 op_sel:[1,0,0]", {0xD7380800u, 0x00018701u}},
+    {"v_lshrrev_b16 v0.l, v1.l, v2.l", {0xD7390000u, 0x00020501u}},
+    {"v_lshrrev_b16 v0.h, v1.h, v2.l op_sel:[1,0,1]", {0xD7394800u, 0x00020501u}},
+    {"v_lshrrev_b16 v3.l, v3.h, v2.h op_sel:[1,1,0]", {0xD7391803u, 0x00020503u}},
+    {"v_lshrrev_b16 v0.h, s3, v2.h op_sel:[0,1,1]", {0xD7395000u, 0x00020403u}},
+    {"v_lshrrev_b16 v0.l, 5, v1.h op_sel:[0,1,0]", {0xD7391000u, 0x00020285u}},
+    {"v_lshrrev_b16 v0.l, v1.l, 0.5", {0xD7390000u, 0x0001E101u}},
+    {"v_lshrrev_b16 v0.l, v1.l, 0x1234", {0xD7390000u, 0x0001FF01u, 0x00001234u}},
+    {"v_lshrrev_b16 v0.l, v1.h, -3 op_sel:[1,0,0]", {0xD7390800u, 0x00018701u}},
+    {"v_ashrrev_i16 v0.l, v1.l, v2.l", {0xD73A0000u, 0x00020501u}},
+    {"v_ashrrev_i16 v0.h, v1.h, v2.l op_sel:[1,0,1]", {0xD73A4800u, 0x00020501u}},
+    {"v_ashrrev_i16 v3.l, v3.h, v2.h op_sel:[1,1,0]", {0xD73A1803u, 0x00020503u}},
+    {"v_ashrrev_i16 v0.h, s3, v2.h op_sel:[0,1,1]", {0xD73A5000u, 0x00020403u}},
+    {"v_ashrrev_i16 v0.l, 5, v1.h op_sel:[0,1,0]", {0xD73A1000u, 0x00020285u}},
+    {"v_ashrrev_i16 v0.l, v1.l, 0.5", {0xD73A0000u, 0x0001E101u}},
+    {"v_ashrrev_i16 v0.l, v1.l, 0x1234", {0xD73A0000u, 0x0001FF01u, 0x00001234u}},
+    {"v_ashrrev_i16 v0.l, v1.h, -3 op_sel:[1,0,0]", {0xD73A0800u, 0x00018701u}},
+    {"v_max_u16 v0.l, v1.l, v2.l", {0xD7090000u, 0x00020501u}},
+    {"v_max_u16 v0.h, v1.h, v2.l op_sel:[1,0,1]", {0xD7094800u, 0x00020501u}},
+    {"v_max_u16 v3.l, v3.h, v2.h op_sel:[1,1,0]", {0xD7091803u, 0x00020503u}},
+    {"v_max_u16 v0.h, s3, v2.h op_sel:[0,1,1]", {0xD7095000u, 0x00020403u}},
+    {"v_max_u16 v0.l, 5, v1.h op_sel:[0,1,0]", {0xD7091000u, 0x00020285u}},
+    {"v_max_u16 v0.l, v1.l, 0.5", {0xD7090000u, 0x0001E101u}},
+    {"v_max_u16 v0.l, v1.l, 0x1234", {0xD7090000u, 0x0001FF01u, 0x00001234u}},
+    {"v_max_u16 v0.l, v1.h, -3 op_sel:[1,0,0]", {0xD7090800u, 0x00018701u}},
+    {"v_min_u16 v0.l, v1.l, v2.l", {0xD70B0000u, 0x00020501u}},
+    {"v_min_u16 v0.h, v1.h, v2.l op_sel:[1,0,1]", {0xD70B4800u, 0x00020501u}},
+    {"v_min_u16 v3.l, v3.h, v2.h op_sel:[1,1,0]", {0xD70B1803u, 0x00020503u}},
+    {"v_min_u16 v0.h, s3, v2.h op_sel:[0,1,1]", {0xD70B5000u, 0x00020403u}},
+    {"v_min_u16 v0.l, 5, v1.h op_sel:[0,1,0]", {0xD70B1000u, 0x00020285u}},
+    {"v_min_u16 v0.l, v1.l, 0.5", {0xD70B0000u, 0x0001E101u}},
+    {"v_min_u16 v0.l, v1.l, 0x1234", {0xD70B0000u, 0x0001FF01u, 0x00001234u}},
+    {"v_min_u16 v0.l, v1.h, -3 op_sel:[1,0,0]", {0xD70B0800u, 0x00018701u}},
+    {"v_max_i16 v0.l, v1.l, v2.l", {0xD70A0000u, 0x00020501u}},
+    {"v_max_i16 v0.h, v1.h, v2.l op_sel:[1,0,1]", {0xD70A4800u, 0x00020501u}},
+    {"v_max_i16 v3.l, v3.h, v2.h op_sel:[1,1,0]", {0xD70A1803u, 0x00020503u}},
+    {"v_max_i16 v0.h, s3, v2.h op_sel:[0,1,1]", {0xD70A5000u, 0x00020403u}},
+    {"v_max_i16 v0.l, 5, v1.h op_sel:[0,1,0]", {0xD70A1000u, 0x00020285u}},
+    {"v_max_i16 v0.l, v1.l, 0.5", {0xD70A0000u, 0x0001E101u}},
+    {"v_max_i16 v0.l, v1.l, 0x1234", {0xD70A0000u, 0x0001FF01u, 0x00001234u}},
+    {"v_max_i16 v0.l, v1.h, -3 op_sel:[1,0,0]", {0xD70A0800u, 0x00018701u}},
+    {"v_min_i16 v0.l, v1.l, v2.l", {0xD70C0000u, 0x00020501u}},
+    {"v_min_i16 v0.h, v1.h, v2.l op_sel:[1,0,1]", {0xD70C4800u, 0x00020501u}},
+    {"v_min_i16 v3.l, v3.h, v2.h op_sel:[1,1,0]", {0xD70C1803u, 0x00020503u}},
+    {"v_min_i16 v0.h, s3, v2.h op_sel:[0,1,1]", {0xD70C5000u, 0x00020403u}},
+    {"v_min_i16 v0.l, 5, v1.h op_sel:[0,1,0]", {0xD70C1000u, 0x00020285u}},
+    {"v_min_i16 v0.l, v1.l, 0.5", {0xD70C0000u, 0x0001E101u}},
+    {"v_min_i16 v0.l, v1.l, 0x1234", {0xD70C0000u, 0x0001FF01u, 0x00001234u}},
+    {"v_min_i16 v0.l, v1.h, -3 op_sel:[1,0,0]", {0xD70C0800u, 0x00018701u}},
+    {"v_add_nc_u16 v0.l, v1.l, v2.l clamp", {0xD7038000u, 0x00020501u}},
+    {"v_sub_nc_i16 v0.h, v1.l, v2.h op_sel:[0,1,1] clamp", {0xD70ED000u, 0x00020501u}},
+    {"v_mov_b16_e32 v0.l, v1.l", {0x7E003901u}},
+    {"v_mov_b16_e32 v0.h, v1.l", {0x7F003901u}},
+    {"v_mov_b16_e32 v0.l, v1.h", {0x7E003981u}},
+    {"v_mov_b16_e32 v0.h, s3", {0x7F003803u}},
+    {"v_mov_b16_e32 v0.l, 0x1234", {0x7E0038FFu, 0x00001234u}},
+    {"v_mov_b16_e32 v0.h, -2.0", {0x7F0038F5u}},
+    {"v_not_b16_e32 v0.l, v1.l", {0x7E00D301u}},
+    {"v_not_b16_e32 v0.h, v1.l", {0x7F00D301u}},
+    {"v_not_b16_e32 v0.l, v1.h", {0x7E00D381u}},
+    {"v_not_b16_e32 v0.h, s3", {0x7F00D203u}},
+    {"v_not_b16_e32 v0.l, 0x1234", {0x7E00D2FFu, 0x00001234u}},
+    {"v_not_b16_e32 v0.h, -2.0", {0x7F00D2F5u}},
+    {"v_cvt_i32_i16_e32 v0, v1.l", {0x7E00D501u}},
+    {"v_cvt_i32_i16_e32 v0, v1.h", {0x7E00D581u}},
+    {"v_cvt_i32_i16_e32 v0, s3", {0x7E00D403u}},
+    {"v_cvt_i32_i16_e32 v0, -7", {0x7E00D4C7u}},
+    {"v_cvt_u32_u16_e32 v0, v1.l", {0x7E00D701u}},
+    {"v_cvt_u32_u16_e32 v0, v1.h", {0x7E00D781u}},
+    {"v_cvt_u32_u16_e32 v0, s3", {0x7E00D603u}},
+    {"v_cvt_u32_u16_e32 v0, -7", {0x7E00D6C7u}},
+    {"v_cndmask_b16 v0.l, v1.l, v2.h, s4", {0xD65D1000u, 0x00120501u}},
+    {"v_cndmask_b16 v0.h, v1.h, v2.l, vcc_lo", {0xD65D4800u, 0x01AA0501u}},
+    {"v_cndmask_b16 v0.l, 3, v2.l, s4", {0xD65D0000u, 0x00120483u}},
+    {"v_mad_u16 v0.l, v1.l, v2.l, v3.l", {0xD6410000u, 0x040E0501u}},
+    {"v_mad_u16 v0.h, v1.h, v2.l, v3.h op_sel:[1,0,1,1]", {0xD6416800u, 0x040E0501u}},
+    {"v_mad_u16 v0.l, s3, v2.h, 7 op_sel:[0,1,0,0]", {0xD6411000u, 0x021E0403u}},
+    {"v_mad_u16 v3.h, v3.l, v1.h, v3.h op_sel:[0,1,1,1]", {0xD6417003u, 0x040E0303u}},
+    {"v_mad_i16 v0.l, v1.l, v2.l, v3.l", {0xD6530000u, 0x040E0501u}},
+    {"v_mad_i16 v0.h, v1.h, v2.l, v3.h op_sel:[1,0,1,1]", {0xD6536800u, 0x040E0501u}},
+    {"v_mad_i16 v0.l, s3, v2.h, 7 op_sel:[0,1,0,0]", {0xD6531000u, 0x021E0403u}},
+    {"v_mad_i16 v3.h, v3.l, v1.h, v3.h op_sel:[0,1,1,1]", {0xD6537003u, 0x040E0303u}},
+    {"v_min3_i16 v0.l, v1.l, v2.l, v3.l", {0xD64A0000u, 0x040E0501u}},
+    {"v_min3_i16 v0.h, v1.h, v2.l, v3.h op_sel:[1,0,1,1]", {0xD64A6800u, 0x040E0501u}},
+    {"v_min3_i16 v0.l, s3, v2.h, 7 op_sel:[0,1,0,0]", {0xD64A1000u, 0x021E0403u}},
+    {"v_min3_i16 v3.h, v3.l, v1.h, v3.h op_sel:[0,1,1,1]", {0xD64A7003u, 0x040E0303u}},
+    {"v_max3_i16 v0.l, v1.l, v2.l, v3.l", {0xD64D0000u, 0x040E0501u}},
+    {"v_max3_i16 v0.h, v1.h, v2.l, v3.h op_sel:[1,0,1,1]", {0xD64D6800u, 0x040E0501u}},
+    {"v_max3_i16 v0.l, s3, v2.h, 7 op_sel:[0,1,0,0]", {0xD64D1000u, 0x021E0403u}},
+    {"v_max3_i16 v3.h, v3.l, v1.h, v3.h op_sel:[0,1,1,1]", {0xD64D7003u, 0x040E0303u}},
+    {"v_med3_i16 v0.l, v1.l, v2.l, v3.l", {0xD6500000u, 0x040E0501u}},
+    {"v_med3_i16 v0.h, v1.h, v2.l, v3.h op_sel:[1,0,1,1]", {0xD6506800u, 0x040E0501u}},
+    {"v_med3_i16 v0.l, s3, v2.h, 7 op_sel:[0,1,0,0]", {0xD6501000u, 0x021E0403u}},
+    {"v_med3_i16 v3.h, v3.l, v1.h, v3.h op_sel:[0,1,1,1]", {0xD6507003u, 0x040E0303u}},
+    {"v_min3_u16 v0.l, v1.l, v2.l, v3.l", {0xD64B0000u, 0x040E0501u}},
+    {"v_min3_u16 v0.h, v1.h, v2.l, v3.h op_sel:[1,0,1,1]", {0xD64B6800u, 0x040E0501u}},
+    {"v_min3_u16 v0.l, s3, v2.h, 7 op_sel:[0,1,0,0]", {0xD64B1000u, 0x021E0403u}},
+    {"v_min3_u16 v3.h, v3.l, v1.h, v3.h op_sel:[0,1,1,1]", {0xD64B7003u, 0x040E0303u}},
+    {"v_max3_u16 v0.l, v1.l, v2.l, v3.l", {0xD64E0000u, 0x040E0501u}},
+    {"v_max3_u16 v0.h, v1.h, v2.l, v3.h op_sel:[1,0,1,1]", {0xD64E6800u, 0x040E0501u}},
+    {"v_max3_u16 v0.l, s3, v2.h, 7 op_sel:[0,1,0,0]", {0xD64E1000u, 0x021E0403u}},
+    {"v_max3_u16 v3.h, v3.l, v1.h, v3.h op_sel:[0,1,1,1]", {0xD64E7003u, 0x040E0303u}},
+    {"v_med3_u16 v0.l, v1.l, v2.l, v3.l", {0xD6510000u, 0x040E0501u}},
+    {"v_med3_u16 v0.h, v1.h, v2.l, v3.h op_sel:[1,0,1,1]", {0xD6516800u, 0x040E0501u}},
+    {"v_med3_u16 v0.l, s3, v2.h, 7 op_sel:[0,1,0,0]", {0xD6511000u, 0x021E0403u}},
+    {"v_med3_u16 v3.h, v3.l, v1.h, v3.h op_sel:[0,1,1,1]", {0xD6517003u, 0x040E0303u}},
+    {"v_mad_u16 v0.l, v1.l, v2.l, v3.l clamp", {0xD6418000u, 0x040E0501u}},
+    {"v_mad_i16 v0.l, v1.l, v2.l, v3.l clamp", {0xD6538000u, 0x040E0501u}},
+    {"v_bfe_u32 v0, v1, v2, v3", {0xD6100000u, 0x040E0501u}},
+    {"v_bfe_u32 v0, s3, v2, 8", {0xD6100000u, 0x02220403u}},
+    {"v_bfe_u32 v1, v1, 0x5040100, v3", {0xD6100001u, 0x040DFF01u, 0x05040100u}},
+    {"v_bfe_u32 v0, v1, 16, s4", {0xD6100000u, 0x00112101u}},
+    {"v_bfe_i32 v0, v1, v2, v3", {0xD6110000u, 0x040E0501u}},
+    {"v_bfe_i32 v0, s3, v2, 8", {0xD6110000u, 0x02220403u}},
+    {"v_bfe_i32 v1, v1, 0x5040100, v3", {0xD6110001u, 0x040DFF01u, 0x05040100u}},
+    {"v_bfe_i32 v0, v1, 16, s4", {0xD6110000u, 0x00112101u}},
+    {"v_bfi_b32 v0, v1, v2, v3", {0xD6120000u, 0x040E0501u}},
+    {"v_bfi_b32 v0, s3, v2, 8", {0xD6120000u, 0x02220403u}},
+    {"v_bfi_b32 v1, v1, 0x5040100, v3", {0xD6120001u, 0x040DFF01u, 0x05040100u}},
+    {"v_bfi_b32 v0, v1, 16, s4", {0xD6120000u, 0x00112101u}},
+    {"v_perm_b32 v0, v1, v2, v3", {0xD6440000u, 0x040E0501u}},
+    {"v_perm_b32 v0, s3, v2, 8", {0xD6440000u, 0x02220403u}},
+    {"v_perm_b32 v1, v1, 0x5040100, v3", {0xD6440001u, 0x040DFF01u, 0x05040100u}},
+    {"v_perm_b32 v0, v1, 16, s4", {0xD6440000u, 0x00112101u}},
+    {"v_lshl_add_u32 v0, v1, v2, v3", {0xD6460000u, 0x040E0501u}},
+    {"v_lshl_add_u32 v0, s3, v2, 8", {0xD6460000u, 0x02220403u}},
+    {"v_lshl_add_u32 v1, v1, 0x5040100, v3", {0xD6460001u, 0x040DFF01u, 0x05040100u}},
+    {"v_lshl_add_u32 v0, v1, 16, s4", {0xD6460000u, 0x00112101u}},
+    {"v_add3_u32 v0, v1, v2, v3", {0xD6550000u, 0x040E0501u}},
+    {"v_add3_u32 v0, s3, v2, 8", {0xD6550000u, 0x02220403u}},
+    {"v_add3_u32 v1, v1, 0x5040100, v3", {0xD6550001u, 0x040DFF01u, 0x05040100u}},
+    {"v_add3_u32 v0, v1, 16, s4", {0xD6550000u, 0x00112101u}},
+    {"v_lshl_or_b32 v0, v1, v2, v3", {0xD6560000u, 0x040E0501u}},
+    {"v_lshl_or_b32 v0, s3, v2, 8", {0xD6560000u, 0x02220403u}},
+    {"v_lshl_or_b32 v1, v1, 0x5040100, v3", {0xD6560001u, 0x040DFF01u, 0x05040100u}},
+    {"v_lshl_or_b32 v0, v1, 16, s4", {0xD6560000u, 0x00112101u}},
+    {"v_and_or_b32 v0, v1, v2, v3", {0xD6570000u, 0x040E0501u}},
+    {"v_and_or_b32 v0, s3, v2, 8", {0xD6570000u, 0x02220403u}},
+    {"v_and_or_b32 v1, v1, 0x5040100, v3", {0xD6570001u, 0x040DFF01u, 0x05040100u}},
+    {"v_and_or_b32 v0, v1, 16, s4", {0xD6570000u, 0x00112101u}},
+    {"v_or3_b32 v0, v1, v2, v3", {0xD6580000u, 0x040E0501u}},
+    {"v_or3_b32 v0, s3, v2, 8", {0xD6580000u, 0x02220403u}},
+    {"v_or3_b32 v1, v1, 0x5040100, v3", {0xD6580001u, 0x040DFF01u, 0x05040100u}},
+    {"v_or3_b32 v0, v1, 16, s4", {0xD6580000u, 0x00112101u}},
+    {"v_xad_u32 v0, v1, v2, v3", {0xD6450000u, 0x040E0501u}},
+    {"v_xad_u32 v0, s3, v2, 8", {0xD6450000u, 0x02220403u}},
+    {"v_xad_u32 v1, v1, 0x5040100, v3", {0xD6450001u, 0x040DFF01u, 0x05040100u}},
+    {"v_xad_u32 v0, v1, 16, s4", {0xD6450000u, 0x00112101u}},
+    {"v_mad_u32_u24 v0, v1, v2, v3", {0xD60B0000u, 0x040E0501u}},
+    {"v_mad_u32_u24 v0, s3, v2, 8", {0xD60B0000u, 0x02220403u}},
+    {"v_mad_u32_u24 v1, v1, 0x5040100, v3", {0xD60B0001u, 0x040DFF01u, 0x05040100u}},
+    {"v_mad_u32_u24 v0, v1, 16, s4", {0xD60B0000u, 0x00112101u}},
+    {"v_alignbit_b32 v0, v1, v2, v3", {0xD6160000u, 0x040E0501u}},
+    {"v_alignbit_b32 v0, s3, v2, 8", {0xD6160000u, 0x02220403u}},
+    {"v_alignbit_b32 v1, v1, 0x5040100, v3", {0xD6160001u, 0x040DFF01u, 0x05040100u}},
+    {"v_alignbit_b32 v0, v1, 16, s4", {0xD6160000u, 0x00112101u}},
+    {"v_not_b32_e32 v0, v1", {0x7E006F01u}},
+    {"v_not_b32_e32 v0, s3", {0x7E006E03u}},
+    {"v_mul_u32_u24_e32 v0, v1, v2", {0x16000501u}},
+    {"v_mul_u32_u24_e32 v0, s3, v2", {0x16000403u}},
+    {"v_subrev_nc_u32_e32 v0, v1, v2", {0x4E000501u}},
+    {"v_subrev_nc_u32_e32 v0, 0x777, v2", {0x4E0004FFu, 0x00000777u}},
+};
+
+const Case kCompares[] = {
+    {"v_cmp_lt_i16_e32 vcc_lo, v1.l, v2.l", {0x7C620501u}},
+    {"v_cmp_lt_i16_e32 vcc_lo, v1.h, v2.h", {0x7C630581u}},
+    {"v_cmp_lt_i16_e64 s6, v1.h, v2.l op_sel:[1,0,0]", {0xD4310806u, 0x00020501u}},
+    {"v_cmp_lt_i16_e64 s6, s3, v2.l", {0xD4310006u, 0x00020403u}},
+    {"v_cmpx_lt_i16_e32 v1.l, v2.h", {0x7D630501u}},
+    {"v_cmp_lt_i16_e32 vcc_lo, 0x1234, v2.h", {0x7C6304FFu, 0x00001234u}},
+    {"v_cmp_eq_i16_e32 vcc_lo, v1.l, v2.l", {0x7C640501u}},
+    {"v_cmp_eq_i16_e32 vcc_lo, v1.h, v2.h", {0x7C650581u}},
+    {"v_cmp_eq_i16_e64 s6, v1.h, v2.l op_sel:[1,0,0]", {0xD4320806u, 0x00020501u}},
+    {"v_cmp_eq_i16_e64 s6, s3, v2.l", {0xD4320006u, 0x00020403u}},
+    {"v_cmpx_eq_i16_e32 v1.l, v2.h", {0x7D650501u}},
+    {"v_cmp_eq_i16_e32 vcc_lo, 0x1234, v2.h", {0x7C6504FFu, 0x00001234u}},
+    {"v_cmp_le_i16_e32 vcc_lo, v1.l, v2.l", {0x7C660501u}},
+    {"v_cmp_le_i16_e32 vcc_lo, v1.h, v2.h", {0x7C670581u}},
+    {"v_cmp_le_i16_e64 s6, v1.h, v2.l op_sel:[1,0,0]", {0xD4330806u, 0x00020501u}},
+    {"v_cmp_le_i16_e64 s6, s3, v2.l", {0xD4330006u, 0x00020403u}},
+    {"v_cmpx_le_i16_e32 v1.l, v2.h", {0x7D670501u}},
+    {"v_cmp_le_i16_e32 vcc_lo, 0x1234, v2.h", {0x7C6704FFu, 0x00001234u}},
+    {"v_cmp_gt_i16_e32 vcc_lo, v1.l, v2.l", {0x7C680501u}},
+    {"v_cmp_gt_i16_e32 vcc_lo, v1.h, v2.h", {0x7C690581u}},
+    {"v_cmp_gt_i16_e64 s6, v1.h, v2.l op_sel:[1,0,0]", {0xD4340806u, 0x00020501u}},
+    {"v_cmp_gt_i16_e64 s6, s3, v2.l", {0xD4340006u, 0x00020403u}},
+    {"v_cmpx_gt_i16_e32 v1.l, v2.h", {0x7D690501u}},
+    {"v_cmp_gt_i16_e32 vcc_lo, 0x1234, v2.h", {0x7C6904FFu, 0x00001234u}},
+    {"v_cmp_ne_i16_e32 vcc_lo, v1.l, v2.l", {0x7C6A0501u}},
+    {"v_cmp_ne_i16_e32 vcc_lo, v1.h, v2.h", {0x7C6B0581u}},
+    {"v_cmp_ne_i16_e64 s6, v1.h, v2.l op_sel:[1,0,0]", {0xD4350806u, 0x00020501u}},
+    {"v_cmp_ne_i16_e64 s6, s3, v2.l", {0xD4350006u, 0x00020403u}},
+    {"v_cmpx_ne_i16_e32 v1.l, v2.h", {0x7D6B0501u}},
+    {"v_cmp_ne_i16_e32 vcc_lo, 0x1234, v2.h", {0x7C6B04FFu, 0x00001234u}},
+    {"v_cmp_ge_i16_e32 vcc_lo, v1.l, v2.l", {0x7C6C0501u}},
+    {"v_cmp_ge_i16_e32 vcc_lo, v1.h, v2.h", {0x7C6D0581u}},
+    {"v_cmp_ge_i16_e64 s6, v1.h, v2.l op_sel:[1,0,0]", {0xD4360806u, 0x00020501u}},
+    {"v_cmp_ge_i16_e64 s6, s3, v2.l", {0xD4360006u, 0x00020403u}},
+    {"v_cmpx_ge_i16_e32 v1.l, v2.h", {0x7D6D0501u}},
+    {"v_cmp_ge_i16_e32 vcc_lo, 0x1234, v2.h", {0x7C6D04FFu, 0x00001234u}},
+    {"v_cmp_lt_u16_e32 vcc_lo, v1.l, v2.l", {0x7C720501u}},
+    {"v_cmp_lt_u16_e32 vcc_lo, v1.h, v2.h", {0x7C730581u}},
+    {"v_cmp_lt_u16_e64 s6, v1.h, v2.l op_sel:[1,0,0]", {0xD4390806u, 0x00020501u}},
+    {"v_cmp_lt_u16_e64 s6, s3, v2.l", {0xD4390006u, 0x00020403u}},
+    {"v_cmpx_lt_u16_e32 v1.l, v2.h", {0x7D730501u}},
+    {"v_cmp_lt_u16_e32 vcc_lo, 0x1234, v2.h", {0x7C7304FFu, 0x00001234u}},
+    {"v_cmp_eq_u16_e32 vcc_lo, v1.l, v2.l", {0x7C740501u}},
+    {"v_cmp_eq_u16_e32 vcc_lo, v1.h, v2.h", {0x7C750581u}},
+    {"v_cmp_eq_u16_e64 s6, v1.h, v2.l op_sel:[1,0,0]", {0xD43A0806u, 0x00020501u}},
+    {"v_cmp_eq_u16_e64 s6, s3, v2.l", {0xD43A0006u, 0x00020403u}},
+    {"v_cmpx_eq_u16_e32 v1.l, v2.h", {0x7D750501u}},
+    {"v_cmp_eq_u16_e32 vcc_lo, 0x1234, v2.h", {0x7C7504FFu, 0x00001234u}},
+    {"v_cmp_le_u16_e32 vcc_lo, v1.l, v2.l", {0x7C760501u}},
+    {"v_cmp_le_u16_e32 vcc_lo, v1.h, v2.h", {0x7C770581u}},
+    {"v_cmp_le_u16_e64 s6, v1.h, v2.l op_sel:[1,0,0]", {0xD43B0806u, 0x00020501u}},
+    {"v_cmp_le_u16_e64 s6, s3, v2.l", {0xD43B0006u, 0x00020403u}},
+    {"v_cmpx_le_u16_e32 v1.l, v2.h", {0x7D770501u}},
+    {"v_cmp_le_u16_e32 vcc_lo, 0x1234, v2.h", {0x7C7704FFu, 0x00001234u}},
+    {"v_cmp_gt_u16_e32 vcc_lo, v1.l, v2.l", {0x7C780501u}},
+    {"v_cmp_gt_u16_e32 vcc_lo, v1.h, v2.h", {0x7C790581u}},
+    {"v_cmp_gt_u16_e64 s6, v1.h, v2.l op_sel:[1,0,0]", {0xD43C0806u, 0x00020501u}},
+    {"v_cmp_gt_u16_e64 s6, s3, v2.l", {0xD43C0006u, 0x00020403u}},
+    {"v_cmpx_gt_u16_e32 v1.l, v2.h", {0x7D790501u}},
+    {"v_cmp_gt_u16_e32 vcc_lo, 0x1234, v2.h", {0x7C7904FFu, 0x00001234u}},
+    {"v_cmp_ne_u16_e32 vcc_lo, v1.l, v2.l", {0x7C7A0501u}},
+    {"v_cmp_ne_u16_e32 vcc_lo, v1.h, v2.h", {0x7C7B0581u}},
+    {"v_cmp_ne_u16_e64 s6, v1.h, v2.l op_sel:[1,0,0]", {0xD43D0806u, 0x00020501u}},
+    {"v_cmp_ne_u16_e64 s6, s3, v2.l", {0xD43D0006u, 0x00020403u}},
+    {"v_cmpx_ne_u16_e32 v1.l, v2.h", {0x7D7B0501u}},
+    {"v_cmp_ne_u16_e32 vcc_lo, 0x1234, v2.h", {0x7C7B04FFu, 0x00001234u}},
+    {"v_cmp_ge_u16_e32 vcc_lo, v1.l, v2.l", {0x7C7C0501u}},
+    {"v_cmp_ge_u16_e32 vcc_lo, v1.h, v2.h", {0x7C7D0581u}},
+    {"v_cmp_ge_u16_e64 s6, v1.h, v2.l op_sel:[1,0,0]", {0xD43E0806u, 0x00020501u}},
+    {"v_cmp_ge_u16_e64 s6, s3, v2.l", {0xD43E0006u, 0x00020403u}},
+    {"v_cmpx_ge_u16_e32 v1.l, v2.h", {0x7D7D0501u}},
+    {"v_cmp_ge_u16_e32 vcc_lo, 0x1234, v2.h", {0x7C7D04FFu, 0x00001234u}},
+    {"v_cmp_lt_i32_e32 vcc_lo, v1, v2", {0x7C820501u}},
+    {"v_cmp_lt_i32_e64 s6, v1, s3", {0xD4410006u, 0x00000701u}},
+    {"v_cmpx_lt_i32_e32 -1, v2", {0x7D8204C1u}},
+    {"v_cmp_lt_i32_e32 vcc_lo, 0x80000000, v2", {0x7C8204FFu, 0x80000000u}},
+    {"v_cmp_eq_i32_e32 vcc_lo, v1, v2", {0x7C840501u}},
+    {"v_cmp_eq_i32_e64 s6, v1, s3", {0xD4420006u, 0x00000701u}},
+    {"v_cmpx_eq_i32_e32 -1, v2", {0x7D8404C1u}},
+    {"v_cmp_eq_i32_e32 vcc_lo, 0x80000000, v2", {0x7C8404FFu, 0x80000000u}},
+    {"v_cmp_le_i32_e32 vcc_lo, v1, v2", {0x7C860501u}},
+    {"v_cmp_le_i32_e64 s6, v1, s3", {0xD4430006u, 0x00000701u}},
+    {"v_cmpx_le_i32_e32 -1, v2", {0x7D8604C1u}},
+    {"v_cmp_le_i32_e32 vcc_lo, 0x80000000, v2", {0x7C8604FFu, 0x80000000u}},
+    {"v_cmp_gt_i32_e32 vcc_lo, v1, v2", {0x7C880501u}},
+    {"v_cmp_gt_i32_e64 s6, v1, s3", {0xD4440006u, 0x00000701u}},
+    {"v_cmpx_gt_i32_e32 -1, v2", {0x7D8804C1u}},
+    {"v_cmp_gt_i32_e32 vcc_lo, 0x80000000, v2", {0x7C8804FFu, 0x80000000u}},
+    {"v_cmp_ne_i32_e32 vcc_lo, v1, v2", {0x7C8A0501u}},
+    {"v_cmp_ne_i32_e64 s6, v1, s3", {0xD4450006u, 0x00000701u}},
+    {"v_cmpx_ne_i32_e32 -1, v2", {0x7D8A04C1u}},
+    {"v_cmp_ne_i32_e32 vcc_lo, 0x80000000, v2", {0x7C8A04FFu, 0x80000000u}},
+    {"v_cmp_ge_i32_e32 vcc_lo, v1, v2", {0x7C8C0501u}},
+    {"v_cmp_ge_i32_e64 s6, v1, s3", {0xD4460006u, 0x00000701u}},
+    {"v_cmpx_ge_i32_e32 -1, v2", {0x7D8C04C1u}},
+    {"v_cmp_ge_i32_e32 vcc_lo, 0x80000000, v2", {0x7C8C04FFu, 0x80000000u}},
+    {"v_cmp_lt_u32_e32 vcc_lo, v1, v2", {0x7C920501u}},
+    {"v_cmp_lt_u32_e64 s6, v1, s3", {0xD4490006u, 0x00000701u}},
+    {"v_cmpx_lt_u32_e32 -1, v2", {0x7D9204C1u}},
+    {"v_cmp_lt_u32_e32 vcc_lo, 0x80000000, v2", {0x7C9204FFu, 0x80000000u}},
+    {"v_cmp_eq_u32_e32 vcc_lo, v1, v2", {0x7C940501u}},
+    {"v_cmp_eq_u32_e64 s6, v1, s3", {0xD44A0006u, 0x00000701u}},
+    {"v_cmpx_eq_u32_e32 -1, v2", {0x7D9404C1u}},
+    {"v_cmp_eq_u32_e32 vcc_lo, 0x80000000, v2", {0x7C9404FFu, 0x80000000u}},
+    {"v_cmp_le_u32_e32 vcc_lo, v1, v2", {0x7C960501u}},
+    {"v_cmp_le_u32_e64 s6, v1, s3", {0xD44B0006u, 0x00000701u}},
+    {"v_cmpx_le_u32_e32 -1, v2", {0x7D9604C1u}},
+    {"v_cmp_le_u32_e32 vcc_lo, 0x80000000, v2", {0x7C9604FFu, 0x80000000u}},
+    {"v_cmp_gt_u32_e32 vcc_lo, v1, v2", {0x7C980501u}},
+    {"v_cmp_gt_u32_e64 s6, v1, s3", {0xD44C0006u, 0x00000701u}},
+    {"v_cmpx_gt_u32_e32 -1, v2", {0x7D9804C1u}},
+    {"v_cmp_gt_u32_e32 vcc_lo, 0x80000000, v2", {0x7C9804FFu, 0x80000000u}},
+    {"v_cmp_ne_u32_e32 vcc_lo, v1, v2", {0x7C9A0501u}},
+    {"v_cmp_ne_u32_e64 s6, v1, s3", {0xD44D0006u, 0x00000701u}},
+    {"v_cmpx_ne_u32_e32 -1, v2", {0x7D9A04C1u}},
+    {"v_cmp_ne_u32_e32 vcc_lo, 0x80000000, v2", {0x7C9A04FFu, 0x80000000u}},
+    {"v_cmp_ge_u32_e32 vcc_lo, v1, v2", {0x7C9C0501u}},
+    {"v_cmp_ge_u32_e64 s6, v1, s3", {0xD44E0006u, 0x00000701u}},
+    {"v_cmpx_ge_u32_e32 -1, v2", {0x7D9C04C1u}},
+    {"v_cmp_ge_u32_e32 vcc_lo, 0x80000000, v2", {0x7C9C04FFu, 0x80000000u}},
+    {"v_cmp_f_f32_e32 vcc_lo, v1, v2", {0x7C200501u}},
+    {"v_cmp_f_f32_e64 s6, v1, s3", {0xD4100006u, 0x00000701u}},
+    {"v_cmp_f_f32_e64 s6, -v1, |v2|", {0xD4100206u, 0x20020501u}},
+    {"v_cmpx_f_f32_e32 0.5, v2", {0x7D2004F0u}},
+    {"v_cmp_f_f32_e32 vcc_lo, v1, v1", {0x7C200301u}},
+    {"v_cmp_lt_f32_e32 vcc_lo, v1, v2", {0x7C220501u}},
+    {"v_cmp_lt_f32_e64 s6, v1, s3", {0xD4110006u, 0x00000701u}},
+    {"v_cmp_lt_f32_e64 s6, -v1, |v2|", {0xD4110206u, 0x20020501u}},
+    {"v_cmpx_lt_f32_e32 0.5, v2", {0x7D2204F0u}},
+    {"v_cmp_lt_f32_e32 vcc_lo, v1, v1", {0x7C220301u}},
+    {"v_cmp_eq_f32_e32 vcc_lo, v1, v2", {0x7C240501u}},
+    {"v_cmp_eq_f32_e64 s6, v1, s3", {0xD4120006u, 0x00000701u}},
+    {"v_cmp_eq_f32_e64 s6, -v1, |v2|", {0xD4120206u, 0x20020501u}},
+    {"v_cmpx_eq_f32_e32 0.5, v2", {0x7D2404F0u}},
+    {"v_cmp_eq_f32_e32 vcc_lo, v1, v1", {0x7C240301u}},
+    {"v_cmp_le_f32_e32 vcc_lo, v1, v2", {0x7C260501u}},
+    {"v_cmp_le_f32_e64 s6, v1, s3", {0xD4130006u, 0x00000701u}},
+    {"v_cmp_le_f32_e64 s6, -v1, |v2|", {0xD4130206u, 0x20020501u}},
+    {"v_cmpx_le_f32_e32 0.5, v2", {0x7D2604F0u}},
+    {"v_cmp_le_f32_e32 vcc_lo, v1, v1", {0x7C260301u}},
+    {"v_cmp_gt_f32_e32 vcc_lo, v1, v2", {0x7C280501u}},
+    {"v_cmp_gt_f32_e64 s6, v1, s3", {0xD4140006u, 0x00000701u}},
+    {"v_cmp_gt_f32_e64 s6, -v1, |v2|", {0xD4140206u, 0x20020501u}},
+    {"v_cmpx_gt_f32_e32 0.5, v2", {0x7D2804F0u}},
+    {"v_cmp_gt_f32_e32 vcc_lo, v1, v1", {0x7C280301u}},
+    {"v_cmp_lg_f32_e32 vcc_lo, v1, v2", {0x7C2A0501u}},
+    {"v_cmp_lg_f32_e64 s6, v1, s3", {0xD4150006u, 0x00000701u}},
+    {"v_cmp_lg_f32_e64 s6, -v1, |v2|", {0xD4150206u, 0x20020501u}},
+    {"v_cmpx_lg_f32_e32 0.5, v2", {0x7D2A04F0u}},
+    {"v_cmp_lg_f32_e32 vcc_lo, v1, v1", {0x7C2A0301u}},
+    {"v_cmp_ge_f32_e32 vcc_lo, v1, v2", {0x7C2C0501u}},
+    {"v_cmp_ge_f32_e64 s6, v1, s3", {0xD4160006u, 0x00000701u}},
+    {"v_cmp_ge_f32_e64 s6, -v1, |v2|", {0xD4160206u, 0x20020501u}},
+    {"v_cmpx_ge_f32_e32 0.5, v2", {0x7D2C04F0u}},
+    {"v_cmp_ge_f32_e32 vcc_lo, v1, v1", {0x7C2C0301u}},
+    {"v_cmp_o_f32_e32 vcc_lo, v1, v2", {0x7C2E0501u}},
+    {"v_cmp_o_f32_e64 s6, v1, s3", {0xD4170006u, 0x00000701u}},
+    {"v_cmp_o_f32_e64 s6, -v1, |v2|", {0xD4170206u, 0x20020501u}},
+    {"v_cmpx_o_f32_e32 0.5, v2", {0x7D2E04F0u}},
+    {"v_cmp_o_f32_e32 vcc_lo, v1, v1", {0x7C2E0301u}},
+    {"v_cmp_u_f32_e32 vcc_lo, v1, v2", {0x7C300501u}},
+    {"v_cmp_u_f32_e64 s6, v1, s3", {0xD4180006u, 0x00000701u}},
+    {"v_cmp_u_f32_e64 s6, -v1, |v2|", {0xD4180206u, 0x20020501u}},
+    {"v_cmpx_u_f32_e32 0.5, v2", {0x7D3004F0u}},
+    {"v_cmp_u_f32_e32 vcc_lo, v1, v1", {0x7C300301u}},
+    {"v_cmp_nge_f32_e32 vcc_lo, v1, v2", {0x7C320501u}},
+    {"v_cmp_nge_f32_e64 s6, v1, s3", {0xD4190006u, 0x00000701u}},
+    {"v_cmp_nge_f32_e64 s6, -v1, |v2|", {0xD4190206u, 0x20020501u}},
+    {"v_cmpx_nge_f32_e32 0.5, v2", {0x7D3204F0u}},
+    {"v_cmp_nge_f32_e32 vcc_lo, v1, v1", {0x7C320301u}},
+    {"v_cmp_nlg_f32_e32 vcc_lo, v1, v2", {0x7C340501u}},
+    {"v_cmp_nlg_f32_e64 s6, v1, s3", {0xD41A0006u, 0x00000701u}},
+    {"v_cmp_nlg_f32_e64 s6, -v1, |v2|", {0xD41A0206u, 0x20020501u}},
+    {"v_cmpx_nlg_f32_e32 0.5, v2", {0x7D3404F0u}},
+    {"v_cmp_nlg_f32_e32 vcc_lo, v1, v1", {0x7C340301u}},
+    {"v_cmp_ngt_f32_e32 vcc_lo, v1, v2", {0x7C360501u}},
+    {"v_cmp_ngt_f32_e64 s6, v1, s3", {0xD41B0006u, 0x00000701u}},
+    {"v_cmp_ngt_f32_e64 s6, -v1, |v2|", {0xD41B0206u, 0x20020501u}},
+    {"v_cmpx_ngt_f32_e32 0.5, v2", {0x7D3604F0u}},
+    {"v_cmp_ngt_f32_e32 vcc_lo, v1, v1", {0x7C360301u}},
+    {"v_cmp_nle_f32_e32 vcc_lo, v1, v2", {0x7C380501u}},
+    {"v_cmp_nle_f32_e64 s6, v1, s3", {0xD41C0006u, 0x00000701u}},
+    {"v_cmp_nle_f32_e64 s6, -v1, |v2|", {0xD41C0206u, 0x20020501u}},
+    {"v_cmpx_nle_f32_e32 0.5, v2", {0x7D3804F0u}},
+    {"v_cmp_nle_f32_e32 vcc_lo, v1, v1", {0x7C380301u}},
+    {"v_cmp_neq_f32_e32 vcc_lo, v1, v2", {0x7C3A0501u}},
+    {"v_cmp_neq_f32_e64 s6, v1, s3", {0xD41D0006u, 0x00000701u}},
+    {"v_cmp_neq_f32_e64 s6, -v1, |v2|", {0xD41D0206u, 0x20020501u}},
+    {"v_cmpx_neq_f32_e32 0.5, v2", {0x7D3A04F0u}},
+    {"v_cmp_neq_f32_e32 vcc_lo, v1, v1", {0x7C3A0301u}},
+    {"v_cmp_nlt_f32_e32 vcc_lo, v1, v2", {0x7C3C0501u}},
+    {"v_cmp_nlt_f32_e64 s6, v1, s3", {0xD41E0006u, 0x00000701u}},
+    {"v_cmp_nlt_f32_e64 s6, -v1, |v2|", {0xD41E0206u, 0x20020501u}},
+    {"v_cmpx_nlt_f32_e32 0.5, v2", {0x7D3C04F0u}},
+    {"v_cmp_nlt_f32_e32 vcc_lo, v1, v1", {0x7C3C0301u}},
+    {"v_cmp_t_f32_e32 vcc_lo, v1, v2", {0x7C3E0501u}},
+    {"v_cmp_t_f32_e64 s6, v1, s3", {0xD41F0006u, 0x00000701u}},
+    {"v_cmp_t_f32_e64 s6, -v1, |v2|", {0xD41F0206u, 0x20020501u}},
+    {"v_cmpx_t_f32_e32 0.5, v2", {0x7D3E04F0u}},
+    {"v_cmp_t_f32_e32 vcc_lo, v1, v1", {0x7C3E0301u}},
+};
+
+const Case kGlobal[] = {
+    {"global_load_u8 v0, v[4:5], off", {0xDC420000u, 0x007C0004u}},
+    {"global_load_u8 v0, v4, s[8:9] offset:3", {0xDC420003u, 0x00080004u}},
+    {"global_load_u8 v0, v[4:5], off offset:-2", {0xDC421FFEu, 0x007C0004u}},
+    {"global_load_i8 v0, v[4:5], off", {0xDC460000u, 0x007C0004u}},
+    {"global_load_i8 v0, v4, s[8:9] offset:3", {0xDC460003u, 0x00080004u}},
+    {"global_load_i8 v0, v[4:5], off offset:-2", {0xDC461FFEu, 0x007C0004u}},
+    {"global_load_u16 v0, v[4:5], off", {0xDC4A0000u, 0x007C0004u}},
+    {"global_load_u16 v0, v4, s[8:9] offset:3", {0xDC4A0003u, 0x00080004u}},
+    {"global_load_u16 v0, v[4:5], off offset:-2", {0xDC4A1FFEu, 0x007C0004u}},
+    {"global_load_i16 v0, v[4:5], off", {0xDC4E0000u, 0x007C0004u}},
+    {"global_load_i16 v0, v4, s[8:9] offset:3", {0xDC4E0003u, 0x00080004u}},
+    {"global_load_i16 v0, v[4:5], off offset:-2", {0xDC4E1FFEu, 0x007C0004u}},
+    {"global_load_b32 v0, v[4:5], off", {0xDC520000u, 0x007C0004u}},
+    {"global_load_b32 v0, v4, s[8:9] offset:3", {0xDC520003u, 0x00080004u}},
+    {"global_load_b32 v0, v[4:5], off offset:-2", {0xDC521FFEu, 0x007C0004u}},
+    {"global_load_d16_b16 v0, v[4:5], off", {0xDC820000u, 0x007C0004u}},
+    {"global_load_d16_b16 v0, v4, s[8:9] offset:3", {0xDC820003u, 0x00080004u}},
+    {"global_load_d16_b16 v0, v[4:5], off offset:-2", {0xDC821FFEu, 0x007C0004u}},
+    {"global_load_d16_hi_b16 v0, v[4:5], off", {0xDC8E0000u, 0x007C0004u}},
+    {"global_load_d16_hi_b16 v0, v4, s[8:9] offset:3", {0xDC8E0003u, 0x00080004u}},
+    {"global_load_d16_hi_b16 v0, v[4:5], off offset:-2", {0xDC8E1FFEu, 0x007C0004u}},
+    {"global_load_d16_u8 v0, v[4:5], off", {0xDC7A0000u, 0x007C0004u}},
+    {"global_load_d16_u8 v0, v4, s[8:9] offset:3", {0xDC7A0003u, 0x00080004u}},
+    {"global_load_d16_u8 v0, v[4:5], off offset:-2", {0xDC7A1FFEu, 0x007C0004u}},
+    {"global_load_d16_i8 v0, v[4:5], off", {0xDC7E0000u, 0x007C0004u}},
+    {"global_load_d16_i8 v0, v4, s[8:9] offset:3", {0xDC7E0003u, 0x00080004u}},
+    {"global_load_d16_i8 v0, v[4:5], off offset:-2", {0xDC7E1FFEu, 0x007C0004u}},
+    {"global_load_d16_hi_u8 v0, v[4:5], off", {0xDC860000u, 0x007C0004u}},
+    {"global_load_d16_hi_u8 v0, v4, s[8:9] offset:3", {0xDC860003u, 0x00080004u}},
+    {"global_load_d16_hi_u8 v0, v[4:5], off offset:-2", {0xDC861FFEu, 0x007C0004u}},
+    {"global_load_d16_hi_i8 v0, v[4:5], off", {0xDC8A0000u, 0x007C0004u}},
+    {"global_load_d16_hi_i8 v0, v4, s[8:9] offset:3", {0xDC8A0003u, 0x00080004u}},
+    {"global_load_d16_hi_i8 v0, v[4:5], off offset:-2", {0xDC8A1FFEu, 0x007C0004u}},
+    {"flat_load_u8 v0, v[4:5]", {0xDC400000u, 0x007C0004u}},
+    {"flat_load_u8 v0, v[4:5] offset:6", {0xDC400006u, 0x007C0004u}},
+    {"flat_load_i16 v0, v[4:5]", {0xDC4C0000u, 0x007C0004u}},
+    {"flat_load_i16 v0, v[4:5] offset:6", {0xDC4C0006u, 0x007C0004u}},
+    {"flat_load_b32 v0, v[4:5]", {0xDC500000u, 0x007C0004u}},
+    {"flat_load_b32 v0, v[4:5] offset:6", {0xDC500006u, 0x007C0004u}},
+    {"flat_load_d16_hi_b16 v0, v[4:5]", {0xDC8C0000u, 0x007C0004u}},
+    {"flat_load_d16_hi_b16 v0, v[4:5] offset:6", {0xDC8C0006u, 0x007C0004u}},
+    {"global_store_b8 v[4:5], v6, off", {0xDC620000u, 0x007C0604u}},
+    {"global_store_b8 v4, v6, s[8:9] offset:1", {0xDC620001u, 0x00080604u}},
+    {"global_store_b16 v[4:5], v6, off", {0xDC660000u, 0x007C0604u}},
+    {"global_store_b16 v4, v6, s[8:9] offset:1", {0xDC660001u, 0x00080604u}},
+    {"global_store_b32 v[4:5], v6, off", {0xDC6A0000u, 0x007C0604u}},
+    {"global_store_b32 v4, v6, s[8:9] offset:1", {0xDC6A0001u, 0x00080604u}},
+    {"global_store_d16_hi_b8 v[4:5], v6, off", {0xDC920000u, 0x007C0604u}},
+    {"global_store_d16_hi_b8 v4, v6, s[8:9] offset:1", {0xDC920001u, 0x00080604u}},
+    {"global_store_d16_hi_b16 v[4:5], v6, off", {0xDC960000u, 0x007C0604u}},
+    {"global_store_d16_hi_b16 v4, v6, s[8:9] offset:1", {0xDC960001u, 0x00080604u}},
+    {"flat_store_b8 v[4:5], v6", {0xDC600000u, 0x007C0604u}},
+    {"flat_store_b8 v[4:5], v6 offset:2", {0xDC600002u, 0x007C0604u}},
+    {"flat_store_b16 v[4:5], v6", {0xDC640000u, 0x007C0604u}},
+    {"flat_store_b16 v[4:5], v6 offset:2", {0xDC640002u, 0x007C0604u}},
+    {"flat_store_b32 v[4:5], v6", {0xDC680000u, 0x007C0604u}},
+    {"flat_store_b32 v[4:5], v6 offset:2", {0xDC680002u, 0x007C0604u}},
+    {"global_atomic_cmpswap_b32 v0, v[4:5], v[6:7], off glc", {0xDCD24000u, 0x007C0604u}},
+    {"global_atomic_cmpswap_b32 v[4:5], v[6:7], off", {0xDCD20000u, 0x007C0604u}},
+    {"global_atomic_add_u32 v0, v[4:5], v6, off glc", {0xDCD64000u, 0x007C0604u}},
+    {"global_atomic_max_i32 v0, v4, v6, s[8:9] glc", {0xDCEA4000u, 0x00080604u}},
+    {"global_atomic_swap_b32 v6, v[4:5], v6, off glc", {0xDCCE4000u, 0x067C0604u}},
+    {"global_atomic_add_f32 v0, v[4:5], v6, off glc", {0xDD5A4000u, 0x007C0604u}},
+    {"global_atomic_cmpswap_b64 v[0:1], v[4:5], v[6:9], off glc", {0xDD0A4000u, 0x007C0604u}},
+    {"global_atomic_add_u64 v[0:1], v[4:5], v[6:7], off glc", {0xDD0E4000u, 0x007C0604u}},
+    {"flat_atomic_cmpswap_b32 v0, v[4:5], v[6:7] glc", {0xDCD04000u, 0x007C0604u}},
+    {"flat_atomic_add_u32 v0, v[4:5], v6 offset:4 glc", {0xDCD44004u, 0x007C0604u}},
+    {"flat_atomic_inc_u32 v[4:5], v6", {0xDCFC0000u, 0x007C0604u}},
+};
+
+const Case kLds[] = {
+    {"ds_add_u32 v4, v6", {0xD8000000u, 0x00000604u}},
+    {"ds_add_rtn_u32 v0, v4, v6", {0xD8800000u, 0x00000604u}},
+    {"ds_add_rtn_u32 v4, v4, v6 offset:4", {0xD8800004u, 0x04000604u}},
+    {"ds_cmpstore_rtn_b32 v0, v4, v6, v7", {0xD8C00000u, 0x00070604u}},
+    {"ds_cmpstore_b32 v4, v6, v7 offset:8", {0xD8400008u, 0x00070604u}},
+    {"ds_max_rtn_i32 v0, v4, v6", {0xD8980000u, 0x00000604u}},
+    {"ds_min_u32 v4, v6", {0xD81C0000u, 0x00000604u}},
+    {"ds_storexchg_rtn_b32 v0, v4, v6", {0xD8B40000u, 0x00000604u}},
+    {"ds_mskor_rtn_b32 v0, v4, v6, v7", {0xD8B00000u, 0x00070604u}},
+    {"ds_inc_rtn_u32 v0, v4, v6", {0xD88C0000u, 0x00000604u}},
+    {"ds_add_rtn_f32 v0, v4, v6", {0xD9E40000u, 0x00000604u}},
+};
+
+constexpr uint64_t kCode = 0x10000;
+constexpr uint64_t kData = 0x18000; // 8 pages of data after the code
+constexpr uint32_t kLdsBytes = 256;
+constexpr uint32_t kDsLoadV9V5 = 0xD8D80000u, kDsLoadV9V5Hi = 0x09000005u; // ds_load_b32 v9, v5
+using FlatMemory = sim::test::FlatMemory<0x10000, 0x10000>;
+
+// How a test lays out the lanes' addresses (v[4:5], or v4 with s[8:9] = 0): Coalesced is
+// a dword in every other (so that 64-bit atomics are aligned too).
+enum class Addresses { Coalesced, Same, Scattered, PageCrossing, SomeInLds, Count };
+
+struct Outcome {
+  std::vector<uint32_t> vgpr;
+  std::vector<uint32_t> sgpr;
+  bool scc = false;
+  std::vector<uint8_t> memory;
+  std::string fault;
+};
+
+uint32_t pick(std::mt19937& rng) {
+  static const uint32_t kEdges[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,
+                                    0x7fa00000u, 0x00000001u, 0x807fffffu, 0x3f800000u, 0xffffffffu,
+                                    0x7fffffffu, 0x00ff00ffu, 0x80808080u, 0x00008000u, 0x7fff8000u,
+                                    0xffff0000u, 0x00010001u, 0x3c00bc00u};
+  const uint32_t r = rng();
+  if (r % 3 == 0) return kEdges[(r >> 8) % std::size(kEdges)];
+  if (r % 3 == 1) return rng() % 8 * 0x00010001u; // small halves: equal operands, small shifts
+  return rng();
+}
+
+Outcome run_once(const std::vector<uint32_t>& words, bool wave64, uint64_t exec, unsigned seed,
+                 Addresses addresses, bool fast) {
+  FlatMemory mem;
+  uint64_t at = kCode;
+  for (uint32_t word : words) mem.put(std::exchange(at, at + 4), word);
+  // Reads the LDS back into v9 with every lane on, for the comparison.
+  mem.put(at, 0xBEFE00C1u);     // s_mov_b32 exec_lo, -1
+  mem.put(at + 4, 0xBEFF00C1u); // s_mov_b32 exec_hi, -1
+  mem.put(at + 8, kDsLoadV9V5);
+  mem.put(at + 12, kDsLoadV9V5Hi);
+  mem.put(at + 16, 0xBFB00000u); // s_endpgm
+  std::mt19937 rng(seed);
+  for (uint64_t a = kData; a < kData + 0x8000; a += 4)
+    mem.put<uint32_t>(a, rng() % 4 == 0 ? rng() : rng() % 4);
+  Program prog(mem, kCode, Gfx::v11);
+  Executor ex(prog, mem, kLdsBytes);
+  Wave w;
+  w.wave64 = wave64;
+  w.allocate_vgprs(16);
+  w.shared_aperture = 0x0001000000000000ull;
+  for (unsigned lane = 0; lane < w.lanes(); ++lane) {
+    w.select_half(lane / 32);
+    const unsigned l = lane % 32;
+    for (unsigned reg = 0; reg < 16; ++reg) w.v(reg, l) = pick(rng);
+    for (unsigned reg = 6; reg < 10; ++reg)
+      if (rng() % 2) w.v(reg, l) = rng() % 4; // compare-exchange values that match memory
+    uint64_t addr = 0;
+    switch (addresses) {
+    case Addresses::Coalesced:
+      addr = kData + 0x100 + lane * 8;
+      break;
+    case Addresses::Same:
+      addr = kData + 0x2040;
+      break;
+    case Addresses::Scattered:
+      addr = kData + 8 + rng() % 0x7ff0;
+      break;
+    case Addresses::PageCrossing:
+      addr = kData + 0xff0 + lane * 4;
+      break;
+    case Addresses::SomeInLds:
+      addr = rng() % 4 ? kData + 0x3000 + lane * 8 : w.shared_aperture + rng() % 64 * 4;
+      break;
+    case Addresses::Count:
+      break;
+    }
+    // ds_* address the LDS with v4: mostly in range, sometimes beyond it.
+    w.v(4, l) = uint32_t(addr);
+    w.v(5, l) = uint32_t(addr >> 32);
+    if (words.size() == 2 && (words[0] >> 26) == 0x36) // DS encoding
+      w.v(4, l) = rng() % 8 == 0 ? kLdsBytes + rng() % 64 : uint32_t(rng() % (kLdsBytes / 4) * 4);
+    // The read-back ds_load_b32 v9, v5: lane by lane over the LDS.
+    if (words.size() == 2 && (words[0] >> 26) == 0x36) w.v(5, l) = lane * 4 % kLdsBytes;
+  }
+  w.select_half(0);
+  const bool ds = words.size() == 2 && (words[0] >> 26) == 0x36;
+  for (unsigned s = 0; s < 16; ++s) w.sgpr[s] = pick(rng);
+  w.sgpr[8] = w.sgpr[9] = 0; // saddr base: v4 is the whole address
+  w.sgpr[src::kVccLo] = rng();
+  w.sgpr[src::kVccHi] = rng();
+  w.sgpr[src::kExecLo] = uint32_t(exec);
+  w.sgpr[src::kExecHi] = uint32_t(exec >> 32);
+  w.pc = kCode;
+  Executor::fast_paths = fast;
+  Outcome o;
+  try {
+    uint64_t lanes = 0;
+    if (!ds) {
+      // Without the read-back: run only the instruction and s_endpgm.
+      mem.put(at, 0xBFB00000u);
+    }
+    ex.run(w, lanes);
+  } catch (const ShaderFault& f) {
+    o.fault = f.what();
+  }
+  Executor::fast_paths = true;
+  o.vgpr = w.vgpr;
+  o.sgpr.assign(w.sgpr, w.sgpr + 128);
+  o.scc = w.scc;
+  o.memory = mem.bytes;
+  return o;
+}
+
+void check(const Case& c, bool memory) {
+  std::mt19937 rng(std::hash<std::string>{}(c.text));
+  for (bool wave64 : {false, true}) {
+    const uint64_t all = wave64 ? ~0ull : 0xffffffffull;
+    const uint64_t execs[] = {
+        all, (uint64_t(rng()) << 32 | rng()) & all, 1ull << (rng() % (wave64 ? 64 : 32)),
+        0,   0x5555555555555555ull & all,           (uint64_t(rng()) << 32 | rng()) & rng() & all};
+    const int modes = memory ? int(Addresses::Count) : 1;
+    for (uint64_t exec : execs)
+      for (int mode = 0; mode < modes; ++mode) {
+        const unsigned seed = rng();
+        const Outcome fast = run_once(c.words, wave64, exec, seed, Addresses(mode), true);
+        const Outcome slow = run_once(c.words, wave64, exec, seed, Addresses(mode), false);
+        const std::string where = std::string(c.text) + (wave64 ? " wave64" : " wave32") +
+                                  " exec 0x" +
+                                  [&] {
+                                    char b[24];
+                                    std::snprintf(b, sizeof b, "%llx", (unsigned long long)exec);
+                                    return std::string(b);
+                                  }() +
+                                  " addresses " + std::to_string(mode);
+        EXPECT_EQ(fast.fault, slow.fault) << where;
+        // Every case is one the shader core runs (a fault in both would compare equal).
+        if (exec == all && mode == 0) EXPECT_EQ(fast.fault, "") << where;
+        for (size_t i = 0; i < fast.vgpr.size(); ++i)
+          if (fast.vgpr[i] != slow.vgpr[i]) {
+            ADD_FAILURE() << where << ": VGPR dword " << i << " (v" << i % (17 * 32) / 32
+                          << " lane " << i % 32 << ") fast 0x" << std::hex << fast.vgpr[i]
+                          << " general 0x" << slow.vgpr[i];
+            break;
+          }
+        EXPECT_EQ(fast.sgpr, slow.sgpr) << where;
+        EXPECT_EQ(fast.scc, slow.scc) << where;
+        EXPECT_TRUE(fast.memory == slow.memory) << where << ": memory differs";
+      }
+  }
+}
+
+TEST(FastPathExecution, SixteenBitAndThreeSourceValu) {
+  for (const Case& c : kValu) check(c, false);
+}
+
+TEST(FastPathExecution, Compares) {
+  for (const Case& c : kCompares) check(c, false);
+}
+
+TEST(FastPathExecution, GlobalAndFlatMemory) {
+  for (const Case& c : kGlobal) check(c, true);
+}
+
+TEST(FastPathExecution, LdsAtomics) {
+  for (const Case& c : kLds) check(c, false);
+}
+
+} // namespace
