@@ -161,6 +161,15 @@ float rcp_toward_zero(float x) {
 float fmul_dx9_zero(float a, float b) { return a == 0.0f || b == 0.0f ? 0.0f : a * b; }
 
 
+// Set bits of a lane mask, inline (std::popcount is a libgcc call on baseline x86-64).
+constexpr uint64_t lane_count(uint64_t x) {
+  x = x - ((x >> 1) & 0x5555555555555555ull);
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return (x * 0x0101010101010101ull) >> 56;
+}
+static_assert(lane_count(0) == 0 && lane_count(~0ull) == 64 && lane_count(0x8000000100000011ull) == 4);
+
 template <class T> bool compare_i(unsigned code, T a, T b) {
   switch (code & 7) {
   case 0: return false;
@@ -235,9 +244,10 @@ uint64_t Executor::run(Wave& w, uint64_t& lane_instructions, uint64_t budget) {
   while (!w.done && !w.at_barrier && count < budget_) {
     const Inst& in = program_.at(w.pc);
     const bool scalar = in.format <= Format::SMEM;
-    // A full EXEC skips the popcount (a libgcc call on baseline x86-64 builds).
+    // A full EXEC skips the count; lane_count avoids libgcc's __popcountdi2 (baseline x86-64
+    // has no popcnt instruction), which showed in the profiles of sparse-EXEC loops.
     const uint64_t exec = w.exec_mask();
-    lane_instructions += scalar ? 1 : exec == ~0ull >> (64 - w.lanes()) ? w.lanes() : uint64_t(std::popcount(exec));
+    lane_instructions += scalar ? 1 : exec == ~0ull >> (64 - w.lanes()) ? w.lanes() : lane_count(exec);
     step(w, in);
     // Checking the abort flag every 64K instructions keeps it off the hot path.
     if ((++count & 0xffff) == 0) {
@@ -1407,6 +1417,7 @@ void Executor::exec_vopc(Wave& w, const Inst& in) {
 // VOP3P: packed 16-bit math (op_sel / op_sel_hi pick each half's sources) and mixed
 // precision FMA (op_sel_hi says which sources are f16, op_sel which half).
 void Executor::exec_vop3p(Wave& w, const Inst& in) {
+  if (fast_paths && exec_vop3p_fast(w, in)) return;
   const uint32_t exec = w.exec();
   const bool mix = in.op == Op::v_fma_mix_f32 || in.op == Op::v_fma_mixlo_f16 ||
                    in.op == Op::v_fma_mixhi_f16;

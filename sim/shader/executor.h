@@ -110,6 +110,7 @@ private:
   void exec_ds_cross_lane(Wave& w, const Inst& in); // ds_swizzle/permute/bpermute: whole wave
   void exec_vopd(Wave& w, const Inst& in);
   void exec_vop3p(Wave& w, const Inst& in);
+  bool exec_vop3p_fast(Wave& w, const Inst& in); // valu_fast_path.cpp: false = not handled
 
   uint32_t sread(const Wave& w, const Inst& in, uint16_t code) const;
   uint64_t sread64(const Wave& w, const Inst& in, uint16_t code, bool as_double) const;

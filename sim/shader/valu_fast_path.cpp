@@ -288,8 +288,69 @@ bool loops16_baseline(Op op, uint32_t exec, const Rows16& r) { return loops16(op
 [[gnu::target("avx2")]] bool loops16_avx2(Op op, uint32_t exec, const Rows16& r) {
   return loops16(op, exec, r);
 }
+// The packed 16-bit integer operations without clamp (executor.cpp's exec_vop3p): each lane's
+// low and high results from the halves op_sel and op_sel_hi pick.
+bool fast_packed_op(Op op) {
+  switch (op) {
+  case Op::v_pk_mul_lo_u16: case Op::v_pk_add_u16: case Op::v_pk_sub_u16: case Op::v_pk_add_i16:
+  case Op::v_pk_sub_i16: case Op::v_pk_max_i16: case Op::v_pk_min_i16: case Op::v_pk_max_u16:
+  case Op::v_pk_min_u16: case Op::v_pk_mad_u16: case Op::v_pk_mad_i16: case Op::v_pk_lshlrev_b16:
+  case Op::v_pk_lshrrev_b16: case Op::v_pk_ashrrev_i16:
+    return true;
+  default:
+    return false;
+  }
+}
+
+struct PackedRows {
+  uint32_t* d;
+  const uint32_t* src[3];
+  uint8_t opsel, opsel_hi;
+};
+
+[[gnu::always_inline]] inline void packed_half(Op op, const uint16_t* A, const uint16_t* B,
+                                               const uint16_t* C, uint16_t* R) {
+  auto all = [](auto&& f) {
+    for (unsigned l = 0; l < kWaveSize; ++l) f(l);
+  };
+  auto I = [](uint16_t v) { return int16_t(v); };
+  switch (op) {
+  case Op::v_pk_mul_lo_u16: all([&](unsigned l) { R[l] = uint16_t(A[l] * B[l]); }); break;
+  case Op::v_pk_add_u16: case Op::v_pk_add_i16: all([&](unsigned l) { R[l] = uint16_t(A[l] + B[l]); }); break;
+  case Op::v_pk_sub_u16: case Op::v_pk_sub_i16: all([&](unsigned l) { R[l] = uint16_t(A[l] - B[l]); }); break;
+  case Op::v_pk_max_i16: all([&](unsigned l) { R[l] = uint16_t(std::max(I(A[l]), I(B[l]))); }); break;
+  case Op::v_pk_min_i16: all([&](unsigned l) { R[l] = uint16_t(std::min(I(A[l]), I(B[l]))); }); break;
+  case Op::v_pk_max_u16: all([&](unsigned l) { R[l] = std::max(A[l], B[l]); }); break;
+  case Op::v_pk_min_u16: all([&](unsigned l) { R[l] = std::min(A[l], B[l]); }); break;
+  case Op::v_pk_mad_u16: case Op::v_pk_mad_i16:
+    all([&](unsigned l) { R[l] = uint16_t(A[l] * B[l] + C[l]); });
+    break;
+  case Op::v_pk_lshlrev_b16: all([&](unsigned l) { R[l] = uint16_t(B[l] << (A[l] & 15)); }); break;
+  case Op::v_pk_lshrrev_b16: all([&](unsigned l) { R[l] = uint16_t(B[l] >> (A[l] & 15)); }); break;
+  default: all([&](unsigned l) { R[l] = uint16_t(I(B[l]) >> (A[l] & 15)); }); break; // ashrrev
+  }
+}
+
+[[gnu::always_inline]] inline void packed_loops(Op op, uint32_t exec, const PackedRows& r) {
+  alignas(32) uint16_t H[2][3][kWaveSize], R[2][kWaveSize];
+  const unsigned n = op == Op::v_pk_mad_u16 || op == Op::v_pk_mad_i16 ? 3 : 2;
+  for (unsigned i = 0; i < n; ++i) {
+    extract(r.src[i], (r.opsel >> i) & 1, H[0][i]);
+    extract(r.src[i], (r.opsel_hi >> i) & 1, H[1][i]);
+  }
+  for (unsigned hi = 0; hi < 2; ++hi) packed_half(op, H[hi][0], H[hi][1], H[hi][2], R[hi]);
+  uint32_t* const d = r.d;
+  for_lanes(exec, [&](unsigned l) { d[l] = R[0][l] | (uint32_t(R[1][l]) << 16); });
+}
+void packed_baseline(Op op, uint32_t exec, const PackedRows& r) { packed_loops(op, exec, r); }
+[[gnu::target("avx2")]] void packed_avx2(Op op, uint32_t exec, const PackedRows& r) {
+  packed_loops(op, exec, r);
+}
+
 using Loops16 = bool (*)(Op, uint32_t, const Rows16&);
 const Loops16 kLoops16 = kLoops == &loops_baseline ? &loops16_baseline : &loops16_avx2;
+using Packed = void (*)(Op, uint32_t, const PackedRows&);
+const Packed kPacked = kLoops == &loops_baseline ? &packed_baseline : &packed_avx2;
 
 // The mask of the active lanes for which pred(lane) holds (inactive lanes' bits are clear).
 template <class P> [[gnu::always_inline]] inline uint32_t lane_mask(uint32_t exec, P&& pred) {
@@ -499,6 +560,30 @@ bool Executor::exec_vopc_fast(Wave& w, const Inst& in) {
     mask = compare_rows_f32(pred, exec, row[0], row[1]);
   }
   mask_write(w, in.cmpx ? src::kExecLo : in.sdst, mask);
+  return true;
+}
+
+// The packed 16-bit integer operations: sources resolved once (a VGPR row, an f16 inline
+// constant in both halves, or a scalar), halves picked per row, as exec_vop3p defines them.
+bool Executor::exec_vop3p_fast(Wave& w, const Inst& in) {
+  if (!fast_packed_op(in.op) || in.clamp) return false;
+  const uint32_t exec = w.exec();
+  if (!exec) return true; // the general path reads and writes nothing either
+  uint32_t broadcast[3][kWaveSize];
+  PackedRows r{&vreg(w, in.dst, 0), {nullptr, nullptr, nullptr}, in.opsel, in.opsel_hi};
+  for (unsigned i = 0; i < 3; ++i) {
+    const uint16_t code = in.src[i];
+    if (code >= src::kVgpr0) {
+      r.src[i] = &vreg(w, code, 0);
+      continue;
+    }
+    const uint32_t v = code >= src::kFloatHalf && code <= src::kFloatInv2Pi
+                           ? read_half(w, in, i, 0) * 0x10001u
+                           : sread(w, in, code);
+    std::fill_n(broadcast[i], kWaveSize, v);
+    r.src[i] = broadcast[i];
+  }
+  kPacked(in.op, exec, r);
   return true;
 }
 
