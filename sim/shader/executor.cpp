@@ -185,13 +185,6 @@ template <class T> bool compare_i(unsigned code, T a, T b) {
 
 } // namespace
 
-const Inst& Program::at(uint64_t pc) {
-  // Most lookups hit the flat index of the instructions decoded around the entry point.
-  const uint64_t slot = (pc - base_) / 4;
-  if (pc >= base_ && slot < index_.size() && index_[slot]) return *index_[slot];
-  return decode_at(pc);
-}
-
 bool Program::revalidate(MemoryPort& memory) {
   for (const auto& [page, bytes] : pages_) {
     try {

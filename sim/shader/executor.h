@@ -34,7 +34,14 @@ class Program {
 public:
   Program(MemoryPort& memory, uint64_t entry, Gfx gfx = Gfx::v11)
       : memory_(&memory), base_(entry), gfx_(gfx) {}
-  const Inst& at(uint64_t pc);
+  // Inline: called once per executed instruction; most lookups hit the flat index of the
+  // instructions decoded around the entry point.
+  const Inst& at(uint64_t pc) {
+    const uint64_t slot = (pc - base_) / 4;
+    if (pc >= base_ && slot < index_.size() && index_[slot]) [[likely]]
+      return *index_[slot];
+    return decode_at(pc);
+  }
   uint64_t entry() const { return base_; }
   Gfx gfx() const { return gfx_; }
   // Points the program at a new dispatch's memory; false when any code page it decoded from

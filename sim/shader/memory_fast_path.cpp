@@ -187,11 +187,37 @@ bool Executor::exec_vmem_fast(Wave& w, const Inst& in, uint32_t exec, bool saddr
           if (d) d[lane] = uint32_t(old), d_hi[lane] = uint32_t(old >> 32);
         }
       } else {
-        for (uint32_t m = exec; m; m &= m - 1) {
+        // Consecutive lanes on one address (a counter every work-item updates) apply their
+        // read-modify-writes in lane order to one loaded value, published with one
+        // compare-exchange (redone if another host thread wrote in between): the same
+        // results as lane-by-lane atomics, as if no other wave's access fell between them.
+        for (uint32_t m = exec; m;) {
           const unsigned lane = unsigned(std::countr_zero(m));
-          const uint32_t old =
-              atomic_rmw<uint32_t>(host(addr[lane]), atomic.rmw, data[lane], two ? data2[lane] : 0);
-          if (d) d[lane] = old;
+          const uint64_t a = addr[lane];
+          uint32_t group = 0;
+          for (uint32_t g = m; g && addr[std::countr_zero(g)] == a; g &= g - 1)
+            group |= g & -g;
+          m &= ~group;
+          uint8_t* p = host(a);
+          if (!(group & (group - 1))) { // one lane
+            const uint32_t old = atomic_rmw<uint32_t>(p, atomic.rmw, data[lane], two ? data2[lane] : 0);
+            if (d) d[lane] = old;
+            continue;
+          }
+          std::atomic_ref<uint32_t> ref(*reinterpret_cast<uint32_t*>(p));
+          uint32_t first = ref.load();
+          uint32_t old[kWaveSize];
+          for (;;) {
+            uint32_t value = first;
+            for (uint32_t g = group; g; g &= g - 1) {
+              const unsigned l = unsigned(std::countr_zero(g));
+              old[l] = value;
+              value = rmw_result<uint32_t>(atomic.rmw, value, data[l], two ? data2[l] : 0);
+            }
+            if (ref.compare_exchange_weak(first, value)) break;
+          }
+          if (d)
+            for (uint32_t g = group; g; g &= g - 1) d[std::countr_zero(g)] = old[std::countr_zero(g)];
         }
       }
       return true;

@@ -12,6 +12,9 @@
 #include <bit>
 #include <cmath>
 #include <cstdlib>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace sim::shader {
 namespace {
@@ -356,7 +359,16 @@ const Packed kPacked = kLoops == &loops_baseline ? &packed_baseline : &packed_av
 template <class P> [[gnu::always_inline]] inline uint32_t lane_mask(uint32_t exec, P&& pred) {
   uint32_t mask = 0;
   if (exec == ~0u) {
+#if defined(__SSE2__)
+    // A byte per lane (the compares vectorise), gathered into bits by pmovmskb.
+    alignas(16) uint8_t r[kWaveSize];
+    for (unsigned lane = 0; lane < kWaveSize; ++lane) r[lane] = uint8_t(0u - uint8_t(pred(lane)));
+    const auto* v = reinterpret_cast<const __m128i*>(r);
+    return uint32_t(_mm_movemask_epi8(_mm_load_si128(v))) |
+           uint32_t(_mm_movemask_epi8(_mm_load_si128(v + 1))) << 16;
+#else
     for (unsigned lane = 0; lane < kWaveSize; ++lane) mask |= uint32_t(pred(lane)) << lane;
+#endif
   } else {
     for (uint32_t m = exec; m; m &= m - 1) {
       const unsigned lane = unsigned(std::countr_zero(m));
@@ -528,6 +540,25 @@ bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
 // instruction, the predicate chosen once (executor.cpp's exec_vopc defines the semantics).
 bool Executor::exec_vopc_fast(Wave& w, const Inst& in) {
   const bool half = in.op == Op::v_cmp_i16 || in.op == Op::v_cmp_u16;
+  if (in.op == Op::v_cmp_i64 || in.op == Op::v_cmp_u64) {
+    // 64-bit operands: VGPR pairs, or the scalar's 64-bit value (vread64 as an integer).
+    uint64_t x[2][kWaveSize];
+    for (unsigned i = 0; i < 2; ++i) {
+      if (in.src[i] >= src::kVgpr0) {
+        const uint32_t* lo = &vreg(w, in.src[i], 0);
+        const uint32_t* hi = &vreg(w, in.src[i], 0, 1);
+        for (unsigned l = 0; l < kWaveSize; ++l) x[i][l] = uint64_t(lo[l]) | uint64_t(hi[l]) << 32;
+      } else {
+        std::fill_n(x[i], kWaveSize, sread64(w, in, in.src[i], false));
+      }
+    }
+    const unsigned pred = unsigned(in.imm);
+    const uint32_t exec = w.exec();
+    const uint32_t mask = in.op == Op::v_cmp_i64 ? compare_rows_i<int64_t>(pred, exec, x[0], x[1])
+                                                 : compare_rows_i<uint64_t>(pred, exec, x[0], x[1]);
+    mask_write(w, in.cmpx ? src::kExecLo : in.sdst, mask);
+    return true;
+  }
   if (!half && in.op != Op::v_cmp_i32 && in.op != Op::v_cmp_u32 &&
       !(in.op == Op::v_cmp_f32 && !in.abs && !in.neg))
     return false;

@@ -658,6 +658,69 @@ const Case kPacked[] = {
     {"v_pk_mad_i16 v3, v1, v3, v3 clamp", {0xCC00C003u, 0x1C0E0701u}},
 };
 
+const Case kCompares64[] = {
+    {"v_cmp_lt_i64_e32 vcc_lo, v[1:2], v[2:3]", {0x7CA20501u}},
+    {"v_cmp_lt_i64_e64 s6, v[1:2], s[2:3]", {0xD4510006u, 0x00000501u}},
+    {"v_cmpx_lt_i64_e32 -1, v[2:3]", {0x7DA204C1u}},
+    {"v_cmp_lt_i64_e32 vcc_lo, 0x80000000, v[2:3]", {0x7CA204FFu, 0x80000000u}},
+    {"v_cmp_lt_i64_e64 s6, v[3:4], v[3:4]", {0xD4510006u, 0x00020703u}},
+    {"v_cmp_eq_i64_e32 vcc_lo, v[1:2], v[2:3]", {0x7CA40501u}},
+    {"v_cmp_eq_i64_e64 s6, v[1:2], s[2:3]", {0xD4520006u, 0x00000501u}},
+    {"v_cmpx_eq_i64_e32 -1, v[2:3]", {0x7DA404C1u}},
+    {"v_cmp_eq_i64_e32 vcc_lo, 0x80000000, v[2:3]", {0x7CA404FFu, 0x80000000u}},
+    {"v_cmp_eq_i64_e64 s6, v[3:4], v[3:4]", {0xD4520006u, 0x00020703u}},
+    {"v_cmp_le_i64_e32 vcc_lo, v[1:2], v[2:3]", {0x7CA60501u}},
+    {"v_cmp_le_i64_e64 s6, v[1:2], s[2:3]", {0xD4530006u, 0x00000501u}},
+    {"v_cmpx_le_i64_e32 -1, v[2:3]", {0x7DA604C1u}},
+    {"v_cmp_le_i64_e32 vcc_lo, 0x80000000, v[2:3]", {0x7CA604FFu, 0x80000000u}},
+    {"v_cmp_le_i64_e64 s6, v[3:4], v[3:4]", {0xD4530006u, 0x00020703u}},
+    {"v_cmp_gt_i64_e32 vcc_lo, v[1:2], v[2:3]", {0x7CA80501u}},
+    {"v_cmp_gt_i64_e64 s6, v[1:2], s[2:3]", {0xD4540006u, 0x00000501u}},
+    {"v_cmpx_gt_i64_e32 -1, v[2:3]", {0x7DA804C1u}},
+    {"v_cmp_gt_i64_e32 vcc_lo, 0x80000000, v[2:3]", {0x7CA804FFu, 0x80000000u}},
+    {"v_cmp_gt_i64_e64 s6, v[3:4], v[3:4]", {0xD4540006u, 0x00020703u}},
+    {"v_cmp_ne_i64_e32 vcc_lo, v[1:2], v[2:3]", {0x7CAA0501u}},
+    {"v_cmp_ne_i64_e64 s6, v[1:2], s[2:3]", {0xD4550006u, 0x00000501u}},
+    {"v_cmpx_ne_i64_e32 -1, v[2:3]", {0x7DAA04C1u}},
+    {"v_cmp_ne_i64_e32 vcc_lo, 0x80000000, v[2:3]", {0x7CAA04FFu, 0x80000000u}},
+    {"v_cmp_ne_i64_e64 s6, v[3:4], v[3:4]", {0xD4550006u, 0x00020703u}},
+    {"v_cmp_ge_i64_e32 vcc_lo, v[1:2], v[2:3]", {0x7CAC0501u}},
+    {"v_cmp_ge_i64_e64 s6, v[1:2], s[2:3]", {0xD4560006u, 0x00000501u}},
+    {"v_cmpx_ge_i64_e32 -1, v[2:3]", {0x7DAC04C1u}},
+    {"v_cmp_ge_i64_e32 vcc_lo, 0x80000000, v[2:3]", {0x7CAC04FFu, 0x80000000u}},
+    {"v_cmp_ge_i64_e64 s6, v[3:4], v[3:4]", {0xD4560006u, 0x00020703u}},
+    {"v_cmp_lt_u64_e32 vcc_lo, v[1:2], v[2:3]", {0x7CB20501u}},
+    {"v_cmp_lt_u64_e64 s6, v[1:2], s[2:3]", {0xD4590006u, 0x00000501u}},
+    {"v_cmpx_lt_u64_e32 -1, v[2:3]", {0x7DB204C1u}},
+    {"v_cmp_lt_u64_e32 vcc_lo, 0x80000000, v[2:3]", {0x7CB204FFu, 0x80000000u}},
+    {"v_cmp_lt_u64_e64 s6, v[3:4], v[3:4]", {0xD4590006u, 0x00020703u}},
+    {"v_cmp_eq_u64_e32 vcc_lo, v[1:2], v[2:3]", {0x7CB40501u}},
+    {"v_cmp_eq_u64_e64 s6, v[1:2], s[2:3]", {0xD45A0006u, 0x00000501u}},
+    {"v_cmpx_eq_u64_e32 -1, v[2:3]", {0x7DB404C1u}},
+    {"v_cmp_eq_u64_e32 vcc_lo, 0x80000000, v[2:3]", {0x7CB404FFu, 0x80000000u}},
+    {"v_cmp_eq_u64_e64 s6, v[3:4], v[3:4]", {0xD45A0006u, 0x00020703u}},
+    {"v_cmp_le_u64_e32 vcc_lo, v[1:2], v[2:3]", {0x7CB60501u}},
+    {"v_cmp_le_u64_e64 s6, v[1:2], s[2:3]", {0xD45B0006u, 0x00000501u}},
+    {"v_cmpx_le_u64_e32 -1, v[2:3]", {0x7DB604C1u}},
+    {"v_cmp_le_u64_e32 vcc_lo, 0x80000000, v[2:3]", {0x7CB604FFu, 0x80000000u}},
+    {"v_cmp_le_u64_e64 s6, v[3:4], v[3:4]", {0xD45B0006u, 0x00020703u}},
+    {"v_cmp_gt_u64_e32 vcc_lo, v[1:2], v[2:3]", {0x7CB80501u}},
+    {"v_cmp_gt_u64_e64 s6, v[1:2], s[2:3]", {0xD45C0006u, 0x00000501u}},
+    {"v_cmpx_gt_u64_e32 -1, v[2:3]", {0x7DB804C1u}},
+    {"v_cmp_gt_u64_e32 vcc_lo, 0x80000000, v[2:3]", {0x7CB804FFu, 0x80000000u}},
+    {"v_cmp_gt_u64_e64 s6, v[3:4], v[3:4]", {0xD45C0006u, 0x00020703u}},
+    {"v_cmp_ne_u64_e32 vcc_lo, v[1:2], v[2:3]", {0x7CBA0501u}},
+    {"v_cmp_ne_u64_e64 s6, v[1:2], s[2:3]", {0xD45D0006u, 0x00000501u}},
+    {"v_cmpx_ne_u64_e32 -1, v[2:3]", {0x7DBA04C1u}},
+    {"v_cmp_ne_u64_e32 vcc_lo, 0x80000000, v[2:3]", {0x7CBA04FFu, 0x80000000u}},
+    {"v_cmp_ne_u64_e64 s6, v[3:4], v[3:4]", {0xD45D0006u, 0x00020703u}},
+    {"v_cmp_ge_u64_e32 vcc_lo, v[1:2], v[2:3]", {0x7CBC0501u}},
+    {"v_cmp_ge_u64_e64 s6, v[1:2], s[2:3]", {0xD45E0006u, 0x00000501u}},
+    {"v_cmpx_ge_u64_e32 -1, v[2:3]", {0x7DBC04C1u}},
+    {"v_cmp_ge_u64_e32 vcc_lo, 0x80000000, v[2:3]", {0x7CBC04FFu, 0x80000000u}},
+    {"v_cmp_ge_u64_e64 s6, v[3:4], v[3:4]", {0xD45E0006u, 0x00020703u}},
+};
+
 constexpr uint64_t kCode = 0x10000;
 constexpr uint64_t kData = 0x18000; // 8 pages of data after the code
 constexpr uint32_t kLdsBytes = 256;
@@ -818,6 +881,7 @@ TEST(FastPathExecution, PackedSixteenBit) {
 
 TEST(FastPathExecution, Compares) {
   for (const Case& c : kCompares) check(c, false);
+  for (const Case& c : kCompares64) check(c, false);
 }
 
 TEST(FastPathExecution, GlobalAndFlatMemory) {
