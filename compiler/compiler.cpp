@@ -161,6 +161,16 @@ bool translate_options(const std::string& options, std::vector<std::string>& cc1
   return true;
 }
 
+// Target features amcl sets for a processor whatever the program asks. gfx11: LLVM 22's real
+// true16 code generation (its default there) miscompiles some short-vector code: in the CTS's
+// basic vector_creation a 16-bit element came from the source pointer's register (v_mov_b32
+// v0, s0 where v9's high half was meant; conformance's
+// Basic.ShortVectorsBuiltFromVloadsHoldTheirElements). The fake16 form, LLVM's default until
+// recently and gfx12's still, gives the right code.
+std::string forced_features(const std::string& target) {
+  return target.rfind("gfx11", 0) == 0 ? "-real-true16" : "";
+}
+
 // Runs clang on `source` and returns the unoptimised module, or null with diagnostics in log.
 std::unique_ptr<llvm::Module> frontend(llvm::LLVMContext& ctx, const std::string& source,
                                        const std::string& name, const std::string& target,
@@ -171,6 +181,8 @@ std::unique_ptr<llvm::Module> frontend(llvm::LLVMContext& ctx, const std::string
                                    "-O2", "-disable-llvm-passes", "-mcode-object-version=5",
                                    "-resource-dir", AMCL_CLANG_RESOURCE_DIR, "-fno-signed-char",
                                    "-x", "cl", "-ferror-limit", "50"};
+  if (const std::string f = forced_features(target); !f.empty())
+    args.insert(args.end(), {"-target-feature", f});
   if (default_header) {
     args.push_back("-finclude-default-header");
     args.push_back("-fdeclare-opencl-builtins");
@@ -399,7 +411,9 @@ void finalize_linkage(llvm::Module& m, const std::string& target, bool wave64) {
     f.removeFnAttr("target-cpu");
     f.removeFnAttr("target-features");
     f.addFnAttr("target-cpu", target);
-    if (wave64) f.addFnAttr("target-features", "+wavefrontsize64");
+    std::string features = forced_features(target);
+    if (wave64) features += std::string(features.empty() ? "" : ",") + "+wavefrontsize64";
+    if (!features.empty()) f.addFnAttr("target-features", features);
     f.removeFnAttr(llvm::Attribute::OptimizeNone);
     f.removeFnAttr(llvm::Attribute::NoInline);
   }
@@ -419,7 +433,7 @@ bool optimize_and_emit(llvm::Module& m, const std::string& target, bool optimize
   }
   llvm::TargetOptions opts;
   std::unique_ptr<llvm::TargetMachine> tm(t->createTargetMachine(
-      m.getTargetTriple(), target, "", opts, llvm::Reloc::PIC_, std::nullopt,
+      m.getTargetTriple(), target, forced_features(target), opts, llvm::Reloc::PIC_, std::nullopt,
       optimize ? llvm::CodeGenOptLevel::Default : llvm::CodeGenOptLevel::None));
   if (llvm::verifyModule(m, &llvm::errs())) {
     log += "internal error: invalid LLVM module\n";

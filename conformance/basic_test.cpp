@@ -246,6 +246,45 @@ __kernel void where(__global ulong* out, __local char* a, __local short2* b, __l
   clReleaseKernel(k);
 }
 
+// Short vectors built from vloads and single elements, nine to a kernel as the CTS's basic
+// vector_creation writes them: LLVM 22's true16 code for gfx11 copied the source pointer's low
+// half into element 10 of the first (v_mov_b32 v0, s0 where v9's high half was meant).
+TEST(Basic, ShortVectorsBuiltFromVloadsHoldTheirElements) {
+  Env env;
+  cl_kernel k = env.kernel(R"CL(
+__kernel void test_vector_creation(__global short* src, __global short16* result) {
+  result[24] = (short16)(vload4(0,src+0),vload2(0,src+4),src[6],vload3(0,src+7),src[10],src[11],vload4(0,src+12));
+  result[25] = (short16)(vload4(0,src+0),vload2(0,src+4),src[6],vload3(0,src+7),src[10],vload2(0,src+11),src[13],src[14],src[15]);
+  result[26] = (short16)(vload4(0,src+0),vload2(0,src+4),src[6],vload3(0,src+7),src[10],vload2(0,src+11),src[13],vload2(0,src+14));
+  result[27] = (short16)(vload4(0,src+0),vload2(0,src+4),src[6],vload3(0,src+7),src[10],vload2(0,src+11),vload2(0,src+13),src[15]);
+  result[28] = (short16)(vload4(0,src+0),vload2(0,src+4),src[6],vload3(0,src+7),src[10],vload2(0,src+11),vload3(0,src+13));
+  result[29] = (short16)(vload4(0,src+0),vload2(0,src+4),src[6],vload3(0,src+7),src[10],vload3(0,src+11),src[14],src[15]);
+  result[30] = (short16)(vload4(0,src+0),vload2(0,src+4),src[6],vload3(0,src+7),src[10],vload3(0,src+11),vload2(0,src+14));
+  result[31] = (short16)(vload4(0,src+0),vload2(0,src+4),src[6],vload3(0,src+7),src[10],vload4(0,src+11),src[15]);
+  result[32] = (short16)(vload4(0,src+0),vload2(0,src+4),src[6],vload3(0,src+7),vload2(0,src+10),src[12],src[13],src[14],src[15]);
+}
+)CL",
+                           "test_vector_creation");
+  ASSERT_NE(k, nullptr);
+  cl_short in[16];
+  for (int i = 0; i < 16; ++i) in[i] = cl_short(i);
+  cl_mem src = env.buffer(sizeof in, in), out = env.buffer(33 * 16 * sizeof(cl_short));
+  ASSERT_EQ(clSetKernelArg(k, 0, sizeof src, &src), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(k, 1, sizeof out, &out), CL_SUCCESS);
+  size_t one = 1;
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  std::vector<cl_short> got(33 * 16);
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, out, CL_TRUE, 0, got.size() * sizeof(cl_short), got.data(),
+                                0, nullptr, nullptr),
+            CL_SUCCESS);
+  for (int r = 24; r < 33; ++r)
+    for (int e = 0; e < 16; ++e) EXPECT_EQ(got[size_t(16 * r + e)], e) << "result[" << r << "]." << e;
+  clReleaseMemObject(src);
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+}
+
 // OpenCL lets vload/vstore of chars and packed structs touch any byte address; LLVM's amdhsa
 // code does them as single wide accesses (global_load_b128 at a byte address), which read the
 // right bytes only when the driver has set SH_MEM_CONFIG's alignment mode to UNALIGNED.
