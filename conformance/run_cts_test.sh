@@ -23,7 +23,7 @@ esac'
 fake api/test_beta 'echo "FAILED 1 of 4 tests."; exit 1'
 fake test_gamma "[ \"\$OCL_ICD_VENDORS\" = \"$dir/icd\" ] && [ \"\$CL_DEVICE_TYPE\" = gpu ] && [ -z \"\${OCL_ICD_FILENAMES:-}\" ] && echo 'PASSED 1 of 1 test.'"
 fake test_crash 'kill -SEGV $$'
-fake test_conversions '[ "$1" = -w ] && echo "PASSED 1 of 1 test." || exit 1'
+fake test_conversions 'case "$1" in --list) printf "Test names:\n\tconversions\n" ;; -w) echo "PASSED 1 of 1 test." ;; *) exit 1 ;; esac'
 printf 'not a program\n' > "$dir/cts/test_notexec"
 OCL_ICD_FILENAMES=/nonexistent "$runner" --cts "$dir/cts" --icd "$dir/icd" --timeout 1 \
   --cards sim:a,sim:b --pocl "$dir/pocl.icd" \
