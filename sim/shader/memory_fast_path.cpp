@@ -8,11 +8,13 @@
 #include "atomic_ops.h"
 #include "executor.h"
 
+#include <array>
 #include <atomic>
 #include <bit>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 namespace sim::shader {
 namespace {
@@ -25,6 +27,41 @@ struct Access {
   bool sign = false; // loads: sign-extend
   bool high = false; // d16 loads fill / d16_hi stores take the high half
 };
+
+// flat_atomic and ds_atomic by table: their switches showed in the profiles (a call per
+// instruction).
+template <AtomicOp (*F)(Op)> constexpr auto atomic_table() {
+  std::array<AtomicOp, size_t(Op::kCount)> t{};
+  for (size_t i = 0; i < t.size(); ++i) t[i] = F(Op(i));
+  return t;
+}
+constexpr auto kFlatAtomics = atomic_table<flat_atomic>();
+constexpr auto kDsAtomics = atomic_table<ds_atomic>();
+
+// Calls f(rmw_fn) with rmw_result for `rmw` as a callable whose operation is a constant, for
+// the common operations (so that each lane's read-modify-write inlines); others pass the
+// general call.
+template <class F> [[gnu::always_inline]] inline void with_rmw(Rmw rmw, F&& f) {
+  auto fixed = [&](auto kind) {
+    f([](uint32_t old, uint32_t data, uint32_t data2) {
+      return rmw_result<uint32_t>(decltype(kind)::value, old, data, data2);
+    });
+  };
+  switch (rmw) {
+  case Rmw::CmpSwap:
+    return fixed(std::integral_constant<Rmw, Rmw::CmpSwap>{});
+  case Rmw::Add:
+    return fixed(std::integral_constant<Rmw, Rmw::Add>{});
+  case Rmw::Sub:
+    return fixed(std::integral_constant<Rmw, Rmw::Sub>{});
+  case Rmw::Swap:
+    return fixed(std::integral_constant<Rmw, Rmw::Swap>{});
+  default:
+    f([rmw](uint32_t old, uint32_t data, uint32_t data2) {
+      return rmw_result<uint32_t>(rmw, old, data, data2);
+    });
+  }
+}
 
 Access classify(Op op) {
   switch (op) {
@@ -61,7 +98,7 @@ Access classify(Op op) {
   case Op::store_d16_hi_b16:
     return {Kind::Store, 2, false, true};
   default: {
-    const AtomicOp atomic = flat_atomic(op);
+    const AtomicOp atomic = kFlatAtomics[size_t(op)];
     if (atomic.rmw == Rmw::None) return {};
     return {Kind::Atomic, atomic.bytes};
   }
@@ -168,7 +205,7 @@ bool Executor::exec_vmem_fast(Wave& w, const Inst& in, uint32_t exec, bool saddr
     }
     case Kind::Atomic: {
       // The second data operand (cmpswap's compared value) follows the first in the data VGPRs.
-      const AtomicOp atomic = flat_atomic(in.op);
+      const AtomicOp atomic = kFlatAtomics[size_t(in.op)];
       const OpInfo& info = op_info(in.op);
       const bool two = regs_of(info.src_dwords[0]) * 4 == 2u * atomic.bytes;
       const unsigned words = atomic.bytes / 4;
@@ -191,34 +228,37 @@ bool Executor::exec_vmem_fast(Wave& w, const Inst& in, uint32_t exec, bool saddr
         // read-modify-writes in lane order to one loaded value, published with one
         // compare-exchange (redone if another host thread wrote in between): the same
         // results as lane-by-lane atomics, as if no other wave's access fell between them.
-        for (uint32_t m = exec; m;) {
-          const unsigned lane = unsigned(std::countr_zero(m));
-          const uint64_t a = addr[lane];
-          uint32_t group = 0;
-          for (uint32_t g = m; g && addr[std::countr_zero(g)] == a; g &= g - 1)
-            group |= g & -g;
-          m &= ~group;
-          uint8_t* p = host(a);
-          if (!(group & (group - 1))) { // one lane
-            const uint32_t old = atomic_rmw<uint32_t>(p, atomic.rmw, data[lane], two ? data2[lane] : 0);
-            if (d) d[lane] = old;
-            continue;
-          }
-          std::atomic_ref<uint32_t> ref(*reinterpret_cast<uint32_t*>(p));
-          uint32_t first = ref.load();
-          uint32_t old[kWaveSize];
-          for (;;) {
-            uint32_t value = first;
-            for (uint32_t g = group; g; g &= g - 1) {
-              const unsigned l = unsigned(std::countr_zero(g));
-              old[l] = value;
-              value = rmw_result<uint32_t>(atomic.rmw, value, data[l], two ? data2[l] : 0);
+        with_rmw(atomic.rmw, [&](auto rmw) {
+          for (uint32_t m = exec; m;) {
+            const unsigned lane = unsigned(std::countr_zero(m));
+            const uint64_t a = addr[lane];
+            uint32_t group = 0;
+            for (uint32_t g = m; g && addr[std::countr_zero(g)] == a; g &= g - 1) group |= g & -g;
+            m &= ~group;
+            uint8_t* p = host(a);
+            if (!(group & (group - 1))) { // one lane
+              const uint32_t old =
+                  atomic_rmw<uint32_t>(p, atomic.rmw, data[lane], two ? data2[lane] : 0);
+              if (d) d[lane] = old;
+              continue;
             }
-            if (ref.compare_exchange_weak(first, value)) break;
+            std::atomic_ref<uint32_t> ref(*reinterpret_cast<uint32_t*>(p));
+            uint32_t first = ref.load();
+            uint32_t old[kWaveSize];
+            for (;;) {
+              uint32_t value = first;
+              for (uint32_t g = group; g; g &= g - 1) {
+                const unsigned l = unsigned(std::countr_zero(g));
+                old[l] = value;
+                value = rmw(value, data[l], two ? data2[l] : 0);
+              }
+              if (ref.compare_exchange_weak(first, value)) break;
+            }
+            if (d)
+              for (uint32_t g = group; g; g &= g - 1)
+                d[std::countr_zero(g)] = old[std::countr_zero(g)];
           }
-          if (d)
-            for (uint32_t g = group; g; g &= g - 1) d[std::countr_zero(g)] = old[std::countr_zero(g)];
-        }
+        });
       }
       return true;
     }
@@ -235,7 +275,7 @@ bool Executor::exec_vmem_fast(Wave& w, const Inst& in, uint32_t exec, bool saddr
 // The LDS's 32-bit read-modify-writes (a work-group's waves run on one host thread, so each
 // lane's is atomic without host atomics). Out-of-range lanes read zero and write nothing.
 bool Executor::exec_ds_atomic_fast(Wave& w, const Inst& in, uint32_t exec) {
-  const AtomicOp atomic = ds_atomic(in.op);
+  const AtomicOp atomic = kDsAtomics[size_t(in.op)];
   if (atomic.rmw == Rmw::None || atomic.bytes != 4) return false;
   const bool two = op_info(in.op).src_dwords[1] != 0; // DATA1: the compared value, mskor's OR bits
   const uint32_t* address = &vreg(w, in.src[0], 0);
@@ -244,17 +284,19 @@ bool Executor::exec_ds_atomic_fast(Wave& w, const Inst& in, uint32_t exec) {
   uint32_t* d = atomic.rtn ? &vreg(w, in.dst, 0) : nullptr;
   const uint32_t offset = uint32_t(in.imm | (in.offset1 << 8));
   const uint64_t size = lds_.size();
-  for (uint32_t m = exec; m; m &= m - 1) {
-    const unsigned lane = unsigned(std::countr_zero(m));
-    uint32_t a = address[lane] + offset;
-    if (a & 3) a = uint32_t(misaligned_address(w, in, a, 4));
-    uint8_t* p = uint64_t(a) + 4 <= size ? &lds_[a] : nullptr;
-    uint32_t old = 0;
-    if (p) std::memcpy(&old, p, 4);
-    const uint32_t now = rmw_result<uint32_t>(atomic.rmw, old, data[lane], two ? data2[lane] : 0);
-    if (p) std::memcpy(p, &now, 4);
-    if (d) d[lane] = old;
-  }
+  with_rmw(atomic.rmw, [&](auto rmw) {
+    for (uint32_t m = exec; m; m &= m - 1) {
+      const unsigned lane = unsigned(std::countr_zero(m));
+      uint32_t a = address[lane] + offset;
+      if (a & 3) a = uint32_t(misaligned_address(w, in, a, 4));
+      uint8_t* p = uint64_t(a) + 4 <= size ? &lds_[a] : nullptr;
+      uint32_t old = 0;
+      if (p) std::memcpy(&old, p, 4);
+      const uint32_t now = rmw(old, data[lane], two ? data2[lane] : 0);
+      if (p) std::memcpy(p, &now, 4);
+      if (d) d[lane] = old;
+    }
+  });
   return true;
 }
 
