@@ -83,6 +83,30 @@ template <class F> [[gnu::always_inline]] inline void for_lanes(uint32_t exec, F
   return r;
 }
 
+// V_PERM_B32 with one selector for every lane: each result byte's choice becomes a shift, a
+// mask, a multiplier and a constant, decided once, so the lane loop has no branches:
+// byte = ((bytes >> shift) & mask) * mul | constant.
+inline void perm_uniform(uint32_t exec, uint32_t* d, const uint32_t* a, const uint32_t* b,
+                         uint32_t sel) {
+  unsigned shift[4];
+  uint64_t mask[4], mul[4], constant[4];
+  for (int i = 0; i < 4; ++i) {
+    const uint32_t s = (sel >> (8 * i)) & 0xff;
+    shift[i] = 0, mask[i] = 0, mul[i] = 1, constant[i] = 0;
+    if (s < 8) shift[i] = 8 * s, mask[i] = 0xff;
+    else if (s == 12) constant[i] = 0;
+    else if (s >= 13) constant[i] = 0xff;
+    else shift[i] = 8 * (2 * (s - 8) + 1) + 7, mask[i] = 1, mul[i] = 0xff; // sign of a byte
+  }
+  for_lanes(exec, [&](unsigned l) {
+    const uint64_t bytes = (uint64_t(a[l]) << 32) | b[l];
+    uint64_t r = 0;
+    for (int i = 0; i < 4; ++i)
+      r |= ((((bytes >> shift[i]) & mask[i]) * mul[i]) | constant[i]) << (8 * i);
+    d[l] = uint32_t(r);
+  });
+}
+
 // Denormal inputs and results flush to zero in FTZ mode (MODE.FP_DENORM), keeping the sign.
 template <bool FTZ> [[gnu::always_inline]] inline float flush(float x) {
   if constexpr (FTZ) return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x;
@@ -531,6 +555,12 @@ bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
     mask_write(w, in.sdst, carry);
     return true;
   }
+  case Op::v_perm_b32:
+    if (in.src[2] < src::kVgpr0) { // a uniform selector (LLVM's packing of halves and bytes)
+      perm_uniform(exec, d, a, b, src[2][0]);
+      return true;
+    }
+    [[fallthrough]];
   default:
     return kLoops(in.op, exec, Rows{d, a, b, src[2], in.literal}, w.flush_f32_denorms);
   }

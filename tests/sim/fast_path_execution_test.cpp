@@ -261,6 +261,8 @@ const Case kValu[] = {
     {"v_mul_u32_u24_e32 v0, s3, v2", {0x16000403u}},
     {"v_subrev_nc_u32_e32 v0, v1, v2", {0x4E000501u}},
     {"v_subrev_nc_u32_e32 v0, 0x777, v2", {0x4E0004FFu, 0x00000777u}},
+    {"v_perm_b32 v0, v1, v2, 0xc0d0a08", {0xD6440000u, 0x03FE0501u, 0x0C0D0A08u}},
+    {"v_perm_b32 v3, v3, v2, 0x7060302", {0xD6440003u, 0x03FE0503u, 0x07060302u}},
 };
 
 const Case kCompares[] = {
