@@ -22,14 +22,19 @@
 #define AMCL_INLINE __attribute__((always_inline))
 
 namespace sim::shader {
-namespace {
-
 
 std::string hex(uint64_t v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
   return buf;
 }
+
+void instruction_fault(const Wave& w, const Inst& in, const std::string& what) {
+  throw ShaderFault(what + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")");
+}
+
+namespace {
+
 
 // S_CLS_I32 / V_CLS_I32 (RDNA3 ISA manual): the position, counted from the most significant
 // bit, of the first bit that differs from the sign bit; -1 (all ones) when none does.
@@ -40,7 +45,7 @@ template <class T> uint32_t leading_sign_bits(T v) {
 }
 
 [[noreturn]] void fault(const Wave& w, const Inst& in, const std::string& what) {
-  throw ShaderFault(what + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")");
+  instruction_fault(w, in, what);
 }
 
 // Inline float constants (codes 240..248) as f32 and f64 bit patterns.

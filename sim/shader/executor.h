@@ -57,9 +57,15 @@ private:
   Gfx gfx_;
   std::unordered_map<uint64_t, std::vector<uint8_t>> pages_; // page address -> its bytes
   std::vector<const Inst*> index_; // dword offset from base_ -> its instruction, or null
-  std::deque<Inst> insts_;      // stable addresses while growing
+  std::deque<Inst> insts_;         // stable addresses while growing
   std::unordered_map<uint64_t, Inst> far_;
 };
+
+// "0x<hex>", for fault messages.
+std::string hex(uint64_t v);
+// The fault an instruction raises: "<what> at pc 0x... (<its disassembly>)".
+[[noreturn, gnu::cold]] void instruction_fault(const Wave& w, const Inst& in,
+                                               const std::string& what);
 
 class Executor {
 public:

@@ -105,12 +105,6 @@ Access classify(Op op) {
   }
 }
 
-std::string hex_pc(const Wave& w) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(w.pc));
-  return buf;
-}
-
 template <class T> T load_relaxed(const uint8_t* p) {
   return std::atomic_ref<T>(*reinterpret_cast<T*>(const_cast<uint8_t*>(p)))
       .load(std::memory_order_relaxed);
@@ -266,7 +260,7 @@ bool Executor::exec_vmem_fast(Wave& w, const Inst& in, uint32_t exec, bool saddr
       break;
     }
   } catch (const MemoryFault& f) {
-    throw ShaderFault(std::string(f.what()) + " at pc " + hex_pc(w) + " (" + disassemble(in) + ")",
+    throw ShaderFault(std::string(f.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")",
                       f.address, f.write);
   }
   return false;

@@ -13,12 +13,6 @@
 namespace sim::shader {
 namespace {
 
-[[noreturn]] void salu_fault(const Wave& w, const Inst& in, const std::string& what) {
-  char pc[32];
-  std::snprintf(pc, sizeof pc, "0x%llx", static_cast<unsigned long long>(w.pc));
-  throw ShaderFault(what + " at pc " + pc + " (" + disassemble(in) + ")");
-}
-
 // Bits [offset, offset + width) of a 64-bit value, zero- or sign-extended; a width of 64 or
 // more takes every bit from the offset up (S_BFE_U64 / S_BFE_I64).
 uint64_t bfe64(uint64_t v, unsigned offset, unsigned width, bool sign) {
@@ -65,10 +59,11 @@ uint32_t mode_value(const Wave& w) {
 // ways or keeps them, so any other setting faults rather than computing wrongly.
 void set_mode(Wave& w, const Inst& in, uint32_t mode) {
   if (mode & 0xf)
-    salu_fault(w, in, "rounding modes other than round-to-nearest-even are not modelled");
+    instruction_fault(w, in, "rounding modes other than round-to-nearest-even are not modelled");
   const unsigned d32 = (mode >> 4) & 3, d64 = (mode >> 6) & 3;
   if ((d32 != 0 && d32 != 3) || (d64 != 0 && d64 != 3))
-    salu_fault(w, in, "denormal modes that flush only inputs or only outputs are not modelled");
+    instruction_fault(w, in,
+                      "denormal modes that flush only inputs or only outputs are not modelled");
   w.flush_f32_denorms = d32 == 0;
   w.flush_f64_denorms = d64 == 0;
   w.mode_upper = mode & ~0xffu;
@@ -106,7 +101,7 @@ bool Executor::exec_salu_extra(Wave& w, const Inst& in) {
   auto relative = [&](uint16_t base, uint32_t index, unsigned dwords) -> uint16_t {
     const uint64_t reg = uint64_t(base) + index;
     if (base > 105 || reg + dwords > 106)
-      salu_fault(w, in, "relative SGPR s" + std::to_string(reg) + " beyond s105");
+      instruction_fault(w, in, "relative SGPR s" + std::to_string(reg) + " beyond s105");
     return uint16_t(reg);
   };
   const uint32_t m0 = w.sgpr[src::kM0];
@@ -116,8 +111,8 @@ bool Executor::exec_salu_extra(Wave& w, const Inst& in) {
   const uint32_t hw_mask = uint32_t((uint64_t(1) << hw_size) - 1) << hw_off;
   auto setreg = [&](uint32_t value) {
     if (hw_id != kHwRegMode)
-      salu_fault(w, in,
-                 "s_setreg of hardware register " + std::to_string(hw_id) + " is not modelled");
+      instruction_fault(
+          w, in, "s_setreg of hardware register " + std::to_string(hw_id) + " is not modelled");
     set_mode(w, in, (mode_value(w) & ~hw_mask) | ((value << hw_off) & hw_mask));
   };
   // clang-format off
@@ -189,7 +184,7 @@ bool Executor::exec_salu_extra(Wave& w, const Inst& in) {
     w.sgpr[relative(in.dst, (m0 >> 16) & 0x3ff, 1)] = v;
     break;
   }
-  case Op::s_rfe_b64: salu_fault(w, in, "s_rfe_b64 outside a trap handler");
+  case Op::s_rfe_b64: instruction_fault(w, in, "s_rfe_b64 outside a trap handler");
   case Op::s_sleep_var: budget_ = 0; break; // as s_sleep: the rest of the turn goes to others
   case Op::s_sendmsg_rtn_b32: case Op::s_sendmsg_rtn_b64: {
     // MSG_RTN_GET_REALTIME (0x83): the 100 MHz reference clock; MSG_RTN_GET_TMA/TBA (0x82,
@@ -203,7 +198,7 @@ bool Executor::exec_salu_extra(Wave& w, const Inst& in) {
       break;
     }
     case 0x82: case 0x85: v = 0; break;
-    default: salu_fault(w, in, "message " + std::to_string(in.src[0]) + " is not modelled");
+    default: instruction_fault(w, in, "message " + std::to_string(in.src[0]) + " is not modelled");
     }
     if (in.op == Op::s_sendmsg_rtn_b32) set(uint32_t(v));
     else swrite64(w, in.dst, v);
@@ -215,7 +210,7 @@ bool Executor::exec_salu_extra(Wave& w, const Inst& in) {
     break; // a code-object version marker; waits are satisfied (memory acts in program order)
   case Op::s_getreg_b32:
     if (hw_id != kHwRegMode)
-      salu_fault(w, in, "s_getreg of hardware register " + std::to_string(hw_id) + " is not modelled");
+      instruction_fault(w, in, "s_getreg of hardware register " + std::to_string(hw_id) + " is not modelled");
     set((mode_value(w) & hw_mask) >> hw_off);
     break;
   case Op::s_setreg_b32: setreg(sread(w, in, in.dst)); break;
@@ -256,14 +251,14 @@ bool Executor::exec_sopp_extra(Wave& w, const Inst& in) {
   case Op::s_icache_inv:
     break; // memory acts in program order and nothing caches instructions across a change
   case Op::s_endpgm_saved:
-    salu_fault(w, in, "s_endpgm_saved outside a context-save handler");
+    instruction_fault(w, in, "s_endpgm_saved outside a context-save handler");
   case Op::s_endpgm_ordered_ps_done:
-    salu_fault(w, in, "a pixel-shader instruction in a compute wave");
+    instruction_fault(w, in, "a pixel-shader instruction in a compute wave");
   case Op::s_sethalt:
-    if (k & 1) salu_fault(w, in, "s_sethalt halted the wave (nothing would resume it)");
+    if (k & 1) instruction_fault(w, in, "s_sethalt halted the wave (nothing would resume it)");
     break;
   case Op::s_sendmsghalt:
-    salu_fault(w, in, "s_sendmsghalt halted the wave (nothing would resume it)");
+    instruction_fault(w, in, "s_sendmsghalt halted the wave (nothing would resume it)");
   // S_ROUND_MODE / S_DENORM_MODE write MODE's FP_ROUND / FP_DENORM from simm16[3:0].
   case Op::s_round_mode:
     set_mode(w, in, (mode_value(w) & ~0xfu) | (k & 0xf));

@@ -10,16 +10,6 @@
 namespace sim::shader {
 namespace {
 
-std::string hex(uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
-[[noreturn]] void smem_fault(const Wave& w, const Inst& in, const std::string& what) {
-  throw ShaderFault(what + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")");
-}
-
 // Bytes a load reads and how its result extends: gfx12's byte and short loads fill one SGPR.
 struct Access {
   unsigned bytes;
@@ -79,10 +69,10 @@ void Executor::exec_smem(Wave& w, const Inst& in) {
   default:
     break;
   }
-  if (!is_load(in.op)) smem_fault(w, in, "unimplemented scalar memory instruction");
+  if (!is_load(in.op)) instruction_fault(w, in, "unimplemented scalar memory instruction");
   const Access a = access_of(in.op);
   const unsigned n = a.narrow ? 1 : a.bytes / 4;
-  if (in.dst + n > 106) smem_fault(w, in, "scalar load destination out of range");
+  if (in.dst + n > 106) instruction_fault(w, in, "scalar load destination out of range");
   int64_t off = in.imm;
   if (in.soffset != src::kNull) off += sread(w, in, in.soffset);
   const bool buffer = is_buffer_smem(in.op);
@@ -92,7 +82,7 @@ void Executor::exec_smem(Wave& w, const Inst& in) {
   // reads as 0 without touching memory, in whole dwords (bytes for the narrow loads).
   uint64_t range = ~uint64_t(0);
   if (buffer) {
-    if (in.src[0] + 4 > 106) smem_fault(w, in, "buffer resource beyond s105");
+    if (in.src[0] + 4 > 106) instruction_fault(w, in, "buffer resource beyond s105");
     const uint32_t* v = &w.sgpr[in.src[0]];
     base = v[0] | uint64_t(v[1] & 0xffff) << 32;
     const uint32_t stride = (v[1] >> 16) & 0x3fff;
@@ -109,7 +99,7 @@ void Executor::exec_smem(Wave& w, const Inst& in) {
   try {
     if (a.narrow) {
       if (a.bytes == 2 && ((base + uint64_t(off)) & 1))
-        smem_fault(w, in, "misaligned scalar short load " + hex(base + uint64_t(off)));
+        instruction_fault(w, in, "misaligned scalar short load " + hex(base + uint64_t(off)));
       uint16_t v = 0;
       if (in_range(off, a.bytes)) memory_.read(base + uint64_t(off), &v, a.bytes);
       uint32_t r = v;

@@ -18,12 +18,6 @@
 namespace sim::shader {
 namespace {
 
-[[noreturn]] void fault(const Wave& w, const Inst& in, const std::string& what) {
-  char pc[32];
-  std::snprintf(pc, sizeof pc, "0x%llx", static_cast<unsigned long long>(w.pc));
-  throw ShaderFault(what + " at pc " + pc + " (" + disassemble(in) + ")");
-}
-
 template <class T> T clamp01(T x) {
   return x < T(0) ? T(0) : x > T(1) ? T(1) : x;
 }
@@ -537,7 +531,7 @@ void Executor::exec_valu_extra(Wave& w, const Inst& in) {
       half_dst(lane, hout(fminimum(fmaximum(hsrc(0, lane), hsrc(1, lane)), hsrc(2, lane))));
       break;
     default:
-      fault(w, in, "unimplemented vector instruction");
+      instruction_fault(w, in, "unimplemented vector instruction");
     }
   }
 }
