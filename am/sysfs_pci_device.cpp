@@ -8,12 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
-#include <thread>
 
 namespace am {
 namespace fs = std::filesystem;
@@ -29,7 +27,8 @@ std::string why_not(const fs::path& file) {
 
 } // namespace
 
-SysfsPciDevice::SysfsPciDevice(const fs::path& root, const std::string& address) : address_(address) {
+SysfsPciDevice::SysfsPciDevice(const fs::path& root, const std::string& address)
+    : BarMappedPci(address) {
   const fs::path dir = root / "bus/pci/devices" / address;
   config_path_ = dir / "config";
   // Read-write when allowed (enable_bus_master needs it; root may), else read-only.
@@ -109,23 +108,6 @@ void SysfsPciDevice::config_write32(uint32_t offset, uint32_t value) {
     throw std::runtime_error(why_not(config_path_) + ": cannot write config space");
 }
 
-// BAR accesses are single 32/64-bit volatile loads and stores, as MMIO needs.
-uint32_t SysfsPciDevice::reg_read32(uint32_t index) {
-  if (uint64_t(index) * 4 + 4 > bar5_.size) return 0xffffffffu;
-  return *reinterpret_cast<volatile uint32_t*>(bar5_.base + uint64_t(index) * 4);
-}
-
-void SysfsPciDevice::reg_write32(uint32_t index, uint32_t value) {
-  if (uint64_t(index) * 4 + 4 > bar5_.size) return;
-  *reinterpret_cast<volatile uint32_t*>(bar5_.base + uint64_t(index) * 4) = value;
-}
-
-void SysfsPciDevice::doorbell_write64(uint32_t index, uint64_t value) {
-  if (uint64_t(index) * 4 + 8 > bar2_.size) return;
-  std::atomic_thread_fence(std::memory_order_release); // ring contents before the doorbell
-  *reinterpret_cast<volatile uint64_t*>(bar2_.base + uint64_t(index) * 4) = value;
-}
-
 // No IOMMU: the bus address is the physical address. Another card's VRAM aperture is already
 // resident and has its BAR's bus address; anything else is pinned memory.
 std::vector<uint64_t> SysfsPciDevice::dma_map(void* host, uint64_t size) {
@@ -136,11 +118,6 @@ std::vector<uint64_t> SysfsPciDevice::dma_map(void* host, uint64_t size) {
 void SysfsPciDevice::dma_unmap(void* host, uint64_t size) {
   if (aperture_bus_address(host, size)) return;
   unpin_pages(host, size);
-}
-
-bool SysfsPciDevice::wait_interrupt(std::chrono::microseconds timeout) {
-  std::this_thread::sleep_for(std::min(timeout, std::chrono::microseconds(100)));
-  return false; // no interrupt delivery without vfio: the caller polls
 }
 
 } // namespace am

@@ -5,14 +5,14 @@
 // this is the VFIO=0 no-IOMMU fallback, and it says so once. Interrupts are not delivered here;
 // waits poll.
 #pragma once
-#include "pci.h"
+#include "bar_mapped_pci.h"
 
 #include <filesystem>
 #include <string>
 
 namespace am {
 
-class SysfsPciDevice final : public Pci {
+class SysfsPciDevice final : public BarMappedPci {
 public:
   // Opens <root>/bus/pci/devices/<address>; throws std::runtime_error naming the file that
   // cannot be opened or mapped (and what to do about it).
@@ -24,30 +24,17 @@ public:
   uint32_t config_read32(uint32_t offset) override;
   void enable_bus_master() override;
   void config_write32(uint32_t offset, uint32_t value) override;
-  uint32_t reg_read32(uint32_t index) override;
-  void reg_write32(uint32_t index, uint32_t value) override;
-  void doorbell_write64(uint32_t index, uint64_t value) override;
-  uint8_t* vram() override { return bar0_.base; }
-  uint64_t vram_size() const override { return bar0_.size; }
-  uint64_t reg_bytes() const override { return bar5_.size; }
   std::vector<uint64_t> dma_map(void* host, uint64_t size) override;
   void dma_unmap(void* host, uint64_t size) override;
-  bool wait_interrupt(std::chrono::microseconds timeout) override;
-  std::string address() const override { return address_; }
-  bool emulated() const override { return false; }
+  // No interrupt delivery without vfio: waits poll.
+  bool wait_interrupt(std::chrono::microseconds timeout) override { return poll_interrupt(timeout); }
 
 private:
-  struct Bar {
-    uint8_t* base = nullptr;
-    uint64_t size = 0;
-  };
   Bar map_bar(const std::filesystem::path& dir, int index);
 
-  std::string address_;
   int config_fd_ = -1;
   std::filesystem::path config_path_;
   bool config_writable_ = false;
-  Bar bar0_, bar2_, bar5_;
 };
 
 } // namespace am

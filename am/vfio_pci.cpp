@@ -6,12 +6,10 @@
 #include <linux/vfio.h>
 #include <sys/mman.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
-#include <thread>
 
 namespace am {
 namespace {
@@ -23,7 +21,7 @@ void* as_arg(uintptr_t v) { return reinterpret_cast<void*>(v); }
 } // namespace
 
 VfioPci::VfioPci(VfioSystem& sys, const std::string& address, const std::string& group, bool noiommu)
-    : sys_(sys), address_(address), noiommu_(noiommu) {
+    : BarMappedPci(address), sys_(sys), noiommu_(noiommu) {
   auto fail = [&](const std::string& what) {
     release();
     throw std::runtime_error(address_ + ": " + what);
@@ -56,10 +54,10 @@ VfioPci::VfioPci(VfioSystem& sys, const std::string& address, const std::string&
   device_ = sys_.ioctl(group_, VFIO_GROUP_GET_DEVICE_FD, name.data());
   if (device_ < 0) fail(std::string("vfio refuses the device: ") + std::strerror(errno));
   try {
-    config_ = region(VFIO_PCI_CONFIG_REGION_INDEX, false);
-    bar0_ = region(VFIO_PCI_BAR0_REGION_INDEX, true);
-    bar2_ = region(VFIO_PCI_BAR2_REGION_INDEX, true);
-    bar5_ = region(VFIO_PCI_BAR5_REGION_INDEX, true);
+    config_offset_ = region(VFIO_PCI_CONFIG_REGION_INDEX).offset;
+    bar0_ = map_bar(VFIO_PCI_BAR0_REGION_INDEX);
+    bar2_ = map_bar(VFIO_PCI_BAR2_REGION_INDEX);
+    bar5_ = map_bar(VFIO_PCI_BAR5_REGION_INDEX);
   } catch (const std::runtime_error& e) {
     fail(e.what());
   }
@@ -77,7 +75,7 @@ VfioPci::~VfioPci() { release(); }
 void VfioPci::release() {
   if (device_ >= 0 && irq_fd_ >= 0) disable_msi();
   if (bar0_.base) unregister_aperture(bar0_.base);
-  for (Region* r : {&bar0_, &bar2_, &bar5_})
+  for (Bar* r : {&bar0_, &bar2_, &bar5_})
     if (r->base) sys_.munmap(r->base, r->size), r->base = nullptr;
   {
     std::lock_guard lock(dma_mutex_);
@@ -92,34 +90,36 @@ void VfioPci::release() {
     if (*fd >= 0) sys_.close(*fd), *fd = -1;
 }
 
-VfioPci::Region VfioPci::region(unsigned index, bool map) {
+VfioPci::Region VfioPci::region(unsigned index) {
   vfio_region_info info{};
   info.argsz = sizeof info;
   info.index = index;
   if (sys_.ioctl(device_, VFIO_DEVICE_GET_REGION_INFO, &info) != 0 || info.size == 0)
     throw std::runtime_error("vfio region " + std::to_string(index) + " is missing");
-  Region r{nullptr, info.size, info.offset};
-  if (!map) return r;
-  if (!(info.flags & VFIO_REGION_INFO_FLAG_MMAP))
+  return Region{info.offset, info.size, (info.flags & VFIO_REGION_INFO_FLAG_MMAP) != 0};
+}
+
+VfioPci::Bar VfioPci::map_bar(unsigned index) {
+  const Region r = region(index);
+  if (!r.mappable)
     throw std::runtime_error("BAR region " + std::to_string(index) + " cannot be mapped");
-  void* p = sys_.mmap(info.size, device_, off_t(info.offset));
+  void* p = sys_.mmap(r.size, device_, off_t(r.offset));
   if (p == MAP_FAILED) throw std::runtime_error("cannot map BAR region " + std::to_string(index) + ": " + std::strerror(errno));
-  r.base = static_cast<uint8_t*>(p);
-  return r;
+  return Bar{static_cast<uint8_t*>(p), r.size};
 }
 
 // vfio-pci enables the device but leaves bus mastering to the user, as QEMU sets it.
 void VfioPci::enable_bus_master() {
   uint16_t command = 0;
-  if (sys_.pread(device_, &command, 2, off_t(config_.offset + kPciCommand)) != 2)
+  if (sys_.pread(device_, &command, 2, off_t(config_offset_ + kPciCommand)) != 2)
     throw std::runtime_error(address_ + ": cannot read the PCI command register");
   command |= kPciCommandMemory | kPciCommandBusMaster;
-  if (sys_.pwrite(device_, &command, 2, off_t(config_.offset + kPciCommand)) != 2)
+  if (sys_.pwrite(device_, &command, 2, off_t(config_offset_ + kPciCommand)) != 2)
     throw std::runtime_error(address_ + ": cannot enable bus mastering");
 }
 
 void VfioPci::config_write32(uint32_t offset, uint32_t value) {
-  if (sys_.pwrite(device_, &value, 4, off_t(config_.offset + (offset & ~3u))) != 4)
+  if (sys_.pwrite(device_, &value, 4, off_t(config_offset_ + (offset & ~3u))) != 4)
     throw std::runtime_error(address_ + ": cannot write config space at " +
                              std::to_string(offset & ~3u));
 }
@@ -173,24 +173,8 @@ void VfioPci::setup_msi() {
 
 uint32_t VfioPci::config_read32(uint32_t offset) {
   uint32_t v = 0xffffffffu;
-  if (sys_.pread(device_, &v, 4, off_t(config_.offset + (offset & ~3u))) != 4) return 0xffffffffu;
+  if (sys_.pread(device_, &v, 4, off_t(config_offset_ + (offset & ~3u))) != 4) return 0xffffffffu;
   return v;
-}
-
-uint32_t VfioPci::reg_read32(uint32_t index) {
-  if (uint64_t(index) * 4 + 4 > bar5_.size) return 0xffffffffu;
-  return *reinterpret_cast<volatile uint32_t*>(bar5_.base + uint64_t(index) * 4);
-}
-
-void VfioPci::reg_write32(uint32_t index, uint32_t value) {
-  if (uint64_t(index) * 4 + 4 > bar5_.size) return;
-  *reinterpret_cast<volatile uint32_t*>(bar5_.base + uint64_t(index) * 4) = value;
-}
-
-void VfioPci::doorbell_write64(uint32_t index, uint64_t value) {
-  if (uint64_t(index) * 4 + 8 > bar2_.size) return;
-  std::atomic_thread_fence(std::memory_order_release);
-  *reinterpret_cast<volatile uint64_t*>(bar2_.base + uint64_t(index) * 4) = value;
 }
 
 // Every page at iova = its physical address: the GPU's page tables carry physical addresses,
@@ -200,7 +184,7 @@ void VfioPci::doorbell_write64(uint32_t index, uint64_t value) {
 std::vector<uint64_t> VfioPci::dma_map(void* host, uint64_t size) {
   const std::optional<uint64_t> aperture = aperture_bus_address(host, size);
   std::vector<uint64_t> pages = aperture ? contiguous_pages(*aperture, size) : sys_.pin(host, size);
-  std::vector<std::pair<uint64_t, uint64_t>> runs;
+  DmaRuns runs;
   if (!noiommu_) {
     for (size_t i = 0; i < pages.size();) {
       size_t n = 1;
@@ -213,13 +197,7 @@ std::vector<uint64_t> VfioPci::dma_map(void* host, uint64_t size) {
       map.size = n * kPage;
       if (sys_.ioctl(container_, VFIO_IOMMU_MAP_DMA, &map) != 0) {
         const std::string why = std::strerror(errno);
-        for (auto [iova, bytes] : runs) {
-          vfio_iommu_type1_dma_unmap unmap{};
-          unmap.argsz = sizeof unmap;
-          unmap.iova = iova;
-          unmap.size = bytes;
-          sys_.ioctl(container_, VFIO_IOMMU_UNMAP_DMA, &unmap);
-        }
+        unmap_dma(runs);
         if (!aperture) sys_.unpin(host, size);
         throw std::runtime_error("VFIO_IOMMU_MAP_DMA failed: " + why);
       }
@@ -235,7 +213,7 @@ std::vector<uint64_t> VfioPci::dma_map(void* host, uint64_t size) {
 }
 
 void VfioPci::dma_unmap(void* host, uint64_t size) {
-  std::vector<std::pair<uint64_t, uint64_t>> runs;
+  DmaRuns runs;
   bool pinned;
   {
     std::lock_guard lock(dma_mutex_);
@@ -245,21 +223,23 @@ void VfioPci::dma_unmap(void* host, uint64_t size) {
     pinned = it->second.pinned;
     dma_.erase(it);
   }
-  if (!noiommu_)
-    for (auto [iova, bytes] : runs) {
-      vfio_iommu_type1_dma_unmap unmap{};
-      unmap.argsz = sizeof unmap;
-      unmap.iova = iova;
-      unmap.size = bytes;
-      sys_.ioctl(container_, VFIO_IOMMU_UNMAP_DMA, &unmap);
-    }
+  if (!noiommu_) unmap_dma(runs);
   if (pinned) sys_.unpin(host, size);
+}
+
+void VfioPci::unmap_dma(const DmaRuns& runs) {
+  for (auto [iova, bytes] : runs) {
+    vfio_iommu_type1_dma_unmap unmap{};
+    unmap.argsz = sizeof unmap;
+    unmap.iova = iova;
+    unmap.size = bytes;
+    sys_.ioctl(container_, VFIO_IOMMU_UNMAP_DMA, &unmap);
+  }
 }
 
 bool VfioPci::wait_interrupt(std::chrono::microseconds timeout) {
   if (irq_fd_ >= 0) return sys_.wait_eventfd(irq_fd_, timeout.count());
-  std::this_thread::sleep_for(std::min(timeout, std::chrono::microseconds(100)));
-  return false;
+  return poll_interrupt(timeout); // a card without MSI is polled
 }
 
 } // namespace am
