@@ -1,10 +1,8 @@
-// Device enumeration: AMCL_DEVICES selects what amcl drives — "auto" (default: every RDNA3/4
-// card it can open, or one emulated gfx1100 when there is no card), "sim:gfx1100" /
-// "sim:gfx1101" / "sim:gfx1201" / "sim:gfx1200" entries, or PCI addresses ("0000:03:00.0"),
-// comma separated.
-// Real cards open through vfio-pci when bound to it in an IOMMU group, through sysfs (no
-// IOMMU, warned about) when they have no driver and no group or VFIO=0 asks.
-// A device that cannot be used is reported once, with what to do, and skipped.
+// Real-card enumeration: every RDNA3/RDNA4 function on the PCI bus that amcl can open, through
+// vfio-pci when bound to it in an IOMMU group, through sysfs (no IOMMU, warned about) when it
+// has no driver and no group or VFIO=0 asks (VFIO=1 forces vfio-pci). A card that cannot be
+// used (bound to amdgpu, not viable) is reported with what to do, and skipped. Which cards a
+// process drives, emulated ones among them, is chosen above am/ (runtime/device_backends).
 #pragma once
 #include "pci.h"
 
@@ -14,10 +12,13 @@
 
 namespace am {
 
-struct Enumerated {
-  std::shared_ptr<Pci> pci;
-};
-
-std::vector<Enumerated> enumerate_devices(std::vector<std::string>* messages = nullptr);
+// Every RDNA3/RDNA4 card that could be opened; each other one adds a message saying why not.
+// `found_any`: whether the bus has any RDNA3/RDNA4 card at all, usable or not.
+std::vector<std::shared_ptr<Pci>> open_real_cards(std::vector<std::string>& messages,
+                                                  bool& found_any);
+// The card at `address` ("0000:03:00.0"), or nothing with a message saying why.
+std::shared_ptr<Pci> open_real_card(const std::string& address, std::vector<std::string>& messages);
+// Whether `s` is a PCI address in domain:bus:device.function form.
+bool is_pci_address(const std::string& s);
 
 } // namespace am

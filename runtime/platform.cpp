@@ -8,7 +8,7 @@
 
 #include <CL/cl_ext.h>
 
-#include "am/enumerate.h"
+#include "device_backends.h"
 
 #include <array>
 #include <chrono>
@@ -46,14 +46,14 @@ uint64_t host_time_ns() {
 cl_platform_id platform() {
   static cl_platform_id p = [] {
     auto* plat = new _cl_platform_id();
-    for (auto& e : am::enumerate_devices()) {
+    for (auto& pci : open_device_backends()) {
       try {
         auto* dev = new _cl_device_id();
         dev->platform = plat;
-        dev->am = std::make_unique<am::Device>(e.pci);
+        dev->am = std::make_unique<am::Device>(pci);
         plat->devices.push_back(dev);
       } catch (const std::exception& ex) {
-        std::fprintf(stderr, "amcl: device %s unusable: %s\n", e.pci->address().c_str(), ex.what());
+        std::fprintf(stderr, "amcl: device %s unusable: %s\n", pci->address().c_str(), ex.what());
       }
     }
     return plat;

@@ -2,12 +2,12 @@
 // as Linux lays it out (bus/pci/devices/<address> with vendor, device, resource, a driver
 // symlink into bus/pci/drivers and an iommu_group symlink; driver_override; drivers_probe).
 #include "am/bar_apertures.h"
-#include "am/enumerate.h"
 #include "am/firmware.h"
 #include "am/pagemap.h"
 #include "am/pci_config_state.h"
 #include "am/sysfs_pci.h"
 #include "am/sysfs_pci_device.h"
+#include "runtime/device_backends.h"
 
 #include <gtest/gtest.h>
 
@@ -295,18 +295,18 @@ TEST(SysfsPciDevice, EnumerationPicksTheBackendByTheCardsStateAndVfio) {
   ::setenv("AMCL_DEVICES", "0000:03:00.0", 1);
   std::vector<std::string> messages;
   ::setenv("VFIO", "1", 1); // vfio-pci forced, but the card is not bound to it
-  EXPECT_TRUE(am::enumerate_devices(&messages).empty());
+  EXPECT_TRUE(amcl::rt::open_device_backends(&messages).empty());
   ASSERT_EQ(messages.size(), 1u);
   EXPECT_NE(messages[0].find("not bound to vfio-pci"), std::string::npos) << messages[0];
   ::unsetenv("VFIO"); // no driver, no IOMMU group: the sysfs backend
-  auto devices = am::enumerate_devices(&messages);
+  auto devices = amcl::rt::open_device_backends(&messages);
   ASSERT_EQ(devices.size(), 1u);
   ::setenv("VFIO", "0", 1);
-  devices = am::enumerate_devices(&messages);
+  devices = amcl::rt::open_device_backends(&messages);
   ASSERT_EQ(devices.size(), 1u);
-  EXPECT_EQ(devices[0].pci->address(), "0000:03:00.0");
+  EXPECT_EQ(devices[0]->address(), "0000:03:00.0");
   ::setenv("AMCL_DEVICES", "0000:09:00.0", 1);
-  EXPECT_TRUE(am::enumerate_devices(&messages).empty());
+  EXPECT_TRUE(amcl::rt::open_device_backends(&messages).empty());
   EXPECT_NE(messages.at(0).find("no RDNA3/RDNA4 card"), std::string::npos);
   ::unsetenv("VFIO");
   ::unsetenv("AMCL_DEVICES");
