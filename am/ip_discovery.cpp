@@ -1,5 +1,6 @@
 #include "ip_discovery.h"
 
+#include "device_error.h"
 #include "hw/discovery.h"
 
 namespace am {
@@ -75,6 +76,21 @@ std::optional<IpDiscovery> parse_ip_discovery(std::span<const uint8_t> bin, std:
     }
   }
   return out;
+}
+
+IpDiscovery read_ip_discovery(Pci& pci) {
+  const uint64_t vram_size = pci.vram_size();
+  if (vram_size < kOffsetFromVramTop)
+    throw DeviceError(pci.address() + ": VRAM too small for an IP discovery binary");
+  const uint8_t* bin = pci.vram() + (vram_size - kOffsetFromVramTop);
+  std::string error;
+  auto ip = parse_ip_discovery(std::span(bin, kOffsetFromVramTop), &error);
+  if (!ip) throw DeviceError(pci.address() + ": " + error);
+  return std::move(*ip);
+}
+
+std::string version_of(const IpBlock& b) {
+  return std::to_string(b.major) + "." + std::to_string(b.minor) + "." + std::to_string(b.revision);
 }
 
 // Linux kfd_device.c (kgd2kfd_probe: gfx_target_version per GC IP version). The hardware and

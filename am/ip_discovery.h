@@ -1,6 +1,8 @@
 // Reading the IP discovery binary (am/hw/discovery.h): the driver learns which IP blocks the
 // card has, their versions and register bases from it instead of from per-chip tables.
 #pragma once
+#include "pci.h"
+
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -25,6 +27,13 @@ struct IpDiscovery {
 // Parses and validates a discovery binary: signatures, both checksums, and every offset and
 // count against the bytes given. Returns nullopt with `error` saying what is wrong.
 std::optional<IpDiscovery> parse_ip_discovery(std::span<const uint8_t> bin, std::string* error);
+
+// The card's own table, from the top of its VRAM (amdgpu_discovery_read_binary_from_mem);
+// throws DeviceError naming the card when it is missing or malformed.
+IpDiscovery read_ip_discovery(Pci& pci);
+
+// "11.0.3": a block's version as error messages name it.
+std::string version_of(const IpBlock& block);
 
 // The LLVM processor of a GC IP version ("gfx1100" for GC 11.0.0), or "" when amcl does not
 // know it.

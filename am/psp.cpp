@@ -1,8 +1,10 @@
 #include "psp.h"
 
 #include "device_error.h"
+#include "hw/discovery.h"
 #include "hw/psp_gfx_if.h"
 #include "hw/ucode.h"
+#include "memory_manager.h"
 #include "reg_wait.h"
 
 #include <atomic>
@@ -15,6 +17,8 @@ namespace {
 using namespace hw;
 using namespace hw::psp;
 
+constexpr uint64_t kPage = 4096;
+
 void put32(uint8_t* base, uint32_t at, uint32_t v) { std::memcpy(base + at, &v, 4); }
 uint32_t get32(const uint8_t* base, uint32_t at) {
   uint32_t v;
@@ -24,14 +28,38 @@ uint32_t get32(const uint8_t* base, uint32_t at) {
 
 } // namespace
 
-Psp::Psp(Pci& pci, const PspRegs& regs, unsigned mp0_major, RegIndex reg_index, PspBuffers buffers,
-         uint64_t fb_base, FlushHdp flush_hdp)
-    : pci_(pci), regs_(regs), mp0_major_(mp0_major), reg_index_(std::move(reg_index)),
-      flush_hdp_(std::move(flush_hdp)), buf_(std::move(buffers)), fb_base_(fb_base) {}
+void Psp::init_sw(const IpDiscovery& ip) {
+  const IpBlock* mp0 = ip.find(discovery::MP0_HWID);
+  if (!mp0 || mp0->bases.empty())
+    throw DeviceError(pci_.address() + ": IP discovery lists no MP0 (PSP) register bases");
+  regs_ = psp_regs_for_major(mp0->major);
+  if (!regs_)
+    throw DeviceError(pci_.address() + ": PSP (MP0) " + version_of(*mp0) +
+                      " is not known to amcl");
+  bases_ = RegisterBases::of(*mp0);
+  mp0_major_ = mp0->major;
+}
 
-bool Psp::sos_alive() const { return pci_.reg_read32(reg(regs_.sos_alive)) != 0; }
+void Psp::init_hw(const FirmwareSet& fw, MemoryManager& memory, uint64_t fb_base) {
+  fb_base_ = fb_base;
+  buf_.msg1 = memory.alloc_boot(kMsg1Bytes, kMsg1Bytes);
+  buf_.ring = memory.alloc_boot(64 << 10, kPage);
+  buf_.cmd = memory.alloc_boot(kPage, kPage);
+  buf_.fence = memory.alloc_boot(kPage, kPage);
+  std::memset(buf_.fence.cpu, 0, kPage);
+  start_sos(fw);
+  create_ring();
+  const uint32_t tmr_size = load_toc(fw.sos.at(ucode::PSP_FW_TYPE_PSP_TOC));
+  const Allocation tmr = memory.alloc_boot(tmr_size, kTmrAlignment);
+  load_ip_fw(fw.smu);
+  setup_tmr(tmr);
+  for (const FirmwareImage& image : fw.gfx) load_ip_fw(image);
+  autoload_rlc();
+}
 
-bool Psp::bootloader_ready() const { return pci_.reg_read32(reg(regs_.bl_cmd)) == BL_READY; }
+bool Psp::sos_alive() const { return pci_.reg_read32(reg(regs_->sos_alive)) != 0; }
+
+bool Psp::bootloader_ready() const { return pci_.reg_read32(reg(regs_->bl_cmd)) == BL_READY; }
 
 void Psp::copy_to_msg1(std::span<const uint8_t> bytes, const char* what) {
   if (bytes.size() > buf_.msg1.size)
@@ -54,15 +82,15 @@ void Psp::start_sos(const FirmwareSet& fw) {
   for (const auto& [type, command] : steps) {
     auto it = fw.sos.find(type);
     if (it == fw.sos.end()) continue; // this part has no such component
-    if (!wait_reg(pci_, reg(regs_.bl_cmd), 0xffffffffu, BL_READY, timeout_))
+    if (!wait_reg(pci_, reg(regs_->bl_cmd), 0xffffffffu, BL_READY, timeout_))
       throw DeviceError("PSP bootloader is not ready (C2PMSG_35 = " +
-                        std::to_string(pci_.reg_read32(reg(regs_.bl_cmd))) + ")");
+                        std::to_string(pci_.reg_read32(reg(regs_->bl_cmd))) + ")");
     copy_to_msg1(it->second, "sOS component");
-    flush_hdp_();
-    pci_.reg_write32(reg(regs_.bl_addr), uint32_t(mc(buf_.msg1) >> 20));
-    pci_.reg_write32(reg(regs_.bl_cmd), command);
+    nbio_.flush_hdp();
+    pci_.reg_write32(reg(regs_->bl_addr), uint32_t(mc(buf_.msg1) >> 20));
+    pci_.reg_write32(reg(regs_->bl_cmd), command);
     if (command == BL_LOAD_SOSDRV) break;
-    if (!wait_reg(pci_, reg(regs_.bl_cmd), 0xffffffffu, BL_READY, timeout_))
+    if (!wait_reg(pci_, reg(regs_->bl_cmd), 0xffffffffu, BL_READY, timeout_))
       throw DeviceError("PSP bootloader refused sOS component " + std::to_string(type));
   }
   const auto deadline = std::chrono::steady_clock::now() + timeout_;
@@ -72,17 +100,17 @@ void Psp::start_sos(const FirmwareSet& fw) {
 
 void Psp::create_ring() {
   // The sOS sets the response flag in C2PMSG_64 when it can take ring commands.
-  if (!wait_reg(pci_, reg(regs_.ring_cmd), GFX_FLAG_RESPONSE, GFX_FLAG_RESPONSE, timeout_))
+  if (!wait_reg(pci_, reg(regs_->ring_cmd), GFX_FLAG_RESPONSE, GFX_FLAG_RESPONSE, timeout_))
     throw DeviceError("PSP: the sOS does not accept ring commands");
   std::memset(buf_.ring.cpu, 0, buf_.ring.size);
-  pci_.reg_write32(reg(regs_.ring_lo), uint32_t(mc(buf_.ring)));
-  pci_.reg_write32(reg(regs_.ring_hi), uint32_t(mc(buf_.ring) >> 32));
-  pci_.reg_write32(reg(regs_.ring_size), uint32_t(buf_.ring.size));
-  pci_.reg_write32(reg(regs_.ring_cmd), GFX_CTRL_CMD_ID_INIT_GPCOM_RING);
-  if (!wait_reg(pci_, reg(regs_.ring_cmd), GFX_FLAG_RESPONSE | GFX_CMD_STATUS_MASK, GFX_FLAG_RESPONSE, timeout_))
+  pci_.reg_write32(reg(regs_->ring_lo), uint32_t(mc(buf_.ring)));
+  pci_.reg_write32(reg(regs_->ring_hi), uint32_t(mc(buf_.ring) >> 32));
+  pci_.reg_write32(reg(regs_->ring_size), uint32_t(buf_.ring.size));
+  pci_.reg_write32(reg(regs_->ring_cmd), GFX_CTRL_CMD_ID_INIT_GPCOM_RING);
+  if (!wait_reg(pci_, reg(regs_->ring_cmd), GFX_FLAG_RESPONSE | GFX_CMD_STATUS_MASK, GFX_FLAG_RESPONSE, timeout_))
     throw DeviceError("PSP: creating the GPCOM ring failed (C2PMSG_64 = " +
-                      std::to_string(pci_.reg_read32(reg(regs_.ring_cmd))) + ")");
-  wptr_ = pci_.reg_read32(reg(regs_.ring_wptr));
+                      std::to_string(pci_.reg_read32(reg(regs_->ring_cmd))) + ")");
+  wptr_ = pci_.reg_read32(reg(regs_->ring_wptr));
 }
 
 void Psp::submit(uint32_t cmd_id, const char* what) {
@@ -100,9 +128,9 @@ void Psp::submit(uint32_t cmd_id, const char* what) {
   put32(frame, kFrameFenceHi, uint32_t(mc(buf_.fence) >> 32));
   const uint32_t fence_value = wptr_ + kFrameBytes / 4;
   put32(frame, kFrameFenceValue, fence_value);
-  flush_hdp_(); // the frame, the command and any image in msg1 reach VRAM first
+  nbio_.flush_hdp(); // the frame, the command and any image in msg1 reach VRAM first
   wptr_ = (wptr_ + kFrameBytes / 4) % ring_dwords;
-  pci_.reg_write32(reg(regs_.ring_wptr), wptr_);
+  pci_.reg_write32(reg(regs_->ring_wptr), wptr_);
   const auto deadline = std::chrono::steady_clock::now() + timeout_;
   while (std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(buf_.fence.cpu)).load(std::memory_order_acquire) !=
          fence_value)

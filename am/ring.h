@@ -12,6 +12,9 @@
 
 namespace am {
 
+// The compute and SDMA queues' rings: 64K dwords each.
+inline constexpr uint64_t kQueueRingBytes = 256 * 1024;
+
 class Ring {
 public:
   void init(const Allocation& mem) {

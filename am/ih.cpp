@@ -1,0 +1,68 @@
+#include "ih.h"
+
+#include "hw/discovery.h"
+#include "memory_manager.h"
+
+#include <cstring>
+
+namespace am {
+namespace {
+
+constexpr uint64_t kIhRingBytes = 64 * 1024;
+
+} // namespace
+
+void Ih::init_sw(const IpDiscovery& ip) {
+  const IpBlock* oss = ip.find(hw::discovery::OSSSYS_HWID);
+  if (!oss || oss->bases.empty())
+    throw DeviceError(pci_.address() + ": IP discovery lists no OSSSYS register bases");
+  regs_ = hw::ih_regs_for_major(oss->major);
+  if (!regs_)
+    throw DeviceError(pci_.address() + ": OSSSYS IP version " + version_of(*oss) +
+                      " is not known to amcl");
+  oss_base_ = uint32_t(oss->bases[0]);
+}
+
+void Ih::init_hw(MemoryManager& memory, SignalPage& signals) {
+  ring_mem_ = memory.alloc_vram(kIhRingBytes);
+  std::memset(ring_mem_.cpu, 0, kIhRingBytes);
+  ring_.init(pci_, oss_base_, *regs_, ring_mem_, signals.memory(),
+             SignalPage::offset(SignalPage::kIhWptr));
+}
+
+void Ih::fini_hw() {
+  pci_.reg_write32(oss_base_ + regs_->IH_RB_CNTL, 0);
+}
+
+void Ih::add_source(int client, uint8_t source, Handler handler) {
+  sources_.push_back({client, source, std::move(handler)});
+}
+
+void Ih::service() {
+  for (const hw::ih::IvEntry& iv : ring_.drain()) {
+    for (const Source& s : sources_) {
+      if (s.source != iv.source_id || (s.client != kAnyClient && s.client != iv.client_id))
+        continue;
+      if (std::optional<DeviceFault> fault = s.handler(iv)) {
+        std::lock_guard lock(fault_mutex_);
+        faults_.push_back(std::move(*fault));
+      }
+      break;
+    }
+  }
+}
+
+std::vector<DeviceFault> Ih::take_faults() {
+  std::vector<DeviceFault> faults;
+  std::lock_guard lock(fault_mutex_);
+  faults.swap(faults_);
+  return faults;
+}
+
+void Ih::discard_faults() {
+  service();
+  std::lock_guard lock(fault_mutex_);
+  faults_.clear();
+}
+
+} // namespace am

@@ -1,0 +1,183 @@
+#include "memory_manager.h"
+
+#include "device_error.h"
+#include "page_table.h"
+#include "va_space.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace am {
+namespace {
+
+constexpr uint64_t kPage = 4096;
+constexpr uint64_t kHuge = 2ull << 20;
+// Top of VRAM holds the IP discovery table and firmware reservations on real cards.
+constexpr uint64_t kReservedTop = 1ull << 20;
+// Below it, the boot region: the PSP's buffers, the TMR (firmware the PSP keeps) and the SMU's
+// tables. Ordinary allocations never come from it, in this session or a later one.
+constexpr uint64_t kBootRegion = 32ull << 20;
+
+uint64_t round_up(uint64_t v, uint64_t a) {
+  return (v + a - 1) & ~(a - 1);
+}
+
+} // namespace
+
+MemoryManager::MemoryManager(Pci& pci, Gmc& gmc)
+    : pci_(pci), gmc_(gmc), vram_(0, pci.vram_size() - kReservedTop - kBootRegion) {}
+
+Allocation MemoryManager::alloc_boot(uint64_t size, uint64_t align) {
+  size = round_up(size, kPage);
+  const uint64_t region = pci_.vram_size() - kReservedTop - kBootRegion;
+  const uint64_t phys = round_up(region + boot_next_, align);
+  if (phys + size > region + kBootRegion)
+    throw DeviceError("boot memory region (" + std::to_string(kBootRegion >> 20) +
+                      " MiB) exhausted");
+  boot_next_ = phys + size - region;
+  auto va = VaSpace::process().allocate(size, std::max<uint64_t>(align, kPage));
+  if (!va) throw DeviceError("out of GPU virtual address space");
+  gmc_.page_table().map(*va, phys, size, PageTable::kRead | PageTable::kWrite);
+  Allocation a{*va, size, pci_.vram() + phys, MemoryKind::Vram, phys};
+  boot_allocs_.push_back(a);
+  track(a);
+  return a;
+}
+
+Allocation MemoryManager::alloc_vram(uint64_t size, uint64_t align, bool executable) {
+  size = round_up(size ? size : 1, kPage);
+  align = std::max<uint64_t>(align, size >= kHuge ? uint64_t(kHuge) : uint64_t(kPage));
+  auto phys = vram_.allocate(size, align);
+  if (!phys)
+    throw DeviceError("out of VRAM: " + std::to_string(size) + " bytes requested, " +
+                      std::to_string(vram_.largest_free()) + " largest free block");
+  auto va = VaSpace::process().allocate(size, align);
+  if (!va) {
+    vram_.free(*phys, size);
+    throw DeviceError("out of GPU virtual address space");
+  }
+  uint32_t flags =
+      PageTable::kRead | PageTable::kWrite | (executable ? uint32_t(PageTable::kExecute) : 0u);
+  gmc_.page_table().map(*va, *phys, size, flags);
+  gmc_.invalidate_tlb();
+  ++live_;
+  live_bytes_ += size;
+  const Allocation a{*va, size, pci_.vram() + *phys, MemoryKind::Vram, *phys};
+  track(a);
+  return a;
+}
+
+Allocation MemoryManager::alloc_system(uint64_t size) {
+  size = round_up(size ? size : 1, kPage);
+  void* host = nullptr;
+  if (posix_memalign(&host, kPage, size) != 0) throw DeviceError("out of host memory");
+  std::memset(host, 0, size);
+  std::vector<uint64_t> pages;
+  try {
+    pages = pci_.dma_map(host, size);
+  } catch (const std::exception& e) {
+    std::free(host);
+    throw DeviceError(std::string("DMA map failed: ") + e.what());
+  }
+  auto va = VaSpace::process().allocate(size, kPage);
+  if (!va) {
+    pci_.dma_unmap(host, size);
+    std::free(host);
+    throw DeviceError("out of GPU virtual address space");
+  }
+  gmc_.page_table().map_pages(
+      *va, pages, PageTable::kRead | PageTable::kWrite | PageTable::kSystem | PageTable::kSnooped);
+  gmc_.invalidate_tlb();
+  ++live_;
+  live_bytes_ += size;
+  const Allocation a{*va, size, static_cast<uint8_t*>(host), MemoryKind::System, pages.front()};
+  track(a);
+  return a;
+}
+
+void MemoryManager::free(const Allocation& a) {
+  if (!a) return;
+  untrack(a.va);
+  gmc_.page_table().unmap(a.va, a.size);
+  gmc_.invalidate_tlb(); // before the memory or its address can be handed out again
+  VaSpace::process().free(a.va, a.size);
+  if (a.kind == MemoryKind::Vram) {
+    vram_.free(a.phys, a.size);
+  } else {
+    pci_.dma_unmap(a.cpu, a.size);
+    std::free(a.cpu);
+  }
+  --live_;
+  live_bytes_ -= a.size;
+}
+
+void MemoryManager::map_peer(const Allocation& remote) {
+  if (remote.kind != MemoryKind::Vram || !remote.cpu)
+    throw DeviceError("peer mapping needs another card's VRAM allocation");
+  for (const Allocation& p : peers_)
+    if (p.va == remote.va) throw DeviceError("that allocation is already mapped here");
+  // The remote card's VRAM is its BAR0 aperture; the IOMMU makes it reachable from this card.
+  std::vector<uint64_t> pages;
+  try {
+    pages = pci_.dma_map(remote.cpu, remote.size);
+  } catch (const std::exception& e) {
+    throw DeviceError(std::string("peer mapping failed: ") + e.what());
+  }
+  gmc_.page_table().map_pages(remote.va, pages,
+                              PageTable::kRead | PageTable::kWrite | PageTable::kSystem);
+  gmc_.invalidate_tlb();
+  Allocation here = remote;
+  here.kind = MemoryKind::System;
+  here.phys = pages.front();
+  peers_.push_back(here);
+  track(here);
+}
+
+void MemoryManager::unmap_peer(const Allocation& remote) {
+  auto it = std::find_if(peers_.begin(), peers_.end(),
+                         [&](const Allocation& p) { return p.va == remote.va; });
+  if (it == peers_.end()) return;
+  untrack(it->va);
+  gmc_.page_table().unmap(it->va, it->size);
+  gmc_.invalidate_tlb();
+  pci_.dma_unmap(it->cpu, it->size);
+  peers_.erase(it);
+}
+
+void MemoryManager::fini() {
+  for (const Allocation& p : std::vector<Allocation>(peers_)) unmap_peer(p);
+  for (const Allocation& a : boot_allocs_) { // the memory stays reserved; the mapping goes
+    untrack(a.va);
+    gmc_.page_table().unmap(a.va, a.size);
+    VaSpace::process().free(a.va, a.size);
+  }
+  boot_allocs_.clear();
+}
+
+unsigned MemoryManager::read_code(uint64_t va, uint32_t out[3]) {
+  std::lock_guard lock(mapped_mutex_);
+  unsigned n = 0;
+  for (; n < 3; ++n) {
+    const uint64_t at = va + 4 * n;
+    auto it = mapped_.upper_bound(at);
+    if (it == mapped_.begin()) break;
+    const Allocation& a = std::prev(it)->second;
+    if (at + 4 > a.va + a.size || !a.cpu) break;
+    std::memcpy(&out[n], a.cpu + (at - a.va), 4);
+  }
+  return n;
+}
+
+void MemoryManager::track(const Allocation& a) {
+  std::lock_guard lock(mapped_mutex_);
+  mapped_[a.va] = a;
+}
+
+void MemoryManager::untrack(uint64_t va) {
+  std::lock_guard lock(mapped_mutex_);
+  mapped_.erase(va);
+}
+
+} // namespace am

@@ -1,0 +1,141 @@
+// Device's submissions, timelines, waits and queue resets: packets go on a queue's ring with a
+// fence that advances the engine's 64-bit timeline signal; a wait services the IH ring until
+// the signal passes its value, and resets a queue that stopped or hung.
+#include "device.h"
+
+#include <algorithm>
+#include <string>
+
+namespace am {
+
+static_assert(Device::kMaxSubmissionDwords * 4 * 4 <= kQueueRingBytes,
+              "a quarter of a ring at most");
+
+uint64_t Device::completed(Engine e) const {
+  return signals_.load(e == Engine::Compute ? SignalPage::kComputeSignal : SignalPage::kSdmaSignal);
+}
+
+template <class Write> uint64_t Device::submit(Engine e, Write&& write) {
+  Timeline& t = timeline(e);
+  std::lock_guard lock(t.mutex);
+  // The value is handed out only once its packets are on the ring: a submission that fails
+  // (too large for the ring, a hung queue) must not leave a value nothing will ever signal.
+  const uint64_t value = t.issued + 1;
+  auto start = std::chrono::steady_clock::now();
+  while (!write(value)) {
+    // Ring full: wait for the engine to consume.
+    pci_->wait_interrupt(std::chrono::microseconds(200));
+    if (std::chrono::steady_clock::now() - start > hang_timeout_)
+      throw DeviceError(std::string(e == Engine::Compute ? "compute" : "SDMA") +
+                        " ring stays full: the queue is hung");
+  }
+  t.issued = value;
+  return value;
+}
+
+uint64_t Device::submit_compute(const Pm4Builder& packets) {
+  return submit(Engine::Compute, [&](uint64_t value) {
+    Pm4Builder tail;
+    tail.release_mem_signal(signals_.va(SignalPage::kComputeSignal), value, true);
+    std::vector<uint32_t> all = packets.words();
+    all.insert(all.end(), tail.words().begin(), tail.words().end());
+    return gfx_.submit(all);
+  });
+}
+
+uint64_t Device::submit_sdma(const SdmaBuilder& packets) {
+  const std::vector<uint32_t>& words = packets.words();
+  const std::vector<size_t>& starts = packets.packet_starts();
+  size_t begin = 0;
+  uint64_t last = 0;
+  do {
+    size_t end = words.size();
+    if (end - begin > kMaxSubmissionDwords) {
+      // The last packet that starts within reach ends this piece.
+      auto next = std::upper_bound(starts.begin(), starts.end(), begin + kMaxSubmissionDwords);
+      if (next != starts.begin() && *std::prev(next) > begin) end = *std::prev(next);
+    }
+    last = submit_sdma_words(std::span(words).subspan(begin, end - begin));
+    begin = end;
+  } while (begin < words.size());
+  return last;
+}
+
+uint64_t Device::submit_sdma_words(std::span<const uint32_t> packets) {
+  return submit(Engine::Sdma, [&](uint64_t value) {
+    SdmaBuilder tail;
+    const uint64_t sig = signals_.va(SignalPage::kSdmaSignal);
+    tail.fence(sig + 4, uint32_t(value >> 32));
+    tail.fence(sig, uint32_t(value));
+    tail.trap();
+    std::vector<uint32_t> all(packets.begin(), packets.end());
+    all.insert(all.end(), tail.words().begin(), tail.words().end());
+    return sdma_.submit(all);
+  });
+}
+
+uint64_t Device::submitted(Engine e) {
+  Timeline& t = timeline(e);
+  std::lock_guard lock(t.mutex);
+  return t.issued;
+}
+
+void Device::reset_queue(Engine e) {
+  Timeline& t = timeline(e);
+  std::lock_guard lock(t.mutex);
+  if (e == Engine::Compute)
+    gfx_.stop_queue();
+  else
+    sdma_.stop_queue();
+  ih_.discard_faults(); // whatever the killed work reported belongs to it, not to later work
+  if (e == Engine::Compute)
+    gfx_.restart_queue();
+  else
+    sdma_.restart_queue();
+  // Work submitted before the reset is gone: complete its timeline so no waiter blocks on it,
+  // and remember which values never ran so their waiters learn it.
+  const uint64_t done = completed(e);
+  if (t.issued > done) t.lost.push_back({done + 1, t.issued});
+  signals_.store(e == Engine::Compute ? SignalPage::kComputeSignal : SignalPage::kSdmaSignal,
+                 t.issued);
+  ++resets_;
+}
+
+void Device::wait(Engine e, uint64_t value) {
+  const char* name = e == Engine::Compute ? "compute queue" : "SDMA queue";
+  auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    ih_.service();
+    if (completed(e) >= value) break;
+    if (stopped(e)) {
+      reset_queue(e);
+      throw DeviceError(std::string(name) +
+                        " stopped on a packet it cannot execute; the queue has been reset");
+    }
+    pci_->wait_interrupt(std::chrono::microseconds(500));
+    if (std::chrono::steady_clock::now() - start > hang_timeout_) {
+      reset_queue(e);
+      throw DeviceError(std::string(name) + " did not reach signal value " + std::to_string(value) +
+                        " within " + std::to_string(hang_timeout_.count()) +
+                        " ms: the queue was hung and has been reset");
+    }
+  }
+  ih_.service();
+  {
+    Timeline& t = timeline(e);
+    std::lock_guard lock(t.mutex);
+    for (const auto& [first, last] : t.lost)
+      if (value >= first && value <= last)
+        throw DeviceError(std::string(name) +
+                          " was reset (after a hang or a packet it could not execute) "
+                          "before this work ran");
+  }
+  const std::vector<DeviceFault> faults = ih_.take_faults();
+  if (!faults.empty()) {
+    std::string msg = faults.front().message;
+    if (faults.size() > 1) msg += " (and " + std::to_string(faults.size() - 1) + " more)";
+    throw DeviceError(msg, faults.front().wave);
+  }
+}
+
+} // namespace am
