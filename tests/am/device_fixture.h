@@ -1,0 +1,121 @@
+// What the AM driver's tests share: each boots am::Device on an emulated gfx1100 and gfx1201
+// (one driver, per-generation register tables and page-table formats) and checks what the
+// card saw. The tests are split as am/ is, by IP block (boot, nbio, gmc, ih, gfx, sdma_queue,
+// memory, submission).
+#pragma once
+#include "am/device.h"
+#include "sim/gpu.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+
+namespace am_test {
+
+// What an engine does after the signal a wait sees (an interrupt it raises, a read pointer it
+// moves past the last packet) follows a moment later: true once `done` holds, within 5 s.
+inline bool eventually(const std::function<bool()>& done) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!done() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return done();
+}
+
+// An engine held by a control bit runs nothing: with `bit` set in the register at `index`,
+// `submit` (work writing `value` to the first dword of a fresh VRAM page, returning its fence)
+// leaves the page alone for 50 ms; once the bit is cleared the work runs.
+inline void expect_held_while_set(sim::Gpu& gpu, am::Device& dev, uint32_t index, uint32_t bit,
+                                  am::Engine engine, uint32_t value,
+                                  const std::function<uint64_t(uint64_t va)>& submit) {
+  am::Allocation mem = dev.alloc_vram(4096);
+  std::memset(mem.cpu, 0, 4096);
+  const auto first = [&] { return reinterpret_cast<uint32_t*>(mem.cpu)[0]; };
+  gpu.reg_write32(index, gpu.reg_read32(index) | bit);
+  const uint64_t done = submit(mem.va);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(first(), 0u) << "the held engine ran the work";
+  gpu.reg_write32(index, gpu.reg_read32(index) & ~bit);
+  dev.wait(engine, done);
+  EXPECT_EQ(first(), value);
+  dev.free(mem);
+}
+
+// The compute queue runs a write of `value` to a fresh VRAM page (after a fault, a reset or
+// an unusual boot: the queue works).
+inline void expect_compute_writes(am::Device& dev, uint32_t value) {
+  am::Allocation mem = dev.alloc_vram(4096);
+  am::Pm4Builder p;
+  p.write_data_mem(mem.va, {value});
+  dev.wait(am::Engine::Compute, dev.submit_compute(p));
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], value);
+  dev.free(mem);
+}
+
+// The SDMA queue fills the first 64 bytes of a fresh VRAM page with `value`.
+inline void expect_sdma_fills(am::Device& dev, uint32_t value) {
+  am::Allocation mem = dev.alloc_vram(4096);
+  am::SdmaBuilder b;
+  b.const_fill(mem.va, value, 64);
+  dev.wait(am::Engine::Sdma, dev.submit_sdma(b));
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], value);
+  dev.free(mem);
+}
+
+// A queue stopped by a packet it cannot execute is reported at once with `message`, not after
+// the hang timeout (60 s), and reset once.
+inline void expect_stop_reported_at_once(am::Device& dev, am::Engine engine,
+                                         const std::function<uint64_t()>& submit_bad,
+                                         const std::string& message) {
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    dev.wait(engine, submit_bad());
+    ADD_FAILURE() << "the bad packet completed";
+  } catch (const am::DeviceError& e) {
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_EQ(dev.queue_resets(), 1u);
+}
+
+// An SDMA fill of `value` into `mem` fails (a DeviceError) until `restore` has run; then a fill
+// of value + 1 lands. `mem` is freed.
+inline void expect_sdma_fill_fails_until(am::Device& dev, const am::Allocation& mem, uint32_t value,
+                                         const std::function<void()>& restore) {
+  am::SdmaBuilder b;
+  b.const_fill(mem.va, value, 64);
+  EXPECT_THROW(dev.wait(am::Engine::Sdma, dev.submit_sdma(b)), am::DeviceError);
+  restore();
+  b.clear();
+  b.const_fill(mem.va, value + 1, 64);
+  dev.wait(am::Engine::Sdma, dev.submit_sdma(b));
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], value + 1);
+  dev.free(mem);
+}
+
+} // namespace am_test
+
+// The emulated card of the test's parameter ("gfx1100" or "gfx1201"); boot_test.cpp
+// instantiates every AmDevice test for both.
+class AmDevice : public testing::TestWithParam<const char*> {
+protected:
+  // Cards of their own for these tests (indices 40 and up), so other tests' devices are not
+  // disturbed; `slot` 0 is shared by the tests, the others are fresh cards for one test each.
+  std::shared_ptr<sim::Gpu> card(unsigned slot = 0) {
+    const bool gfx12 = std::string(GetParam()).starts_with("gfx12");
+    return sim::open_emulated_gpu(GetParam(), (gfx12 ? 60 : 40) + slot);
+  }
+  // Where in VRAM `text` first occurs, or npos.
+  static size_t find_in_vram(sim::Gpu& gpu, uint64_t from, const std::string& text) {
+    const uint8_t* v = gpu.vram();
+    const uint8_t* hit = std::search(v + from, v + gpu.vram_size(), text.begin(), text.end(),
+                                     [](uint8_t a, char b) { return a == uint8_t(b); });
+    return hit == v + gpu.vram_size() ? std::string::npos : size_t(hit - v);
+  }
+};

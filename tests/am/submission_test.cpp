@@ -1,0 +1,103 @@
+// Submissions and timelines: work lost in a queue reset is reported, long SDMA streams are
+// split between packets, and each submission leaves its write pointer at the poll address.
+#include "device_fixture.h"
+
+using namespace am_test;
+
+// Work queued behind a hang is thrown away by the queue reset: whoever waits for it later gets
+// an error, not a completed timeline value for work that never ran.
+TEST_P(AmDevice, WorkLostInAQueueResetReportsAnError) {
+  setenv("AMCL_HANG_TIMEOUT_MS", "200", 1);
+  am::Device dev(card());
+  unsetenv("AMCL_HANG_TIMEOUT_MS");
+  am::Allocation mem = dev.alloc_vram(4096);
+  std::memset(mem.cpu, 0, 4096);
+  am::Pm4Builder hang, behind;
+  hang.wait_mem(mem.va, am::hw::pm4::WAIT_EQ, 1, 0xffffffff); // nobody writes the 1
+  behind.write_data_mem(mem.va + 64, {7});
+  const uint64_t stuck = dev.submit_compute(hang), queued = dev.submit_compute(behind);
+  EXPECT_THROW(dev.wait(am::Engine::Compute, stuck), am::DeviceError);
+  try {
+    dev.wait(am::Engine::Compute, queued);
+    ADD_FAILURE() << "work thrown away by the reset reported success";
+  } catch (const am::DeviceError& e) {
+    EXPECT_NE(std::string(e.what()).find("before this work ran"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[16], 0u);
+  am::Pm4Builder after;
+  after.write_data_mem(mem.va + 64, {9});
+  dev.wait(am::Engine::Compute, dev.submit_compute(after)); // the queue works again
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[16], 9u);
+  dev.free(mem);
+}
+
+// An SDMA stream longer than a ring (a rectangular copy of many short rows is one packet per
+// row) goes as several submissions split between packets; the value returned completes after
+// all of them. A stream the ring can never hold was refused after the timeline value was
+// handed out, so later waits for that value never returned.
+TEST_P(AmDevice, SdmaStreamsLongerThanTheRingAreSplitBetweenPackets) {
+  am::Device dev(card());
+  constexpr size_t kFills = 40000; // 5 dwords each: three rings' worth
+  am::Allocation mem = dev.alloc_vram(kFills * 4);
+  am::SdmaBuilder b;
+  for (size_t i = 0; i < kFills; ++i) b.const_fill(mem.va + 4 * i, uint32_t(i * 7 + 1), 4);
+  ASSERT_GT(b.words().size() * 4, 3 * 256 * 1024u);
+  const uint64_t before = dev.submitted(am::Engine::Sdma);
+  const uint64_t done = dev.submit_sdma(b);
+  EXPECT_GE(done - before, b.words().size() / am::Device::kMaxSubmissionDwords);
+  dev.wait(am::Engine::Sdma, done);
+  const auto* v = reinterpret_cast<const uint32_t*>(mem.cpu);
+  for (size_t i = 0; i < kFills; ++i) ASSERT_EQ(v[i], uint32_t(i * 7 + 1)) << i;
+  // One packet larger than the ring cannot be submitted; the queue goes on.
+  am::SdmaBuilder huge;
+  huge.write_linear(mem.va, std::vector<uint32_t>(70000, 5));
+  const uint64_t last = dev.submitted(am::Engine::Sdma);
+  EXPECT_ANY_THROW(dev.submit_sdma(huge));
+  EXPECT_EQ(dev.submitted(am::Engine::Sdma), last) << "a value was handed out for nothing";
+  am::SdmaBuilder ok;
+  ok.const_fill(mem.va, 0x600d, 64);
+  dev.wait(am::Engine::Sdma, dev.submit_sdma(ok));
+  EXPECT_EQ(v[0], 0x600du);
+  dev.free(mem);
+}
+
+// Each submission leaves its write pointer at the queue's poll address before the doorbell, as
+// amdgpu's set_wptr does: once the work ran, the poll address holds where the engine's read
+// pointer stopped.
+TEST_P(AmDevice, EachSubmissionLeavesItsWritePointerAtThePollAddress) {
+  auto gpu = card();
+  am::Device dev(gpu);
+  const sim::CardModel& m = gpu->model();
+  auto reg = [&](am::hw::Reg r) { return gpu->reg_read32(m.gc_reg(r)); };
+  auto read64 = [&](uint64_t va) {
+    uint64_t v = 0;
+    gpu->gmc().read(va, &v, 8);
+    return v;
+  };
+  dev.wait(am::Engine::Compute, dev.submit_compute(am::Pm4Builder{}));
+  dev.wait(am::Engine::Sdma, dev.submit_sdma(am::SdmaBuilder(dev.sdma_major())));
+  gpu->reg_write32(m.gc_reg(m.gc->GRBM_GFX_CNTL), am::hw::grbm_gfx_cntl(1, 0, 0, 0));
+  const uint64_t cp_poll = uint64_t(reg(m.gc->CP_HQD_PQ_WPTR_POLL_ADDR)) |
+                           uint64_t(reg(m.gc->CP_HQD_PQ_WPTR_POLL_ADDR_HI)) << 32;
+  const uint32_t ring_dwords = 2u << (reg(m.gc->CP_HQD_PQ_CONTROL) & 0x3f); // QUEUE_SIZE = log2 - 1
+  EXPECT_NE(read64(cp_poll), 0u);
+  EXPECT_TRUE(eventually([&] {
+    return read64(cp_poll) % ring_dwords == reg(m.gc->CP_HQD_PQ_RPTR);
+  })) << read64(cp_poll)
+      << " " << reg(m.gc->CP_HQD_PQ_RPTR);
+  gpu->reg_write32(m.gc_reg(m.gc->GRBM_GFX_CNTL), 0);
+  const uint64_t sdma_poll = uint64_t(reg(m.gc->SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_LO)) |
+                             uint64_t(reg(m.gc->SDMA0_QUEUE0_RB_WPTR_POLL_ADDR_HI)) << 32;
+  EXPECT_NE(read64(sdma_poll), 0u);
+  EXPECT_TRUE(eventually([&] { return read64(sdma_poll) == reg(m.gc->SDMA0_QUEUE0_RB_RPTR); }))
+      << read64(sdma_poll) << " " << reg(m.gc->SDMA0_QUEUE0_RB_RPTR);
+  // The SDMA ring as sdma_v6_0/v7_0_gfx_resume leaves it on bare metal: the firmware may poll
+  // that address, the ring's own polling is off, the read pointer is written back every 2^4 x
+  // 32 clocks, and indirect buffers are on.
+  const uint32_t rb_cntl = reg(m.gc->SDMA0_QUEUE0_RB_CNTL);
+  EXPECT_NE(rb_cntl & am::hw::SDMA_RB_CNTL_F32_WPTR_POLL_ENABLE, 0u);
+  EXPECT_EQ(rb_cntl & (1u << 8), 0u) << "WPTR_POLL_ENABLE is for SR-IOV";
+  EXPECT_EQ((rb_cntl >> am::hw::SDMA_RB_CNTL_RPTR_WRITEBACK_TIMER_SHIFT) & 0x1f,
+            am::hw::kSdmaRptrWritebackTimer);
+  EXPECT_NE(reg(m.gc->SDMA0_QUEUE0_IB_CNTL) & am::hw::SDMA_IB_CNTL_IB_ENABLE, 0u);
+}
