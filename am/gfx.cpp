@@ -75,15 +75,14 @@ void Gfx::init_sw(const IpDiscovery& ip) {
 
 void Gfx::init_hw(MemoryManager& memory, SignalPage& signals, uint64_t mec_entry) {
   memory_ = &memory;
-  signals_ = &signals;
   init_shader_memory();
   start_mec(mec_entry);
   enable_interrupts();
-  ring_mem_ = memory.alloc_vram(kQueueRingBytes);
+  const Allocation ring = memory.alloc_vram(kQueueRingBytes);
   mqd_ = memory.alloc_vram(kPage);
   eop_ = memory.alloc_vram(kPage);
-  std::memset(ring_mem_.cpu, 0, kQueueRingBytes);
-  ring_.init(ring_mem_);
+  queue_.init(pci_, nbio_, signals, ring,
+              {kMecDoorbell, SignalPage::kComputeRptr, SignalPage::kComputeWptrPoll, 1});
   program_hqd();
 }
 
@@ -173,11 +172,10 @@ void Gfx::program_hqd() {
   mqd[cp_hqd_vmid] = 0;
   mqd[cp_hqd_persistent_state] = kCpHqdPersistentStateDefault; // PRELOAD_SIZE 0x55
   mqd[cp_hqd_ib_control] = kCpHqdIbControlDefault;             // MIN_IB_AVAIL_SIZE 3
-  mqd[cp_hqd_pq_base_lo] = uint32_t(ring_mem_.va >> 8);
-  mqd[cp_hqd_pq_base_hi] = uint32_t(ring_mem_.va >> 40);
+  mqd[cp_hqd_pq_base_lo] = uint32_t(queue_.memory().va >> 8);
+  mqd[cp_hqd_pq_base_hi] = uint32_t(queue_.memory().va >> 40);
   mqd[cp_hqd_pq_control] = pq_control(uint32_t(std::countr_zero(ring_dwords)) - 1);
-  const uint64_t rptr_va = signals_->va(SignalPage::kComputeRptr);
-  const uint64_t wptr_va = signals_->va(SignalPage::kComputeWptrPoll);
+  const uint64_t rptr_va = queue_.rptr_va(), wptr_va = queue_.wptr_poll_va();
   mqd[cp_hqd_pq_rptr_report_addr_lo] = uint32_t(rptr_va);
   mqd[cp_hqd_pq_rptr_report_addr_hi] = uint32_t(rptr_va >> 32);
   mqd[cp_hqd_pq_wptr_poll_addr_lo] = uint32_t(wptr_va);
@@ -232,31 +230,13 @@ void Gfx::dequeue_or_throw() {
   throw DeviceError(pci_.address() + ": the compute queue stays active after a dequeue request");
 }
 
-bool Gfx::submit(std::span<const uint32_t> words) {
-  auto read = [&] {
-    uint64_t report = signals_->load(SignalPage::kComputeRptr) & 0xffffffff;
-    uint64_t w = ring_.wptr(), size = ring_.dwords();
-    return w - ((w % size - report + size) % size);
-  };
-  if (!ring_.write(words, read)) return false;
-  // The write pointer goes to the queue's poll address too, then to the doorbell, as amdgpu's
-  // set_wptr does for its compute and SDMA rings: where the firmware reads it from memory (a
-  // queue it restores, a poll) it finds the same value.
-  signals_->store(SignalPage::kComputeWptrPoll, ring_.wptr());
-  nbio_.flush_hdp();
-  pci_.doorbell_write64(kMecDoorbell, ring_.wptr());
-  return true;
-}
-
 void Gfx::stop_queue() {
   dequeue_or_throw();
   pci_.reg_write32(reg(gc_->GRBM_GFX_CNTL), 0);
 }
 
 void Gfx::restart_queue() {
-  ring_.reset();
-  signals_->store(SignalPage::kComputeRptr, 0);
-  signals_->store(SignalPage::kComputeWptrPoll, 0);
+  queue_.reset();
   program_hqd();
   stopped_ = false;
 }

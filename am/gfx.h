@@ -12,8 +12,8 @@
 #include "memory.h"
 #include "nbio.h"
 #include "pci.h"
+#include "queue_ring.h"
 #include "register_bases.h"
-#include "ring.h"
 #include "signal_page.h"
 
 #include <atomic>
@@ -44,7 +44,7 @@ public:
   void fini_hw();
 
   // Copies `words` to the compute ring and rings its doorbell; false while the ring lacks room.
-  bool submit(std::span<const uint32_t> words);
+  bool submit(std::span<const uint32_t> words) { return queue_.submit(words); }
   // A queue reset: stop_queue takes the queue off the hardware (DeviceError when it stays
   // active), restart_queue programs it again over an empty ring.
   void stop_queue();
@@ -78,9 +78,8 @@ private:
   const hw::sq::SqRegs* sq_regs_ = nullptr;
   std::string target_;
   MemoryManager* memory_ = nullptr;
-  SignalPage* signals_ = nullptr;
-  Ring ring_;
-  Allocation ring_mem_, mqd_, eop_;
+  QueueRing queue_;
+  Allocation mqd_, eop_;
   std::atomic<bool> stopped_ = false;
   std::mutex sq_mutex_; // the GRBM_GFX_INDEX / SQ_IND_INDEX selection while a wave is read
 };

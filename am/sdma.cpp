@@ -5,7 +5,6 @@
 #include "memory_manager.h"
 
 #include <bit>
-#include <cstring>
 
 namespace am {
 
@@ -17,14 +16,12 @@ void Sdma::init_sw(const IpDiscovery& ip, const GcRegisters& gc) {
 }
 
 void Sdma::init_hw(MemoryManager& memory, SignalPage& signals) {
-  signals_ = &signals;
   // sdma_v6_0_set_trap_irq_state: without TRAP_ENABLE the engine writes its fences but raises
   // no interrupt, and waits would only notice at their polling interval.
   const uint32_t cntl = reg(gc_->SDMA0_CNTL);
   pci_.reg_write32(cntl, pci_.reg_read32(cntl) | SDMA_CNTL_TRAP_ENABLE);
-  ring_mem_ = memory.alloc_vram(kQueueRingBytes);
-  std::memset(ring_mem_.cpu, 0, kQueueRingBytes);
-  ring_.init(ring_mem_);
+  queue_.init(pci_, nbio_, signals, memory.alloc_vram(kQueueRingBytes),
+              {kSdmaDoorbell, SignalPage::kSdmaRptr, SignalPage::kSdmaWptrPoll, 4});
   program_queue();
 }
 
@@ -33,8 +30,7 @@ void Sdma::fini_hw() {
 }
 
 void Sdma::program_queue() {
-  const uint64_t rptr_va = signals_->va(SignalPage::kSdmaRptr);
-  const uint64_t wptr_va = signals_->va(SignalPage::kSdmaWptrPoll);
+  const uint64_t rptr_va = queue_.rptr_va(), wptr_va = queue_.wptr_poll_va();
   const uint32_t log2_dwords = uint32_t(std::countr_zero(uint32_t(kQueueRingBytes / 4)));
   auto w = [&](Reg r, uint32_t v) { pci_.reg_write32(reg(r), v); };
   // sdma_v6_0_gfx_resume's order: the ring off and described, the pointers zeroed (a write-
@@ -46,8 +42,8 @@ void Sdma::program_queue() {
                            (kSdmaRptrWritebackTimer << SDMA_RB_CNTL_RPTR_WRITEBACK_TIMER_SHIFT) |
                            SDMA_RB_CNTL_RB_PRIV;
   w(gc_->SDMA0_QUEUE0_RB_CNTL, 0);
-  w(gc_->SDMA0_QUEUE0_RB_BASE, uint32_t(ring_mem_.va >> 8));
-  w(gc_->SDMA0_QUEUE0_RB_BASE_HI, uint32_t(ring_mem_.va >> 40));
+  w(gc_->SDMA0_QUEUE0_RB_BASE, uint32_t(queue_.memory().va >> 8));
+  w(gc_->SDMA0_QUEUE0_RB_BASE_HI, uint32_t(queue_.memory().va >> 40));
   w(gc_->SDMA0_QUEUE0_RB_RPTR, 0);
   w(gc_->SDMA0_QUEUE0_RB_RPTR_HI, 0);
   w(gc_->SDMA0_QUEUE0_MINOR_PTR_UPDATE, 1);
@@ -67,29 +63,12 @@ void Sdma::program_queue() {
   w(gc_->SDMA0_QUEUE0_IB_CNTL, ib_cntl | SDMA_IB_CNTL_IB_ENABLE);
 }
 
-bool Sdma::submit(std::span<const uint32_t> words) {
-  auto read = [&] {
-    uint64_t report = signals_->load(SignalPage::kSdmaRptr) / 4;
-    uint64_t w = ring_.wptr(), size = ring_.dwords();
-    return w - ((w - report) % size);
-  };
-  if (!ring_.write(words, read)) return false;
-  // As for compute (amdgpu's set_wptr): the poll address, then the doorbell. SDMA pointers are
-  // in bytes.
-  signals_->store(SignalPage::kSdmaWptrPoll, ring_.wptr() * 4);
-  nbio_.flush_hdp();
-  pci_.doorbell_write64(kSdmaDoorbell, ring_.wptr() * 4);
-  return true;
-}
-
 void Sdma::stop_queue() {
   pci_.reg_write32(reg(gc_->SDMA0_QUEUE0_RB_CNTL), 0);
 }
 
 void Sdma::restart_queue() {
-  ring_.reset();
-  signals_->store(SignalPage::kSdmaRptr, 0);
-  signals_->store(SignalPage::kSdmaWptrPoll, 0);
+  queue_.reset();
   program_queue();
   stopped_ = false;
 }

@@ -8,8 +8,8 @@
 #include "memory.h"
 #include "nbio.h"
 #include "pci.h"
+#include "queue_ring.h"
 #include "register_bases.h"
-#include "ring.h"
 #include "signal_page.h"
 
 #include <atomic>
@@ -34,7 +34,7 @@ public:
   void fini_hw(); // the ring stops
 
   // Copies `words` to the ring and rings its doorbell; false while the ring lacks room.
-  bool submit(std::span<const uint32_t> words);
+  bool submit(std::span<const uint32_t> words) { return queue_.submit(words); }
   // A queue reset: stop_queue turns the ring off, restart_queue programs it again empty.
   void stop_queue();
   void restart_queue();
@@ -51,9 +51,7 @@ private:
   Nbio& nbio_;
   GcRegisters gc_;
   unsigned major_ = 6;
-  SignalPage* signals_ = nullptr;
-  Ring ring_;
-  Allocation ring_mem_;
+  QueueRing queue_;
   std::atomic<bool> stopped_ = false;
 };
 

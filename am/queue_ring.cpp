@@ -1,0 +1,40 @@
+#include "queue_ring.h"
+
+#include <cstring>
+
+namespace am {
+
+void QueueRing::init(Pci& pci, Nbio& nbio, SignalPage& signals, const Allocation& mem,
+                     Layout layout) {
+  pci_ = &pci;
+  nbio_ = &nbio;
+  signals_ = &signals;
+  mem_ = mem;
+  layout_ = layout;
+  std::memset(mem.cpu, 0, mem.size);
+  ring_.init(mem);
+}
+
+bool QueueRing::submit(std::span<const uint32_t> words) {
+  // The read pointer the engine wrote back, in dwords; only its position in the ring counts
+  // (the MEC's wraps at the ring's size, SDMA's does not).
+  auto read = [&] {
+    const uint64_t report = signals_->load(layout_.rptr) / layout_.pointer_scale;
+    const uint64_t w = ring_.wptr();
+    return w - ((w - report) % ring_.dwords());
+  };
+  if (!ring_.write(words, read)) return false;
+  const uint64_t wptr = ring_.wptr() * layout_.pointer_scale;
+  signals_->store(layout_.wptr_poll, wptr);
+  nbio_->flush_hdp();
+  pci_->doorbell_write64(layout_.doorbell, wptr);
+  return true;
+}
+
+void QueueRing::reset() {
+  ring_.reset();
+  signals_->store(layout_.rptr, 0);
+  signals_->store(layout_.wptr_poll, 0);
+}
+
+} // namespace am
