@@ -14,6 +14,9 @@ namespace am {
 
 class BarMappedPci : public Pci {
 public:
+  BarMappedPci(const BarMappedPci&) = delete; // owns the mappings
+  BarMappedPci& operator=(const BarMappedPci&) = delete;
+
   uint32_t reg_read32(uint32_t index) final;
   void reg_write32(uint32_t index, uint32_t value) final;
   uint64_t reg_bytes() const final { return bar5_.size; }

@@ -18,8 +18,6 @@ public:
   // cannot be opened or mapped (and what to do about it).
   SysfsPciDevice(const std::filesystem::path& root, const std::string& address);
   ~SysfsPciDevice() override;
-  SysfsPciDevice(const SysfsPciDevice&) = delete;
-  SysfsPciDevice& operator=(const SysfsPciDevice&) = delete;
 
   uint32_t config_read32(uint32_t offset) override;
   void enable_bus_master() override;

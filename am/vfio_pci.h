@@ -22,8 +22,6 @@ public:
   // (the vfio module, permissions, a group that is not viable) and what to do.
   VfioPci(VfioSystem& sys, const std::string& address, const std::string& group, bool noiommu);
   ~VfioPci() override;
-  VfioPci(const VfioPci&) = delete;
-  VfioPci& operator=(const VfioPci&) = delete;
 
   uint32_t config_read32(uint32_t offset) override;
   void enable_bus_master() override;
