@@ -8,11 +8,16 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+// The per-lane operand readers and result writers of the ALU paths are small lambdas called
+// once per lane; GCC would otherwise keep them out of line in the big switch functions.
+#define AMCL_INLINE __attribute__((always_inline))
 
 namespace sim::shader {
 
@@ -82,53 +87,69 @@ public:
   uint64_t run(Wave& wave, uint64_t& lane_instructions, uint64_t budget = ~uint64_t(0));
   // A new work-group starts on this executor: LDS reads as zeros again.
   void reset_lds() { std::fill(lds_.begin(), lds_.end(), uint8_t(0)); }
-  // Test hook: false sends every instruction through the general paths of executor.cpp, which
-  // the fast paths (valu_fast_path.cpp, memory_fast_path.cpp) must agree with bit for bit.
+  // Test hook: false sends every instruction through the general paths (valu.cpp, vopc.cpp,
+  // flat.cpp, ds.cpp, ...), which the fast paths (valu_fast_path.cpp, memory_fast_path.cpp) must
+  // agree with bit for bit.
   static inline bool fast_paths = true;
 
 private:
+  // executor.cpp: the loop's dispatch by format, and wave64's two passes.
   void step(Wave& w, const Inst& in);
   // One vector instruction on the current pass's 32 lanes.
   void exec_vector(Wave& w, const Inst& in);
   // A vector instruction of a wave64: both passes, or once for the operations that read or
   // write one lane of the whole wave.
   void exec_wave64(Wave& w, const Inst& in);
+  // salu.cpp, salu_extra.cpp (the less common SOP1/SOP2/SOPK and SOPP operations; false: not
+  // one), salu_float.cpp (false: not a scalar float operation), sopp.cpp, smem.cpp.
   void exec_salu(Wave& w, const Inst& in);
-  bool exec_salu_float(Wave& w, const Inst& in); // false: not a scalar float operation
-  // salu_extra.cpp: the less common SOP1/SOP2/SOPK and SOPP operations (false: not one).
+  bool exec_salu_float(Wave& w, const Inst& in);
   bool exec_salu_extra(Wave& w, const Inst& in);
   bool exec_sopp_extra(Wave& w, const Inst& in);
   void exec_sopp(Wave& w, const Inst& in);
   void exec_smem(Wave& w, const Inst& in);
+  // valu.cpp; valu_extra.cpp: the less common VALU operations (faults on unknown ones), and the
+  // VALU operations with a scalar result that run once per wave (false: not one of them).
   void exec_valu(Wave& w, const Inst& in);
-  bool exec_valu_fast(Wave& w, const Inst& in); // valu_fast_path.cpp: false = not handled
-  // valu_extra.cpp: the less common VALU operations (faults on unknown ones), and the VALU
-  // operations with a scalar result that run once per wave (false: not one of them).
   void exec_valu_extra(Wave& w, const Inst& in);
   bool exec_valu_scalar(Wave& w, const Inst& in);
-  bool exec_vopd_fast(Wave& w, const Inst& in);
+  // vopc.cpp, vop3p.cpp, vopd.cpp; their fast paths are in valu_fast_path.cpp (false: not
+  // handled, nothing done).
   void exec_vopc(Wave& w, const Inst& in);
-  bool exec_vopc_fast(Wave& w, const Inst& in); // valu_fast_path.cpp: false = not handled
-  // A DPP instruction: stages each lane's src0 from its source lane, then runs the plain form.
+  void exec_vop3p(Wave& w, const Inst& in);
+  void exec_vopd(Wave& w, const Inst& in);
+  bool exec_valu_fast(Wave& w, const Inst& in);
+  bool exec_vopc_fast(Wave& w, const Inst& in);
+  bool exec_vop3p_fast(Wave& w, const Inst& in);
+  bool exec_vopd_fast(Wave& w, const Inst& in);
+  // cross_lane.cpp: a DPP instruction stages each lane's src0 from its source lane, then runs
+  // the plain form; ds_swizzle/permute/bpermute move a VGPR over the whole wave.
   void exec_dpp(Wave& w, const Inst& in);
+  void exec_ds_cross_lane(Wave& w, const Inst& in);
+  // flat.cpp: FLAT/GLOBAL/SCRATCH; one lane's access of `mem` (global memory, the LDS or the
+  // lane's private memory).
   void exec_flat(Wave& w, const Inst& in);
+  void exec_scratch(Wave& w, const Inst& in);
   bool exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool saddr, uint64_t sbase);
+  void flat_lane(Wave& w, const Inst& in, MemoryPort& mem, uint64_t addr, unsigned lane);
+  static unsigned flat_access_bytes(Op op, const OpInfo& info);
+  // Where a misaligned vector memory or LDS access goes under SH_MEM_CONFIG.ALIGNMENT_MODE.
+  static uint64_t misaligned_address(const Wave& w, const Inst& in, uint64_t addr, unsigned unit);
   // memory_fast_path.cpp: naturally aligned global/flat accesses and atomics, LDS atomics;
   // false = not handled (nothing done).
   bool exec_vmem_fast(Wave& w, const Inst& in, uint32_t exec, bool saddr, uint64_t sbase);
   bool exec_ds_atomic_fast(Wave& w, const Inst& in, uint32_t exec);
-  void exec_scratch(Wave& w, const Inst& in);
-  void flat_lane(Wave& w, const Inst& in, MemoryPort& mem, uint64_t addr, unsigned lane);
+  // ds.cpp: the LDS.
   void exec_ds(Wave& w, const Inst& in);
-  void exec_ds_cross_lane(Wave& w, const Inst& in); // ds_swizzle/permute/bpermute: whole wave
-  void exec_vopd(Wave& w, const Inst& in);
-  void exec_vop3p(Wave& w, const Inst& in);
-  bool exec_vop3p_fast(Wave& w, const Inst& in); // valu_fast_path.cpp: false = not handled
+  // atomics.cpp: one lane's atomic of the general FLAT/GLOBAL and DS paths.
+  void flat_atomic_lane(Wave& w, const Inst& in, MemoryPort& mem, uint64_t addr, unsigned lane);
+  void ds_atomic_lane(Wave& w, const Inst& in, uint32_t addr, unsigned lane);
+  // buffer.cpp: MUBUF.
+  void exec_buffer(Wave& w, const Inst& in);
 
+  // operands.cpp and below: operand access for every family.
   uint32_t sread(const Wave& w, const Inst& in, uint16_t code) const;
   uint64_t sread64(const Wave& w, const Inst& in, uint16_t code, bool as_double) const;
-  static unsigned flat_access_bytes(Op op, const OpInfo& info);
-  static uint64_t misaligned_address(const Wave& w, const Inst& in, uint64_t addr, unsigned unit);
   static uint64_t aperture(const Wave& w, uint16_t code);
   void swrite(Wave& w, uint16_t code, uint32_t v);
   void swrite64(Wave& w, uint16_t code, uint64_t v);
@@ -156,6 +177,22 @@ private:
       held_mask_ = {code, v, true};
     else
       swrite(w, uint16_t(code + 1), v);
+  }
+  // An LDS access of `bytes` at `a` (ds.cpp, atomics.cpp): an address that is not a multiple
+  // of the element's size (at most a dword) follows SH_MEM_CONFIG's alignment mode, as the
+  // vector memory accesses do; out of range, reads give zero and writes are discarded, as on
+  // hardware.
+  uint8_t* lds_at(const Wave& w, const Inst& in, uint32_t& a, unsigned bytes) {
+    const unsigned unit = std::min(bytes, 4u);
+    if (a & (unit - 1)) a = uint32_t(misaligned_address(w, in, a, unit));
+    return uint64_t(a) + bytes <= lds_.size() ? &lds_[a] : nullptr;
+  }
+  void lds_load(const Wave& w, const Inst& in, uint32_t a, void* v, unsigned bytes) {
+    if (uint8_t* p = lds_at(w, in, a, bytes)) std::memcpy(v, p, bytes);
+    else std::memset(v, 0, bytes);
+  }
+  void lds_store(const Wave& w, const Inst& in, uint32_t a, const void* v, unsigned bytes) {
+    if (uint8_t* p = lds_at(w, in, a, bytes)) std::memcpy(p, v, bytes);
   }
   [[noreturn, gnu::cold]] static void vgpr_fault(const Wave& w, unsigned reg);
   uint16_t read_half(Wave& w, const Inst& in, unsigned i, unsigned lane) const;

@@ -76,6 +76,28 @@ inline int32_t cvt_f32_to_i32(float f) {
   return int32_t(f);
 }
 
+// VOP3's output modifier (OMOD 1, 2, 3): the result times 2, 4 or 0.5, before clamping.
+template <class T> T apply_omod(T r, unsigned omod) {
+  return omod == 1 ? r * T(2) : omod == 2 ? r * T(4) : omod == 3 ? r * T(0.5) : r;
+}
+// The clamp bit of VOP3 and VOP3P float results: saturate to [0, 1].
+template <class T> T clamp01(T x) {
+  return x < T(0) ? T(0) : x > T(1) ? T(1) : x;
+}
+// DX9 multiply: a zero operand gives +0 even against infinity or NaN.
+inline float fmul_dx9_zero(float a, float b) {
+  return a == 0.0f || b == 0.0f ? 0.0f : a * b;
+}
+
+// Inline float constants (operand codes 240..248: 0.5, -0.5, 1, -1, 2, -2, 4, -4, 1/(2*pi)) as an
+// f32, f64 or f16 operand sees them (RDNA3 ISA manual, "Scalar ALU operands").
+inline constexpr float kInlineF32[] = {0.5f, -0.5f, 1.0f, -1.0f, 2.0f, -2.0f, 4.0f, -4.0f,
+                                       0.15915494f};
+inline constexpr double kInlineF64[] = {0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0,
+                                        0.15915494309189532};
+inline constexpr uint16_t kInlineF16[] = {0x3800, 0xB800, 0x3C00, 0xBC00, 0x4000,
+                                          0xC000, 0x4400, 0xC400, 0x3118};
+
 // IEEE min/max as the ISA defines them in IEEE mode (and IEEE 754-2019 minimumNumber /
 // maximumNumber, gfx12's *_num_* operations): a NaN input yields the other operand, and -0
 // orders below +0 (the manuals' LT_NEG_ZERO / GT_NEG_ZERO: max(+0, -0) is +0 in either order,

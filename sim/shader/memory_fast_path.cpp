@@ -3,8 +3,8 @@
 // every lane is naturally aligned, and the LDS's 32-bit atomics. Operand rows are resolved once
 // per instruction, the operation is chosen once, and a page is translated once for the lanes
 // that share it. Lanes run in the same order and with the same memory operations as in
-// executor.cpp's exec_flat / flat_lane / exec_ds, which define the semantics; anything else
-// returns false before touching memory and takes the general path.
+// flat.cpp's exec_flat / flat_lane and ds.cpp's exec_ds, which define the semantics; anything
+// else returns false before touching memory and takes the general path.
 #include "atomic_ops.h"
 #include "executor.h"
 

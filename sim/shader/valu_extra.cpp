@@ -18,10 +18,6 @@
 namespace sim::shader {
 namespace {
 
-template <class T> T clamp01(T x) {
-  return x < T(0) ? T(0) : x > T(1) ? T(1) : x;
-}
-
 // bf16 is the high half of an f32.
 float bf2f(uint16_t b) {
   return f32(uint32_t(b) << 16);
@@ -158,12 +154,7 @@ bool Executor::exec_valu_scalar(Wave& w, const Inst& in) {
     r = std::sqrt(x);
     break;
   }
-  if (in.omod == 1)
-    r *= 2.0;
-  else if (in.omod == 2)
-    r *= 4.0;
-  else if (in.omod == 3)
-    r *= 0.5;
+  r = apply_omod(r, in.omod);
   if (in.clamp) r = clamp01(r);
   // f16 results fill the low half and clear the high one (as the scalar float ALU's).
   swrite(w, in.dst, half ? uint32_t(f2h(r)) : u32(flush(float(r), w.flush_f32_denorms)));

@@ -3,8 +3,9 @@
 // into a row) instead of once per lane, and the operation is chosen once instead of once per
 // lane. The loops are built twice, for baseline x86-64 and for AVX2+FMA hosts (picked at run
 // time), so that on most machines a wave's fma is a few vector instructions. Anything else,
-// or any modifier, takes the general path in executor.cpp, which defines the semantics; these
-// loops must agree with it (the corpus and conformance tests run both).
+// or any modifier, takes the general path (valu.cpp, vopc.cpp, vop3p.cpp, vopd.cpp), which
+// defines the semantics; these loops must agree with it (the corpus and conformance tests run
+// both).
 #include "executor.h"
 #include "float_ops.h"
 
@@ -66,7 +67,7 @@ template <class F> [[gnu::always_inline]] inline void for_lanes(uint32_t exec, F
   }
 }
 
-// V_PERM_B32 (as in executor.cpp): each result byte picks a byte of {src0, src1}, a constant,
+// V_PERM_B32 (as in valu.cpp): each result byte picks a byte of {src0, src1}, a constant,
 // or the sign of byte 1, 3, 5 or 7.
 [[gnu::always_inline]] inline uint32_t perm_b32(uint32_t a, uint32_t b, uint32_t sel) {
   const uint64_t bytes = (uint64_t(a) << 32) | b;
@@ -207,7 +208,7 @@ Loops pick_loops() {
 const Loops kLoops = pick_loops();
 
 // 16-bit integer operations on true16 halves (op_sel picks each source's half and the
-// destination's, whose other half is kept), as executor.cpp defines them; without clamp, so
+// destination's, whose other half is kept), as valu.cpp defines them; without clamp, so
 // the adds and multiplies wrap alike signed or unsigned.
 bool fast_op16(Op op) {
   switch (op) {
@@ -315,7 +316,7 @@ bool loops16_baseline(Op op, uint32_t exec, const Rows16& r) { return loops16(op
 [[gnu::target("avx2")]] bool loops16_avx2(Op op, uint32_t exec, const Rows16& r) {
   return loops16(op, exec, r);
 }
-// The packed 16-bit integer operations without clamp (executor.cpp's exec_vop3p): each lane's
+// The packed 16-bit integer operations without clamp (vop3p.cpp's exec_vop3p): each lane's
 // low and high results from the halves op_sel and op_sel_hi pick.
 bool fast_packed_op(Op op) {
   switch (op) {
@@ -402,7 +403,7 @@ template <class P> [[gnu::always_inline]] inline uint32_t lane_mask(uint32_t exe
   return mask;
 }
 
-// The integer comparisons (executor.cpp's compare_i) of two rows of U read as T, the
+// The integer comparisons (int_ops.h's compare_i) of two rows of U read as T, the
 // predicate chosen once.
 template <class T, class U>
 [[gnu::always_inline]] inline uint32_t compare_rows_i(unsigned pred, uint32_t exec, const U* a,
@@ -447,7 +448,7 @@ template <class T, class U>
   }
 }
 
-// VOPD halves the loops cover (the rest run lane by lane in executor.cpp).
+// VOPD halves the loops cover (the rest run lane by lane in vopd.cpp).
 bool fast_dual_op(Op op) {
   switch (op) {
   case Op::v_fmac_f32: case Op::v_fmaak_f32: case Op::v_fmamk_f32: case Op::v_mul_f32:
@@ -567,7 +568,7 @@ bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
 }
 
 // The integer comparisons and the f32 ones without abs/neg: operands resolved once per
-// instruction, the predicate chosen once (executor.cpp's exec_vopc defines the semantics).
+// instruction, the predicate chosen once (vopc.cpp's exec_vopc defines the semantics).
 bool Executor::exec_vopc_fast(Wave& w, const Inst& in) {
   const bool half = in.op == Op::v_cmp_i16 || in.op == Op::v_cmp_u16;
   if (in.op == Op::v_cmp_i64 || in.op == Op::v_cmp_u64) {

@@ -1,12 +1,12 @@
 // The fast paths of the shader core (sim/shader/valu_fast_path.cpp, memory_fast_path.cpp and
-// the dword fast path of exec_global_dwords) against the general paths of executor.cpp, which
-// define the semantics: each instruction runs twice on the same random state, once with
-// Executor::fast_paths and once without, and every VGPR, SGPR, the memory, the LDS and any
-// fault must come out the same. Wave32 and wave64, full, sparse, single-lane and empty EXEC,
-// true16 halves, scalar, inline and literal operands; memory accesses coalesced, all on one
-// address, scattered (some misaligned), across a page boundary and, for flat, partly in the
-// LDS aperture. The instruction words are llvm-mc-22 -mcpu=gfx1100 -mattr=+real-true16
-// -show-encoding of the text beside them.
+// the dword fast path of exec_global_dwords) against the general paths (valu.cpp, vopc.cpp,
+// vop3p.cpp, vopd.cpp, flat.cpp, ds.cpp, atomics.cpp), which define the semantics: each
+// instruction runs twice on the same random state, once with Executor::fast_paths and once
+// without, and every VGPR, SGPR, the memory, the LDS and any fault must come out the same.
+// Wave32 and wave64, full, sparse, single-lane and empty EXEC, true16 halves, scalar, inline and
+// literal operands; memory accesses coalesced, all on one address, scattered (some misaligned),
+// across a page boundary and, for flat, partly in the LDS aperture. The instruction words are
+// llvm-mc-22 -mcpu=gfx1100 -mattr=+real-true16 -show-encoding of the text beside them.
 #include "sim/shader/executor.h"
 #include "tests/sim/flat_memory.h"
 

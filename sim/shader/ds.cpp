@@ -1,0 +1,176 @@
+// LDS instructions (DS): loads and stores of every size and form (two addresses, d16 halves,
+// exchanges) lane by lane, following the RDNA3 and RDNA4 ISA manuals ("Data Share Operations").
+// The atomic lanes are in atomics.cpp, the crossbar moves in cross_lane.cpp.
+#include "executor.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+namespace sim::shader {
+
+void Executor::exec_ds(Wave& w, const Inst& in) {
+  if (in.op == Op::ds_nop) return;
+  if (in.op == Op::ds_swizzle_b32 || in.op == Op::ds_permute_b32 || in.op == Op::ds_bpermute_b32)
+    return exec_ds_cross_lane(w, in);
+  const OpInfo& info = op_info(in.op);
+  const uint32_t exec = w.exec();
+  // The plain 32-bit load and store carry most LDS traffic: their rows are resolved once and
+  // the lanes run without the per-lane dispatch below (same lane order, same semantics).
+  if (in.op == Op::ds_load_b32 || in.op == Op::ds_store_b32) {
+    const uint32_t* address = &vreg(w, in.src[0], 0);
+    const uint32_t offset = uint32_t(in.imm | (in.offset1 << 8));
+    const uint64_t size = lds_.size();
+    if (in.op == Op::ds_load_b32) {
+      uint32_t* d = &vreg(w, in.dst, 0);
+      for (uint32_t m = exec; m; m &= m - 1) {
+        const unsigned lane = unsigned(std::countr_zero(m));
+        uint32_t a = address[lane] + offset;
+        if (a & 3) a = uint32_t(misaligned_address(w, in, a, 4));
+        uint32_t v = 0; // out of range reads zero
+        if (uint64_t(a) + 4 <= size) std::memcpy(&v, &lds_[a], 4);
+        d[lane] = v;
+      }
+    } else {
+      const uint32_t* data = &vreg(w, in.src[1], 0);
+      for (uint32_t m = exec; m; m &= m - 1) {
+        const unsigned lane = unsigned(std::countr_zero(m));
+        uint32_t a = address[lane] + offset;
+        if (a & 3) a = uint32_t(misaligned_address(w, in, a, 4));
+        if (uint64_t(a) + 4 <= size) std::memcpy(&lds_[a], &data[lane], 4); // else discarded
+      }
+    }
+    return;
+  }
+  if (fast_paths && exec_ds_atomic_fast(w, in, exec)) return;
+  auto load = [&](uint32_t a, void* v, unsigned bytes) { lds_load(w, in, a, v, bytes); };
+  auto store = [&](uint32_t a, const void* v, unsigned bytes) { lds_store(w, in, a, v, bytes); };
+  const bool stride64 =
+      in.op == Op::ds_store_2addr_stride64_b32 || in.op == Op::ds_store_2addr_stride64_b64 ||
+      in.op == Op::ds_load_2addr_stride64_b32 || in.op == Op::ds_load_2addr_stride64_b64;
+  for (unsigned lane = 0; lane < kWaveSize; ++lane) {
+    if (!((exec >> lane) & 1)) continue;
+    const uint32_t base = vreg(w, in.src[0], lane);
+    const uint32_t addr = base + uint32_t(in.imm | (in.offset1 << 8));
+    // One operation per line: it reads as the ISA table it is.
+    // clang-format off
+    switch (in.op) {
+    case Op::ds_store_b8: { uint8_t v = uint8_t(vreg(w, in.src[1], lane)); store(addr, &v, 1); break; }
+    case Op::ds_store_b16: { uint16_t v = uint16_t(vreg(w, in.src[1], lane)); store(addr, &v, 2); break; }
+    case Op::ds_store_b32: case Op::ds_store_b64: case Op::ds_store_b96: case Op::ds_store_b128: {
+      uint32_t v[4];
+      const unsigned n = regs_of(info.src_dwords[0]);
+      for (unsigned i = 0; i < n; ++i) v[i] = vreg(w, in.src[1], lane, i);
+      store(addr, v, 4 * n);
+      break;
+    }
+    case Op::ds_load_u8: case Op::ds_load_i8: {
+      uint8_t v; load(addr, &v, 1);
+      vreg(w, in.dst, lane) = in.op == Op::ds_load_i8 ? uint32_t(int32_t(int8_t(v))) : v; break;
+    }
+    case Op::ds_load_u16: case Op::ds_load_i16: {
+      uint16_t v; load(addr, &v, 2);
+      vreg(w, in.dst, lane) = in.op == Op::ds_load_i16 ? uint32_t(int32_t(int16_t(v))) : v; break;
+    }
+    case Op::ds_load_b32: case Op::ds_load_b64: case Op::ds_load_b96: case Op::ds_load_b128: {
+      uint32_t v[4];
+      const unsigned n = regs_of(info.dst_dwords);
+      load(addr, v, 4 * n);
+      for (unsigned i = 0; i < n; ++i) vreg(w, in.dst, lane, i) = v[i];
+      break;
+    }
+    // Two addresses: offset0/offset1 count elements (times 64 for the stride64 forms).
+    case Op::ds_store_2addr_b32: case Op::ds_store_2addr_stride64_b32:
+    case Op::ds_store_2addr_b64: case Op::ds_store_2addr_stride64_b64: {
+      const unsigned n = regs_of(info.src_dwords[0]); // dwords per element
+      const uint32_t unit = 4 * n * (stride64 ? 64 : 1);
+      uint32_t v0[2], v1[2];
+      for (unsigned i = 0; i < n; ++i) v0[i] = vreg(w, in.src[1], lane, i), v1[i] = vreg(w, in.src[2], lane, i);
+      store(base + unit * uint32_t(in.imm), v0, 4 * n);
+      store(base + unit * in.offset1, v1, 4 * n);
+      break;
+    }
+    case Op::ds_load_2addr_b32: case Op::ds_load_2addr_stride64_b32:
+    case Op::ds_load_2addr_b64: case Op::ds_load_2addr_stride64_b64: {
+      const unsigned n = regs_of(info.dst_dwords) / 2;
+      const uint32_t unit = 4 * n * (stride64 ? 64 : 1);
+      uint32_t v[4];
+      load(base + unit * uint32_t(in.imm), v, 4 * n);
+      load(base + unit * in.offset1, v + n, 4 * n);
+      for (unsigned i = 0; i < 2 * n; ++i) vreg(w, in.dst, lane, i) = v[i];
+      break;
+    }
+    // Half-VGPR accesses: the stores take bits [23:16] / [31:16], the loads fill the low (or
+    // high) half with the byte zero- or sign-extended to 16 bits, or the short, keeping the other.
+    case Op::ds_store_b8_d16_hi: {
+      uint8_t v = uint8_t(vreg(w, in.src[1], lane) >> 16);
+      store(addr, &v, 1);
+      break;
+    }
+    case Op::ds_store_b16_d16_hi: {
+      uint16_t v = uint16_t(vreg(w, in.src[1], lane) >> 16);
+      store(addr, &v, 2);
+      break;
+    }
+    case Op::ds_load_u8_d16:
+    case Op::ds_load_u8_d16_hi:
+    case Op::ds_load_i8_d16:
+    case Op::ds_load_i8_d16_hi:
+    case Op::ds_load_u16_d16:
+    case Op::ds_load_u16_d16_hi: {
+      uint16_t v;
+      if (in.op == Op::ds_load_u16_d16 || in.op == Op::ds_load_u16_d16_hi)
+        load(addr, &v, 2);
+      else {
+        uint8_t b;
+        load(addr, &b, 1);
+        v = in.op == Op::ds_load_i8_d16 || in.op == Op::ds_load_i8_d16_hi
+                ? uint16_t(int16_t(int8_t(b)))
+                : b;
+      }
+      const bool hi = in.op == Op::ds_load_u8_d16_hi || in.op == Op::ds_load_i8_d16_hi ||
+                      in.op == Op::ds_load_u16_d16_hi;
+      uint32_t& d = vreg(w, in.dst, lane);
+      d = hi ? (d & 0xffffu) | (uint32_t(v) << 16) : (d & 0xffff0000u) | v;
+      break;
+    }
+    // Exchanges at two addresses (counted in elements as for ds_store_2addr): the old values of
+    // the first and then the second go to VDST.
+    case Op::ds_storexchg_2addr_rtn_b32:
+    case Op::ds_storexchg_2addr_stride64_rtn_b32:
+    case Op::ds_storexchg_2addr_rtn_b64:
+    case Op::ds_storexchg_2addr_stride64_rtn_b64: {
+      const unsigned n = regs_of(info.src_dwords[0]);
+      const bool st64 = in.op == Op::ds_storexchg_2addr_stride64_rtn_b32 ||
+                        in.op == Op::ds_storexchg_2addr_stride64_rtn_b64;
+      const uint32_t unit = 4 * n * (st64 ? 64 : 1);
+      uint32_t v0[2], v1[2], old[4];
+      for (unsigned i = 0; i < n; ++i)
+        v0[i] = vreg(w, in.src[1], lane, i), v1[i] = vreg(w, in.src[2], lane, i);
+      load(base + unit * uint32_t(in.imm), old, 4 * n);
+      store(base + unit * uint32_t(in.imm), v0, 4 * n);
+      load(base + unit * in.offset1, old + n, 4 * n);
+      store(base + unit * in.offset1, v1, 4 * n);
+      for (unsigned i = 0; i < 2 * n; ++i) vreg(w, in.dst, lane, i) = old[i];
+      break;
+    }
+    // Two dwords, each replaced by its data dword with bit 31 cleared when that bit is set
+    // (RDNA3 ISA manual, DS_CONDXCHG32_RTN_B64); both old dwords are returned.
+    case Op::ds_condxchg32_rtn_b64: {
+      uint32_t old[2], now[2];
+      load(addr, old, 8);
+      for (unsigned i = 0; i < 2; ++i) {
+        const uint32_t x = vreg(w, in.src[1], lane, i);
+        now[i] = x >> 31 ? x & 0x7fffffffu : old[i];
+      }
+      store(addr, now, 8);
+      vreg(w, in.dst, lane) = old[0], vreg(w, in.dst, lane, 1) = old[1];
+      break;
+    }
+    default: ds_atomic_lane(w, in, addr, lane); break;
+    }
+    // clang-format on
+  }
+}
+
+} // namespace sim::shader

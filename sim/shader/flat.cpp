@@ -1,0 +1,266 @@
+// FLAT, GLOBAL and SCRATCH memory instructions, the general path (RDNA3 and RDNA4 ISA manuals,
+// "Flat, Scratch and Global Instructions"): loads and stores of every size lane by lane, flat
+// addresses in the LDS and private apertures, SH_MEM_CONFIG's alignment modes, and the global
+// segment's dword fast path. memory_fast_path.cpp runs the naturally aligned accesses and
+// atomics a page at a time; the atomic lanes of this path are in atomics.cpp.
+#include "aperture_ports.h"
+#include "executor.h"
+
+#include "am/hw/gc_regs.h"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <string>
+
+namespace sim::shader {
+
+// Private (scratch) memory is swizzled: dword k of a lane's private space lives at
+// wave base + (k * wave size + lane) * 4, so the lanes' same dword is contiguous (PrivatePort).
+void Executor::exec_scratch(Wave& w, const Inst& in) {
+  const uint32_t exec = w.exec();
+  const uint32_t sbase = in.soffset != src::kNull ? sread(w, in, in.soffset) : 0;
+  PrivatePort lane_memory(memory_, w);
+  for (unsigned lane = 0; lane < kWaveSize; ++lane) {
+    if (!((exec >> lane) & 1)) continue;
+    const uint32_t off =
+        sbase + uint32_t(in.imm) + (in.src[0] != src::kNull ? vreg(w, in.src[0], lane) : 0);
+    lane_memory.lane = w.lane_id(lane);
+    try {
+      flat_lane(w, in, lane_memory, off, lane);
+    } catch (const ApertureFault& f) {
+      instruction_fault(w, in, f.what());
+    } catch (const MemoryFault& f) {
+      throw ShaderFault(std::string(f.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) +
+                            ")",
+                        f.address, f.write);
+    }
+  }
+}
+
+void Executor::exec_flat(Wave& w, const Inst& in) {
+  if (in.op == Op::inv || in.op == Op::wb) return; // gfx12 cache control: coherent in the model
+  if (in.segment == Segment::Scratch) return exec_scratch(w, in);
+  const OpInfo& info = op_info(in.op);
+  const uint32_t exec = w.exec();
+  const bool saddr = in.segment == Segment::Global && in.soffset != src::kNull;
+  const uint64_t sbase =
+      saddr ? uint64_t(w.sgpr[in.soffset]) | (uint64_t(w.sgpr[in.soffset + 1]) << 32) : 0;
+  if (fast_paths && in.segment == Segment::Global && exec_global_dwords(w, in, exec, saddr, sbase))
+    return;
+  if (fast_paths && exec_vmem_fast(w, in, exec, saddr, sbase)) return;
+  const unsigned align_unit = std::min(flat_access_bytes(in.op, info), 4u);
+  LdsPort lds(lds_);
+  PrivatePort lane_private(memory_, w);
+  for (unsigned lane = 0; lane < kWaveSize; ++lane) {
+    if (!((exec >> lane) & 1)) continue;
+    uint64_t addr =
+        saddr ? sbase + vreg(w, in.src[0], lane)
+              : uint64_t(vreg(w, in.src[0], lane)) | (uint64_t(vreg(w, in.src[0], lane, 1)) << 32);
+    addr += uint64_t(int64_t(in.imm));
+    if (addr & (align_unit - 1)) addr = misaligned_address(w, in, addr, align_unit);
+    // A flat address in the shared or private aperture reaches LDS or the lane's private memory.
+    MemoryPort* mem = &memory_;
+    if (in.segment == Segment::Flat) {
+      if (w.shared_aperture && (addr >> 48) == (w.shared_aperture >> 48)) {
+        mem = &lds;
+        addr = uint32_t(addr);
+      } else if (w.private_aperture && (addr >> 48) == (w.private_aperture >> 48)) {
+        lane_private.lane = w.lane_id(lane);
+        mem = &lane_private;
+        addr = uint32_t(addr);
+      }
+    }
+    try {
+      flat_lane(w, in, *mem, addr, lane);
+    } catch (const ApertureFault& f) {
+      instruction_fault(w, in, f.what());
+    } catch (const MemoryFault& f) {
+      throw ShaderFault(std::string(f.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) +
+                            ")",
+                        f.address, f.write);
+    }
+  }
+}
+
+// One lane's FLAT/GLOBAL/SCRATCH access at `addr` of `mem` (global memory, the LDS or the lane's
+// private memory).
+void Executor::flat_lane(Wave& w, const Inst& in, MemoryPort& mem, uint64_t addr, unsigned lane) {
+  const OpInfo& info = op_info(in.op);
+  switch (in.op) {
+  case Op::load_u8:
+  case Op::load_i8: {
+    uint8_t v;
+    mem.read(addr, &v, 1);
+    vreg(w, in.dst, lane) = in.op == Op::load_i8 ? uint32_t(int32_t(int8_t(v))) : v;
+    break;
+  }
+  case Op::load_u16:
+  case Op::load_i16: {
+    uint16_t v;
+    mem.read(addr, &v, 2);
+    vreg(w, in.dst, lane) = in.op == Op::load_i16 ? uint32_t(int32_t(int16_t(v))) : v;
+    break;
+  }
+  // d16 loads fill the low half (the _hi forms: the high half) and keep the other half; bytes
+  // are zero- or sign-extended to 16 bits.
+  case Op::load_d16_u8:
+  case Op::load_d16_i8:
+  case Op::load_d16_b16:
+  case Op::load_d16_hi_u8:
+  case Op::load_d16_hi_i8:
+  case Op::load_d16_hi_b16: {
+    uint16_t v = 0;
+    if (in.op == Op::load_d16_b16 || in.op == Op::load_d16_hi_b16)
+      mem.read(addr, &v, 2);
+    else {
+      uint8_t b;
+      mem.read(addr, &b, 1);
+      v = in.op == Op::load_d16_i8 || in.op == Op::load_d16_hi_i8 ? uint16_t(int16_t(int8_t(b)))
+                                                                  : b;
+    }
+    const bool hi =
+        in.op == Op::load_d16_hi_u8 || in.op == Op::load_d16_hi_i8 || in.op == Op::load_d16_hi_b16;
+    uint32_t& d = vreg(w, in.dst, lane);
+    d = hi ? (d & 0xffffu) | (uint32_t(v) << 16) : (d & 0xffff0000u) | v;
+    break;
+  }
+  case Op::load_b32:
+  case Op::load_b64:
+  case Op::load_b96:
+  case Op::load_b128: {
+    uint32_t v[4];
+    const unsigned n = regs_of(info.dst_dwords);
+    mem.read(addr, v, 4 * n);
+    for (unsigned i = 0; i < n; ++i) vreg(w, in.dst, lane, i) = v[i];
+    break;
+  }
+  case Op::store_b8: {
+    uint8_t v = uint8_t(vreg(w, in.src[1], lane));
+    mem.write(addr, &v, 1);
+    break;
+  }
+  case Op::store_b16: {
+    uint16_t v = uint16_t(vreg(w, in.src[1], lane));
+    mem.write(addr, &v, 2);
+    break;
+  }
+  case Op::store_d16_hi_b8: {
+    uint8_t v = uint8_t(vreg(w, in.src[1], lane) >> 16);
+    mem.write(addr, &v, 1);
+    break;
+  }
+  case Op::store_d16_hi_b16: {
+    uint16_t v = uint16_t(vreg(w, in.src[1], lane) >> 16);
+    mem.write(addr, &v, 2);
+    break;
+  }
+  case Op::store_b32:
+  case Op::store_b64:
+  case Op::store_b96:
+  case Op::store_b128: {
+    uint32_t v[4];
+    const unsigned n = regs_of(info.src_dwords[0]);
+    for (unsigned i = 0; i < n; ++i) v[i] = vreg(w, in.src[1], lane, i);
+    mem.write(addr, v, 4 * n);
+    break;
+  }
+  default:
+    flat_atomic_lane(w, in, mem, addr, lane);
+    break;
+  }
+}
+
+// Bytes a flat/global load or store moves per lane; 1 for atomics, whose own rule (natural
+// alignment, checked where they run) is not the alignment mode's.
+unsigned Executor::flat_access_bytes(Op op, const OpInfo& info) {
+  switch (op) {
+  case Op::load_u16:
+  case Op::load_i16:
+  case Op::load_d16_b16:
+  case Op::load_d16_hi_b16:
+  case Op::store_b16:
+  case Op::store_d16_hi_b16:
+    return 2;
+  case Op::load_b32:
+  case Op::load_b64:
+  case Op::load_b96:
+  case Op::load_b128:
+    return 4 * regs_of(info.dst_dwords);
+  case Op::store_b32:
+  case Op::store_b64:
+  case Op::store_b96:
+  case Op::store_b128:
+    return 4 * regs_of(info.src_dwords[0]);
+  default:
+    return 1;
+  }
+}
+
+// A vector memory access whose address is not a multiple of `unit` (its size, at most a dword)
+// does what SH_MEM_CONFIG.ALIGNMENT_MODE of the wave's VMID says (ISA manuals, "Alignment"):
+// UNALIGNED accesses the bytes asked for, DWORD silently rounds the address down, DWORD_STRICT
+// and STRICT are memory violations.
+uint64_t Executor::misaligned_address(const Wave& w, const Inst& in, uint64_t addr, unsigned unit) {
+  switch (w.alignment_mode) {
+  case am::hw::kAlignUnaligned:
+    return addr;
+  case am::hw::kAlignDword:
+    return addr & ~uint64_t(unit - 1);
+  default:
+    instruction_fault(w, in,
+                      "misaligned address " + hex(addr) + " for a " + std::to_string(unit) +
+                          "-byte unit with SH_MEM_CONFIG.ALIGNMENT_MODE " +
+                          std::to_string(w.alignment_mode) + " (strict)");
+  }
+}
+
+// The common case of the global segment: dword loads and stores whose every lane's access is
+// dword aligned and inside one page. One translation and relaxed word moves per lane instead
+// of the general path's splitting; anything else returns false before touching memory.
+bool Executor::exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool saddr,
+                                  uint64_t sbase) {
+  const bool load = in.op == Op::load_b32 || in.op == Op::load_b64 || in.op == Op::load_b96 ||
+                    in.op == Op::load_b128;
+  const bool store = in.op == Op::store_b32 || in.op == Op::store_b64 || in.op == Op::store_b96 ||
+                     in.op == Op::store_b128;
+  if (!load && !store) return false;
+  const OpInfo& info = op_info(in.op);
+  const unsigned n = regs_of(load ? info.dst_dwords : info.src_dwords[0]);
+  uint64_t addr[kWaveSize];
+  for (uint32_t m = exec; m; m &= m - 1) {
+    const unsigned lane = unsigned(std::countr_zero(m));
+    const uint64_t a = (saddr ? sbase + vreg(w, in.src[0], lane)
+                              : uint64_t(vreg(w, in.src[0], lane)) |
+                                    (uint64_t(vreg(w, in.src[0], lane, 1)) << 32)) +
+                       uint64_t(int64_t(in.imm));
+    if ((a & 3) || (a & 4095) + 4 * n > 4096) return false;
+    addr[lane] = a;
+  }
+  try {
+    // Neighbouring lanes mostly share a page: translate each page once.
+    uint64_t page = ~0ull;
+    uint8_t* host_page = nullptr;
+    for (uint32_t m = exec; m; m &= m - 1) {
+      const unsigned lane = unsigned(std::countr_zero(m));
+      if ((addr[lane] >> 12) != page) {
+        page = addr[lane] >> 12;
+        host_page = memory_.translate(addr[lane] & ~uint64_t(4095), 4096, store);
+      }
+      auto* p = reinterpret_cast<uint32_t*>(host_page + (addr[lane] & 4095));
+      for (unsigned i = 0; i < n; ++i) {
+        std::atomic_ref<uint32_t> word(p[i]);
+        if (load)
+          vreg(w, in.dst, lane, i) = word.load(std::memory_order_relaxed);
+        else
+          word.store(vreg(w, in.src[1], lane, i), std::memory_order_relaxed);
+      }
+    }
+  } catch (const MemoryFault& f) {
+    throw ShaderFault(std::string(f.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")",
+                      f.address, f.write);
+  }
+  return true;
+}
+
+} // namespace sim::shader
