@@ -3,7 +3,7 @@
 // clBuildProgram of each file is cold and the second (a new program object with the same
 // source and options) is served from the cache.
 //
-//   OCL_ICD_VENDORS=<build>/conformance/vendors build/bench/compile_time [corpus dir]
+//   OCL_ICD_VENDORS=<build>/vendors build/bench/compile_time [corpus dir]
 #include "bench_util.h"
 
 #include <cstdlib>

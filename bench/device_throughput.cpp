@@ -1,7 +1,7 @@
 // Device-side figures, amcl's emulated GPU next to PoCL in the same process: empty-kernel
 // dispatch rate, and copy bandwidth host->device, device->host and device->device.
 //
-//   OCL_ICD_VENDORS=<build>/conformance/vendors build/bench/device_throughput [MiB]
+//   OCL_ICD_VENDORS=<build>/vendors build/bench/device_throughput [MiB]
 #include "bench_util.h"
 
 #include <cstdlib>

@@ -3,7 +3,7 @@
 // same process (slowdown ratio). Lane-instructions come from the emulator's own count
 // (AMCL_SIM_STATS); times are the wall time of clFinish around each kernel.
 //
-//   OCL_ICD_VENDORS=<build>/conformance/vendors build/bench/emulator_throughput
+//   OCL_ICD_VENDORS=<build>/vendors build/bench/emulator_throughput
 #include "bench_util.h"
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 // timed on its own (mean and p99, µs). Enqueues are measured without waiting; the device work
 // they queue is drained with clFinish outside the timed region.
 //
-//   OCL_ICD_VENDORS=<build>/conformance/vendors build/bench/host_overhead [iterations]
+//   OCL_ICD_VENDORS=<build>/vendors build/bench/host_overhead [iterations]
 #include "bench_util.h"
 
 #include <cstdlib>

@@ -3,7 +3,7 @@
 // VRAM is host memory too, so buffers are created without being written: the figure is the
 // runtime's own overhead, not the data.
 //
-//   OCL_ICD_VENDORS=<build>/conformance/vendors build/bench/memory_footprint [buffers]
+//   OCL_ICD_VENDORS=<build>/vendors build/bench/memory_footprint [buffers]
 #include "bench_util.h"
 
 #include <cstdlib>

@@ -5,7 +5,7 @@
 set -euo pipefail
 build=$(realpath "${1:-build}")
 out=${2:-$build/bench/results.md}
-export OCL_ICD_VENDORS=$build/conformance/vendors
+export OCL_ICD_VENDORS=$build/vendors
 {
   echo "# amcl benchmarks ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(uname -m))"
   for b in host_overhead device_throughput emulator_throughput compile_time memory_footprint; do

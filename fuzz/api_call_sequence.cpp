@@ -3,7 +3,7 @@
 // call must return (an error code or success); nothing may crash, touch memory it was not
 // given or leak (ASan builds). Host pointers handed to amcl are always big enough for what
 // the call asks, as the specification requires of applications; kernels run over bounded
-// NDRanges. Shared by the bounded gtest loop (conformance/api_fuzz_test.cpp) and the libFuzzer
+// NDRanges. Shared by the bounded gtest loop (tests/system/api_fuzz_test.cpp) and the libFuzzer
 // target (fuzz/api_fuzzer.cpp); talks to amcl only through the OpenCL API.
 #include "api_call_sequence.h"
 

@@ -3,8 +3,8 @@
 // for the whole run; each input releases everything it created. The loader finds this build's
 // amcl unless OCL_ICD_VENDORS says otherwise.
 #include "api_call_sequence.h"
-#include "conformance/amcl_platform.h"
 #include "fuzzer_main.h"
+#include "tests/support/amcl_platform.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-// Small helpers for conformance tests that talk to amcl through the ICD loader.
+// Small helpers for the tests that reach amcl through the ICD loader (conformance/, tests/system).
 #pragma once
 #include "amcl_platform.h"
 
