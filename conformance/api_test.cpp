@@ -16,6 +16,10 @@
 #include <sstream>
 
 using amcl_test::Env;
+using amcl_test::device_info;
+using amcl_test::device_list;
+using amcl_test::device_string;
+using amcl_test::platform_string;
 
 namespace {
 
@@ -59,21 +63,6 @@ template <class Get> void check_query(const Query& q, Get get) {
     EXPECT_EQ(get(q.param, size - 1, value.data(), nullptr), CL_INVALID_VALUE) << q.name;
 }
 
-std::string device_string(cl_device_id d, cl_device_info p) {
-  size_t n = 0;
-  clGetDeviceInfo(d, p, 0, nullptr, &n);
-  std::string s(n, '\0');
-  clGetDeviceInfo(d, p, n, s.data(), nullptr);
-  if (!s.empty()) s.pop_back();
-  return s;
-}
-
-template <class T> T device_value(cl_device_id d, cl_device_info p) {
-  T v{};
-  EXPECT_EQ(clGetDeviceInfo(d, p, sizeof v, &v, nullptr), CL_SUCCESS) << p;
-  return v;
-}
-
 } // namespace
 
 TEST(Api, PlatformQueries) {
@@ -94,8 +83,8 @@ TEST(Api, PlatformQueries) {
     });
   char text[256];
   EXPECT_EQ(clGetPlatformInfo(env.platform, 0x7777, sizeof text, text, nullptr), CL_INVALID_VALUE);
-  clGetPlatformInfo(env.platform, CL_PLATFORM_VERSION, sizeof text, text, nullptr);
-  EXPECT_EQ(std::strncmp(text, "OpenCL 3.0 ", 11), 0) << text;
+  const std::string version = platform_string(env.platform, CL_PLATFORM_VERSION);
+  EXPECT_EQ(std::strncmp(version.c_str(), "OpenCL 3.0 ", 11), 0) << version;
   cl_platform_id ids[4];
   cl_uint n = 0;
   EXPECT_EQ(clGetPlatformIDs(0, ids, &n), CL_INVALID_VALUE);
@@ -259,27 +248,25 @@ TEST(Api, DeviceQueriesAreCompleteAndConsistent) {
             CL_INVALID_DEVICE);
 
   // The values the issue and the specification pin.
-  EXPECT_EQ(device_value<size_t>(env.device, CL_DEVICE_MAX_WORK_GROUP_SIZE), 1024u);
-  EXPECT_EQ(device_value<cl_ulong>(env.device, CL_DEVICE_LOCAL_MEM_SIZE), 65536u);
-  EXPECT_EQ(device_value<cl_uint>(env.device, CL_DEVICE_VENDOR_ID), 0x1002u);
-  EXPECT_EQ(device_value<cl_device_type>(env.device, CL_DEVICE_TYPE),
+  EXPECT_EQ(device_info<size_t>(env.device, CL_DEVICE_MAX_WORK_GROUP_SIZE), 1024u);
+  EXPECT_EQ(device_info<cl_ulong>(env.device, CL_DEVICE_LOCAL_MEM_SIZE), 65536u);
+  EXPECT_EQ(device_info<cl_uint>(env.device, CL_DEVICE_VENDOR_ID), 0x1002u);
+  EXPECT_EQ(device_info<cl_device_type>(env.device, CL_DEVICE_TYPE),
             cl_device_type(CL_DEVICE_TYPE_GPU));
-  EXPECT_EQ(device_value<cl_version>(env.device, CL_DEVICE_NUMERIC_VERSION),
+  EXPECT_EQ(device_info<cl_version>(env.device, CL_DEVICE_NUMERIC_VERSION),
             cl_version(CL_MAKE_VERSION(3, 0, 0)));
-  EXPECT_GE(device_value<cl_ulong>(env.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE),
-            std::max<cl_ulong>(device_value<cl_ulong>(env.device, CL_DEVICE_GLOBAL_MEM_SIZE) / 4,
+  EXPECT_GE(device_info<cl_ulong>(env.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE),
+            std::max<cl_ulong>(device_info<cl_ulong>(env.device, CL_DEVICE_GLOBAL_MEM_SIZE) / 4,
                                128u << 20));
-  EXPECT_EQ(device_value<cl_platform_id>(env.device, CL_DEVICE_PLATFORM), env.platform);
+  EXPECT_EQ(device_info<cl_platform_id>(env.device, CL_DEVICE_PLATFORM), env.platform);
 
   // The extension string and the versioned list name the same extensions; the required ones
   // are there, and cl_khr_3d_image_writes is not (there are no images).
   std::set<std::string> listed;
   std::istringstream words(device_string(env.device, CL_DEVICE_EXTENSIONS));
   for (std::string w; words >> w;) listed.insert(w);
-  size_t n = 0;
-  clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, nullptr, &n);
-  std::vector<cl_name_version> versioned(n / sizeof(cl_name_version));
-  clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS_WITH_VERSION, n, versioned.data(), nullptr);
+  const auto versioned =
+      device_list<cl_name_version>(env.device, CL_DEVICE_EXTENSIONS_WITH_VERSION);
   std::set<std::string> named;
   for (auto& v : versioned) named.insert(v.name);
   EXPECT_EQ(listed, named);
@@ -294,17 +281,17 @@ TEST(Api, DeviceQueriesAreCompleteAndConsistent) {
   EXPECT_FALSE(listed.count("cl_khr_gl_sharing"));
 
   // UUIDs: version-8 layout, stable, and the device's differs from the driver's.
-  auto uuid = device_value<std::array<cl_uchar, CL_UUID_SIZE_KHR>>(env.device, CL_DEVICE_UUID_KHR);
+  auto uuid = device_info<std::array<cl_uchar, CL_UUID_SIZE_KHR>>(env.device, CL_DEVICE_UUID_KHR);
   auto driver =
-      device_value<std::array<cl_uchar, CL_UUID_SIZE_KHR>>(env.device, CL_DRIVER_UUID_KHR);
+      device_info<std::array<cl_uchar, CL_UUID_SIZE_KHR>>(env.device, CL_DRIVER_UUID_KHR);
   EXPECT_EQ(uuid,
-            (device_value<std::array<cl_uchar, CL_UUID_SIZE_KHR>>(env.device, CL_DEVICE_UUID_KHR)));
+            (device_info<std::array<cl_uchar, CL_UUID_SIZE_KHR>>(env.device, CL_DEVICE_UUID_KHR)));
   EXPECT_NE(uuid, driver);
   EXPECT_EQ(uuid[6] >> 4, 8);
   EXPECT_EQ(uuid[8] >> 6, 2);
-  EXPECT_EQ(device_value<cl_bool>(env.device, CL_DEVICE_LUID_VALID_KHR), cl_bool(CL_FALSE));
+  EXPECT_EQ(device_info<cl_bool>(env.device, CL_DEVICE_LUID_VALID_KHR), cl_bool(CL_FALSE));
   // The emulated card's PCI location: a virtual domain, bus = its index.
-  auto bus = device_value<cl_device_pci_bus_info_khr>(env.device, CL_DEVICE_PCI_BUS_INFO_KHR);
+  auto bus = device_info<cl_device_pci_bus_info_khr>(env.device, CL_DEVICE_PCI_BUS_INFO_KHR);
   EXPECT_EQ(bus.pci_domain, 0xffffu);
   EXPECT_EQ(bus.pci_bus, 0u);
   EXPECT_EQ(bus.pci_device, 0u);
@@ -314,14 +301,14 @@ TEST(Api, DeviceQueriesAreCompleteAndConsistent) {
 TEST(Api, NoSubDevices) {
   Env env;
   ASSERT_NE(env.device, nullptr);
-  EXPECT_EQ(device_value<cl_uint>(env.device, CL_DEVICE_PARTITION_MAX_SUB_DEVICES), 0u);
-  EXPECT_EQ(device_value<cl_device_id>(env.device, CL_DEVICE_PARENT_DEVICE), nullptr);
+  EXPECT_EQ(device_info<cl_uint>(env.device, CL_DEVICE_PARTITION_MAX_SUB_DEVICES), 0u);
+  EXPECT_EQ(device_info<cl_device_id>(env.device, CL_DEVICE_PARENT_DEVICE), nullptr);
   // "If the device cannot be partitioned, a value of 0 will be returned."
   size_t n = 0;
   ASSERT_EQ(clGetDeviceInfo(env.device, CL_DEVICE_PARTITION_PROPERTIES, 0, nullptr, &n),
             CL_SUCCESS);
   ASSERT_EQ(n, sizeof(cl_device_partition_property));
-  EXPECT_EQ(device_value<cl_device_partition_property>(env.device, CL_DEVICE_PARTITION_PROPERTIES),
+  EXPECT_EQ(device_info<cl_device_partition_property>(env.device, CL_DEVICE_PARTITION_PROPERTIES),
             0);
   cl_device_partition_property equally[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
   cl_device_partition_property by_counts[] = {CL_DEVICE_PARTITION_BY_COUNTS, 1,
@@ -337,7 +324,7 @@ TEST(Api, NoSubDevices) {
   // Root devices are not reference counted, but retain and release succeed on them.
   EXPECT_EQ(clRetainDevice(env.device), CL_SUCCESS);
   EXPECT_EQ(clReleaseDevice(env.device), CL_SUCCESS);
-  EXPECT_EQ(device_value<cl_uint>(env.device, CL_DEVICE_REFERENCE_COUNT), 1u);
+  EXPECT_EQ(device_info<cl_uint>(env.device, CL_DEVICE_REFERENCE_COUNT), 1u);
   EXPECT_EQ(clRetainDevice(nullptr), CL_INVALID_DEVICE);
 }
 
@@ -421,7 +408,7 @@ TEST(Api, CommandQueueCreationAndQueries) {
   Env env;
   ASSERT_NE(env.queue, nullptr);
   cl_command_queue_properties supported =
-      device_value<cl_command_queue_properties>(env.device, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES);
+      device_info<cl_command_queue_properties>(env.device, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES);
   EXPECT_TRUE(supported & CL_QUEUE_PROFILING_ENABLE);
   cl_int err;
   const cl_queue_properties profiling[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
@@ -499,12 +486,12 @@ TEST(Api, CommandQueueCreationAndQueries) {
 TEST(Api, UnsupportedFeaturesAnswerWithTheSpecsErrors) {
   Env env;
   ASSERT_NE(env.queue, nullptr);
-  EXPECT_EQ(device_value<cl_bool>(env.device, CL_DEVICE_IMAGE_SUPPORT), cl_bool(CL_FALSE));
-  EXPECT_EQ(device_value<cl_bool>(env.device, CL_DEVICE_PIPE_SUPPORT), cl_bool(CL_FALSE));
-  EXPECT_EQ(device_value<cl_device_svm_capabilities>(env.device, CL_DEVICE_SVM_CAPABILITIES), 0u);
+  EXPECT_EQ(device_info<cl_bool>(env.device, CL_DEVICE_IMAGE_SUPPORT), cl_bool(CL_FALSE));
+  EXPECT_EQ(device_info<cl_bool>(env.device, CL_DEVICE_PIPE_SUPPORT), cl_bool(CL_FALSE));
+  EXPECT_EQ(device_info<cl_device_svm_capabilities>(env.device, CL_DEVICE_SVM_CAPABILITIES), 0u);
   EXPECT_EQ(device_string(env.device, CL_DEVICE_IL_VERSION), "");
   EXPECT_EQ(
-      device_value<cl_device_exec_capabilities>(env.device, CL_DEVICE_EXECUTION_CAPABILITIES) &
+      device_info<cl_device_exec_capabilities>(env.device, CL_DEVICE_EXECUTION_CAPABILITIES) &
           CL_EXEC_NATIVE_KERNEL,
       0u);
   cl_mem buffer = env.buffer(64);

@@ -7,6 +7,8 @@
 #include <numeric>
 
 using amcl_test::Env;
+using amcl_test::device_info;
+using amcl_test::mem_info;
 
 namespace {
 
@@ -35,12 +37,6 @@ std::vector<cl_uint> iota_words(size_t n, cl_uint first = 0) {
   std::vector<cl_uint> v(n);
   std::iota(v.begin(), v.end(), first);
   return v;
-}
-
-template <class T> T mem_info(cl_mem m, cl_mem_info param) {
-  T value{};
-  EXPECT_EQ(clGetMemObjectInfo(m, param, sizeof value, &value, nullptr), CL_SUCCESS) << param;
-  return value;
 }
 
 } // namespace
@@ -102,8 +98,7 @@ TEST(Buffers, CreationErrors) {
   cl_int err = 1;
   EXPECT_EQ(clCreateBuffer(env.context, CL_MEM_READ_WRITE, 0, nullptr, &err), nullptr);
   EXPECT_EQ(err, CL_INVALID_BUFFER_SIZE);
-  cl_ulong max_alloc = 0;
-  clGetDeviceInfo(env.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, nullptr);
+  const auto max_alloc = device_info<cl_ulong>(env.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
   EXPECT_EQ(clCreateBuffer(env.context, CL_MEM_READ_WRITE, max_alloc + 1, nullptr, &err), nullptr);
   EXPECT_EQ(err, CL_INVALID_BUFFER_SIZE);
   // A host pointer without USE/COPY_HOST_PTR, or those flags without one.
@@ -569,8 +564,7 @@ TEST(Buffers, MemObjectInfo) {
 TEST(Buffers, LargestAllocationWorksToItsLastWord) {
   Env env;
   ASSERT_NE(env.queue, nullptr);
-  cl_ulong max_alloc = 0;
-  clGetDeviceInfo(env.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, nullptr);
+  const auto max_alloc = device_info<cl_ulong>(env.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
   cl_int err;
   cl_mem m = clCreateBuffer(env.context, CL_MEM_READ_WRITE, max_alloc, nullptr, &err);
   ASSERT_EQ(err, CL_SUCCESS) << "max alloc " << max_alloc;

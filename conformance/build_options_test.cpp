@@ -22,23 +22,6 @@ kernel void axpy(global float* y, global const float* x) {
 }
 )";
 
-cl_int build(Env& env, const std::string& src, const std::string& options,
-             std::string* log = nullptr, cl_program* keep = nullptr) {
-  const char* text = src.c_str();
-  cl_program p = clCreateProgramWithSource(env.context, 1, &text, nullptr, nullptr);
-  const cl_int err = clBuildProgram(p, 1, &env.device, options.c_str(), nullptr, nullptr);
-  if (log) {
-    char buf[8192] = "";
-    clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_LOG, sizeof buf, buf, nullptr);
-    *log = buf;
-  }
-  if (keep && err == CL_SUCCESS)
-    *keep = p;
-  else
-    clReleaseProgram(p);
-  return err;
-}
-
 // y = SCALE * x + y over 256 items, checked exactly (all values are small integers).
 void expect_axpy(Env& env, cl_program p, float scale) {
   cl_kernel k = clCreateKernel(p, "axpy", nullptr);
@@ -66,7 +49,7 @@ TEST_P(BuildOption, IsAcceptedAndTheKernelIsRight) {
   ASSERT_TRUE(env.queue);
   std::string log;
   cl_program p = nullptr;
-  ASSERT_EQ(build(env, kKernel, GetParam(), &log, &p), CL_SUCCESS) << GetParam() << ": " << log;
+  ASSERT_EQ(env.try_build(kKernel, GetParam(), &log, &p), CL_SUCCESS) << GetParam() << ": " << log;
   size_t n = 0;
   clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_OPTIONS, 0, nullptr, &n);
   std::string stored(n, '\0');
@@ -92,10 +75,10 @@ TEST(BuildOptions, DefineAndIncludeReachThePreprocessor) {
   ASSERT_TRUE(env.queue);
   cl_program p = nullptr;
   std::string log;
-  ASSERT_EQ(build(env, kKernel, "-DSCALE=5", &log, &p), CL_SUCCESS) << log;
+  ASSERT_EQ(env.try_build(kKernel, "-DSCALE=5", &log, &p), CL_SUCCESS) << log;
   expect_axpy(env, p, 5.0f);
   clReleaseProgram(p);
-  ASSERT_EQ(build(env, kKernel, "-D SCALE=7", &log, &p), CL_SUCCESS) << log;
+  ASSERT_EQ(env.try_build(kKernel, "-D SCALE=7", &log, &p), CL_SUCCESS) << log;
   expect_axpy(env, p, 7.0f);
   clReleaseProgram(p);
 
@@ -105,7 +88,7 @@ TEST(BuildOptions, DefineAndIncludeReachThePreprocessor) {
   std::ofstream(dir / "scale.h") << "#define SCALE 9\n";
   const std::string src = std::string("#include \"scale.h\"\n") + kKernel;
   for (const std::string& opt : {"-I" + dir.string(), "-I " + dir.string()}) {
-    ASSERT_EQ(build(env, src, opt, &log, &p), CL_SUCCESS) << opt << ": " << log;
+    ASSERT_EQ(env.try_build(src, opt, &log, &p), CL_SUCCESS) << opt << ": " << log;
     expect_axpy(env, p, 9.0f);
     clReleaseProgram(p);
   }
@@ -119,11 +102,11 @@ TEST(BuildOptions, WarningsFollowWAndWerror) {
       "kernel void k(global int* p) { int unused_but_set; p[0] = 1; return; p[1] = 2; }\n"
       "#warning this is a warning\n";
   std::string log;
-  EXPECT_EQ(build(env, warns, "", &log), CL_SUCCESS);
+  EXPECT_EQ(env.try_build(warns, "", &log), CL_SUCCESS);
   EXPECT_NE(log.find("this is a warning"), std::string::npos) << log;
-  EXPECT_EQ(build(env, warns, "-w", &log), CL_SUCCESS);
+  EXPECT_EQ(env.try_build(warns, "-w", &log), CL_SUCCESS);
   EXPECT_EQ(log.find("warning"), std::string::npos) << log;
-  EXPECT_EQ(build(env, warns, "-Werror", &log), CL_BUILD_PROGRAM_FAILURE);
+  EXPECT_EQ(env.try_build(warns, "-Werror", &log), CL_BUILD_PROGRAM_FAILURE);
   EXPECT_NE(log.find("error"), std::string::npos) << log;
 }
 
@@ -146,18 +129,19 @@ TEST(BuildOptions, DiagnosticsOtherCompilersWarnAboutBuildWithAWarning) {
   };
   for (const auto& [src, group] : cases) {
     std::string log;
-    EXPECT_EQ(build(env, src, "", &log), CL_SUCCESS) << group << ": " << log;
+    EXPECT_EQ(env.try_build(src, "", &log), CL_SUCCESS) << group << ": " << log;
     EXPECT_NE(log.find(std::string("warning: ")), std::string::npos) << group << ": " << log;
     EXPECT_NE(log.find(std::string("[-W") + group + "]"), std::string::npos) << log;
-    EXPECT_EQ(build(env, src, "-Werror", &log), CL_BUILD_PROGRAM_FAILURE) << group;
+    EXPECT_EQ(env.try_build(src, "-Werror", &log), CL_BUILD_PROGRAM_FAILURE) << group;
     EXPECT_NE(log.find(std::string("error: ")), std::string::npos) << group << ": " << log;
-    EXPECT_EQ(build(env, src, "-w", &log), CL_SUCCESS) << group << ": " << log;
+    EXPECT_EQ(env.try_build(src, "-w", &log), CL_SUCCESS) << group << ": " << log;
     EXPECT_EQ(log.find("warning"), std::string::npos) << group << ": " << log;
   }
   // Implicit function declarations were never OpenCL C: still an error.
   std::string log;
-  EXPECT_EQ(build(env, "kernel void k(global int* out) { out[0] = undeclared_fn(1); }", "", &log),
-            CL_BUILD_PROGRAM_FAILURE);
+  EXPECT_EQ(
+      env.try_build("kernel void k(global int* out) { out[0] = undeclared_fn(1); }", "", &log),
+      CL_BUILD_PROGRAM_FAILURE);
 }
 
 // 1e-20 squared is 1e-40, a single-precision denormal: kept by default, flushed to zero with
@@ -169,7 +153,7 @@ TEST(BuildOptions, DenormsAreZeroFlushesSinglePrecisionDenormals) {
   for (const char* opt : {"", "-cl-denorms-are-zero"}) {
     cl_program p = nullptr;
     std::string log;
-    ASSERT_EQ(build(env, src, opt, &log, &p), CL_SUCCESS) << log;
+    ASSERT_EQ(env.try_build(src, opt, &log, &p), CL_SUCCESS) << log;
     cl_kernel k = clCreateKernel(p, "sq", nullptr);
     float v[2] = {1e-20f, 1e-20f};
     cl_mem m = env.buffer(sizeof v, v);
@@ -199,7 +183,8 @@ TEST(BuildOptions, CorrectlyRoundedDivideAndSqrtAreCorrectlyRounded) {
       "  size_t i = get_global_id(0); out[2 * i] = x[i] / y[i]; out[2 * i + 1] = sqrt(x[i]); }";
   cl_program p = nullptr;
   std::string log;
-  ASSERT_EQ(build(env, src, "-cl-fp32-correctly-rounded-divide-sqrt", &log, &p), CL_SUCCESS) << log;
+  ASSERT_EQ(env.try_build(src, "-cl-fp32-correctly-rounded-divide-sqrt", &log, &p), CL_SUCCESS)
+      << log;
   std::vector<float> x, y;
   uint32_t seed = 12345;
   auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
@@ -252,13 +237,13 @@ TEST(BuildOptions, ACompilerCrashFailsTheBuildNotTheProcess) {
   ASSERT_TRUE(env.queue);
   std::string log;
   EXPECT_EQ(
-      build(env,
-            "kernel void k(global uint* out) { float2 x = 0; out[0] = as_uint(dot 200.0f), x)); }",
-            "", &log),
+      env.try_build(
+          "kernel void k(global uint* out) { float2 x = 0; out[0] = as_uint(dot 200.0f), x)); }",
+          "", &log),
       CL_BUILD_PROGRAM_FAILURE);
   EXPECT_NE(log.find("internal compiler error"), std::string::npos) << log;
   cl_program p = nullptr;
-  ASSERT_EQ(build(env, kKernel, "", &log, &p), CL_SUCCESS) << log;
+  ASSERT_EQ(env.try_build(kKernel, "", &log, &p), CL_SUCCESS) << log;
   expect_axpy(env, p, 2.0f);
   clReleaseProgram(p);
 }
@@ -267,7 +252,7 @@ TEST(BuildOptions, UnknownOrIncompleteOptionsAreInvalid) {
   Env env;
   ASSERT_TRUE(env.queue);
   for (const char* bad : {"-cl-no-such-option", "--help", "-D", "-I", "-cl-std=CL4.0", "-O3"})
-    EXPECT_EQ(build(env, kKernel, bad), CL_INVALID_BUILD_OPTIONS) << bad;
+    EXPECT_EQ(env.try_build(kKernel, bad), CL_INVALID_BUILD_OPTIONS) << bad;
 }
 
 } // namespace

@@ -11,6 +11,8 @@
 #include <random>
 
 using amcl_test::Env;
+using amcl_test::device_info;
+using amcl_test::device_string;
 
 namespace {
 
@@ -148,19 +150,14 @@ template <class T> T at(const std::vector<uint8_t>& b, size_t i) {
 
 TEST(Half, DeviceReportsHalfSupport) {
   Env env;
-  char ext[4096] = "";
-  clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, nullptr);
-  EXPECT_NE(std::strstr(ext, "cl_khr_fp16"), nullptr);
-  cl_device_fp_config fp = 0;
-  clGetDeviceInfo(env.device, CL_DEVICE_HALF_FP_CONFIG, sizeof fp, &fp, nullptr);
+  EXPECT_NE(device_string(env.device, CL_DEVICE_EXTENSIONS).find("cl_khr_fp16"), std::string::npos);
+  const auto fp = device_info<cl_device_fp_config>(env.device, CL_DEVICE_HALF_FP_CONFIG);
   // The minimum for a device with cl_khr_fp16, and what the hardware does besides.
   EXPECT_TRUE(fp & CL_FP_ROUND_TO_NEAREST);
   EXPECT_TRUE(fp & CL_FP_INF_NAN);
   EXPECT_TRUE(fp & CL_FP_DENORM);
   EXPECT_TRUE(fp & CL_FP_FMA);
-  cl_uint width = 0;
-  clGetDeviceInfo(env.device, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF, sizeof width, &width, nullptr);
-  EXPECT_GT(width, 0u);
+  EXPECT_GT(device_info<cl_uint>(env.device, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF), 0u);
 }
 
 TEST(Half, ArithmeticIsCorrectlyRounded) {

@@ -7,26 +7,10 @@
 #include <set>
 
 using amcl_test::Env;
+using amcl_test::device_list;
+using amcl_test::device_string;
 
 namespace {
-
-// Builds `src` with `options`; returns the error and fills `log`.
-cl_int try_build(Env& env, const std::string& src, const char* options, std::string* log = nullptr,
-                 cl_program* out = nullptr) {
-  const char* text = src.c_str();
-  cl_program p = clCreateProgramWithSource(env.context, 1, &text, nullptr, nullptr);
-  cl_int err = clBuildProgram(p, 1, &env.device, options, nullptr, nullptr);
-  if (log) {
-    char buf[8192] = "";
-    clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_LOG, sizeof buf, buf, nullptr);
-    *log = buf;
-  }
-  if (out && err == CL_SUCCESS)
-    *out = p;
-  else
-    clReleaseProgram(p);
-  return err;
-}
 
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> out;
@@ -105,16 +89,15 @@ TEST(LanguageVersions, EveryListedVersionBuildsAndNamesItself) {
     cl_program p = nullptr;
     // __OPENCL_VERSION__ is the device's OpenCL version whatever the language version (the
     // CTS's basic kernel_preprocessor_macros); clang leaves it to the implementation.
-    ASSERT_EQ(try_build(env,
-                        "kernel void v(global int* o) {\n"
-                        "  o[0] = __OPENCL_C_VERSION__;\n"
-                        "#ifdef __OPENCL_VERSION__\n"
-                        "  o[1] = __OPENCL_VERSION__;\n"
-                        "#else\n"
-                        "  o[1] = -1;\n"
-                        "#endif\n"
-                        "}",
-                        options.c_str(), &log, &p),
+    ASSERT_EQ(env.try_build("kernel void v(global int* o) {\n"
+                            "  o[0] = __OPENCL_C_VERSION__;\n"
+                            "#ifdef __OPENCL_VERSION__\n"
+                            "  o[1] = __OPENCL_VERSION__;\n"
+                            "#else\n"
+                            "  o[1] = -1;\n"
+                            "#endif\n"
+                            "}",
+                            options, &log, &p),
               CL_SUCCESS)
         << options << ": " << log;
     cl_kernel k = clCreateKernel(p, "v", nullptr);
@@ -141,7 +124,7 @@ TEST(LanguageVersions, AnUnlistedVersionFailsTheBuildWithALog) {
   Env env;
   ASSERT_TRUE(env.queue);
   std::string log;
-  EXPECT_EQ(try_build(env, "kernel void k(global int* o) { }", "-cl-std=CL2.0", &log),
+  EXPECT_EQ(env.try_build("kernel void k(global int* o) { }", "-cl-std=CL2.0", &log),
             CL_BUILD_PROGRAM_FAILURE);
   EXPECT_NE(log.find("does not support OpenCL C 2.0"), std::string::npos) << log;
   const char* text = "kernel void k(global int* o) { }";
@@ -151,34 +134,29 @@ TEST(LanguageVersions, AnUnlistedVersionFailsTheBuildWithALog) {
       CL_COMPILE_PROGRAM_FAILURE);
   clReleaseProgram(p);
   // Not a version at all: the options themselves are invalid.
-  EXPECT_EQ(try_build(env, "kernel void k(global int* o) { }", "-cl-std=CL9.9"),
+  EXPECT_EQ(env.try_build("kernel void k(global int* o) { }", "-cl-std=CL9.9"),
             CL_INVALID_BUILD_OPTIONS);
 }
 
 TEST(LanguageVersions, FeatureMacrosMatchTheDevice) {
   Env env;
   ASSERT_TRUE(env.queue);
-  size_t n = 0;
-  clGetDeviceInfo(env.device, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &n);
-  std::vector<cl_name_version> features(n / sizeof(cl_name_version));
-  clGetDeviceInfo(env.device, CL_DEVICE_OPENCL_C_FEATURES, n, features.data(), nullptr);
   std::set<std::string> reported;
-  for (const auto& f : features) reported.insert(f.name);
+  for (const auto& f : device_list<cl_name_version>(env.device, CL_DEVICE_OPENCL_C_FEATURES))
+    reported.insert(f.name);
   std::string src;
   for (const std::string& f : reported) src += expect_macro(f, true);
   for (const char* f : kAllFeatures) src += expect_macro(f, reported.count(f) > 0);
   src += "kernel void k(global int* o) { }\n";
   std::string log;
-  EXPECT_EQ(try_build(env, src, "-cl-std=CL3.0", &log), CL_SUCCESS) << log;
+  EXPECT_EQ(env.try_build(src, "-cl-std=CL3.0", &log), CL_SUCCESS) << log;
 }
 
 TEST(LanguageVersions, ExtensionMacrosMatchTheDevice) {
   Env env;
   ASSERT_TRUE(env.queue);
-  char buf[4096] = "";
-  clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, sizeof buf, buf, nullptr);
   std::set<std::string> reported;
-  for (const std::string& e : split(buf))
+  for (const std::string& e : split(device_string(env.device, CL_DEVICE_EXTENSIONS)))
     if (!kApiOnly.count(e)) reported.insert(e);
   // Extensions that came with OpenCL C 2.0 exist in the language from 2.0 on only (clang's
   // OpenCLExtensions.def: cl_khr_subgroups is available from 200): an OpenCL C 1.2 kernel
@@ -201,6 +179,6 @@ TEST(LanguageVersions, ExtensionMacrosMatchTheDevice) {
     for (const char* e : kSomeExtensions) src += expect_macro(e, visible(e));
     src += "kernel void k(global int* o) { }\n";
     std::string log;
-    EXPECT_EQ(try_build(env, src, std, &log), CL_SUCCESS) << std << ": " << log;
+    EXPECT_EQ(env.try_build(src, std, &log), CL_SUCCESS) << std << ": " << log;
   }
 }

@@ -36,11 +36,7 @@ struct TwoCards : ::testing::Test {
       if (q) clReleaseCommandQueue(q);
     if (context) clReleaseContext(context);
   }
-  std::string name(cl_device_id d) {
-    char s[64] = "";
-    clGetDeviceInfo(d, CL_DEVICE_NAME, sizeof s, s, nullptr);
-    return s;
-  }
+  std::string name(cl_device_id d) { return amcl_test::device_string(d, CL_DEVICE_NAME); }
   void add(cl_kernel k, int card, cl_mem m, size_t n, cl_uint v, cl_event* done = nullptr) {
     ASSERT_EQ(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
     ASSERT_EQ(clSetKernelArg(k, 1, sizeof v, &v), CL_SUCCESS);

@@ -8,6 +8,7 @@
 #include <sstream>
 
 using amcl_test::Env;
+using amcl_test::device_info;
 
 namespace {
 
@@ -68,8 +69,7 @@ kernel void hello(global int* ret) {
 TEST(Printf, OverflowDropsRecordsNotTheKernel) {
   Env env;
   ASSERT_TRUE(env.queue);
-  size_t buffer = 0;
-  clGetDeviceInfo(env.device, CL_DEVICE_PRINTF_BUFFER_SIZE, sizeof buffer, &buffer, nullptr);
+  const auto buffer = device_info<size_t>(env.device, CL_DEVICE_PRINTF_BUFFER_SIZE);
   ASSERT_GE(buffer, size_t(1) << 20); // the full profile's minimum
   // Each record is the id plus a 64-byte string: 68 bytes. 32768 of them do not fit.
   const char* src = R"(

@@ -17,6 +17,9 @@
 #include <span>
 
 using amcl_test::Env;
+using amcl_test::device_info;
+using amcl_test::device_list;
+using amcl_test::device_string;
 
 namespace {
 
@@ -318,18 +321,13 @@ std::function<std::vector<cl_uint>(const Layout&)> random_words(unsigned seed, c
 
 TEST(Subgroups, DeviceReportsTheExtensionAndFeature) {
   Env env;
-  char ext[4096] = "";
-  clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, nullptr);
-  EXPECT_NE(std::strstr(ext, "cl_khr_subgroups"), nullptr);
-  cl_uint n = 0;
-  clGetDeviceInfo(env.device, CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof n, &n, nullptr);
-  EXPECT_EQ(n, 1024u / 32); // the most a work-group can have: wave32's
-  cl_name_version features[64];
-  size_t bytes = 0;
-  clGetDeviceInfo(env.device, CL_DEVICE_OPENCL_C_FEATURES, sizeof features, features, &bytes);
+  EXPECT_NE(device_string(env.device, CL_DEVICE_EXTENSIONS).find("cl_khr_subgroups"),
+            std::string::npos);
+  // The most a work-group can have: wave32's.
+  EXPECT_EQ(device_info<cl_uint>(env.device, CL_DEVICE_MAX_NUM_SUB_GROUPS), 1024u / 32);
   bool listed = false;
-  for (size_t i = 0; i < bytes / sizeof(cl_name_version); ++i)
-    listed |= std::strcmp(features[i].name, "__opencl_c_subgroups") == 0;
+  for (const auto& f : device_list<cl_name_version>(env.device, CL_DEVICE_OPENCL_C_FEATURES))
+    listed |= std::strcmp(f.name, "__opencl_c_subgroups") == 0;
   EXPECT_TRUE(listed);
 }
 

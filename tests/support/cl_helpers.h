@@ -14,6 +14,51 @@
 
 namespace amcl_test {
 
+// The clGet*Info queries the tests make. A fixed-size value; a failing query is a test failure
+// naming the parameter.
+template <class T, class Object>
+T info_value(cl_int (*get)(Object, cl_uint, size_t, void*, size_t*), Object object, cl_uint param) {
+  T value{};
+  EXPECT_EQ(get(object, param, sizeof value, &value, nullptr), CL_SUCCESS) << param;
+  return value;
+}
+// A value of any size (strings, lists): its size first, then the bytes.
+template <class Object>
+std::vector<char> info_bytes(cl_int (*get)(Object, cl_uint, size_t, void*, size_t*), Object object,
+                             cl_uint param) {
+  size_t n = 0;
+  EXPECT_EQ(get(object, param, 0, nullptr, &n), CL_SUCCESS) << param;
+  std::vector<char> bytes(n);
+  EXPECT_EQ(get(object, param, n, bytes.data(), nullptr), CL_SUCCESS) << param;
+  return bytes;
+}
+// A string value without its terminating NUL.
+template <class Object>
+std::string info_string(cl_int (*get)(Object, cl_uint, size_t, void*, size_t*), Object object,
+                        cl_uint param) {
+  const std::vector<char> bytes = info_bytes(get, object, param);
+  return std::string(bytes.data(), bytes.empty() ? 0 : bytes.size() - 1);
+}
+template <class T> T device_info(cl_device_id device, cl_device_info param) {
+  return info_value<T>(clGetDeviceInfo, device, param);
+}
+inline std::string device_string(cl_device_id device, cl_device_info param) {
+  return info_string(clGetDeviceInfo, device, param);
+}
+// An array-valued device query (CL_DEVICE_OPENCL_C_FEATURES, ...) as its elements.
+template <class T> std::vector<T> device_list(cl_device_id device, cl_device_info param) {
+  const std::vector<char> bytes = info_bytes(clGetDeviceInfo, device, param);
+  std::vector<T> list(bytes.size() / sizeof(T));
+  std::memcpy(list.data(), bytes.data(), list.size() * sizeof(T));
+  return list;
+}
+inline std::string platform_string(cl_platform_id platform, cl_platform_info param) {
+  return info_string(clGetPlatformInfo, platform, param);
+}
+template <class T> T mem_info(cl_mem mem, cl_mem_info param) {
+  return info_value<T>(clGetMemObjectInfo, mem, param);
+}
+
 // A context + in-order queue on the first amcl device; collects notify-callback messages.
 struct Env {
   cl_platform_id platform = nullptr;
@@ -55,6 +100,24 @@ struct Env {
     }
     return p;
   }
+  // Builds `src` with `options` and returns clBuildProgram's status (tests of build failures
+  // check it); the build log goes to `log` and, when the build succeeded, the program to `keep`.
+  cl_int try_build(const std::string& src, const std::string& options, std::string* log = nullptr,
+                   cl_program* keep = nullptr) {
+    const char* text = src.c_str();
+    cl_program p = clCreateProgramWithSource(context, 1, &text, nullptr, nullptr);
+    const cl_int err = clBuildProgram(p, 1, &device, options.c_str(), nullptr, nullptr);
+    if (log) {
+      char buf[8192] = "";
+      clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof buf, buf, nullptr);
+      *log = buf;
+    }
+    if (keep && err == CL_SUCCESS)
+      *keep = p;
+    else
+      clReleaseProgram(p);
+    return err;
+  }
   cl_kernel kernel(const char* src, const char* name) {
     cl_program p = program(src);
     if (!p) return nullptr;
@@ -66,9 +129,7 @@ struct Env {
   }
   // CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: where sub-buffers may start.
   size_t sub_buffer_align() {
-    cl_uint bits = 0;
-    clGetDeviceInfo(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, nullptr);
-    return bits / 8;
+    return device_info<cl_uint>(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8;
   }
   cl_mem buffer(size_t bytes, const void* init = nullptr) {
     cl_int err;
@@ -106,11 +167,9 @@ struct PlatformByName {
     cl_platform_id ids[16];
     cl_uint n = 0;
     clGetPlatformIDs(16, ids, &n);
-    for (cl_uint i = 0; i < n && !device; ++i) {
-      char name[256] = "";
-      clGetPlatformInfo(ids[i], CL_PLATFORM_NAME, sizeof name, name, nullptr);
-      if (std::strstr(name, name_part)) clGetDeviceIDs(ids[i], CL_DEVICE_TYPE_ALL, 1, &device, nullptr);
-    }
+    for (cl_uint i = 0; i < n && !device; ++i)
+      if (platform_string(ids[i], CL_PLATFORM_NAME).find(name_part) != std::string::npos)
+        clGetDeviceIDs(ids[i], CL_DEVICE_TYPE_ALL, 1, &device, nullptr);
     if (!device) return;
     cl_int err;
     context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);

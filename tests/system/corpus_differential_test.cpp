@@ -19,9 +19,7 @@ constexpr size_t kItems = 256, kLocal = 64, kBytes = 4096;
 struct Platform : amcl_test::PlatformByName {
   using PlatformByName::PlatformByName;
   bool has_extension(const char* ext) {
-    char buf[4096] = "";
-    clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof buf, buf, nullptr);
-    return std::strstr(buf, ext) != nullptr;
+    return amcl_test::device_string(device, CL_DEVICE_EXTENSIONS).find(ext) != std::string::npos;
   }
   cl_program build(const std::string& src, std::string& log,
                    const std::string& extra_options = "") {

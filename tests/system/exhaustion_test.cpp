@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 using amcl_test::Env;
+using amcl_test::device_info;
 
 namespace {
 // Set before main(): amcl reads it when the platform first comes up.
@@ -16,9 +17,8 @@ TEST(Exhaustion, VramRunsOutCleanlyAndRecovers) {
   (void)kSmallVram;
   Env env;
   ASSERT_TRUE(env.queue);
-  cl_ulong max_alloc = 0, global = 0;
-  clGetDeviceInfo(env.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, nullptr);
-  clGetDeviceInfo(env.device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, nullptr);
+  const auto max_alloc = device_info<cl_ulong>(env.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  const auto global = device_info<cl_ulong>(env.device, CL_DEVICE_GLOBAL_MEM_SIZE);
   ASSERT_LE(global, 256ull << 20);
   cl_int err;
   EXPECT_EQ(clCreateBuffer(env.context, CL_MEM_READ_WRITE, max_alloc + 1, nullptr, &err), nullptr);
