@@ -3,9 +3,8 @@
 // (its size, at most a dword), DWORD_STRICT and STRICT fault. A hand-assembled program loads a
 // dwordx4 from byte 1 and a short from byte 3 of a buffer holding 0, 1, 2, ... and stores both.
 #include "am/hw/gc_regs.h"
-#include "sim/shader/dispatch.h"
-#include "sim/shader/worker_pool.h"
 #include "tests/sim/flat_memory.h"
+#include "tests/sim/shader_runner.h"
 
 #include <gtest/gtest.h>
 
@@ -30,18 +29,12 @@ constexpr uint32_t kProgram[] = {
 };
 
 DispatchResult run(FlatMemory& mem, uint32_t alignment_mode) {
-  for (size_t i = 0; i < std::size(kProgram); ++i) mem.put(kCode + 4 * i, kProgram[i]);
+  sim::test::put_words(mem, kCode, kProgram);
   mem.put<uint64_t>(kArgs, kBuf);
   for (uint8_t i = 0; i < 32; ++i) mem.put<uint8_t>(kBuf + i, i);
-  LaunchState L;
-  L.pgm_addr = kCode;
-  L.rsrc1 = 1;       // 16 VGPRs
-  L.rsrc2 = 2u << 1; // two user SGPRs: the argument block pointer
-  L.user_data[0] = uint32_t(kArgs);
-  L.group_size[0] = L.last_group_size[0] = 32;
+  LaunchState L = sim::test::one_group(kCode, kArgs);
   L.alignment_mode = alignment_mode;
-  WorkerPool pool;
-  return run_dispatch(L, mem, pool);
+  return sim::test::dispatch(L, mem);
 }
 
 // llvm-mc-22 -mcpu=gfx1100 -show-encoding: LDS bytes 0..7 hold 0..7; a dword loaded from byte 1
@@ -61,17 +54,12 @@ constexpr uint32_t kLdsProgram[] = {
 };
 
 DispatchResult run_lds(FlatMemory& mem, uint32_t alignment_mode) {
-  for (size_t i = 0; i < std::size(kLdsProgram); ++i) mem.put(kCode + 4 * i, kLdsProgram[i]);
+  sim::test::put_words(mem, kCode, kLdsProgram);
   mem.put<uint64_t>(kArgs, kBuf);
-  LaunchState L;
-  L.pgm_addr = kCode;
-  L.rsrc1 = 1;
-  L.rsrc2 = 2u << 1 | 1u << 15; // two user SGPRs; 512 bytes of LDS
-  L.user_data[0] = uint32_t(kArgs);
-  L.group_size[0] = L.last_group_size[0] = 32;
+  LaunchState L = sim::test::one_group(kCode, kArgs);
+  L.rsrc2 |= 1u << 15; // 512 bytes of LDS
   L.alignment_mode = alignment_mode;
-  WorkerPool pool;
-  return run_dispatch(L, mem, pool);
+  return sim::test::dispatch(L, mem);
 }
 
 // The 16 loaded bytes as stored at kBuf + 256, and the short at kBuf + 272.

@@ -8,9 +8,8 @@
 // has the work-groups of a dispatch, spread over host threads, hammer one address each with
 // add, inc and max, and checks totals and the returned values.
 #include "am/hw/sh_regs.h"
-#include "sim/shader/dispatch.h"
-#include "sim/shader/worker_pool.h"
 #include "tests/sim/flat_memory.h"
+#include "tests/sim/shader_runner.h"
 
 #include <gtest/gtest.h>
 
@@ -104,25 +103,18 @@ DispatchResult run(const Target& t, Memory& mem, const std::string& body, unsign
   std::string error;
   const std::vector<uint32_t> words = assemble(t, text, error);
   EXPECT_TRUE(error.empty()) << error << "\n" << text;
-  for (size_t i = 0; i < words.size(); ++i) mem.put(kCode + 4 * i, words[i]);
+  sim::test::put_words(mem, kCode, words);
   mem.put<uint64_t>(kArgs, kIn);
   mem.put<uint64_t>(kArgs + 8, kOut);
-  LaunchState L;
-  L.pgm_addr = kCode;
-  L.rsrc1 = t.wave64 ? 3 : 1;             // 16 VGPRs
-  L.rsrc2 = 2u << 1 | 1u << 7 | 4u << 15; // argument pointer, group id x, 4 x 512 bytes of LDS
-  L.user_data[0] = uint32_t(kArgs);
-  L.group_size[0] = L.last_group_size[0] = kLanes;
+  LaunchState L = sim::test::one_group(kCode, kArgs, kLanes, !t.wave64, t.gfx);
+  L.rsrc2 |= 1u << 7 | 4u << 15; // group id x, 4 x 512 bytes of LDS
   L.grid_groups[0] = groups;
-  L.wave32 = !t.wave64;
-  L.gfx = t.gfx;
   if (scratch) {
     L.rsrc2 |= 1; // SCRATCH_EN
     L.scratch_base = kScratch;
     L.tmpring_size = am::hw::sh::tmpring_size(4, 4096, t.gfx == Gfx::v12);
   }
-  WorkerPool pool;
-  return run_dispatch(L, mem, pool);
+  return sim::test::dispatch(L, mem);
 }
 
 // ---------------------------------------------------------------- reference semantics

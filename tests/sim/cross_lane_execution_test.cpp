@@ -6,9 +6,8 @@
 // or writes 0 with BOUND_CTRL. And wave64's two-pass execution (below). Hand-assembled programs
 // on a flat fake memory, wave32 and wave64. Also the plain LDS load and store at the edge of
 // the work-group's allocation.
-#include "sim/shader/dispatch.h"
-#include "sim/shader/worker_pool.h"
 #include "tests/sim/flat_memory.h"
+#include "tests/sim/shader_runner.h"
 
 #include <gtest/gtest.h>
 
@@ -129,19 +128,13 @@ constexpr uint32_t kLdsRangeProgram[] = {
 };
 
 // `lds_blocks`: the work-group's LDS in 512-byte units (COMPUTE_PGM_RSRC2.LDS_SIZE).
-template <size_t N>
-DispatchResult run(FlatMemory& mem, const uint32_t (&program)[N], bool wave32, uint32_t lds_blocks = 0) {
-  for (size_t i = 0; i < N; ++i) mem.put(kCode + 4 * i, program[i]);
+DispatchResult run(FlatMemory& mem, std::span<const uint32_t> program, bool wave32,
+                   uint32_t lds_blocks = 0) {
+  sim::test::put_words(mem, kCode, program);
   mem.put<uint64_t>(kArgs, kBuf);
-  LaunchState L;
-  L.pgm_addr = kCode;
-  L.rsrc1 = wave32 ? 1 : 3; // 16 VGPRs (granules of 8 in wave32, 4 in wave64)
-  L.rsrc2 = 2u << 1 | lds_blocks << 15; // two user SGPRs: the argument block pointer
-  L.user_data[0] = uint32_t(kArgs);
-  L.group_size[0] = L.last_group_size[0] = wave32 ? 32 : 64;
-  L.wave32 = wave32;
-  WorkerPool pool;
-  return run_dispatch(L, mem, pool);
+  LaunchState L = sim::test::one_group(kCode, kArgs, wave32 ? 32 : 64, wave32);
+  L.rsrc2 |= lds_blocks << 15;
+  return sim::test::dispatch(L, mem);
 }
 
 } // namespace

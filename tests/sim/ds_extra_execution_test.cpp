@@ -3,8 +3,8 @@
 // MEM = old >= data ? old - data : old (cond_sub) or 0 (sub_clamp), returning old. Words follow
 // the DS layout llvm-mc-22 -show-encoding gives (ds_cond_sub_rtn_u32 v4, v0, v2: 0xdaa00000
 // 0x04000200).
-#include "sim/shader/executor.h"
 #include "tests/sim/flat_memory.h"
+#include "tests/sim/shader_runner.h"
 
 #include <gtest/gtest.h>
 
@@ -38,16 +38,11 @@ TEST(DsExtraExecution, ConditionalAndClampingSubtractions) {
                       ds(54, 256, 7, 0, 0)}) // ds_load_b32 v7, v0 offset:256
       code.insert(code.end(), part.begin(), part.end());
     FlatMemory mem;
-    uint64_t at = kCode;
-    for (uint32_t word : code) mem.put(std::exchange(at, at + 4), word);
-    mem.put(at, 0xBFB00000u); // s_endpgm
-    Program prog(mem, kCode, Gfx::v12);
-    Executor ex(prog, mem, 1024);
+    code.push_back(sim::test::kEndpgm);
+    sim::test::put_words(mem, kCode, code);
+    sim::test::WaveRunner runner(mem, kCode, Gfx::v12, 1024);
     Wave w;
-    w.wave64 = wave64;
-    w.allocate_vgprs(8);
-    w.sgpr[src::kExecLo] = ~0u;
-    w.sgpr[src::kExecHi] = wave64 ? ~0u : 0u;
+    sim::test::start_wave(w, wave64, 8, kCode);
     uint32_t in[64][4];
     for (unsigned lane = 0; lane < w.lanes(); ++lane) {
       w.select_half(lane / 32);
@@ -58,9 +53,7 @@ TEST(DsExtraExecution, ConditionalAndClampingSubtractions) {
       for (unsigned r = 0; r < 4; ++r) w.v(r, lane % 32) = in[lane][r];
     }
     w.select_half(0);
-    w.pc = kCode;
-    uint64_t lanes = 0;
-    ex.run(w, lanes);
+    runner.run(w);
     ASSERT_TRUE(w.done);
     for (unsigned lane = 0; lane < w.lanes(); ++lane) {
       const uint32_t old = in[lane][1], a = in[lane][2], b = in[lane][3];
@@ -106,19 +99,15 @@ TEST(DsExtraExecution, GlobalSubClampAndCondSub) {
         data[lane] = pick[rng() % 5];
         mem.put<uint32_t>(kData + 4 * lane, old[lane]);
       }
-      Program prog(mem, kCode, gfx);
-      Executor ex(prog, mem, 0);
+      sim::test::WaveRunner runner(mem, kCode, gfx);
       Wave w;
-      w.allocate_vgprs(4);
-      w.sgpr[src::kExecLo] = ~0u;
+      sim::test::start_wave(w, false, 4, kCode);
       for (unsigned lane = 0; lane < 32; ++lane) {
         w.v(0, lane) = uint32_t(kData + 4 * lane);
         w.v(1, lane) = 0;
         w.v(2, lane) = data[lane];
       }
-      w.pc = kCode;
-      uint64_t lanes = 0;
-      ex.run(w, lanes);
+      runner.run(w);
       ASSERT_TRUE(w.done);
       for (unsigned lane = 0; lane < 32; ++lane) {
         const uint32_t o = old[lane], d = data[lane];

@@ -7,8 +7,8 @@
 // literal operands; memory accesses coalesced, all on one address, scattered (some misaligned),
 // across a page boundary and, for flat, partly in the LDS aperture. The instruction words are
 // llvm-mc-22 -mcpu=gfx1100 -mattr=+real-true16 -show-encoding of the text beside them.
-#include "sim/shader/executor.h"
 #include "tests/sim/flat_memory.h"
+#include "tests/sim/shader_runner.h"
 
 #include <gtest/gtest.h>
 
@@ -755,22 +755,19 @@ uint32_t pick(std::mt19937& rng) {
 Outcome run_once(const std::vector<uint32_t>& words, bool wave64, uint64_t exec, unsigned seed,
                  Addresses addresses, bool fast) {
   FlatMemory mem;
-  uint64_t at = kCode;
-  for (uint32_t word : words) mem.put(std::exchange(at, at + 4), word);
+  const uint64_t at = sim::test::put_words(mem, kCode, words);
   // Reads the LDS back into v9 with every lane on, for the comparison.
   mem.put(at, 0xBEFE00C1u);     // s_mov_b32 exec_lo, -1
   mem.put(at + 4, 0xBEFF00C1u); // s_mov_b32 exec_hi, -1
   mem.put(at + 8, kDsLoadV9V5);
   mem.put(at + 12, kDsLoadV9V5Hi);
-  mem.put(at + 16, 0xBFB00000u); // s_endpgm
+  mem.put(at + 16, sim::test::kEndpgm);
   std::mt19937 rng(seed);
   for (uint64_t a = kData; a < kData + 0x8000; a += 4)
     mem.put<uint32_t>(a, rng() % 4 == 0 ? rng() : rng() % 4);
-  Program prog(mem, kCode, Gfx::v11);
-  Executor ex(prog, mem, kLdsBytes);
+  sim::test::WaveRunner runner(mem, kCode, Gfx::v11, kLdsBytes);
   Wave w;
-  w.wave64 = wave64;
-  w.allocate_vgprs(16);
+  sim::test::start_wave(w, wave64, 16, kCode);
   w.shared_aperture = 0x0001000000000000ull;
   for (unsigned lane = 0; lane < w.lanes(); ++lane) {
     w.select_half(lane / 32);
@@ -814,16 +811,14 @@ Outcome run_once(const std::vector<uint32_t>& words, bool wave64, uint64_t exec,
   w.sgpr[src::kVccHi] = rng();
   w.sgpr[src::kExecLo] = uint32_t(exec);
   w.sgpr[src::kExecHi] = uint32_t(exec >> 32);
-  w.pc = kCode;
   Executor::fast_paths = fast;
   Outcome o;
   try {
-    uint64_t lanes = 0;
     if (!ds) {
       // Without the read-back: run only the instruction and s_endpgm.
-      mem.put(at, 0xBFB00000u);
+      mem.put(at, sim::test::kEndpgm);
     }
-    ex.run(w, lanes);
+    runner.run(w);
   } catch (const ShaderFault& f) {
     o.fault = f.what();
   }

@@ -6,9 +6,8 @@
 // v_rcp_f64 refined by two Newton-Raphson steps, v_div_fmas post-scaling under VCC and
 // v_div_fixup for the special cases. OpenCL requires it to be correctly rounded, so on every
 // pair of operands it must give exactly the host's quotient.
-#include "sim/shader/dispatch.h"
-#include "sim/shader/worker_pool.h"
 #include "tests/sim/flat_memory.h"
+#include "tests/sim/shader_runner.h"
 
 #include <gtest/gtest.h>
 
@@ -55,19 +54,12 @@ constexpr uint32_t kDivideF64[] = {
 };
 
 // Runs `program` over `lanes` work-items, the argument block pointing at kBuf.
-template <size_t N>
-void run(FlatMemory& mem, const uint32_t (&program)[N], unsigned lanes, Gfx gfx = Gfx::v11) {
-  for (size_t i = 0; i < N; ++i) mem.put(kCode + 4 * i, program[i]);
+void run(FlatMemory& mem, std::span<const uint32_t> program, unsigned lanes, Gfx gfx = Gfx::v11) {
+  sim::test::put_words(mem, kCode, program);
   mem.put<uint64_t>(kArgs, kBuf);
-  LaunchState L;
-  L.pgm_addr = kCode;
+  LaunchState L = sim::test::one_group(kCode, kArgs, lanes, true, gfx);
   L.rsrc1 = 2 | 3u << 16 | 3u << 18; // 24 VGPRs; f32 and f64 denormals kept, as amcl runs
-  L.rsrc2 = 2u << 1;                 // two user SGPRs: the argument block pointer
-  L.user_data[0] = uint32_t(kArgs);
-  L.group_size[0] = L.last_group_size[0] = lanes;
-  L.gfx = gfx;
-  WorkerPool pool;
-  const DispatchResult r = run_dispatch(L, mem, pool);
+  const DispatchResult r = sim::test::dispatch(L, mem);
   EXPECT_TRUE(r.ok) << r.fault;
 }
 

@@ -2,9 +2,8 @@
 // short loads) and 96-bit VGLOBAL encodings, per-counter waits, the split barrier, 64-bit scalar
 // arithmetic, atomics returning through TH_ATOMIC_RETURN, global_inv, the scalar float ALU and
 // the architected work-group ids. Hand-assembled programs run on a flat fake memory.
-#include "sim/shader/dispatch.h"
-#include "sim/shader/worker_pool.h"
 #include "tests/sim/flat_memory.h"
+#include "tests/sim/shader_runner.h"
 
 #include <gtest/gtest.h>
 
@@ -50,27 +49,19 @@ constexpr uint32_t kProgram[] = {
 };
 
 LaunchState launch() {
-  LaunchState L;
-  L.pgm_addr = kCode;
-  L.rsrc1 = 1;           // 16 VGPRs
-  L.rsrc2 = 2u << 1;     // two user SGPRs: the argument block pointer
-  L.user_data[0] = uint32_t(kArgs);
-  L.group_size[0] = L.last_group_size[0] = 32;
-  L.gfx = Gfx::v12;
-  return L;
+  return sim::test::one_group(kCode, kArgs, 32, true, Gfx::v12);
 }
 
 } // namespace
 
 TEST(Gfx12Execution, NewEncodingsAndOperationsRun) {
   FlatMemory mem;
-  for (size_t i = 0; i < std::size(kProgram); ++i) mem.put(kCode + 4 * i, kProgram[i]);
+  sim::test::put_words(mem, kCode, kProgram);
   mem.put<uint64_t>(kArgs, kBuf);
   mem.put<uint16_t>(kArgs + 8, 0xfff0);
   mem.put<uint8_t>(kArgs + 10, 0x80);
   for (uint32_t i = 0; i < 32; ++i) mem.put(kBuf + 4 * i, 1000 * i);
-  WorkerPool pool;
-  const DispatchResult r = run_dispatch(launch(), mem, pool);
+  const DispatchResult r = sim::test::dispatch(launch(), mem);
   ASSERT_TRUE(r.ok) << r.fault;
   std::vector<uint32_t> olds;
   for (uint32_t i = 0; i < 32; ++i) {
@@ -141,15 +132,14 @@ constexpr uint32_t kScalarFloatProgram[] = {
 
 TEST(Gfx12Execution, ScalarFloatAndArchitectedWorkGroupIds) {
   FlatMemory mem;
-  for (size_t i = 0; i < std::size(kScalarFloatProgram); ++i) mem.put(kCode + 4 * i, kScalarFloatProgram[i]);
+  sim::test::put_words(mem, kCode, kScalarFloatProgram);
   mem.put<uint64_t>(kArgs, kBuf);
   LaunchState L = launch();
   L.group_size[0] = L.last_group_size[0] = 64;
   L.grid_groups[0] = 3;
   L.grid_groups[1] = 2;
   L.rsrc2 |= (1u << 7) | (1u << 8); // TGID_X_EN, TGID_Y_EN (gfx12 delivers them in ttmp)
-  WorkerPool pool;
-  const DispatchResult r = run_dispatch(L, mem, pool);
+  const DispatchResult r = sim::test::dispatch(L, mem);
   ASSERT_TRUE(r.ok) << r.fault;
   auto word = [&](unsigned i) { return mem.get<uint32_t>(kBuf + 4 * i); };
   auto f = [&](unsigned i) { return std::bit_cast<float>(word(i)); };
@@ -175,21 +165,19 @@ TEST(Gfx12Execution, Gfx11CodeIsNotGfx12Code) {
   FlatMemory mem;
   mem.put<uint32_t>(kCode, 0xBF890000);
   mem.put<uint32_t>(kCode + 4, 0xBFB00000);
-  WorkerPool pool;
-  const DispatchResult r = run_dispatch(launch(), mem, pool);
+  const DispatchResult r = sim::test::dispatch(launch(), mem);
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.fault.find("SOPP"), std::string::npos) << r.fault;
   LaunchState l11 = launch();
   l11.gfx = Gfx::v11;
-  EXPECT_TRUE(run_dispatch(l11, mem, pool).ok);
+  EXPECT_TRUE(sim::test::dispatch(l11, mem).ok);
 }
 
 TEST(Gfx12Execution, BarrierWaitWithoutSignalFaults) {
   FlatMemory mem;
   mem.put<uint32_t>(kCode, 0xBF94FFFF); // s_barrier_wait 0xffff
   mem.put<uint32_t>(kCode + 4, 0xBFB00000);
-  WorkerPool pool;
-  const DispatchResult r = run_dispatch(launch(), mem, pool);
+  const DispatchResult r = sim::test::dispatch(launch(), mem);
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.fault.find("s_barrier_wait"), std::string::npos) << r.fault;
 }

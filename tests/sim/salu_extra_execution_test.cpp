@@ -3,8 +3,8 @@
 // written here from the RDNA3/RDNA4 ISA manuals' pseudocode, SCC included. Encodings are built
 // from the SOP1/SOP2/SOPK/SOPP/SMEM field layouts (llvm-mc-22 -show-encoding gives the same words
 // for the instructions named beside each test).
-#include "sim/shader/executor.h"
 #include "tests/sim/flat_memory.h"
+#include "tests/sim/shader_runner.h"
 
 #include <gtest/gtest.h>
 
@@ -35,7 +35,8 @@ uint32_t sopk(uint32_t op, uint32_t d, uint32_t k) {
 uint32_t sopp(uint32_t op, uint32_t k) {
   return 0xBF800000u | op << 16 | k;
 }
-constexpr uint32_t kEndpgm = 0xBFB00000u, kM0 = 125, kNullReg = 124, kExecLo = 126;
+constexpr uint32_t kM0 = 125, kNullReg = 124, kExecLo = 126;
+using sim::test::kEndpgm;
 
 struct Run {
   FlatMemory mem;
@@ -49,21 +50,13 @@ std::unique_ptr<Run> run(const std::vector<uint32_t>& words, Gfx gfx, bool wave6
                          const std::function<void(Wave&)>& init = {},
                          const std::function<void(FlatMemory&)>& data = {}) {
   auto r = std::make_unique<Run>();
-  uint64_t at = kCode;
-  for (uint32_t word : words) r->mem.put(std::exchange(at, at + 4), word);
-  r->mem.put(at, kEndpgm);
+  r->mem.put(sim::test::put_words(r->mem, kCode, words), kEndpgm);
   if (data) data(r->mem);
-  Program prog(r->mem, kCode, gfx);
-  Executor ex(prog, r->mem, 0);
-  r->w.wave64 = wave64;
-  r->w.allocate_vgprs(4);
-  r->w.sgpr[src::kExecLo] = ~0u;
-  r->w.sgpr[src::kExecHi] = wave64 ? ~0u : 0u;
+  sim::test::WaveRunner runner(r->mem, kCode, gfx);
+  sim::test::start_wave(r->w, wave64, 4, kCode);
   if (init) init(r->w);
-  r->w.pc = kCode;
-  uint64_t lanes = 0;
   while (!r->w.done && r->turns < 100) {
-    ex.run(r->w, lanes, 1000);
+    runner.run(r->w, 1000);
     ++r->turns;
   }
   return r;

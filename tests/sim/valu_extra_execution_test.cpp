@@ -4,8 +4,8 @@
 // the RDNA3/RDNA4 ISA manuals' pseudocode. Encodings are built from the VOP1/VOP3/VOP3P field
 // layouts (llvm-mc-22 -show-encoding gives the same words for the instructions named beside
 // each test).
-#include "sim/shader/executor.h"
 #include "tests/sim/flat_memory.h"
+#include "tests/sim/shader_runner.h"
 
 #include <gtest/gtest.h>
 
@@ -60,26 +60,18 @@ WaveRun run(const std::vector<uint32_t>& words, Gfx gfx, bool wave64,
             const std::function<uint32_t(unsigned reg, unsigned lane)>& init,
             const std::function<void(Wave&)>& scalars = {}) {
   FlatMemory mem;
-  uint64_t at = kCode;
-  for (uint32_t word : words) mem.put(std::exchange(at, at + 4), word);
-  mem.put(at, 0xBFB00000u); // s_endpgm
-  Program prog(mem, kCode, gfx);
-  Executor ex(prog, mem, 0);
+  mem.put(sim::test::put_words(mem, kCode, words), sim::test::kEndpgm);
+  sim::test::WaveRunner runner(mem, kCode, gfx);
   WaveRun r;
-  r.w.wave64 = wave64;
-  r.w.allocate_vgprs(16);
+  sim::test::start_wave(r.w, wave64, 16, kCode);
   for (unsigned lane = 0; lane < r.w.lanes(); ++lane)
     for (unsigned reg = 0; reg < 16; ++reg) {
       r.w.select_half(lane / 32);
       r.w.v(reg, lane % 32) = init(reg, lane);
     }
   r.w.select_half(0);
-  r.w.sgpr[src::kExecLo] = ~0u;
-  r.w.sgpr[src::kExecHi] = wave64 ? ~0u : 0u;
   if (scalars) scalars(r.w);
-  r.w.pc = kCode;
-  uint64_t lanes = 0;
-  ex.run(r.w, lanes);
+  runner.run(r.w);
   return r;
 }
 

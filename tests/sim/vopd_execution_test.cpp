@@ -3,8 +3,8 @@
 // D += S0.lo * S1.lo + S0.hi * S1.hi from the RDNA3 ISA manual. The words follow the VOPD layout
 // llvm-mc-22 -show-encoding gives for "v_dual_dot2acc_f32_f16 v0, v1, v2 :: v_dual_dot2acc_f32_bf16
 // v3, v4, v5" (0xc8340501 0x00020504).
-#include "sim/shader/executor.h"
 #include "tests/sim/flat_memory.h"
+#include "tests/sim/shader_runner.h"
 
 #include <gtest/gtest.h>
 
@@ -45,14 +45,10 @@ TEST(VopdExecution, Dot2AccPairs) {
       FlatMemory mem;
       mem.put<uint32_t>(kCode, 0xC8000000u | 12u << 22 | 13u << 17 | 2u << 9 | 257u);
       mem.put<uint32_t>(kCode + 4, 0u << 24 | 1u << 17 | 5u << 9 | 260u);
-      mem.put<uint32_t>(kCode + 8, 0xBFB00000u); // s_endpgm
-      Program prog(mem, kCode, gfx);
-      Executor ex(prog, mem, 0);
+      mem.put<uint32_t>(kCode + 8, sim::test::kEndpgm);
+      sim::test::WaveRunner runner(mem, kCode, gfx);
       Wave w;
-      w.wave64 = wave64;
-      w.allocate_vgprs(8);
-      w.sgpr[src::kExecLo] = ~0u;
-      w.sgpr[src::kExecHi] = wave64 ? ~0u : 0u;
+      sim::test::start_wave(w, wave64, 8, kCode);
       uint32_t in[64][6];
       for (unsigned lane = 0; lane < w.lanes(); ++lane) {
         w.select_half(lane / 32);
@@ -65,9 +61,7 @@ TEST(VopdExecution, Dot2AccPairs) {
         }
       }
       w.select_half(0);
-      w.pc = kCode;
-      uint64_t lanes = 0;
-      ex.run(w, lanes);
+      runner.run(w);
       ASSERT_TRUE(w.done);
       for (unsigned lane = 0; lane < w.lanes(); ++lane) {
         const uint32_t* v = in[lane];
