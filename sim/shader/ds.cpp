@@ -9,39 +9,41 @@
 
 namespace sim::shader {
 
+// The plain 32-bit load and store carry most LDS traffic: their rows are resolved once and the
+// lanes run without the general path's per-lane dispatch (same lane order, same semantics).
+void Executor::exec_ds_dwords(Wave& w, const Inst& in) {
+  const uint32_t exec = w.exec();
+  const uint32_t* address = &vreg(w, in.src[0], 0);
+  const uint32_t offset = uint32_t(in.imm | (in.offset1 << 8));
+  const uint64_t size = lds_.size();
+  if (in.op == Op::ds_load_b32) {
+    uint32_t* d = &vreg(w, in.dst, 0);
+    for (uint32_t m = exec; m; m &= m - 1) {
+      const unsigned lane = unsigned(std::countr_zero(m));
+      uint32_t a = address[lane] + offset;
+      if (a & 3) a = uint32_t(misaligned_address(w, in, a, 4));
+      uint32_t v = 0; // out of range reads zero
+      if (uint64_t(a) + 4 <= size) std::memcpy(&v, &lds_[a], 4);
+      d[lane] = v;
+    }
+  } else {
+    const uint32_t* data = &vreg(w, in.src[1], 0);
+    for (uint32_t m = exec; m; m &= m - 1) {
+      const unsigned lane = unsigned(std::countr_zero(m));
+      uint32_t a = address[lane] + offset;
+      if (a & 3) a = uint32_t(misaligned_address(w, in, a, 4));
+      if (uint64_t(a) + 4 <= size) std::memcpy(&lds_[a], &data[lane], 4); // else discarded
+    }
+  }
+}
+
 void Executor::exec_ds(Wave& w, const Inst& in) {
+  if (in.op == Op::ds_load_b32 || in.op == Op::ds_store_b32) return exec_ds_dwords(w, in);
   if (in.op == Op::ds_nop) return;
   if (in.op == Op::ds_swizzle_b32 || in.op == Op::ds_permute_b32 || in.op == Op::ds_bpermute_b32)
     return exec_ds_cross_lane(w, in);
   const OpInfo& info = op_info(in.op);
   const uint32_t exec = w.exec();
-  // The plain 32-bit load and store carry most LDS traffic: their rows are resolved once and
-  // the lanes run without the per-lane dispatch below (same lane order, same semantics).
-  if (in.op == Op::ds_load_b32 || in.op == Op::ds_store_b32) {
-    const uint32_t* address = &vreg(w, in.src[0], 0);
-    const uint32_t offset = uint32_t(in.imm | (in.offset1 << 8));
-    const uint64_t size = lds_.size();
-    if (in.op == Op::ds_load_b32) {
-      uint32_t* d = &vreg(w, in.dst, 0);
-      for (uint32_t m = exec; m; m &= m - 1) {
-        const unsigned lane = unsigned(std::countr_zero(m));
-        uint32_t a = address[lane] + offset;
-        if (a & 3) a = uint32_t(misaligned_address(w, in, a, 4));
-        uint32_t v = 0; // out of range reads zero
-        if (uint64_t(a) + 4 <= size) std::memcpy(&v, &lds_[a], 4);
-        d[lane] = v;
-      }
-    } else {
-      const uint32_t* data = &vreg(w, in.src[1], 0);
-      for (uint32_t m = exec; m; m &= m - 1) {
-        const unsigned lane = unsigned(std::countr_zero(m));
-        uint32_t a = address[lane] + offset;
-        if (a & 3) a = uint32_t(misaligned_address(w, in, a, 4));
-        if (uint64_t(a) + 4 <= size) std::memcpy(&lds_[a], &data[lane], 4); // else discarded
-      }
-    }
-    return;
-  }
   if (fast_paths && exec_ds_atomic_fast(w, in, exec)) return;
   auto load = [&](uint32_t a, void* v, unsigned bytes) { lds_load(w, in, a, v, bytes); };
   auto store = [&](uint32_t a, const void* v, unsigned bytes) { lds_store(w, in, a, v, bytes); };

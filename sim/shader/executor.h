@@ -139,8 +139,9 @@ private:
   // false = not handled (nothing done).
   bool exec_vmem_fast(Wave& w, const Inst& in, uint32_t exec, bool saddr, uint64_t sbase);
   bool exec_ds_atomic_fast(Wave& w, const Inst& in, uint32_t exec);
-  // ds.cpp: the LDS.
+  // ds.cpp: the LDS; ds_load_b32 and ds_store_b32 a row at a time.
   void exec_ds(Wave& w, const Inst& in);
+  void exec_ds_dwords(Wave& w, const Inst& in);
   // atomics.cpp: one lane's atomic of the general FLAT/GLOBAL and DS paths.
   void flat_atomic_lane(Wave& w, const Inst& in, MemoryPort& mem, uint64_t addr, unsigned lane);
   void ds_atomic_lane(Wave& w, const Inst& in, uint32_t addr, unsigned lane);
