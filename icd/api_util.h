@@ -1,9 +1,7 @@
 // Helpers shared by the entry points: handle checks and exception-to-error translation.
 #pragma once
+#include "runtime/error_code.h"
 #include "runtime/objects.h"
-
-#include <cstdio>
-#include <new>
 
 namespace amcl::icd {
 
@@ -15,13 +13,8 @@ template <class F> cl_int guarded(F&& body) {
     return body();
   } catch (const ClError& e) {
     return e.code;
-  } catch (const am::DeviceError& e) {
-    std::fprintf(stderr, "amcl: %s\n", e.what());
-    return CL_OUT_OF_RESOURCES;
-  } catch (const std::bad_alloc&) {
-    return CL_OUT_OF_HOST_MEMORY;
   } catch (...) {
-    return CL_OUT_OF_RESOURCES;
+    return rt::current_exception_code();
   }
 }
 
