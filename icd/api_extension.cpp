@@ -1,5 +1,5 @@
 // Extension function lookup (exported for the ICD loader).
-#include "runtime/objects.h"
+#include "runtime/memory.h"
 
 #include <cstring>
 
@@ -12,8 +12,9 @@ static cl_int CL_API_CALL clGetDeviceAllocationsAMCL(cl_device_id device, cl_ulo
                                                      cl_ulong* bytes) {
   if (!amcl::rt::valid(device)) return CL_INVALID_DEVICE;
   if (!count && !bytes) return CL_INVALID_VALUE;
-  if (count) *count = device->am->live_allocations();
-  if (bytes) *bytes = device->am->live_bytes();
+  const amcl::rt::LiveAllocations live = amcl::rt::live_allocations(device);
+  if (count) *count = live.count;
+  if (bytes) *bytes = live.bytes;
   return CL_SUCCESS;
 }
 

@@ -1,5 +1,8 @@
-// Kernels: creation, arguments, queries (runtime/kernel.h does the work).
+// Kernels: creation, arguments, queries and their enqueue (runtime/kernel.h and
+// runtime/dispatch.h do the work).
 #include "api_util.h"
+#include "enqueue.h"
+#include "runtime/dispatch.h"
 #include "runtime/kernel.h"
 
 #include <algorithm>
@@ -176,6 +179,25 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint index, cl_kernel_arg_
   default:
     return CL_INVALID_VALUE;
   }
+}
+
+cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dims,
+                                          const size_t* offset, const size_t* global,
+                                          const size_t* local, cl_uint nwait, const cl_event* wait,
+                                          cl_event* event) {
+  return guarded([&] {
+    require(q, CL_INVALID_COMMAND_QUEUE);
+    require(k, CL_INVALID_KERNEL);
+    if (k->program->context != q->context) throw ClError{CL_INVALID_CONTEXT, ""};
+    check_wait_list(q, nwait, wait);
+    return hand_back(rt::enqueue_ndrange(q, k, dims, offset, global, local, wait, nwait), event);
+  });
+}
+
+cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel k, cl_uint nwait,
+                                 const cl_event* wait, cl_event* event) {
+  size_t one = 1;
+  return clEnqueueNDRangeKernel(q, k, 1, nullptr, &one, &one, nwait, wait, event);
 }
 
 } // extern "C"

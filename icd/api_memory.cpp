@@ -1,9 +1,39 @@
-// Buffer objects.
+// Buffer objects: creation, sub-buffers, callbacks, queries.
 #include "api_util.h"
-#include "enqueue.h"
+#include "runtime/memory.h"
 
 using namespace amcl;
 using namespace amcl::icd;
+
+namespace {
+
+// clCreateBuffer's checks, also clCreateBufferWithProperties' once its properties are (a
+// non-null list is kept, as the empty list it must be, for CL_MEM_PROPERTIES).
+cl_mem create_checked_buffer(cl_context context, cl_mem_flags flags, size_t size, void* host_ptr,
+                             const cl_mem_properties* properties) {
+  require(context, CL_INVALID_CONTEXT);
+  if (flags == 0) flags = CL_MEM_READ_WRITE;
+  const cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
+                             CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR |
+                             CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+  auto count = [](cl_mem_flags f) { return __builtin_popcountll(f); };
+  if ((flags & ~known) ||
+      count(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)) > 1 ||
+      count(flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)) > 1 ||
+      ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))))
+    throw ClError{CL_INVALID_VALUE, ""};
+  bool needs_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+  if (needs_ptr != (host_ptr != nullptr)) throw ClError{CL_INVALID_HOST_PTR, ""};
+  cl_ulong max_alloc = 0;
+  clGetDeviceInfo(context->devices[0], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc,
+                  nullptr);
+  if (size == 0 || size > max_alloc) throw ClError{CL_INVALID_BUFFER_SIZE, ""};
+  std::vector<cl_mem_properties> kept;
+  if (properties) kept = {0};
+  return rt::create_buffer(context, flags, size, host_ptr, std::move(kept));
+}
+
+} // namespace
 
 extern "C" {
 
@@ -14,55 +44,42 @@ cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context, const cl_mem
     require(context, CL_INVALID_CONTEXT);
     // OpenCL 3.0 defines no buffer properties; extensions that add some are not supported.
     if (properties && properties[0] != 0) throw ClError{CL_INVALID_PROPERTY, ""};
-    cl_int err = CL_SUCCESS;
-    cl_mem m = clCreateBuffer(context, flags, size, host_ptr, &err);
-    if (!m) throw ClError{err, ""};
-    if (properties) m->properties = {0};
-    return m;
+    return create_checked_buffer(context, flags, size, host_ptr, properties);
   });
 }
 
 cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void* host_ptr,
                                   cl_int* errcode_ret) {
   return create<cl_mem>(errcode_ret, [&]() -> cl_mem {
-    require(context, CL_INVALID_CONTEXT);
-    if (flags == 0) flags = CL_MEM_READ_WRITE;
-    const cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
-                               CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR |
-                               CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-    auto count = [](cl_mem_flags f) { return __builtin_popcountll(f); };
-    if ((flags & ~known) ||
-        count(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)) > 1 ||
-        count(flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)) > 1 ||
-        ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))))
+    return create_checked_buffer(context, flags, size, host_ptr, nullptr);
+  });
+}
+
+cl_mem CL_API_CALL clCreateSubBuffer(cl_mem parent, cl_mem_flags flags, cl_buffer_create_type type,
+                                     const void* info, cl_int* errcode_ret) {
+  return create<cl_mem>(errcode_ret, [&]() -> cl_mem {
+    require(parent, CL_INVALID_MEM_OBJECT);
+    if (parent->parent) throw ClError{CL_INVALID_MEM_OBJECT, ""};
+    if (type != CL_BUFFER_CREATE_TYPE_REGION || !info) throw ClError{CL_INVALID_VALUE, ""};
+    const auto* region = static_cast<const cl_buffer_region*>(info);
+    if (region->size == 0) throw ClError{CL_INVALID_BUFFER_SIZE, ""};
+    if (region->origin > parent->size || region->size > parent->size - region->origin)
       throw ClError{CL_INVALID_VALUE, ""};
-    bool needs_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
-    if (needs_ptr != (host_ptr != nullptr)) throw ClError{CL_INVALID_HOST_PTR, ""};
-    cl_ulong max_alloc = 0;
-    clGetDeviceInfo(context->devices[0], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, nullptr);
-    if (size == 0 || size > max_alloc) throw ClError{CL_INVALID_BUFFER_SIZE, ""};
-    auto m = std::make_unique<_cl_mem>();
-    m->context = context;
-    rt::retain(context); // released by ~_cl_mem, also when creation fails below
-    m->flags = flags;
-    m->size = size;
-    m->host_ptr = (flags & CL_MEM_USE_HOST_PTR) ? host_ptr : nullptr;
-    am::Device& dev = *context->devices[0]->am;
-    try {
-      m->alloc = dev.alloc_vram(size);
-      // One VA space for every card: the context's other devices map the same address to this
-      // VRAM (through its BAR), so any of them can run commands on the buffer.
-      for (size_t i = 1; i < context->devices.size(); ++i) context->devices[i]->am->map_peer(m->alloc);
-    } catch (const am::DeviceError&) {
-      throw ClError{CL_MEM_OBJECT_ALLOCATION_FAILURE, ""}; // ~_cl_mem unmaps and frees what was done
-    }
-    if (needs_ptr) {
-      // Through the device's own staging buffer: creating a buffer needs no queue.
-      cl_device_id d = context->devices[0];
-      std::lock_guard lock(d->staging_mutex);
-      copy_to_device(dev, d->staging, m->alloc.va, static_cast<const uint8_t*>(host_ptr), size);
-    }
-    return m.release();
+    cl_uint align_bits = 0;
+    clGetDeviceInfo(parent->context->devices[0], CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits,
+                    &align_bits, nullptr);
+    if (region->origin % (align_bits / 8)) throw ClError{CL_MISALIGNED_SUB_BUFFER_OFFSET, ""};
+    // Access flags are inherited unless given, and may not widen the parent's.
+    const cl_mem_flags access = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+    const cl_mem_flags host = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+    if (flags & ~(access | host)) throw ClError{CL_INVALID_VALUE, ""};
+    if (((parent->flags & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+        ((parent->flags & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
+        ((parent->flags & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
+        ((parent->flags & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
+        ((parent->flags & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))))
+      throw ClError{CL_INVALID_VALUE, ""};
+    return rt::create_sub_buffer(parent, flags, region->origin, region->size);
   });
 }
 
@@ -72,15 +89,15 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags f
                                               cl_mem_object_type image_type, cl_uint num_entries,
                                               cl_image_format* formats, cl_uint* num_formats) {
   if (!rt::valid(context)) return CL_INVALID_CONTEXT;
-  const cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
-                             CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR |
-                             CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS |
-                             CL_MEM_KERNEL_READ_AND_WRITE;
   switch (image_type) {
   case CL_MEM_OBJECT_IMAGE1D: case CL_MEM_OBJECT_IMAGE1D_BUFFER: case CL_MEM_OBJECT_IMAGE1D_ARRAY:
   case CL_MEM_OBJECT_IMAGE2D: case CL_MEM_OBJECT_IMAGE2D_ARRAY: case CL_MEM_OBJECT_IMAGE3D: break;
   default: return CL_INVALID_VALUE;
   }
+  const cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
+                             CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR |
+                             CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS |
+                             CL_MEM_KERNEL_READ_AND_WRITE;
   if ((flags & ~known) || (num_entries == 0 && formats)) return CL_INVALID_VALUE;
   if (num_formats) *num_formats = 0;
   return CL_SUCCESS;

@@ -63,7 +63,7 @@ cl_int CL_API_CALL clCreateSubDevices(cl_device_id device, const cl_device_parti
   return CL_INVALID_VALUE; // no partition type is supported (CL_DEVICE_PARTITION_PROPERTIES)
 }
 // Event profiling times are on the host's steady clock: host stamps directly, GPU timestamps
-// through the clock calibration made at boot (am::Device::host_ns_from_gpu_ticks). So the
+// through the clock calibration the driver makes at boot (runtime/scheduler.cpp). So the
 // device timer, in the time base of the profiling times, and the host timer are the same
 // clock; CL_PLATFORM_HOST_TIMER_RESOLUTION says 1 ns.
 cl_int CL_API_CALL clGetHostTimer(cl_device_id device, cl_ulong* host_timestamp) {

@@ -1,13 +1,11 @@
-// Command queues, events and the plain enqueue entry points (see enqueue.h for how commands
+// Command queues, events, markers and barriers (runtime/scheduler.h says how commands
 // execute).
 #include "api_util.h"
-#include "buffer_geometry.h"
 #include "enqueue.h"
 #include "runtime/device_caps.h"
-#include "runtime/dispatch.h"
+#include "runtime/scheduler.h"
 
 #include <algorithm>
-#include <cstring>
 
 using namespace amcl;
 using namespace amcl::icd;
@@ -104,83 +102,13 @@ cl_int CL_API_CALL clFinish(cl_command_queue q) {
   return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem m, cl_bool blocking, size_t offset, size_t size,
-                                        const void* ptr, cl_uint nwait, const cl_event* wait,
-                                        cl_event* event) {
-  return guarded([&] {
-    check_host_transfer(q, m, offset, size, ptr, nwait, wait, CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS);
-    const auto* src = static_cast<const uint8_t*>(ptr);
-    return submit(q, CL_COMMAND_WRITE_BUFFER, nwait, wait, event,
-                  [q, mem = Hold(m), offset, size, src] { copy_to_device(q, mem->va() + offset, src, size); },
-                  blocking);
-  });
-}
-
-cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool blocking, size_t offset, size_t size,
-                                       void* ptr, cl_uint nwait, const cl_event* wait, cl_event* event) {
-  return guarded([&] {
-    check_host_transfer(q, m, offset, size, ptr, nwait, wait, CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS);
-    auto* dst = static_cast<uint8_t*>(ptr);
-    return submit(q, CL_COMMAND_READ_BUFFER, nwait, wait, event,
-                  [q, mem = Hold(m), offset, size, dst] { copy_from_device(q, dst, mem->va() + offset, size); },
-                  blocking);
-  });
-}
-
-cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_off,
-                                       size_t dst_off, size_t size, cl_uint nwait, const cl_event* wait,
-                                       cl_event* event) {
-  return guarded([&] {
-    require(q, CL_INVALID_COMMAND_QUEUE);
-    check_buffer_range(src, src_off, size);
-    check_buffer_range(dst, dst_off, size);
-    if (size == 0) throw ClError{CL_INVALID_VALUE, ""};
-    if (copy_overlaps(src, src_off, dst, dst_off, size)) throw ClError{CL_MEM_COPY_OVERLAP, ""};
-    check_wait_list(q, nwait, wait);
-    return submit(q, CL_COMMAND_COPY_BUFFER, nwait, wait, event,
-                  [q, s = Hold(src), d = Hold(dst), src_off, dst_off, size] {
-                    am::SdmaBuilder b;
-                    b.copy_linear(d->va() + dst_off, s->va() + src_off, size);
-                    run_sdma(q, b);
-                  },
-                  false);
-  });
-}
-
-cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dims,
-                                          const size_t* offset, const size_t* global,
-                                          const size_t* local, cl_uint nwait, const cl_event* wait,
-                                          cl_event* event) {
-  return guarded([&] {
-    require(q, CL_INVALID_COMMAND_QUEUE);
-    require(k, CL_INVALID_KERNEL);
-    if (k->program->context != q->context) throw ClError{CL_INVALID_CONTEXT, ""};
-    check_wait_list(q, nwait, wait);
-    rt::Launch launch = rt::prepare_launch(k, q->device, dims, offset, global, local);
-    if (launch.empty) return submit(q, CL_COMMAND_NDRANGE_KERNEL, nwait, wait, event, nullptr, false);
-    if (launch.prints()) // its output is written once it has finished: run it to completion
-      return submit(q, CL_COMMAND_NDRANGE_KERNEL, nwait, wait, event,
-                    [q, launch = std::move(launch)] { rt::run_launch(q, launch); }, false);
-    cl_event e = rt::enqueue_dispatch(q, CL_COMMAND_NDRANGE_KERNEL, wait, nwait, std::move(launch));
-    if (event) *event = e;
-    else rt::release(e);
-    return CL_SUCCESS;
-  });
-}
-
-cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel k, cl_uint nwait, const cl_event* wait,
-                                 cl_event* event) {
-  size_t one = 1;
-  return clEnqueueNDRangeKernel(q, k, 1, nullptr, &one, &one, nwait, wait, event);
-}
-
 cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint nwait, const cl_event* wait,
                                                cl_event* event) {
   return guarded([&] {
     require(q, CL_INVALID_COMMAND_QUEUE);
     check_wait_list(q, nwait, wait);
     // In order, a marker completes after everything before it; its wait list adds to that.
-    return submit(q, CL_COMMAND_MARKER, nwait, wait, event, nullptr, false);
+    return hand_back(rt::enqueue(q, CL_COMMAND_MARKER, wait, nwait, nullptr, false), event);
   });
 }
 
@@ -189,7 +117,7 @@ cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue q, cl_uint nwai
   return guarded([&] {
     require(q, CL_INVALID_COMMAND_QUEUE);
     check_wait_list(q, nwait, wait);
-    return submit(q, CL_COMMAND_BARRIER, nwait, wait, event, nullptr, false);
+    return hand_back(rt::enqueue(q, CL_COMMAND_BARRIER, wait, nwait, nullptr, false), event);
   });
 }
 

@@ -2,6 +2,7 @@
 
 #include "am/hw/sh_regs.h"
 #include "printf_output.h"
+#include "scheduler.h"
 
 #include <cstdio>
 
@@ -365,6 +366,17 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L) 
 void run_launch(cl_command_queue q, const Launch& L) {
   q->device->am->wait(am::Engine::Compute, submit_launch(q, L).done);
   if (L.prints()) print_records(q, L.kernel->program->build_for(q->device)->code->printf_formats);
+}
+
+cl_event enqueue_ndrange(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t* offset,
+                         const size_t* global, const size_t* local, const cl_event* waits,
+                         cl_uint nwait) {
+  Launch launch = prepare_launch(k, q->device, dims, offset, global, local);
+  if (launch.empty) return enqueue(q, CL_COMMAND_NDRANGE_KERNEL, waits, nwait, nullptr, false);
+  if (launch.prints()) // its output is written once it has finished: run it to completion
+    return enqueue(q, CL_COMMAND_NDRANGE_KERNEL, waits, nwait,
+                   [q, launch = std::move(launch)] { run_launch(q, launch); }, false);
+  return enqueue_dispatch(q, CL_COMMAND_NDRANGE_KERNEL, waits, nwait, std::move(launch));
 }
 
 } // namespace amcl::rt

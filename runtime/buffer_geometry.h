@@ -2,11 +2,11 @@
 // rules of copies (OpenCL 3.0, clEnqueueCopyBuffer and clEnqueueCopyBufferRect: CL_MEM_COPY_OVERLAP
 // when the source and destination bytes overlap in the same buffer, also through sub-buffers).
 #pragma once
-#include "runtime/objects.h"
+#include "objects.h"
 
 #include <cstddef>
 
-namespace amcl::icd {
+namespace amcl::rt {
 
 // Geometry of one side of a rectangular transfer (clEnqueueReadBufferRect's origin and pitches).
 struct Rect {
@@ -29,4 +29,4 @@ bool copy_overlaps(cl_mem a, size_t a_off, cl_mem b, size_t b_off, size_t size);
 // The same for the rows of two rectangles of the same region.
 bool rect_copy_overlaps(cl_mem a, const Rect& ra, cl_mem b, const Rect& rb, const size_t* region);
 
-} // namespace amcl::icd
+} // namespace amcl::rt

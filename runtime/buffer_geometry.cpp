@@ -2,9 +2,7 @@
 
 #include <algorithm>
 
-namespace amcl::icd {
-
-using rt::ClError;
+namespace amcl::rt {
 
 Rect make_rect(const size_t* origin, const size_t* region, size_t row, size_t slice) {
   if (!origin || !region || !region[0] || !region[1] || !region[2])
@@ -61,4 +59,4 @@ bool rect_copy_overlaps(cl_mem a, const Rect& ra, cl_mem b, const Rect& rb, cons
   return false;
 }
 
-} // namespace amcl::icd
+} // namespace amcl::rt

@@ -1,0 +1,58 @@
+#include "memory.h"
+
+#include "staging.h"
+
+#include <memory>
+#include <mutex>
+
+namespace amcl::rt {
+
+cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size, void* host_ptr,
+                     std::vector<cl_mem_properties> properties) {
+  auto m = std::make_unique<_cl_mem>();
+  m->context = context;
+  retain(context); // released by ~_cl_mem, also when creation fails below
+  m->flags = flags;
+  m->size = size;
+  m->host_ptr = (flags & CL_MEM_USE_HOST_PTR) ? host_ptr : nullptr;
+  m->properties = std::move(properties);
+  am::Device& dev = *context->devices[0]->am;
+  try {
+    m->alloc = dev.alloc_vram(size);
+    // One VA space for every card: the context's other devices map the same address to this
+    // VRAM (through its BAR), so any of them can run commands on the buffer.
+    for (size_t i = 1; i < context->devices.size(); ++i)
+      context->devices[i]->am->map_peer(m->alloc);
+  } catch (const am::DeviceError&) {
+    throw ClError{CL_MEM_OBJECT_ALLOCATION_FAILURE, ""}; // ~_cl_mem unmaps and frees what was done
+  }
+  if (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) {
+    // Through the device's own staging buffer: creating a buffer needs no queue.
+    cl_device_id d = context->devices[0];
+    std::lock_guard lock(d->staging_mutex);
+    copy_to_device(dev, d->staging, m->alloc.va, static_cast<const uint8_t*>(host_ptr), size);
+  }
+  return m.release();
+}
+
+cl_mem create_sub_buffer(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size) {
+  const cl_mem_flags access = kDeviceAccessFlags, host = kHostAccessFlags;
+  auto m = std::make_unique<_cl_mem>();
+  m->context = parent->context;
+  retain(m->context);
+  m->parent = parent;
+  retain(parent);
+  m->offset = origin;
+  m->size = size;
+  m->flags = (flags & access ? flags & access : parent->flags & access) |
+             (flags & host ? flags & host : parent->flags & host) |
+             (parent->flags & kHostPointerFlags);
+  if (parent->host_ptr) m->host_ptr = static_cast<uint8_t*>(parent->host_ptr) + origin;
+  return m.release();
+}
+
+LiveAllocations live_allocations(cl_device_id d) {
+  return {d->am->live_allocations(), d->am->live_bytes()};
+}
+
+} // namespace amcl::rt

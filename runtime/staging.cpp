@@ -1,0 +1,115 @@
+#include "staging.h"
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+
+namespace amcl::rt {
+
+// Host <-> device copies go through the staging buffer in two halves: while the SDMA engine
+// moves one half, the host fills (or empties) the other, so a large transfer takes about as
+// long as the slower of the two copies instead of their sum.
+namespace {
+
+constexpr size_t kHalf = kStagingBytes / 2;
+
+am::Device& device_of(cl_command_queue q) {
+  return *q->device->am;
+}
+
+void ensure_staging(am::Device& dev, am::Allocation& staging) {
+  if (!staging) staging = dev.alloc_system(kStagingBytes);
+}
+
+// Waits for every SDMA submission in `pending` (values, 0 = none), even if one fails, so no
+// copy still runs into the staging buffer when the error reaches the caller.
+void drain(am::Device& dev, uint64_t (&pending)[2]) {
+  std::exception_ptr first;
+  for (uint64_t& v : pending) {
+    if (!v) continue;
+    try {
+      dev.wait(am::Engine::Sdma, v);
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+    v = 0;
+  }
+  if (first) std::rethrow_exception(first);
+}
+
+uint64_t submit_copy(am::Device& dev, uint64_t dst, uint64_t src, size_t n) {
+  am::SdmaBuilder b;
+  b.copy_linear(dst, src, n);
+  return dev.submit_sdma(b);
+}
+
+} // namespace
+
+void ensure_staging(cl_command_queue q) {
+  ensure_staging(device_of(q), q->staging);
+}
+
+void copy_to_device(am::Device& dev, am::Allocation& staging, uint64_t dst_va, const uint8_t* src,
+                    size_t size) {
+  ensure_staging(dev, staging);
+  uint64_t pending[2] = {0, 0};
+  try {
+    for (size_t done = 0, chunk = 0; done < size; ++chunk) {
+      const size_t n = std::min<size_t>(size - done, kHalf), half = chunk & 1;
+      if (pending[half]) { // that half's previous copy must be done before it is refilled
+        dev.wait(am::Engine::Sdma, pending[half]);
+        pending[half] = 0;
+      }
+      std::memcpy(staging.cpu + half * kHalf, src + done, n);
+      pending[half] = submit_copy(dev, dst_va + done, staging.va + half * kHalf, n);
+      done += n;
+    }
+  } catch (...) {
+    try {
+      drain(dev, pending);
+    } catch (...) {
+    } // the first error is the one to report
+    throw;
+  }
+  drain(dev, pending);
+}
+
+void copy_to_device(cl_command_queue q, uint64_t dst_va, const uint8_t* src, size_t size) {
+  copy_to_device(device_of(q), q->staging, dst_va, src, size);
+}
+
+void copy_from_device(cl_command_queue q, uint8_t* dst, uint64_t src_va, size_t size) {
+  am::Device& dev = device_of(q);
+  ensure_staging(q);
+  const size_t chunks = (size + kHalf - 1) / kHalf;
+  auto bytes = [&](size_t c) { return std::min<size_t>(size - c * kHalf, kHalf); };
+  uint64_t pending[2] = {0, 0};
+  try {
+    pending[0] = submit_copy(dev, q->staging.va, src_va, bytes(0));
+    for (size_t c = 0; c < chunks; ++c) {
+      const size_t half = c & 1;
+      dev.wait(am::Engine::Sdma, pending[half]);
+      pending[half] = 0;
+      if (c + 1 < chunks) // the next chunk lands in the other half while this one is read out
+        pending[half ^ 1] = submit_copy(dev, q->staging.va + (half ^ 1) * kHalf,
+                                        src_va + (c + 1) * kHalf, bytes(c + 1));
+      std::memcpy(dst + c * kHalf, q->staging.cpu + half * kHalf, bytes(c));
+    }
+  } catch (...) {
+    try {
+      drain(dev, pending);
+    } catch (...) {
+    }
+    throw;
+  }
+}
+
+void run_sdma(am::Device& dev, const am::SdmaBuilder& packets) {
+  dev.wait(am::Engine::Sdma, dev.submit_sdma(packets));
+}
+
+void run_sdma(cl_command_queue q, const am::SdmaBuilder& packets) {
+  run_sdma(device_of(q), packets);
+}
+
+} // namespace amcl::rt
