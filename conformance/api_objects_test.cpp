@@ -295,6 +295,16 @@ TEST(ApiObjects, NoImageFormatsWithoutImageSupport) {
             CL_INVALID_VALUE);
   EXPECT_EQ(clGetSupportedImageFormats(nullptr, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 1, &f, &n),
             CL_INVALID_CONTEXT);
+  // Flags as clCreateBuffer checks them: unknown bits and mutually exclusive ones.
+  EXPECT_EQ(clGetSupportedImageFormats(env.context, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY,
+                                       CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &n),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(clGetSupportedImageFormats(env.context, CL_MEM_READ_WRITE | CL_MEM_KERNEL_READ_AND_WRITE,
+                                       CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &n),
+            CL_SUCCESS);
+  EXPECT_EQ(clGetSupportedImageFormats(env.context, cl_mem_flags(1) << 40, CL_MEM_OBJECT_IMAGE2D, 0,
+                                       nullptr, &n),
+            CL_INVALID_VALUE);
 }
 
 TEST(ApiObjects, UnloadCompiler) {

@@ -232,6 +232,9 @@ TEST(Buffers, SubBufferRules) {
   EXPECT_EQ(sub_error(parent, CL_MEM_USE_HOST_PTR, 0, align), CL_INVALID_VALUE);
   EXPECT_EQ(sub_error(parent, CL_MEM_ALLOC_HOST_PTR, 0, align), CL_INVALID_VALUE);
   EXPECT_EQ(sub_error(parent, CL_MEM_COPY_HOST_PTR, 0, align), CL_INVALID_VALUE);
+  // Flags the table makes mutually exclusive, each allowed on its own.
+  EXPECT_EQ(sub_error(parent, CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS, 0, align),
+            CL_INVALID_VALUE);
   EXPECT_EQ(sub_error(nullptr, 0, 0, align), CL_INVALID_MEM_OBJECT);
   // The region pointer itself.
   EXPECT_EQ(clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, nullptr, &err), nullptr);

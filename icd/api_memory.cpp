@@ -1,6 +1,6 @@
 // Buffer objects: creation, sub-buffers, callbacks, queries.
 #include "api_util.h"
-#include "runtime/memory.h"
+#include "mem_flags.h"
 
 using namespace amcl;
 using namespace amcl::icd;
@@ -13,15 +13,7 @@ cl_mem create_checked_buffer(cl_context context, cl_mem_flags flags, size_t size
                              const cl_mem_properties* properties) {
   require(context, CL_INVALID_CONTEXT);
   if (flags == 0) flags = CL_MEM_READ_WRITE;
-  const cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
-                             CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR |
-                             CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-  auto count = [](cl_mem_flags f) { return __builtin_popcountll(f); };
-  if ((flags & ~known) ||
-      count(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)) > 1 ||
-      count(flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)) > 1 ||
-      ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))))
-    throw ClError{CL_INVALID_VALUE, ""};
+  check_mem_flags(flags, kBufferFlags);
   bool needs_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
   if (needs_ptr != (host_ptr != nullptr)) throw ClError{CL_INVALID_HOST_PTR, ""};
   cl_ulong max_alloc = 0;
@@ -70,15 +62,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem parent, cl_mem_flags flags, cl_buffe
                     &align_bits, nullptr);
     if (region->origin % (align_bits / 8)) throw ClError{CL_MISALIGNED_SUB_BUFFER_OFFSET, ""};
     // Access flags are inherited unless given, and may not widen the parent's.
-    const cl_mem_flags access = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
-    const cl_mem_flags host = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-    if (flags & ~(access | host)) throw ClError{CL_INVALID_VALUE, ""};
-    if (((parent->flags & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
-        ((parent->flags & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
-        ((parent->flags & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
-        ((parent->flags & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
-        ((parent->flags & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))))
-      throw ClError{CL_INVALID_VALUE, ""};
+    check_sub_buffer_flags(parent->flags, flags);
     return rt::create_sub_buffer(parent, flags, region->origin, region->size);
   });
 }
@@ -94,13 +78,12 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags f
   case CL_MEM_OBJECT_IMAGE2D: case CL_MEM_OBJECT_IMAGE2D_ARRAY: case CL_MEM_OBJECT_IMAGE3D: break;
   default: return CL_INVALID_VALUE;
   }
-  const cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
-                             CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR |
-                             CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS |
-                             CL_MEM_KERNEL_READ_AND_WRITE;
-  if ((flags & ~known) || (num_entries == 0 && formats)) return CL_INVALID_VALUE;
-  if (num_formats) *num_formats = 0;
-  return CL_SUCCESS;
+  return guarded([&] {
+    check_mem_flags(flags, kBufferFlags | CL_MEM_KERNEL_READ_AND_WRITE);
+    if (num_entries == 0 && formats) throw ClError{CL_INVALID_VALUE, ""};
+    if (num_formats) *num_formats = 0;
+    return CL_SUCCESS;
+  });
 }
 
 cl_int CL_API_CALL clRetainMemObject(cl_mem h) { return retain_handle(h, CL_INVALID_MEM_OBJECT); }
