@@ -1,5 +1,6 @@
 // Platform, device and context entry points.
 #include "api_util.h"
+#include "runtime/context.h"
 
 #include <algorithm>
 
@@ -117,14 +118,13 @@ cl_context CL_API_CALL clCreateContext(const cl_context_properties* properties, 
     if (!devices || num_devices == 0 || (!notify && user_data)) throw ClError{CL_INVALID_VALUE, ""};
     for (cl_uint i = 0; i < num_devices; ++i)
       if (!rt::valid(devices[i])) throw ClError{CL_INVALID_DEVICE, ""};
-    auto ctx = std::make_unique<_cl_context>();
-    if (cl_int e = parse_context_properties(properties, ctx->properties)) throw ClError{e, ""};
+    std::vector<cl_context_properties> parsed;
+    if (cl_int e = parse_context_properties(properties, parsed)) throw ClError{e, ""};
+    std::vector<cl_device_id> distinct;
     for (cl_uint i = 0; i < num_devices; ++i) // "duplicate devices ... are ignored"
-      if (std::find(ctx->devices.begin(), ctx->devices.end(), devices[i]) == ctx->devices.end())
-        ctx->devices.push_back(devices[i]);
-    ctx->notify = notify;
-    ctx->notify_data = user_data;
-    return ctx.release();
+      if (std::find(distinct.begin(), distinct.end(), devices[i]) == distinct.end())
+        distinct.push_back(devices[i]);
+    return rt::create_context(std::move(distinct), std::move(parsed), notify, user_data);
   });
 }
 

@@ -3,12 +3,23 @@
 #include "api_util.h"
 #include "enqueue.h"
 #include "runtime/device_caps.h"
+#include "runtime/queue.h"
 #include "runtime/scheduler.h"
 
 #include <algorithm>
 
 using namespace amcl;
 using namespace amcl::icd;
+
+namespace {
+
+// Every queue property OpenCL 3.0 defines; those beyond kHostQueueProperties are valid but
+// not supported (CL_INVALID_QUEUE_PROPERTIES rather than CL_INVALID_VALUE).
+constexpr cl_command_queue_properties kKnownQueueProperties =
+    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE |
+    CL_QUEUE_ON_DEVICE_DEFAULT;
+
+} // namespace
 
 extern "C" {
 
@@ -20,29 +31,24 @@ cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_context conte
     if (!rt::valid(device) ||
         std::find(context->devices.begin(), context->devices.end(), device) == context->devices.end())
       throw ClError{CL_INVALID_DEVICE, ""};
-    auto q = std::make_unique<_cl_command_queue>();
+    cl_command_queue_properties properties = 0;
+    std::vector<cl_queue_properties> list;
     for (size_t i = 0; props && props[i]; i += 2) {
       if (props[i] == CL_QUEUE_PROPERTIES) {
         cl_command_queue_properties v = props[i + 1];
-        const cl_command_queue_properties valid_bits =
-            CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE |
-            CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
-        if (v & ~valid_bits) throw ClError{CL_INVALID_VALUE, ""};
+        if (v & ~kKnownQueueProperties) throw ClError{CL_INVALID_VALUE, ""};
         if (v & ~rt::kHostQueueProperties) throw ClError{CL_INVALID_QUEUE_PROPERTIES, ""};
-        q->properties = v;
+        properties = v;
       } else if (props[i] == CL_QUEUE_SIZE) {
         throw ClError{CL_INVALID_QUEUE_PROPERTIES, ""};
       } else {
         throw ClError{CL_INVALID_VALUE, ""};
       }
-      q->property_list.push_back(props[i]);
-      q->property_list.push_back(props[i + 1]);
+      list.push_back(props[i]);
+      list.push_back(props[i + 1]);
     }
-    if (!q->property_list.empty()) q->property_list.push_back(0);
-    q->context = context;
-    q->device = device;
-    rt::retain(context);
-    return q.release();
+    if (!list.empty()) list.push_back(0);
+    return rt::create_queue(context, device, properties, std::move(list));
   });
 }
 
@@ -74,19 +80,13 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_in
 }
 
 // OpenCL 1.0's way to switch queue properties (deprecated since 1.1, still in the ICD table).
-// The queue is finished first, so commands already enqueued keep the properties they were
-// enqueued with.
 cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue q, cl_command_queue_properties properties,
                                              cl_bool enable, cl_command_queue_properties* old_properties) {
   if (!rt::valid(q)) return CL_INVALID_COMMAND_QUEUE;
-  const cl_command_queue_properties known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE |
-                                            CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
-  if (properties & ~known) return CL_INVALID_VALUE;
+  if (properties & ~kKnownQueueProperties) return CL_INVALID_VALUE;
   if (properties & ~rt::kHostQueueProperties) return CL_INVALID_QUEUE_PROPERTIES;
   if (old_properties) *old_properties = q->properties;
-  rt::finish(q);
-  if (enable) q->properties |= properties;
-  else q->properties &= ~properties;
+  rt::set_queue_properties(q, properties, enable);
   return CL_SUCCESS;
 }
 
