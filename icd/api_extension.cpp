@@ -5,7 +5,7 @@
 
 extern "C" {
 
-// amcl's own debugging hook (not an advertised extension; declared in conformance/amcl_platform.h):
+// amcl's own debugging hook (not an advertised extension; declared in tests/support/amcl_platform.h):
 // the device memory allocations the driver has not freed yet, and their bytes. Tests check
 // that releasing every object brings them back to where they were.
 static cl_int CL_API_CALL clGetDeviceAllocationsAMCL(cl_device_id device, cl_ulong* count,
