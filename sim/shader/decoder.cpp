@@ -2,6 +2,7 @@
 // RDNA4 ISA manuals' microcode formats, then field extraction into Inst. The two generations
 // share every encoding but SMEM and the vector-memory (VFLAT/VGLOBAL/VSCRATCH) ones, which gfx12
 // re-laid; their opcode numbers differ where gfx12_opcodes.def says.
+#include "image_isa.h"
 #include "isa.h"
 
 #include <array>
@@ -30,7 +31,7 @@ constexpr size_t kGfx11Ops = 0
 #undef X
     ;
 
-constexpr size_t kFormats = size_t(Format::MUBUF) + 1;
+constexpr size_t kFormats = size_t(Format::MIMG) + 1;
 
 // One generation's view of an operation: its mnemonic, format and opcode (-1: absent).
 struct GenOp {
@@ -639,6 +640,17 @@ std::optional<Inst> decode(std::span<const uint32_t> w, Gfx gfx, std::string* wh
   if (top6 == 0x32) return done(decode_vopd(inst, w, why));
   if (gfx == Gfx::v12 && top6 == 0x3D) return done(decode_smem12(inst, w, why));
   if (gfx == Gfx::v12 && top6 == 0x3B) return done(decode_vflat12(inst, w, why));
+  if (gfx == Gfx::v12 && (top6 == 0x34 || top6 == 0x39)) { // VIMAGE, VSAMPLE
+    const bool sample = top6 == 0x39;
+    const uint32_t code = bits(d0, 21, 14) + (sample ? 256 : 0);
+    if (!lookup(Format::MIMG, code))
+      return unimpl(sample ? "VSAMPLE" : "VIMAGE", bits(d0, 21, 14));
+    return done(decode_vimage12(inst, w, sample, why));
+  }
+  if (gfx == Gfx::v11 && top6 == 0x3C) { // MIMG
+    if (!lookup(Format::MIMG, bits(d0, 25, 18))) return unimpl("MIMG", bits(d0, 25, 18));
+    return done(decode_mimg11(inst, w, why));
+  }
   if (top6 == 0x3D) { // SMEM
     if (w.size() < 2) return unimpl("SMEM (truncated)", 0);
     if (!lookup(Format::SMEM, bits(d0, 25, 18))) return unimpl("SMEM", bits(d0, 25, 18));

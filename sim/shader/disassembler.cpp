@@ -1,5 +1,6 @@
 // Prints a decoded instruction exactly as llvm-objdump-22 prints it for gfx1100 or gfx1201, so
 // that the decoder can be checked against LLVM's disassembler instruction by instruction.
+#include "image_isa.h"
 #include "isa.h"
 
 #include <cstdio>
@@ -501,6 +502,8 @@ std::string disassemble(const Inst& in, bool wave64) {
   case Format::FLAT: return print_flat(in, info);
   case Format::DS: return print_ds(in, info);
   case Format::MUBUF: return name;
+  case Format::MIMG:
+    return print_image(in, in.gfx == Gfx::v12 ? th_scope(in, false, is_image_store(in.op)) : cache_bits(in));
   case Format::VOPD:
     return print_dual(in.gfx, in.op, in.dst, in.src[0], in.src[1], in.literal) + " :: " +
            print_dual(in.gfx, in.op_y, in.dst_y, in.src_y[0], in.src_y[1], in.literal);

@@ -11,7 +11,7 @@ namespace sim::shader {
 
 // Scalar formats come first (see Executor::run's lane accounting).
 enum class Format : uint8_t { SOP2, SOP1, SOPC, SOPK, SOPP, SMEM, VOP2, VOP1, VOPC, VOP3, VOP3SD,
-                              FLAT, DS, VOPD, VOP3P, MUBUF };
+                              FLAT, DS, VOPD, VOP3P, MUBUF, MIMG };
 
 // Operations of both generations: gfx11's table, then the operations gfx12 added (its table
 // renames or renumbers gfx11 operations with the same semantics rather than adding new ones).
@@ -144,6 +144,23 @@ struct Dpp {
   uint32_t sel8 = 0;       // DPP8: eight 3-bit lane selects
 };
 
+// Image instruction operands (gfx11 MIMG, gfx12 VIMAGE/VSAMPLE): the vdata VGPR is Inst::dst,
+// the resource's first SGPR src[1] and the sampler's src[2].
+struct ImageOperands {
+  uint8_t dim = 0;   // the DIM field: 0 1D, 1 2D, 2 3D, 3 cube, 4 1D array, 5 2D array, 6/7 MSAA
+  uint8_t dmask = 0; // which components are read or written
+  uint8_t naddr = 0; // address VGPRs
+  uint8_t vaddr[5] = {0, 0, 0, 0, 0}; // NSA: one VGPR each; else vaddr[0] starts a range
+  bool nsa = false;  // the addresses are listed (gfx11 NSA, always on gfx12)
+  bool unorm = false, a16 = false, d16 = false, tfe = false, lwe = false, r128 = false;
+};
+// The image address VGPR of component `i`.
+inline unsigned image_vaddr(const ImageOperands& m, unsigned i) {
+  if (!m.nsa) return m.vaddr[0] + i;
+  const unsigned last = 4; // gfx12: the fifth field starts a range of the rest
+  return i < last ? m.vaddr[i] : m.vaddr[last] + (i - last);
+}
+
 struct Inst {
   Op op = Op::kCount;
   Gfx gfx = Gfx::v11;
@@ -175,6 +192,7 @@ struct Inst {
   uint16_t dst_y = 0;
   uint16_t src_y[2] = {0, 0};
   Dpp dpp;
+  ImageOperands img;
 };
 
 // VOPD opcode fields map onto these VOP2/VOP1 operations (RDNA3 ISA manual, "VOPD").

@@ -374,8 +374,9 @@ Family mubuf(bool typed) {
   return f;
 }
 
-// gfx11 MIMG (non-NSA): dim [4:2], dmask [11:8], opcode [25:18]; dword 1: vaddr [7:0], vdata
-// [15:8], srsrc/4 [20:16], ssamp/4 [25:21].
+// gfx11 MIMG: NSA [0], dim [4:2], unorm [7], dmask [11:8], slc [12], dlc [13], glc [14],
+// r128 [15], a16 [16], d16 [17], opcode [25:18]; dword 1: vaddr [7:0], vdata [15:8], srsrc/4
+// [20:16], tfe [21], lwe [22], ssamp/4 [30:26]; an NSA dword names addresses 2..5.
 Family mimg() {
   Family f{"MIMG", {}};
   const uint32_t pats[][4] = {{1, 0xf, 0, 2}, {1, 0xf, 4, 2}, {0, 1, 0, 2}, {0, 1, 4, 2}};
@@ -385,6 +386,20 @@ Family mimg() {
                             ssamp << 21 | rsrc << 16 | 1u << 8 | 2u},
                            op,
                            "MIMG"});
+  // Modifiers: unorm, glc/slc/dlc, a16, d16, tfe, lwe, dmask 0, and the NSA form (3D).
+  const uint32_t mods[][2] = {{1u << 7 | 7u << 12, 0}, {1u << 16, 0}, {1u << 17, 0},
+                              {0, 1u << 21},           {0, 1u << 22}, {0, 0}};
+  for (uint32_t op = 0; op < 64; ++op) {
+    for (auto [m0, m1] : mods)
+      f.entries.push_back({{0xF0000000u | op << 18 | m0 | (m0 || m1 ? 0x5u : 0u) << 8 | 1u << 2,
+                            2u << 26 | m1 | 2u << 16 | 1u << 8 | 2u},
+                           op,
+                           "MIMG"});
+    f.entries.push_back({{0xF0000000u | op << 18 | 0xfu << 8 | 2u << 2 | 1u,
+                          2u << 26 | 2u << 16 | 1u << 8 | 2u, 0x00000705u},
+                         op,
+                         "MIMG NSA"});
+  }
   return f;
 }
 
@@ -404,8 +419,9 @@ Family vbuffer() {
   return f;
 }
 
-// gfx12 VIMAGE / VSAMPLE: dim [2:0], opcode [21:14], dmask [25:22]; dword 1: vdata [7:0],
-// rsrc [17:9], (VSAMPLE) samp [31:23]; dword 2: vaddr0..3, one byte each.
+// gfx12 VIMAGE / VSAMPLE: dim [2:0], r128 [4], d16 [5], a16 [6], unorm [13] (VSAMPLE),
+// opcode [21:14], dmask [25:22]; dword 1: vdata [7:0], lwe [8] (VSAMPLE), rsrc [17:9], scope
+// [19:18], th [22:20], tfe [23] (VIMAGE) or samp [31:23] (VSAMPLE); dword 2: vaddr0..3.
 Family vimage(bool sample) {
   Family f{sample ? "VSAMPLE" : "VIMAGE", {}};
   const uint32_t prefix = sample ? 0xE4000000u : 0xD0000000u;
@@ -416,6 +432,16 @@ Family vimage(bool sample) {
           {{prefix | dmask << 22 | op << 14 | dim, (sample ? 16u << 23 : 0u) | 8u << 9 | 1u, vaddr},
            op,
            sample ? "VSAMPLE" : "VIMAGE"});
+  // Modifiers: d16, a16, unorm/lwe (VSAMPLE) or tfe (VIMAGE), th/scope, dmask 0, 2D array.
+  const uint32_t mods[][3] = {{1u << 5, 0, 1},       {1u << 6, 0, 1},
+                              {sample ? 1u << 13 : 0u, sample ? 1u << 8 : 1u << 23, 1},
+                              {0, 5u << 18, 1},      {0, 0, 1}, {0, 0, 5}};
+  for (uint32_t op = 0; op < 64; ++op)
+    for (auto [m0, m1, dim] : mods)
+      f.entries.push_back({{prefix | (m0 || m1 ? 0x5u : 0u) << 22 | m0 | op << 14 | dim,
+                            (sample ? 16u << 23 : 0u) | m1 | 8u << 9 | 1u, 0x00030302u},
+                           op,
+                           sample ? "VSAMPLE" : "VIMAGE"});
   return f;
 }
 

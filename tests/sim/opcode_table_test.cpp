@@ -122,6 +122,15 @@ std::vector<Words> encodings(Op op, Gfx gfx) {
     }
     break;
   case Format::MUBUF: out.push_back({0xE0000000u | c << 18, 0}); break;
+  case Format::MIMG: // dmask 0xf, 2D; vdata v1, addresses from v2, resource s[8:15], sampler s[16:19]
+    if (gfx == Gfx::v11)
+      out.push_back({0xF0000000u | c << 18 | 0xfu << 8 | 1u << 2,
+                     (c >= 27 ? 4u << 26 : 0u) | 2u << 16 | 1u << 8 | 2u});
+    else if (c >= 256) // VSAMPLE
+      out.push_back({0xE4000000u | 0xfu << 22 | (c - 256) << 14 | 1u, 16u << 23 | 8u << 9 | 1u, 0x0302u});
+    else
+      out.push_back({0xD0000000u | 0xfu << 22 | c << 14 | 1u, 8u << 9 | 1u, 0x0302u});
+    break;
   case Format::VOPD: break; // pairs: covered by the decoder and corpus tests
   }
   return out;
