@@ -82,6 +82,9 @@ AMCL_INLINE inline void Executor::exec_vector(Wave& w, const Inst& in) {
   case Format::DS:
     exec_ds(w, in);
     return;
+  case Format::MIMG:
+    exec_image(w, in);
+    return;
   case Format::VOPD:
     exec_vopd(w, in);
     return;

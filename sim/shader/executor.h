@@ -147,6 +147,8 @@ private:
   void ds_atomic_lane(Wave& w, const Inst& in, uint32_t addr, unsigned lane);
   // buffer.cpp: MUBUF.
   void exec_buffer(Wave& w, const Inst& in);
+  // image.cpp: MIMG / VIMAGE / VSAMPLE (formats in image_format.cpp, sampler in image_sampler.cpp).
+  void exec_image(Wave& w, const Inst& in);
 
   // operands.cpp and below: operand access for every family.
   uint32_t sread(const Wave& w, const Inst& in, uint16_t code) const;

@@ -1,0 +1,286 @@
+// Image instructions on the emulated shader core: hand-assembled MIMG (gfx11) and VIMAGE/VSAMPLE
+// (gfx12) words (llvm-mc-22 -show-encoding, the assembly beside each) over descriptors built
+// with am/hw/image_descriptor.h, in wave32 and wave64. The expected values are written from the
+// ISA manuals' descriptions: unorm is value / (2^n - 1), out-of-range loads return 0 and stores
+// are dropped, dst_sel picks components, nearest takes floor(u * size), bilinear weighs the four
+// texels around u * size - 0.5, and the clamp modes bring a texel index back or read the border.
+#include "am/hw/image_descriptor.h"
+#include "flat_memory.h"
+#include "shader_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace sim::shader;
+namespace img = am::hw::image;
+using Memory = sim::test::FlatMemory<0x10000, 0x40000>;
+constexpr uint64_t kCode = 0x10000, kImage = 0x20000;
+
+enum Kind { kLoad, kStore, kSampleLz, kResinfo, kLoadD16, kLoadArray };
+// clang-format off
+const std::vector<uint32_t> kGfx11[] = {
+    {0xF0000F04u, 0x00020402u}, // image_load v[4:7], v[2:3], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D
+    {0xF0180F04u, 0x00020402u}, // image_store v[4:7], v[2:3], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D
+    {0xF07C0F04u, 0x10020402u}, // image_sample_lz v[4:7], v[2:3], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_2D
+    {0xF05C0F04u, 0x00020402u}, // image_get_resinfo v[4:7], v2, s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D
+    {0xF0020F04u, 0x00020402u}, // image_load v[4:5], v[2:3], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D d16
+    {0xF0000F14u, 0x00020402u}, // image_load v[4:7], v[2:4], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D_ARRAY
+};
+const std::vector<uint32_t> kGfx12[] = {
+    {0xD3C00001u, 0x00001004u, 0x00000302u}, // image_load v[4:7], [v2, v3], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D
+    {0xD3C18001u, 0x00001004u, 0x00000302u}, // image_store v[4:7], [v2, v3], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D
+    {0xE7C7C001u, 0x08001004u, 0x00000302u}, // image_sample_lz v[4:7], [v2, v3], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_2D
+    {0xD3C5C001u, 0x00001004u, 0x00000002u}, // image_get_resinfo v[4:7], v2, s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D
+    {0xD3C00021u, 0x00001004u, 0x00000302u}, // image_load v[4:5], [v2, v3], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D d16
+    {0xD3C00005u, 0x00001004u, 0x00040302u}, // image_load v[4:7], [v2, v3, v4], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D_ARRAY
+};
+// clang-format on
+
+struct Target {
+  Gfx gfx;
+  bool wave64;
+};
+std::string name(const testing::TestParamInfo<Target>& i) {
+  return std::string(i.param.gfx == Gfx::v11 ? "gfx11" : "gfx12") +
+         (i.param.wave64 ? "_wave64" : "_wave32");
+}
+
+class ImageExecution : public testing::TestWithParam<Target> {
+protected:
+  Memory mem;
+  Wave w;
+  img::Gen gen() const { return GetParam().gfx == Gfx::v12 ? img::Gen::gfx12 : img::Gen::gfx11; }
+  unsigned lanes() const { return GetParam().wave64 ? 64 : 32; }
+  void set_resource(const img::Resource& r) {
+    const auto t = img::pack(gen(), r);
+    for (unsigned i = 0; i < 8; ++i) w.sgpr[8 + i] = t[i];
+  }
+  void set_sampler(const img::Sampler& s) {
+    const auto t = img::pack(gen(), s);
+    for (unsigned i = 0; i < 4; ++i) w.sgpr[16 + i] = t[i];
+  }
+  uint32_t& v(unsigned reg, unsigned lane) {
+    w.select_half(lane / 32);
+    uint32_t& r = w.v(reg, lane % 32);
+    w.select_half(0);
+    return r;
+  }
+  // Runs one image instruction and s_endpgm on the prepared wave.
+  void run(Kind k) {
+    std::vector<uint32_t> code = (GetParam().gfx == Gfx::v11 ? kGfx11 : kGfx12)[k];
+    code.push_back(sim::test::kEndpgm);
+    sim::test::put_words(mem, kCode, std::span<const uint32_t>(code));
+    sim::test::WaveRunner runner(mem, kCode, GetParam().gfx);
+    w.pc = kCode; // each run starts the wave afresh
+    w.done = false;
+    runner.run(w);
+  }
+  void SetUp() override { sim::test::start_wave(w, GetParam().wave64, 16, kCode); }
+};
+
+img::Resource rgba8(unsigned width, unsigned height, unsigned pitch) {
+  img::Resource r;
+  r.base = kImage;
+  r.format = img::fmt::k8_8_8_8Unorm;
+  r.width = width;
+  r.height = height;
+  r.pitch = pitch;
+  r.type = img::Type::k2D;
+  return r;
+}
+
+float f(uint32_t bits) {
+  return std::bit_cast<float>(bits);
+}
+uint32_t bits(float x) {
+  return std::bit_cast<uint32_t>(x);
+}
+
+TEST_P(ImageExecution, LoadConvertsUnormAndReturnsZeroOutOfRange) {
+  const unsigned W = 5, H = 3, pitch = 64;
+  for (unsigned y = 0; y < H; ++y)
+    for (unsigned x = 0; x < W; ++x)
+      mem.put<uint32_t>(kImage + (y * pitch + x) * 4,
+                        (x * 40) | (y * 100) << 8 | 7u << 16 | 255u << 24);
+  set_resource(rgba8(W, H, pitch));
+  for (unsigned l = 0; l < lanes(); ++l) v(2, l) = l % 7, v(3, l) = l / 7 % 4;
+  run(kLoad);
+  for (unsigned l = 0; l < lanes(); ++l) {
+    const unsigned x = l % 7, y = l / 7 % 4;
+    const bool in = x < W && y < H;
+    EXPECT_EQ(f(v(4, l)), in ? float(x * 40 / 255.0) : 0.0f) << l;
+    EXPECT_EQ(f(v(5, l)), in ? float(y * 100 / 255.0) : 0.0f) << l;
+    EXPECT_EQ(f(v(6, l)), in ? float(7 / 255.0) : 0.0f) << l;
+    EXPECT_EQ(f(v(7, l)), in ? 1.0f : 0.0f) << l;
+  }
+}
+
+TEST_P(ImageExecution, DstSelServesBgra) {
+  mem.put<uint32_t>(kImage, 10u | 20u << 8 | 30u << 16 | 40u << 24);
+  img::Resource r = rgba8(1, 1, 64);
+  r.dst_sel[0] = img::Sel::kZ;
+  r.dst_sel[2] = img::Sel::kX;
+  set_resource(r);
+  run(kLoad);
+  EXPECT_EQ(f(v(4, 0)), float(30 / 255.0));
+  EXPECT_EQ(f(v(6, 0)), float(10 / 255.0));
+}
+
+TEST_P(ImageExecution, StoreRoundsClampsAndDropsOutOfRange) {
+  const unsigned W = 4, H = 2, pitch = 64;
+  set_resource(rgba8(W, H, pitch));
+  for (unsigned l = 0; l < lanes(); ++l) {
+    v(2, l) = l % 6, v(3, l) = l / 6 % 3;
+    v(4, l) = bits(float(l) / 64), v(5, l) = bits(2.0f), v(6, l) = bits(-1.0f),
+         v(7, l) = bits(0.5f);
+  }
+  run(kStore);
+  std::vector<int> writer(W * H, -1);
+  for (unsigned l = 0; l < lanes(); ++l)
+    if (l % 6 < W && l / 6 % 3 < H) writer[(l / 6 % 3) * W + l % 6] = int(l);
+  for (unsigned y = 0; y < H; ++y)
+    for (unsigned x = 0; x < W; ++x) {
+      const int l = writer[y * W + x];
+      const uint32_t want =
+          l < 0 ? 0 : uint32_t(std::nearbyint(l / 64.0 * 255)) | 255u << 8 | 128u << 24;
+      EXPECT_EQ(mem.get<uint32_t>(kImage + (y * pitch + x) * 4), want) << x << "," << y;
+    }
+  EXPECT_EQ(mem.get<uint32_t>(kImage + W * 4), 0u); // past the row: nothing written
+}
+
+// The reference sampler: one channel of an R32F image, nearest or bilinear, per the ISA text.
+float reference(const std::vector<float>& texels, unsigned W, unsigned H, float u, float vv,
+                bool linear, img::Clamp mode, float border) {
+  auto at = [&](int x, int y) {
+    auto fix = [&](int i, int n, bool& out) {
+      switch (mode) {
+      case img::Clamp::Wrap:
+        return ((i % n) + n) % n;
+      case img::Clamp::Mirror: {
+        const int m = ((i % (2 * n)) + 2 * n) % (2 * n);
+        return m < n ? m : 2 * n - 1 - m;
+      }
+      case img::Clamp::ClampLastTexel:
+        return std::clamp(i, 0, n - 1);
+      default:
+        out = out || i < 0 || i >= n;
+        return i;
+      }
+    };
+    bool out = false;
+    const int xx = fix(x, int(W), out), yy = fix(y, int(H), out);
+    return out ? border : texels[size_t(yy) * W + size_t(xx)];
+  };
+  if (!linear) return at(int(std::floor(u * W)), int(std::floor(vv * H)));
+  const float s = u * W - 0.5f, t = vv * H - 0.5f;
+  const int x0 = int(std::floor(s)), y0 = int(std::floor(t));
+  const float a = s - std::floor(s), b = t - std::floor(t);
+  return (1 - a) * (1 - b) * at(x0, y0) + a * (1 - b) * at(x0 + 1, y0) +
+         (1 - a) * b * at(x0, y0 + 1) + a * b * at(x0 + 1, y0 + 1);
+}
+
+TEST_P(ImageExecution, SampleFiltersAndAddressModes) {
+  const unsigned W = 4, H = 3, pitch = 64;
+  std::vector<float> texels(W * H);
+  for (unsigned i = 0; i < W * H; ++i) texels[i] = float(i * i % 11) / 4;
+  for (unsigned y = 0; y < H; ++y)
+    for (unsigned x = 0; x < W; ++x)
+      mem.put<float>(kImage + (y * pitch + x) * 4, texels[y * W + x]);
+  img::Resource r = rgba8(W, H, pitch);
+  r.format = img::fmt::k32Float;
+  set_resource(r);
+  for (bool linear : {false, true})
+    for (img::Clamp mode : {img::Clamp::ClampLastTexel, img::Clamp::ClampBorder, img::Clamp::Wrap,
+                            img::Clamp::Mirror}) {
+      img::Sampler s;
+      s.clamp[0] = s.clamp[1] = s.clamp[2] = mode;
+      s.mag = s.min = linear ? img::XyFilter::Bilinear : img::XyFilter::Point;
+      s.border = img::Border::OpaqueBlack;
+      set_sampler(s);
+      for (unsigned l = 0; l < lanes(); ++l) {
+        v(2, l) = bits(-1.3f + 0.11f * float(l));
+        v(3, l) = bits(1.7f - 0.07f * float(l));
+      }
+      run(kSampleLz);
+      for (unsigned l = 0; l < lanes(); ++l) {
+        const float want = reference(texels, W, H, -1.3f + 0.11f * float(l),
+                                     1.7f - 0.07f * float(l), linear, mode, 0.0f);
+        EXPECT_NEAR(f(v(4, l)), want, 1e-5)
+            << "lane " << l << " linear " << linear << " mode " << int(mode);
+        EXPECT_EQ(f(v(5, l)), 0.0f);
+        EXPECT_NEAR(f(v(7, l)), 1.0f, 1e-6); // alpha of a one-channel format (and of OPAQUE_BLACK)
+      }
+    }
+}
+
+TEST_P(ImageExecution, UnnormalizedNearestSample) {
+  mem.put<float>(kImage + 4 * 2, 7.5f);
+  img::Resource r = rgba8(4, 1, 64);
+  r.format = img::fmt::k32Float;
+  set_resource(r);
+  img::Sampler s;
+  s.force_unnormalized = true;
+  set_sampler(s);
+  v(2, 0) = bits(2.9f);
+  v(3, 0) = bits(0.2f);
+  run(kSampleLz);
+  EXPECT_EQ(f(v(4, 0)), 7.5f);
+}
+
+TEST_P(ImageExecution, ResinfoAndArrayLoadAndHalfData) {
+  img::Resource r = rgba8(9, 5, 0);
+  r.type = img::Type::k2DArray;
+  r.format = img::fmt::k16_16_16_16Sint;
+  r.depth = 3; // layers
+  set_resource(r);
+  run(kResinfo);
+  EXPECT_EQ(v(4, 0), 9u);
+  EXPECT_EQ(v(5, 0), 5u);
+  EXPECT_EQ(v(6, 0), 3u);
+  EXPECT_EQ(v(7, 0), 1u);
+  // Layer 2, (x 3, y 4): the implicit pitch is 9 texels of 8 bytes rounded up to the alignment.
+  const uint64_t pitch = img::row_pitch(gen(), r);
+  EXPECT_EQ(pitch, GetParam().gfx == Gfx::v12 ? 16u : 32u);
+  const uint64_t at = kImage + ((2 * 5 + 4) * pitch + 3) * 8;
+  mem.put<uint64_t>(at, 0xfffe000300020001ull); // 1, 2, 3, -2
+  for (unsigned l = 0; l < lanes(); ++l) v(2, l) = 3, v(3, l) = 4, v(4, l) = l ? 3 : 2;
+  run(kLoadArray);
+  EXPECT_EQ(v(4, 0), 1u);
+  EXPECT_EQ(v(7, 0), uint32_t(-2));
+  EXPECT_EQ(v(4, 1), 0u); // layer 3 of 3: out of range
+  // A half-float image read with d16: two halves per VGPR.
+  img::Resource h = rgba8(1, 1, 64);
+  h.format = img::fmt::k16_16_16_16Float;
+  set_resource(h);
+  mem.put<uint64_t>(kImage, 0x3c00400042004400ull); // 4.0, 3.0, 2.0, 1.0 (halves, high first)
+  v(2, 0) = v(3, 0) = 0;
+  run(kLoadD16);
+  EXPECT_EQ(v(4, 0), 0x42004400u);
+  EXPECT_EQ(v(5, 0), 0x3c004000u);
+}
+
+TEST_P(ImageExecution, TiledImageFaultsByName) {
+  img::Resource r = rgba8(4, 4, 64);
+  r.sw_mode = 9;
+  set_resource(r);
+  try {
+    run(kLoad);
+    ADD_FAILURE() << "no fault";
+  } catch (const ShaderFault& e) {
+    EXPECT_NE(std::string(e.what()).find("SW_MODE 9"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("image_load"), std::string::npos) << e.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, ImageExecution,
+                         testing::Values(Target{Gfx::v11, false}, Target{Gfx::v11, true},
+                                         Target{Gfx::v12, false}, Target{Gfx::v12, true}),
+                         name);
+
+} // namespace
