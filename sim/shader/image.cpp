@@ -62,17 +62,24 @@ void Executor::exec_image(Wave& w, const Inst& in) {
     s = img::unpack_sampler(gen, sw);
   }
 
-  // The texel at in-range coordinates (x, y, z or layer).
-  auto fetch = [&](unsigned x, unsigned y, unsigned z, Texel& out) {
+  // One texel's bytes at in-range coordinates (x, y, z or layer), read or written through the
+  // memory port; a translation fault names the instruction.
+  auto access = [&](unsigned x, unsigned y, unsigned z, uint8_t* bytes, bool write) {
     const uint64_t addr = r.base + ((uint64_t(z) * height + y) * pitch + x) * bpe;
-    uint8_t bytes[16];
     try {
-      memory_.read(addr, bytes, bpe);
+      if (write)
+        memory_.write(addr, bytes, bpe);
+      else
+        memory_.read(addr, bytes, bpe);
     } catch (const MemoryFault& e) {
       throw ShaderFault(std::string(e.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) +
                             ")",
                         e.address, e.write);
     }
+  };
+  auto fetch = [&](unsigned x, unsigned y, unsigned z, Texel& out) {
+    uint8_t bytes[16];
+    access(x, y, z, bytes, false);
     decode_texel(f, bytes, out.c);
   };
   auto in_range = [&](int64_t x, int64_t y, int64_t z) {
@@ -136,15 +143,7 @@ void Executor::exec_image(Wave& w, const Inst& in) {
         }
         uint8_t bytes[16];
         encode_texel(f, mem, bytes);
-        const uint64_t addr =
-            r.base + ((uint64_t(z) * height + uint64_t(yy)) * pitch + uint64_t(x)) * bpe;
-        try {
-          memory_.write(addr, bytes, bpe);
-        } catch (const MemoryFault& e) {
-          throw ShaderFault(std::string(e.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) +
-                                ")",
-                            e.address, e.write);
-        }
+        access(unsigned(x), unsigned(yy), unsigned(z), bytes, true);
         continue;
       }
       if (ok) fetch(unsigned(x), unsigned(yy), unsigned(z), v); // else 0 (no alpha default)
