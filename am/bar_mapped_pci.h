@@ -1,8 +1,10 @@
 // What the real PCI backends (sysfs, vfio-pci) share once a card's BARs are mapped into the
 // process: BAR0 the VRAM aperture, BAR2 the doorbells, BAR5 the registers, reached by single
 // volatile loads and stores (MMIO must be accessed whole), bounds-checked against the BAR,
-// and waits that poll when no interrupt is delivered.
+// and waits that poll when no interrupt is delivered. Each holds its card's lock (card_lock.h)
+// from before the first mapping to its end.
 #pragma once
+#include "card_lock.h"
 #include "pci.h"
 
 #include <chrono>
@@ -27,7 +29,8 @@ public:
   bool emulated() const final { return false; }
 
 protected:
-  explicit BarMappedPci(std::string address) : address_(std::move(address)) {}
+  // Takes the card's lock first: throws CardBusy when another process drives the card.
+  explicit BarMappedPci(std::string address) : address_(std::move(address)), lock_(address_) {}
   // No interrupt delivery: sleeps a little (at most `timeout`) and says none came, so the
   // caller polls.
   static bool poll_interrupt(std::chrono::microseconds timeout);
@@ -37,6 +40,7 @@ protected:
     uint64_t size = 0;
   };
   std::string address_;
+  CardLock lock_;
   Bar bar0_, bar2_, bar5_;
 };
 

@@ -17,14 +17,14 @@ std::string vfio_mode() {
   return v ? v : "";
 }
 
-// Opens a real card with the backend its state and VFIO call for. Returns why it was not
-// opened ("" when it was).
-std::string open_real(const PciFunction& f, std::vector<std::shared_ptr<Pci>>& out) {
+// Opens a real card with the backend its state and VFIO call for; a card another process
+// holds is added as held. Returns why it was neither ("" when it was one).
+std::string open_real(const PciFunction& f, std::vector<RealCard>& out) {
   const std::string mode = vfio_mode();
   if (!f.driver.empty() && f.driver != "vfio-pci") return usability(f); // amdgpu has it
   try {
     if (mode == "0" || (mode.empty() && f.driver.empty() && f.iommu_group.empty())) {
-      out.push_back(std::make_shared<SysfsPciDevice>(sysfs_root(), f.address));
+      out.push_back({std::make_shared<SysfsPciDevice>(sysfs_root(), f.address), std::nullopt});
       return "";
     }
     if (f.driver != "vfio-pci")
@@ -33,7 +33,11 @@ std::string open_real(const PciFunction& f, std::vector<std::shared_ptr<Pci>>& o
     if (f.iommu_group.empty())
       return "bound to vfio-pci without an IOMMU group: enable the IOMMU, or VFIO=0 for the sysfs "
              "backend";
-    out.push_back(std::make_shared<VfioPci>(linux_vfio_system(), f.address, f.iommu_group, false));
+    out.push_back({std::make_shared<VfioPci>(linux_vfio_system(), f.address, f.iommu_group, false),
+                   std::nullopt});
+    return "";
+  } catch (const CardBusy& busy) {
+    out.push_back({nullptr, HeldCard{f, busy.holder(), busy.what()}});
     return "";
   } catch (const std::exception& e) {
     return e.what();
@@ -42,9 +46,8 @@ std::string open_real(const PciFunction& f, std::vector<std::shared_ptr<Pci>>& o
 
 } // namespace
 
-std::vector<std::shared_ptr<Pci>> open_real_cards(std::vector<std::string>& messages,
-                                                  bool& found_any) {
-  std::vector<std::shared_ptr<Pci>> out;
+std::vector<RealCard> open_real_cards(std::vector<std::string>& messages, bool& found_any) {
+  std::vector<RealCard> out;
   found_any = false;
   for (const PciFunction& f : scan_pci(sysfs_root())) {
     found_any = true;
@@ -54,9 +57,8 @@ std::vector<std::shared_ptr<Pci>> open_real_cards(std::vector<std::string>& mess
   return out;
 }
 
-std::shared_ptr<Pci> open_real_card(const std::string& address,
-                                    std::vector<std::string>& messages) {
-  std::vector<std::shared_ptr<Pci>> out;
+RealCard open_real_card(const std::string& address, std::vector<std::string>& messages) {
+  std::vector<RealCard> out;
   bool found = false;
   for (const PciFunction& f : scan_pci(sysfs_root()))
     if (f.address == address) {
@@ -65,7 +67,7 @@ std::shared_ptr<Pci> open_real_card(const std::string& address,
         messages.push_back(address + ": " + why + "; skipped");
     }
   if (!found) messages.push_back(address + ": no RDNA3/RDNA4 card at that PCI address");
-  return out.empty() ? nullptr : out.front();
+  return out.empty() ? RealCard{} : out.front();
 }
 
 bool is_pci_address(const std::string& s) {

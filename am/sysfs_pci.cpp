@@ -77,6 +77,7 @@ std::vector<PciFunction> scan_pci(const fs::path& root) {
       if (part.device == f.device) f.gfx = part.gfx, f.name = part.marketing;
     if (f.gfx.empty()) continue; // not an RDNA3/RDNA4 GPU function (audio, older parts...)
     f.address = dev.filename().string();
+    f.revision = uint8_t(std::strtoul(read_line(dev / "revision").c_str(), nullptr, 16));
     f.driver = link_target_name(dev / "driver");
     f.iommu_group = link_target_name(dev / "iommu_group");
     f.bar0_bytes = bar0_size(dev);

@@ -15,6 +15,7 @@ namespace am {
 struct PciFunction {
   std::string address;      // "0000:03:00.0"
   uint16_t vendor = 0, device = 0;
+  uint8_t revision = 0;     // config space byte 8, as sysfs "revision" shows it
   std::string gfx;          // LLVM processor from the PCI id table ("gfx1100")
   std::string name;         // marketing name
   std::string driver;       // bound kernel driver ("amdgpu", "vfio-pci"), "" when none

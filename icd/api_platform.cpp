@@ -149,9 +149,21 @@ cl_context CL_API_CALL clCreateContextFromType(const cl_context_properties* prop
     if (errcode_ret) *errcode_ret = err;
     return nullptr;
   }
-  std::vector<cl_device_id> devs(n);
+  std::vector<cl_device_id> devs(n), available;
   clGetDeviceIDs(rt::platform(), type, n, devs.data(), nullptr);
-  return clCreateContext(properties, n, devs.data(), notify, user_data, errcode_ret);
+  // A card another process holds is left out; none left is "CL_DEVICE_NOT_AVAILABLE if no
+  // devices that match device_type ... are currently available".
+  for (cl_device_id d : devs) {
+    cl_bool is = CL_FALSE;
+    clGetDeviceInfo(d, CL_DEVICE_AVAILABLE, sizeof is, &is, nullptr);
+    if (is) available.push_back(d);
+  }
+  if (available.empty()) {
+    if (errcode_ret) *errcode_ret = CL_DEVICE_NOT_AVAILABLE;
+    return nullptr;
+  }
+  return clCreateContext(properties, cl_uint(available.size()), available.data(), notify, user_data,
+                         errcode_ret);
 }
 
 cl_int CL_API_CALL clRetainContext(cl_context h) { return retain_handle(h, CL_INVALID_CONTEXT); }

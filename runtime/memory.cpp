@@ -52,6 +52,7 @@ cl_mem create_sub_buffer(cl_mem parent, cl_mem_flags flags, size_t origin, size_
 }
 
 LiveAllocations live_allocations(cl_device_id d) {
+  if (!d->am) return {}; // a card another process holds: nothing of ours on it
   return {d->am->live_allocations(), d->am->live_bytes()};
 }
 

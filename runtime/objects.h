@@ -62,7 +62,10 @@ struct _cl_platform_id : amcl::rt::ObjectHeader {
 struct _cl_device_id : amcl::rt::ObjectHeader {
   _cl_device_id() : ObjectHeader(amcl::rt::kDeviceMagic) {}
   cl_platform_id platform = nullptr;
-  std::unique_ptr<am::Device> am;
+  std::unique_ptr<am::Device> am; // null when another process holds the card: listed, but
+  am::DeviceInfo held_identity;   // CL_DEVICE_AVAILABLE is false; what sysfs says of it,
+  std::string held_by;            // and who holds it (runtime/device_backends.h)
+  const am::DeviceInfo& info() const { return am ? am->info() : held_identity; }
   // Pinned staging memory for host data copied outside any queue (CL_MEM_COPY_HOST_PTR).
   std::mutex staging_mutex;
   am::Allocation staging;

@@ -46,14 +46,16 @@ uint64_t host_time_ns() {
 cl_platform_id platform() {
   static cl_platform_id p = [] {
     auto* plat = new _cl_platform_id();
-    for (auto& pci : open_device_backends()) {
+    for (DeviceBackend& backend : open_device_backends()) {
       try {
         auto* dev = new _cl_device_id();
         dev->platform = plat;
-        dev->am = std::make_unique<am::Device>(pci);
+        if (backend.pci) dev->am = std::make_unique<am::Device>(backend.pci);
+        dev->held_identity = std::move(backend.identity);
+        dev->held_by = std::move(backend.held_by);
         plat->devices.push_back(dev);
       } catch (const std::exception& ex) {
-        std::fprintf(stderr, "amcl: device %s unusable: %s\n", pci->address().c_str(), ex.what());
+        std::fprintf(stderr, "amcl: device %s unusable: %s\n", backend.pci->address().c_str(), ex.what());
       }
     }
     return plat;
@@ -78,7 +80,7 @@ cl_int platform_info(cl_platform_info param, size_t n, void* p, size_t* r) {
 }
 
 cl_int device_info(cl_device_id d, cl_device_info param, size_t n, void* p, size_t* r) {
-  const am::DeviceInfo& info = d->am->info();
+  const am::DeviceInfo& info = d->info();
   auto u = [&](cl_uint v) { return write_info(v, n, p, r); };
   auto ul = [&](cl_ulong v) { return write_info(v, n, p, r); };
   auto sz = [&](size_t v) { return write_info(v, n, p, r); };
@@ -146,8 +148,9 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t n, void* p, size
   case CL_DEVICE_HOST_UNIFIED_MEMORY: return b(CL_FALSE);
   case CL_DEVICE_PROFILING_TIMER_RESOLUTION: return sz(10);
   case CL_DEVICE_ENDIAN_LITTLE: return b(CL_TRUE);
-  case CL_DEVICE_AVAILABLE: case CL_DEVICE_COMPILER_AVAILABLE: case CL_DEVICE_LINKER_AVAILABLE:
-    return b(CL_TRUE);
+  // A card another process holds is listed but not available (runtime/device_backends.h).
+  case CL_DEVICE_AVAILABLE: return b(d->am ? CL_TRUE : CL_FALSE);
+  case CL_DEVICE_COMPILER_AVAILABLE: case CL_DEVICE_LINKER_AVAILABLE: return b(CL_TRUE);
   case CL_DEVICE_EXECUTION_CAPABILITIES:
     return write_info(cl_device_exec_capabilities(CL_EXEC_KERNEL), n, p, r);
   case CL_DEVICE_QUEUE_PROPERTIES: // == CL_DEVICE_QUEUE_ON_HOST_PROPERTIES

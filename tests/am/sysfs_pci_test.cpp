@@ -2,15 +2,19 @@
 // as Linux lays it out (bus/pci/devices/<address> with vendor, device, resource, a driver
 // symlink into bus/pci/drivers and an iommu_group symlink; driver_override; drivers_probe).
 #include "am/bar_apertures.h"
+#include "am/enumerate.h"
 #include "am/firmware.h"
 #include "am/pagemap.h"
 #include "am/pci_config_state.h"
 #include "am/sysfs_pci.h"
 #include "am/sysfs_pci_device.h"
 #include "runtime/device_backends.h"
+#include "holder_process.h"
+#include "scoped_lock_dir.h"
 
 #include <gtest/gtest.h>
 
+#include <sys/inotify.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -52,6 +56,7 @@ public:
 
 private:
   fs::path root_;
+  amcl_test::ScopedLockDir locks_;
 };
 
 } // namespace
@@ -301,16 +306,105 @@ TEST(SysfsPciDevice, EnumerationPicksTheBackendByTheCardsStateAndVfio) {
   ::unsetenv("VFIO"); // no driver, no IOMMU group: the sysfs backend
   auto devices = amcl::rt::open_device_backends(&messages);
   ASSERT_EQ(devices.size(), 1u);
+  devices.clear(); // closes the card, so this process may open it again
   ::setenv("VFIO", "0", 1);
   devices = amcl::rt::open_device_backends(&messages);
   ASSERT_EQ(devices.size(), 1u);
-  EXPECT_EQ(devices[0]->address(), "0000:03:00.0");
+  ASSERT_TRUE(devices[0].pci);
+  EXPECT_EQ(devices[0].pci->address(), "0000:03:00.0");
   ::setenv("AMCL_DEVICES", "0000:09:00.0", 1);
   EXPECT_TRUE(amcl::rt::open_device_backends(&messages).empty());
   EXPECT_NE(messages.at(0).find("no RDNA3/RDNA4 card"), std::string::npos);
   ::unsetenv("VFIO");
   ::unsetenv("AMCL_DEVICES");
   ::unsetenv("AMCL_SYSFS_ROOT");
+}
+
+namespace {
+
+// Counts what the fake card sees of a process: opens and accesses of its BAR and config files
+// (a register access needs a BAR mapped, a mapping needs the file opened).
+class CardAccessCounter {
+public:
+  explicit CardAccessCounter(const fs::path& dir) : fd_(inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {
+    inotify_add_watch(fd_, dir.c_str(), IN_OPEN | IN_ACCESS | IN_MODIFY);
+  }
+  ~CardAccessCounter() { close(fd_); }
+  int count() {
+    alignas(inotify_event) char buf[4096];
+    ssize_t n;
+    while ((n = read(fd_, buf, sizeof buf)) > 0)
+      for (ssize_t at = 0; at < n;) {
+        const auto* e = reinterpret_cast<const inotify_event*>(buf + at);
+        const std::string name = e->len ? e->name : "";
+        if (name == "config" || (name.rfind("resource", 0) == 0 && name != "resource")) ++count_;
+        at += ssize_t(sizeof(inotify_event) + e->len);
+      }
+    return count_;
+  }
+
+private:
+  int fd_;
+  int count_ = 0;
+};
+
+// The card as enumeration opens it, through AMCL_SYSFS_ROOT (VFIO unset: no driver, no IOMMU
+// group, so the sysfs backend).
+am::RealCard open_fake_card(const FakeSysfs& sys) {
+  ::setenv("AMCL_SYSFS_ROOT", sys.root().c_str(), 1);
+  std::vector<std::string> messages;
+  am::RealCard card = am::open_real_card("0000:03:00.0", messages);
+  ::unsetenv("AMCL_SYSFS_ROOT");
+  return card;
+}
+
+} // namespace
+
+// Two processes open the same card: the second learns who holds it, and has opened none of the
+// card's files; once the first has exited, the second gets the card.
+TEST(SysfsPciDevice, SecondProcessGetsTheHolderAndTouchesNothing) {
+  FakeSysfs sys;
+  sys.add("0000:03:00.0", "0x1002", "0x744c", "", false, "0x7800000000 0x7800ffffff 0x0\n");
+  add_bars(sys, "0000:03:00.0");
+  std::shared_ptr<am::Pci> first_pci;
+  amcl_test::HolderProcess first([&] {
+    first_pci = open_fake_card(sys).pci;
+    if (!first_pci) throw std::runtime_error("not opened");
+  });
+  ASSERT_TRUE(first.holding());
+  CardAccessCounter accesses(sys.root() / "bus/pci/devices/0000:03:00.0");
+  am::RealCard second = open_fake_card(sys);
+  EXPECT_FALSE(second.pci);
+  ASSERT_TRUE(second.held);
+  EXPECT_EQ(accesses.count(), 0);
+  EXPECT_EQ(second.held->function.address, "0000:03:00.0");
+  EXPECT_EQ(second.held->function.gfx, "gfx1100");
+  EXPECT_EQ(second.held->function.bar0_bytes, 16u << 20);
+  ASSERT_TRUE(second.held->holder);
+  EXPECT_EQ(second.held->holder->pid, first.pid());
+  EXPECT_NE(second.held->message.find("kill " + std::to_string(first.pid())), std::string::npos)
+      << second.held->message;
+  EXPECT_EQ(first.finish(), 0);
+  am::RealCard after = open_fake_card(sys);
+  ASSERT_TRUE(after.pci);
+  EXPECT_FALSE(after.held);
+  EXPECT_GT(accesses.count(), 0) << "the counter sees an open that happens";
+}
+
+// A process killed while it drove the card leaves the lock file, not the lock.
+TEST(SysfsPciDevice, CardOfAKilledProcessOpens) {
+  FakeSysfs sys;
+  sys.add("0000:03:00.0", "0x1002", "0x744c", "", false);
+  add_bars(sys, "0000:03:00.0");
+  std::unique_ptr<am::SysfsPciDevice> held;
+  amcl_test::HolderProcess crashed(
+      [&] { held = std::make_unique<am::SysfsPciDevice>(sys.root(), "0000:03:00.0"); });
+  ASSERT_TRUE(crashed.holding());
+  EXPECT_THROW(am::SysfsPciDevice(sys.root(), "0000:03:00.0"), am::CardBusy);
+  crashed.kill_hard();
+  EXPECT_TRUE(fs::exists(am::card_lock_path("0000:03:00.0")));
+  am::SysfsPciDevice dev(sys.root(), "0000:03:00.0");
+  EXPECT_EQ(dev.device_id(), 0x744c);
 }
 
 // /proc/self/pagemap for real: as root every pinned page has a physical address; without

@@ -3,6 +3,8 @@
 // fd, bus mastering, MSI into an eventfd, and DMA mappings at iova = physical address, merged
 // into physically contiguous runs; plus each thing that can be missing, with its message.
 #include "am/vfio_pci.h"
+#include "holder_process.h"
+#include "scoped_lock_dir.h"
 
 #include <fcntl.h>
 #include <linux/vfio.h>
@@ -24,6 +26,8 @@ struct FakeVfio final : am::VfioSystem {
   bool module_loaded = true, viable = true, noiommu_enabled = false;
   uint32_t msi_count = 1;
   std::vector<std::string> calls;
+  int accesses = 0; // every call the backend made into this fake kernel
+  amcl_test::ScopedLockDir locks;
   uint64_t iommu_type = 0;
   int attached_container = -1;
   int irq_eventfd = -1;
@@ -38,14 +42,19 @@ struct FakeVfio final : am::VfioSystem {
     std::memcpy(config.data(), &ids, 4);
   }
   int open(const std::string& path, int) override {
+    ++accesses;
     calls.push_back("open " + path);
     if (path == "/dev/vfio/vfio") return module_loaded ? kContainer : (errno = ENOENT, -1);
     if (path == "/dev/vfio/12" || path == "/dev/vfio/noiommu-12") return kGroup;
     errno = ENOENT;
     return -1;
   }
-  int close(int) override { return 0; }
+  int close(int) override {
+    ++accesses;
+    return 0;
+  }
   int ioctl(int fd, unsigned long request, void* arg) override {
+    ++accesses;
     switch (request) {
     case VFIO_GET_API_VERSION: return VFIO_API_VERSION;
     case VFIO_CHECK_EXTENSION: {
@@ -93,34 +102,49 @@ struct FakeVfio final : am::VfioSystem {
     }
   }
   void* mmap(size_t length, int, off_t) override {
+    ++accesses;
     return ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   }
-  int munmap(void* p, size_t length) override { return ::munmap(p, length); }
+  int munmap(void* p, size_t length) override {
+    ++accesses;
+    return ::munmap(p, length);
+  }
   ssize_t pread(int, void* buf, size_t n, off_t offset) override {
+    ++accesses;
     const uint64_t at = uint64_t(offset) - region_offset(VFIO_PCI_CONFIG_REGION_INDEX);
     if (at + n > config.size()) return -1;
     std::memcpy(buf, config.data() + at, n);
     return ssize_t(n);
   }
   ssize_t pwrite(int, const void* buf, size_t n, off_t offset) override {
+    ++accesses;
     const uint64_t at = uint64_t(offset) - region_offset(VFIO_PCI_CONFIG_REGION_INDEX);
     if (at + n > config.size()) return -1;
     std::memcpy(config.data() + at, buf, n);
     return ssize_t(n);
   }
-  int eventfd() override { return kEventfd; }
+  int eventfd() override {
+    ++accesses;
+    return kEventfd;
+  }
   bool wait_eventfd(int fd, int64_t) override {
+    ++accesses;
     const bool fired = fd == irq_eventfd && irq_pending;
     irq_pending = false;
     return fired;
   }
   std::vector<uint64_t> pin(void* host, uint64_t size) override {
+    ++accesses;
     pinned.insert(host);
     return std::vector<uint64_t>(physical.begin(), physical.begin() + std::ptrdiff_t(size / 4096));
   }
-  void unpin(void* host, uint64_t) override { pinned.erase(host); }
+  void unpin(void* host, uint64_t) override {
+    ++accesses;
+    pinned.erase(host);
+  }
   std::optional<uint64_t> bar0_bus = 0x7c00000000ull;
   std::optional<uint64_t> bar_start(const std::string&, unsigned index) override {
+    ++accesses;
     return index == 0 ? bar0_bus : std::nullopt;
   }
 };
@@ -230,4 +254,39 @@ TEST(VfioPci, PeerMappingOfAVramApertureUsesTheBarBusAddress) {
   EXPECT_TRUE(sys.pinned.empty());
   pci.dma_unmap(host, 2 * 4096);
   EXPECT_TRUE(sys.dma.empty());
+}
+
+// Two processes open the same card: the second is refused with the holder before it has made a
+// single call into vfio (no container, no group, no BAR); after the first exits it opens.
+TEST(VfioPci, SecondProcessIsRefusedBeforeAnyVfioCall) {
+  FakeVfio first_sys, second_sys; // TMPDIR is second_sys's lock directory, for both processes
+  std::unique_ptr<am::VfioPci> first_pci;
+  amcl_test::HolderProcess first(
+      [&] { first_pci = std::make_unique<am::VfioPci>(first_sys, "0000:03:00.0", "12", false); });
+  ASSERT_TRUE(first.holding());
+  try {
+    am::VfioPci second(second_sys, "0000:03:00.0", "12", false);
+    ADD_FAILURE() << "two processes drive one card";
+  } catch (const am::CardBusy& busy) {
+    ASSERT_TRUE(busy.holder());
+    EXPECT_EQ(busy.holder()->pid, first.pid());
+  }
+  EXPECT_EQ(second_sys.accesses, 0);
+  EXPECT_TRUE(second_sys.calls.empty());
+  EXPECT_EQ(first.finish(), 0);
+  am::VfioPci second(second_sys, "0000:03:00.0", "12", false);
+  EXPECT_GT(second_sys.accesses, 0);
+  EXPECT_EQ(second.device_id(), 0x7550);
+}
+
+// A crashed holder (SIGKILL) blocks nobody.
+TEST(VfioPci, CardOfAKilledProcessOpens) {
+  FakeVfio sys;
+  std::unique_ptr<am::VfioPci> held;
+  amcl_test::HolderProcess crashed(
+      [&] { held = std::make_unique<am::VfioPci>(sys, "0000:03:00.0", "12", false); });
+  ASSERT_TRUE(crashed.holding());
+  EXPECT_NE(error_of(sys).find("in use by another process"), std::string::npos);
+  crashed.kill_hard();
+  EXPECT_EQ(error_of(sys), "");
 }
