@@ -1,11 +1,12 @@
 // amcl-smi: lists the GPUs amcl can see — real RDNA3/RDNA4 cards on the PCI bus with their
 // kernel driver, IOMMU group, VRAM aperture and firmware files, and the emulated cards
-// AMCL_DEVICES asks for, booted to show their state — and moves a card between its kernel
-// driver and vfio-pci.
+// AMCL_DEVICES asks for, booted to show their state — says which process holds a card (its
+// lock, am/card_lock.h), and moves a card between its kernel driver and vfio-pci.
 //
 //   amcl-smi                 list
 //   amcl-smi bind <address>  hand a card to vfio-pci (needs root and the vfio-pci module)
 //   amcl-smi unbind <address> give it back to its default driver (amdgpu)
+#include "am/card_lock.h"
 #include "am/device.h"
 #include "am/firmware.h"
 #include "am/sysfs_pci.h"
@@ -42,6 +43,10 @@ void list_real(bool& any_usable) {
                 f.driver.empty() ? "none" : f.driver.c_str(),
                 f.iommu_group.empty() ? "none (IOMMU off)" : f.iommu_group.c_str(), gib(f.bar0_bytes).c_str());
     std::printf("    firmware: %s\n", firmware_summary(f.gfx).c_str());
+    if (auto holder = am::card_lock_holder(f.address))
+      std::printf("    in use: %s\n", am::describe_holder(f.address, holder).c_str());
+    else
+      std::printf("    lock: %s, free\n", am::card_lock_path(f.address).c_str());
     const std::string why = am::usability(f);
     std::printf("    amcl: %s\n", why.empty() ? "ready for vfio-pci (the real-hardware backend is not built yet)"
                                               : why.c_str());
