@@ -221,4 +221,12 @@ void Device::unmap_peer(const Allocation& remote) {
   memory_.unmap_peer(remote);
 }
 
+void Device::map_host(void* host, uint64_t size) {
+  memory_.map_host(host, size);
+}
+
+void Device::unmap_host(void* host, uint64_t size) {
+  memory_.unmap_host(host, size);
+}
+
 } // namespace am

@@ -81,6 +81,11 @@ public:
   // owner frees it; the device unmaps what is left when it goes away.
   void map_peer(const Allocation& remote);
   void unmap_peer(const Allocation& remote);
+  // Shared virtual memory: page-aligned host memory the caller owns, mapped at GPU address ==
+  // host address (inside VaSpace::kHostWindows), snooped through the IOMMU. Undo with
+  // unmap_host before the memory is released; the device unmaps what is left when it goes.
+  void map_host(void* host, uint64_t size);
+  void unmap_host(void* host, uint64_t size);
   uint64_t vram_free() const { return memory_.vram_free(); }
   // Allocations (VRAM and system memory) not yet freed, and their bytes: what a test checks
   // returns to where it was once everything using the device is released.

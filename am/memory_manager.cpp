@@ -146,8 +146,48 @@ void MemoryManager::unmap_peer(const Allocation& remote) {
   peers_.erase(it);
 }
 
+void MemoryManager::map_host(void* host, uint64_t size) {
+  const auto va = reinterpret_cast<uint64_t>(host);
+  if (va % kPage || size % kPage || !size || !VaSpace::in_host_window(va, size))
+    throw DeviceError("host mapping outside the shared-memory windows");
+  std::vector<uint64_t> pages;
+  try {
+    pages = pci_.dma_map(host, size);
+  } catch (const std::exception& e) {
+    throw DeviceError(std::string("DMA map failed: ") + e.what());
+  }
+  gmc_.page_table().map_pages(
+      va, pages, PageTable::kRead | PageTable::kWrite | PageTable::kSystem | PageTable::kSnooped);
+  gmc_.invalidate_tlb();
+  const Allocation a{va, size, static_cast<uint8_t*>(host), MemoryKind::System, pages.front()};
+  track(a);
+  std::lock_guard lock(mapped_mutex_);
+  host_maps_.push_back(a);
+}
+
+void MemoryManager::unmap_host(void* host, uint64_t size) {
+  const auto va = reinterpret_cast<uint64_t>(host);
+  {
+    std::lock_guard lock(mapped_mutex_);
+    auto it = std::find_if(host_maps_.begin(), host_maps_.end(),
+                           [&](const Allocation& a) { return a.va == va && a.size == size; });
+    if (it == host_maps_.end()) return;
+    host_maps_.erase(it);
+  }
+  untrack(va);
+  gmc_.page_table().unmap(va, size);
+  gmc_.invalidate_tlb(); // before the pages can be unpinned and reused
+  pci_.dma_unmap(host, size);
+}
+
 void MemoryManager::fini() {
   for (const Allocation& p : std::vector<Allocation>(peers_)) unmap_peer(p);
+  std::vector<Allocation> hosts;
+  {
+    std::lock_guard lock(mapped_mutex_);
+    hosts = host_maps_;
+  }
+  for (const Allocation& h : hosts) unmap_host(h.cpu, h.size);
   for (const Allocation& a : boot_allocs_) { // the memory stays reserved; the mapping goes
     untrack(a.va);
     gmc_.page_table().unmap(a.va, a.size);

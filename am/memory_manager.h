@@ -32,6 +32,11 @@ public:
   void free(const Allocation& a);
   void map_peer(const Allocation& remote);
   void unmap_peer(const Allocation& remote);
+  // Host memory the caller owns, mapped for the GPU at its own host address (shared virtual
+  // memory): pinned, IOMMU-mapped, snooped. The range must lie in one of VaSpace's host windows
+  // and be page-aligned; undo with unmap_host before the memory goes.
+  void map_host(void* host, uint64_t size);
+  void unmap_host(void* host, uint64_t size);
   // Unmaps what is left of the peers and the boot region's mappings (the boot memory itself
   // stays reserved for the next session).
   void fini();
@@ -53,6 +58,7 @@ private:
   uint64_t boot_next_ = 0;              // next free byte of the boot region (VRAM offset)
   std::vector<Allocation> boot_allocs_; // their VA mappings, released with the device
   std::vector<Allocation> peers_;       // peer mappings (phys = the bus address here)
+  std::vector<Allocation> host_maps_;   // map_host's mappings, guarded by mapped_mutex_
   // Every allocation the driver has mapped, by GPU address: its own view of memory.
   std::map<uint64_t, Allocation> mapped_;
   std::mutex mapped_mutex_;
