@@ -1,7 +1,7 @@
 // Platform, device, context and queue entry points through the ICD loader, after the CTS "api"
 // suite: every query answers with a consistent size and value, misuse gets the OpenCL 3.0
 // specification's error, and the features the devices do not have (images, samplers, pipes,
-// SVM, IL programs, native kernels, GL sharing) answer with the errors the specification gives
+// system SVM, IL programs, native kernels, GL sharing) answer with the errors the specification gives
 // for a device without them.
 #include "cl_helpers.h"
 
@@ -488,7 +488,6 @@ TEST(Api, UnsupportedFeaturesAnswerWithTheSpecsErrors) {
   ASSERT_NE(env.queue, nullptr);
   EXPECT_EQ(device_info<cl_bool>(env.device, CL_DEVICE_IMAGE_SUPPORT), cl_bool(CL_FALSE));
   EXPECT_EQ(device_info<cl_bool>(env.device, CL_DEVICE_PIPE_SUPPORT), cl_bool(CL_FALSE));
-  EXPECT_EQ(device_info<cl_device_svm_capabilities>(env.device, CL_DEVICE_SVM_CAPABILITIES), 0u);
   EXPECT_EQ(device_string(env.device, CL_DEVICE_IL_VERSION), "");
   EXPECT_EQ(
       device_info<cl_device_exec_capabilities>(env.device, CL_DEVICE_EXECUTION_CAPABILITIES) &
@@ -551,17 +550,12 @@ TEST(Api, UnsupportedFeaturesAnswerWithTheSpecsErrors) {
   EXPECT_EQ(clGetPipeInfo(buffer, CL_PIPE_PACKET_SIZE, sizeof value, &value, nullptr),
             CL_INVALID_MEM_OBJECT);
 
-  // Shared virtual memory.
-  EXPECT_EQ(clSVMAlloc(env.context, CL_MEM_READ_WRITE, 64, 0), nullptr);
-  clSVMFree(env.context, nullptr);
+  // Shared virtual memory is offered now (conformance/svm_test.cpp); what stays refused here is
+  // system SVM, and the handle checks come first.
   int host[4] = {};
-  EXPECT_EQ(clEnqueueSVMMemcpy(env.queue, CL_TRUE, host, host + 2, 8, 0, nullptr, nullptr),
-            CL_INVALID_OPERATION);
   EXPECT_EQ(clEnqueueSVMMemcpy(bad_queue, CL_TRUE, host, host + 2, 8, 0, nullptr, nullptr),
             CL_INVALID_COMMAND_QUEUE);
-  EXPECT_EQ(clEnqueueSVMMap(env.queue, CL_TRUE, CL_MAP_READ, host, 8, 0, nullptr, nullptr),
-            CL_INVALID_OPERATION);
-  EXPECT_EQ(clSetKernelArgSVMPointer(kernel, 0, host), CL_INVALID_OPERATION);
+  EXPECT_EQ(clSetKernelArgSVMPointer(kernel, 0, host), CL_INVALID_ARG_VALUE) << "not SVM";
   EXPECT_EQ(clSetKernelArgSVMPointer(nullptr, 0, host), CL_INVALID_KERNEL);
   cl_bool fine_grain = CL_TRUE;
   EXPECT_EQ(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,

@@ -111,7 +111,9 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param, size_t size, 
   case CL_MEM_CONTEXT: return rt::write_info(m->context, size, value, size_ret);
   case CL_MEM_ASSOCIATED_MEMOBJECT: return rt::write_info(m->parent, size, value, size_ret);
   case CL_MEM_OFFSET: return rt::write_info(m->offset, size, value, size_ret);
-  case CL_MEM_USES_SVM_POINTER: return rt::write_info(cl_bool(CL_FALSE), size, value, size_ret);
+  case CL_MEM_USES_SVM_POINTER:
+    return rt::write_info(cl_bool((m->parent ? m->parent : m)->uses_svm_pointer), size, value,
+                          size_ret);
   case CL_MEM_PROPERTIES: return rt::write_info_vector(m->properties, size, value, size_ret);
   default: return CL_INVALID_VALUE;
   }

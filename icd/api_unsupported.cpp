@@ -1,8 +1,7 @@
 // Entry points of features amcl's devices do not have: images and samplers
-// (CL_DEVICE_IMAGE_SUPPORT false), pipes (CL_DEVICE_PIPE_SUPPORT false), shared virtual memory
-// (CL_DEVICE_SVM_CAPABILITIES 0), intermediate-language programs (CL_DEVICE_IL_VERSION empty),
-// native kernels (CL_EXEC_NATIVE_KERNEL not reported), program release callbacks, and GL
-// sharing (cl_khr_gl_sharing not reported). Each checks the objects it is given first, as the
+// (CL_DEVICE_IMAGE_SUPPORT false), pipes (CL_DEVICE_PIPE_SUPPORT false), intermediate-language
+// programs (CL_DEVICE_IL_VERSION empty), native kernels (CL_EXEC_NATIVE_KERNEL not reported),
+// program release callbacks, and GL sharing (cl_khr_gl_sharing not reported). Each checks the objects it is given first, as the
 // OpenCL 3.0 specification lists those errors, then returns the error the specification gives
 // for a device without the feature: CL_INVALID_OPERATION for creation and enqueue, and the
 // invalid-object error where no such object can exist (an image, a sampler, a pipe).
@@ -120,53 +119,6 @@ cl_mem CL_API_CALL clCreatePipe(cl_context context, cl_mem_flags, cl_uint, cl_ui
 }
 cl_int CL_API_CALL clGetPipeInfo(cl_mem, cl_pipe_info, size_t, void*, size_t*) {
   return CL_INVALID_MEM_OBJECT;
-}
-
-// Shared virtual memory: clSVMAlloc fails, clSVMFree of anything is a no-op (it can only be
-// given NULL or a pointer amcl never returned).
-void* CL_API_CALL clSVMAlloc(cl_context, cl_svm_mem_flags, size_t, cl_uint) {
-  return nullptr;
-}
-void CL_API_CALL clSVMFree(cl_context, void*) {}
-cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue q, cl_uint, void*[],
-                                    void(CL_CALLBACK*)(cl_command_queue, cl_uint, void*[], void*),
-                                    void*, cl_uint, const cl_event*, cl_event*) {
-  return unsupported_on(q);
-}
-cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue q, cl_bool, void*, const void*, size_t,
-                                      cl_uint, const cl_event*, cl_event*) {
-  return unsupported_on(q);
-}
-cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue q, void*, const void*, size_t, size_t,
-                                       cl_uint, const cl_event*, cl_event*) {
-  return unsupported_on(q);
-}
-cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue q, cl_bool, cl_map_flags, void*, size_t,
-                                   cl_uint, const cl_event*, cl_event*) {
-  return unsupported_on(q);
-}
-cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue q, void*, cl_uint, const cl_event*,
-                                     cl_event*) {
-  return unsupported_on(q);
-}
-cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue q, cl_uint, const void**, const size_t*,
-                                          cl_mem_migration_flags, cl_uint, const cl_event*,
-                                          cl_event*) {
-  return unsupported_on(q);
-}
-cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel k, cl_uint, const void*) {
-  return rt::valid(k) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;
-}
-cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel k, cl_kernel_exec_info param, size_t,
-                                       const void*) {
-  if (!rt::valid(k)) return CL_INVALID_KERNEL;
-  switch (param) {
-  case CL_KERNEL_EXEC_INFO_SVM_PTRS:
-  case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
-    return CL_INVALID_OPERATION;
-  default:
-    return CL_INVALID_VALUE;
-  }
 }
 
 // Intermediate-language programs (SPIR-V) and what only they have.

@@ -106,10 +106,12 @@ std::shared_ptr<const ArgSnapshot> snapshot_args(cl_kernel k) {
   auto snap = std::make_shared<ArgSnapshot>();
   snap->values = k->arg_values;
   snap->local_sizes = k->local_sizes;
+  snap->svm = k->arg_svm;
   for (const compiler::KernelArg& a : info.args)
     snap->prints |= a.kind == compiler::ArgKind::HiddenPrintfBuffer;
   for (size_t i = 0; i < k->explicit_args.size(); ++i) {
-    if (info.args[k->explicit_args[i]].kind != compiler::ArgKind::GlobalBuffer) continue;
+    if (info.args[k->explicit_args[i]].kind != compiler::ArgKind::GlobalBuffer || snap->svm[i])
+      continue;
     cl_mem m;
     std::memcpy(&m, snap->values[i].data(), sizeof m);
     if (m) {
@@ -228,6 +230,10 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L) 
       lds += uint32_t(L.args->local_sizes[i]);
       break;
     case compiler::ArgKind::GlobalBuffer: {
+      if (L.args->svm[i]) { // the host address is the GPU address (runtime/svm.h)
+        std::memcpy(args + a.offset, L.args->values[i].data(), sizeof(uint64_t));
+        break;
+      }
       cl_mem m;
       std::memcpy(&m, L.args->values[i].data(), sizeof m);
       put<uint64_t>(args, a.offset, m ? m->va() : 0);

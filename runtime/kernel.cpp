@@ -48,6 +48,7 @@ cl_kernel new_kernel(cl_program p, std::vector<const compiler::KernelInfo*> info
   k->arg_values.resize(k->explicit_args.size());
   k->local_sizes.resize(k->explicit_args.size());
   k->arg_set.resize(k->explicit_args.size());
+  k->arg_svm.resize(k->explicit_args.size());
   retain(p);
   ++p->kernels_attached;
   return k.release();
@@ -118,6 +119,7 @@ cl_kernel clone_kernel(cl_kernel source) {
     k->arg_values = source->arg_values;
     k->local_sizes = source->local_sizes;
     k->arg_set = source->arg_set;
+    k->arg_svm = source->arg_svm;
   } catch (...) {
     release(k); // out of memory while copying: the clone goes again
     throw;
@@ -147,6 +149,7 @@ cl_int set_kernel_arg(cl_kernel k, cl_uint index, size_t size, const void* value
                                 static_cast<const uint8_t*>(value) + size);
   }
   k->arg_set[index] = true;
+  k->arg_svm[index] = false;
   return CL_SUCCESS;
 }
 

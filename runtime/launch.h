@@ -17,6 +17,7 @@ namespace amcl::rt {
 struct ArgSnapshot {
   std::vector<std::vector<uint8_t>> values;
   std::vector<size_t> local_sizes;
+  std::vector<bool> svm; // the value is an SVM address, not a cl_mem
   std::vector<cl_mem> buffers;
   bool prints = false; // the kernel calls printf: its output is written once it has finished
   ArgSnapshot() = default;

@@ -1,6 +1,7 @@
 #include "memory.h"
 
 #include "staging.h"
+#include "svm.h"
 
 #include <memory>
 #include <mutex>
@@ -16,6 +17,15 @@ cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size, void* 
   m->size = size;
   m->host_ptr = (flags & CL_MEM_USE_HOST_PTR) ? host_ptr : nullptr;
   m->properties = std::move(properties);
+  if (flags & CL_MEM_USE_HOST_PTR) {
+    if (auto svm = svm_region(context, host_ptr, size)) {
+      // The buffer is the SVM memory itself, already mapped on every card at its address.
+      m->uses_svm_pointer = true;
+      m->alloc = {reinterpret_cast<uint64_t>(host_ptr), size, static_cast<uint8_t*>(host_ptr),
+                  am::MemoryKind::System, 0};
+      return m.release();
+    }
+  }
   am::Device& dev = *context->devices[0]->am;
   try {
     m->alloc = dev.alloc_vram(size);

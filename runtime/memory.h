@@ -19,7 +19,8 @@ inline constexpr cl_mem_flags kHostPointerFlags =
 
 // A buffer of `size` bytes in the VRAM of the context's first device, mapped at the same
 // address into the others' page tables; CL_MEM_COPY_HOST_PTR and CL_MEM_USE_HOST_PTR copy
-// `host_ptr` in. CL_MEM_OBJECT_ALLOCATION_FAILURE when the memory cannot be had.
+// `host_ptr` in, except that CL_MEM_USE_HOST_PTR on SVM memory of the context makes the buffer
+// that memory (CL_MEM_USES_SVM_POINTER). CL_MEM_OBJECT_ALLOCATION_FAILURE when the memory cannot be had.
 cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size, void* host_ptr,
                      std::vector<cl_mem_properties> properties);
 

@@ -3,6 +3,8 @@
 // every destructor copes with the members that were never set.
 #include "objects.h"
 
+#include "svm.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdlib>
@@ -132,6 +134,7 @@ _cl_command_queue::~_cl_command_queue() {
 }
 
 _cl_context::~_cl_context() {
+  amcl::rt::svm_release_context(this); // SVM the application did not free
   // Destructor callbacks run in reverse registration order once the context is gone for good.
   for (auto it = destructors.rbegin(); it != destructors.rend(); ++it) it->fn(this, it->data);
 }
@@ -143,7 +146,7 @@ _cl_mem::~_cl_mem() {
     if (m.owned) std::free(m.ptr); // mapped but never unmapped: the memory goes with the object
   if (parent) {
     release(parent);
-  } else if (context && alloc) {
+  } else if (context && alloc && !uses_svm_pointer) {
     // The other devices of the context reach it through their page tables: unmapped first.
     for (size_t i = 1; i < context->devices.size(); ++i) context->devices[i]->am->unmap_peer(alloc);
     context->devices[0]->am->free(alloc);

@@ -149,6 +149,8 @@ struct _cl_mem : amcl::rt::ObjectHeader {
   am::Allocation alloc; // on the context's first device, mapped into the others' page tables
   cl_mem parent = nullptr;
   size_t offset = 0;
+  // CL_MEM_USE_HOST_PTR on SVM memory: `alloc` is that memory (runtime/svm.h), not owned.
+  bool uses_svm_pointer = false;
   std::atomic<cl_uint> map_count{0};
   struct Callback {
     void(CL_CALLBACK* fn)(cl_mem, void*);
@@ -220,6 +222,7 @@ struct _cl_kernel : amcl::rt::ObjectHeader {
   std::vector<std::vector<uint8_t>> arg_values;
   std::vector<size_t> local_sizes; // for __local args: requested bytes
   std::vector<bool> arg_set;
+  std::vector<bool> arg_svm; // set by clSetKernelArgSVMPointer: the value is an address
   // The argument snapshot launches share while the arguments are unchanged (runtime/dispatch.cpp);
   // weak, so buffers are not kept alive once no launch needs them. clSetKernelArg resets it.
   std::mutex snapshot_mutex;

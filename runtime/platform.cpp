@@ -5,6 +5,7 @@
 #include "device_caps.h"
 #include "device_identity.h"
 #include "dispatch.h"
+#include "svm.h"
 
 #include <CL/cl_ext.h>
 
@@ -195,7 +196,7 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t n, void* p, size
   case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
     return write_info(cl_device_affinity_domain(0), n, p, r);
   case CL_DEVICE_REFERENCE_COUNT: return u(1);
-  case CL_DEVICE_SVM_CAPABILITIES: return write_info(cl_device_svm_capabilities(0), n, p, r);
+  case CL_DEVICE_SVM_CAPABILITIES: return write_info(kSvmCapabilities, n, p, r);
   case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT: case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
     return u(0);
