@@ -478,6 +478,9 @@ TEST(Svm, EntryPointsAnswerBadArgumentsWithTheSpecsErrors) {
   EXPECT_EQ(clSetKernelExecInfo(nullptr, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof ptrs, ptrs),
             CL_INVALID_KERNEL);
   EXPECT_EQ(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof ptrs, ptrs), CL_SUCCESS);
+  EXPECT_EQ(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, nullptr), CL_SUCCESS)
+      << "an empty list unsets the pointers (CTS svm_set_kernel_exec_info_svm_ptrs)";
+  EXPECT_EQ(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, ptrs), CL_INVALID_VALUE);
   EXPECT_EQ(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 3, ptrs), CL_INVALID_VALUE);
   EXPECT_EQ(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof ptrs, nullptr),
             CL_INVALID_VALUE);
@@ -509,6 +512,11 @@ TEST(Svm, BuffersOnSvmMemoryUseIt) {
   cl_mem sub = clCreateSubBuffer(m, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
   ASSERT_EQ(err, CL_SUCCESS);
   EXPECT_EQ(mem_info<cl_bool>(sub, CL_MEM_USES_SVM_POINTER), cl_bool(CL_TRUE));
+  // No larger than the allocation (CTS svm_allocate_shared_buffer_negative).
+  EXPECT_EQ(clCreateBuffer(env.context, CL_MEM_USE_HOST_PTR, 2 * n * 4, words, &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_BUFFER_SIZE);
+  EXPECT_EQ(clCreateBuffer(env.context, CL_MEM_USE_HOST_PTR, n * 4, words + 1, &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_BUFFER_SIZE);
   // A kernel writing through the buffer writes the SVM memory.
   cl_kernel k = env.kernel(kAddressSrc, "add");
   ASSERT_NE(k, nullptr);

@@ -1,6 +1,7 @@
 // Buffer objects: creation, sub-buffers, callbacks, queries.
 #include "api_util.h"
 #include "mem_flags.h"
+#include "runtime/svm.h"
 
 using namespace amcl;
 using namespace amcl::icd;
@@ -20,6 +21,11 @@ cl_mem create_checked_buffer(cl_context context, cl_mem_flags flags, size_t size
   clGetDeviceInfo(context->devices[0], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc,
                   nullptr);
   if (size == 0 || size > max_alloc) throw ClError{CL_INVALID_BUFFER_SIZE, ""};
+  // OpenCL 3.0: a buffer on SVM memory may not be larger than the allocation it starts in.
+  if (flags & CL_MEM_USE_HOST_PTR)
+    if (auto svm = rt::svm_region(context, host_ptr, 0);
+        svm && size > svm->size - size_t(static_cast<uint8_t*>(host_ptr) - svm->base))
+      throw ClError{CL_INVALID_BUFFER_SIZE, ""};
   std::vector<cl_mem_properties> kept;
   if (properties) kept = {0};
   return rt::create_buffer(context, flags, size, host_ptr, std::move(kept));

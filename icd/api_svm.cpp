@@ -158,12 +158,12 @@ cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel k, cl_uint index, const vo
 cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel k, cl_kernel_exec_info param, size_t size,
                                        const void* value) {
   if (!rt::valid(k)) return CL_INVALID_KERNEL;
-  if (!value) return CL_INVALID_VALUE;
   switch (param) {
-  case CL_KERNEL_EXEC_INFO_SVM_PTRS:
-    return size == 0 || size % sizeof(void*) ? CL_INVALID_VALUE : CL_SUCCESS;
+  case CL_KERNEL_EXEC_INFO_SVM_PTRS: // an empty list (0, NULL) unsets the earlier one
+    return size % sizeof(void*) || (size != 0) != (value != nullptr) ? CL_INVALID_VALUE
+                                                                      : CL_SUCCESS;
   case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
-    if (size != sizeof(cl_bool)) return CL_INVALID_VALUE;
+    if (size != sizeof(cl_bool) || !value) return CL_INVALID_VALUE;
     return *static_cast<const cl_bool*>(value) ? CL_INVALID_OPERATION : CL_SUCCESS;
   default:
     return CL_INVALID_VALUE;
