@@ -10,32 +10,7 @@ namespace {
 
 const char* kAdd = "__kernel void add(__global uint* p, uint v) { p[get_global_id(0)] += v; }";
 
-struct TwoCards : ::testing::Test {
-  cl_platform_id platform = nullptr;
-  cl_device_id devices[2] = {};
-  cl_context context = nullptr;
-  cl_command_queue queues[2] = {};
-
-  void SetUp() override {
-    platform = amcl_test::amcl_platform();
-    ASSERT_NE(platform, nullptr);
-    cl_uint n = 0;
-    clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 0, nullptr, &n);
-    if (n < 2) GTEST_SKIP() << "needs two devices (AMCL_DEVICES=sim:gfx1100,sim:gfx1201)";
-    ASSERT_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 2, devices, nullptr), CL_SUCCESS);
-    cl_int err;
-    context = clCreateContext(nullptr, 2, devices, nullptr, nullptr, &err);
-    ASSERT_EQ(err, CL_SUCCESS);
-    for (int i = 0; i < 2; ++i) {
-      queues[i] = clCreateCommandQueueWithProperties(context, devices[i], nullptr, &err);
-      ASSERT_EQ(err, CL_SUCCESS);
-    }
-  }
-  void TearDown() override {
-    for (cl_command_queue q : queues)
-      if (q) clReleaseCommandQueue(q);
-    if (context) clReleaseContext(context);
-  }
+struct TwoCards : amcl_test::TwoCards {
   std::string name(cl_device_id d) { return amcl_test::device_string(d, CL_DEVICE_NAME); }
   void add(cl_kernel k, int card, cl_mem m, size_t n, cl_uint v, cl_event* done = nullptr) {
     ASSERT_EQ(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);

@@ -60,6 +60,10 @@ __kernel void addresses(__global ulong* p) { p[get_global_id(0)] = (ulong)(p + g
 __kernel void add(__global uint* p, uint v) { p[get_global_id(0)] += v; }
 )";
 
+void svm_free_all(cl_context c, std::initializer_list<void*> pointers) {
+  for (void* p : pointers) clSVMFree(c, p);
+}
+
 void run(cl_command_queue q, cl_kernel k, size_t n) {
   ASSERT_EQ(clEnqueueNDRangeKernel(q, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
   ASSERT_EQ(clFinish(q), CL_SUCCESS);
@@ -192,11 +196,7 @@ TEST(Svm, KernelsWalkAListBuiltOnTheHost) {
   run(env.queue, k, 1);
   EXPECT_EQ(*sum, (n / 2) * (n / 2 + 1));
   for (Node* p : own) clSVMFree(env.context, p);
-  clSVMFree(env.context, head);
-  clSVMFree(env.context, sum);
-  clSVMFree(env.context, nodes);
-  clSVMFree(env.context, starts);
-  clSVMFree(env.context, out);
+  svm_free_all(env.context, {head, sum, nodes, starts, out});
   clReleaseKernel(k);
 }
 
@@ -221,9 +221,7 @@ TEST(Svm, KernelsSearchATreeBuiltOnTheHost) {
   ASSERT_EQ(clSetKernelArgSVMPointer(k, 2, depth), CL_SUCCESS);
   run(env.queue, k, queries);
   for (int i = 0; i < queries; ++i) EXPECT_EQ(depth[i], host_depth(root, wanted[i])) << wanted[i];
-  clSVMFree(env.context, pool);
-  clSVMFree(env.context, wanted);
-  clSVMFree(env.context, depth);
+  svm_free_all(env.context, {pool, wanted, depth});
   clReleaseKernel(k);
 }
 
@@ -277,8 +275,7 @@ TEST(Svm, PointersAreTheSameNumberInKernelsAndArithmeticWorks) {
   EXPECT_EQ(counts[0], 8u);
   clReleaseMemObject(buffer);
   clReleaseKernel(clone);
-  clSVMFree(env.context, words);
-  clSVMFree(env.context, counts);
+  svm_free_all(env.context, {words, counts});
   clReleaseKernel(addresses);
   clReleaseKernel(add);
   clReleaseProgram(p);
@@ -332,8 +329,7 @@ TEST(Svm, MemcpyFillMapAndMigrateRoundTrip) {
             CL_SUCCESS);
   EXPECT_EQ(env.final_status(migrated), CL_COMPLETE);
   clReleaseEvent(migrated);
-  clSVMFree(env.context, a);
-  clSVMFree(env.context, b);
+  svm_free_all(env.context, {a, b});
 }
 
 TEST(Svm, EnqueueFreeFreesOrCallsBack) {
@@ -547,31 +543,7 @@ TEST(Svm, ContextReleaseTakesWhatWasNotFreed) {
 }
 
 // Two cards of different generations in one context: one pointer, the same on both.
-struct SvmTwoCards : ::testing::Test {
-  cl_device_id devices[2] = {};
-  cl_context context = nullptr;
-  cl_command_queue queues[2] = {};
-  void SetUp() override {
-    cl_platform_id platform = amcl_platform();
-    ASSERT_NE(platform, nullptr);
-    cl_uint n = 0;
-    clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 0, nullptr, &n);
-    if (n < 2) GTEST_SKIP() << "needs two devices (AMCL_DEVICES=sim:gfx1100,sim:gfx1201)";
-    ASSERT_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 2, devices, nullptr), CL_SUCCESS);
-    cl_int err;
-    context = clCreateContext(nullptr, 2, devices, nullptr, nullptr, &err);
-    ASSERT_EQ(err, CL_SUCCESS);
-    for (int i = 0; i < 2; ++i) {
-      queues[i] = clCreateCommandQueueWithProperties(context, devices[i], nullptr, &err);
-      ASSERT_EQ(err, CL_SUCCESS);
-    }
-  }
-  void TearDown() override {
-    for (cl_command_queue q : queues)
-      if (q) clReleaseCommandQueue(q);
-    if (context) clReleaseContext(context);
-  }
-};
+using SvmTwoCards = TwoCards;
 
 TEST_F(SvmTwoCards, BothCardsSeeTheSamePointer) {
   cl_int err;
@@ -626,11 +598,7 @@ TEST_F(SvmTwoCards, BothCardsSeeTheSamePointer) {
     run(queues[card], walk, 1);
     EXPECT_EQ(*sum, 45) << card;
   }
-  clSVMFree(context, nodes);
-  clSVMFree(context, head);
-  clSVMFree(context, sum);
-  clSVMFree(context, words);
-  clSVMFree(context, counts);
+  svm_free_all(context, {nodes, head, sum, words, counts});
   clReleaseKernel(walk);
   clReleaseKernel(addresses);
   clReleaseKernel(add);

@@ -183,6 +183,36 @@ struct PlatformByName {
   PlatformByName& operator=(const PlatformByName&) = delete;
 };
 
+// A context of the platform's first two cards with a queue on each (run with
+// AMCL_DEVICES=sim:gfx1100,sim:gfx1201); skips with fewer devices.
+struct TwoCards : ::testing::Test {
+  cl_platform_id platform = nullptr;
+  cl_device_id devices[2] = {};
+  cl_context context = nullptr;
+  cl_command_queue queues[2] = {};
+
+  void SetUp() override {
+    platform = amcl_platform();
+    ASSERT_NE(platform, nullptr);
+    cl_uint n = 0;
+    clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 0, nullptr, &n);
+    if (n < 2) GTEST_SKIP() << "needs two devices (AMCL_DEVICES=sim:gfx1100,sim:gfx1201)";
+    ASSERT_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 2, devices, nullptr), CL_SUCCESS);
+    cl_int err;
+    context = clCreateContext(nullptr, 2, devices, nullptr, nullptr, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    for (int i = 0; i < 2; ++i) {
+      queues[i] = clCreateCommandQueueWithProperties(context, devices[i], nullptr, &err);
+      ASSERT_EQ(err, CL_SUCCESS);
+    }
+  }
+  void TearDown() override {
+    for (cl_command_queue q : queues)
+      if (q) clReleaseCommandQueue(q);
+    if (context) clReleaseContext(context);
+  }
+};
+
 // What amcl's threads do after the moment a test observes (a callback after the completion a
 // wait sees, a detached call returning) follows shortly: true once `done` holds, polled every
 // millisecond for at most `seconds`.
