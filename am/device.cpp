@@ -1,11 +1,14 @@
 #include "device.h"
 
+#include "debug_log.h"
 #include "firmware.h"
 #include "firmware_set.h"
 #include "hw/ih_v6.h"
 #include "hw/pci_ids.h"
 #include "pci_config_state.h"
 
+#include <cstdarg>
+#include <cstdio>
 #include <cstdlib>
 #include <thread>
 
@@ -29,6 +32,21 @@ std::chrono::milliseconds hang_timeout_from_env() {
   return std::chrono::milliseconds(ms > 0 ? ms : kDefaultHangTimeoutMs);
 }
 
+// printf into a std::string, for the boot phases' results.
+__attribute__((format(printf, 1, 2))) std::string printf_string(const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  char buf[1024];
+  std::vsnprintf(buf, sizeof buf, fmt, args);
+  va_end(args);
+  return buf;
+}
+
+double milliseconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
 } // namespace
 
 Device::Device(std::shared_ptr<Pci> pci)
@@ -40,10 +58,13 @@ Device::Device(std::shared_ptr<Pci> pci)
 
 // tinygrad's AMDev.fini: the engines stop fetching before their rings and page tables go away.
 Device::~Device() {
+  const auto start = std::chrono::steady_clock::now();
   sdma_.fini_hw();
   gfx_.fini_hw();
   ih_.fini_hw();
   memory_.fini();
+  AM_LOG(kDebugBoot, *pci_, "teardown: queues and interrupts stopped, memory released (%.1f ms)",
+         milliseconds_since(start));
 }
 
 const char* to_string(BootState s) {
@@ -59,48 +80,118 @@ const char* to_string(BootState s) {
 }
 
 // DESIGN.md's boot sequence, in tinygrad's AMDev order: identify and discover, pick the boot
-// state, then SOC, GMC, IH, PSP and SMU (skipped by the fast re-init), GFX and SDMA.
+// state, then SOC, GMC, IH, PSP and SMU (skipped by the fast re-init), GFX and SDMA. Each phase
+// says what it found at AM_DEBUG=1; one that fails says so at any level, naming itself.
 void Device::boot() {
-  discover();
+  const auto start = std::chrono::steady_clock::now();
+  boot_phase("card", [&] {
+    discover();
+    return printf_string("%s, %s, PCI %04x:%04x rev 0x%02x, VRAM %llu MiB, %zu IP blocks",
+                  info_.name.c_str(), info_.gfx.c_str(), info_.vendor_id, info_.device_id,
+                  info_.revision, static_cast<unsigned long long>(info_.vram_size >> 20),
+                  discovery_.blocks.size());
+  });
   // Which of the three boot states: AM's marker in SCRATCH_REG7 means only GFX and SDMA need
   // re-initialising (unless AM_RESET=1); a running sOS without it means another driver booted
   // the card, which a mode1 reset returns to the power-on state before the full boot.
-  const char* force = std::getenv("AM_RESET");
-  const GcRegisters& gc = gfx_.gc();
-  const bool am_booted = pci_->reg_read32(gc(gc->SCRATCH_REG7)) == kAmBootedMagic;
-  if (am_booted && !(force && std::string(force) == "1")) {
-    boot_state_ = BootState::FastReinit;
-  } else if (psp_.sos_alive()) {
-    boot_state_ = BootState::ResetThenFull;
+  boot_phase("boot state", [&] {
+    const char* force = std::getenv("AM_RESET");
+    const bool forced = force && std::string(force) == "1";
+    const GcRegisters& gc = gfx_.gc();
+    const bool am_booted = pci_->reg_read32(gc(gc->SCRATCH_REG7)) == kAmBootedMagic;
+    const bool sos_alive = psp_.sos_alive();
+    if (am_booted && !forced) boot_state_ = BootState::FastReinit;
+    else if (sos_alive) boot_state_ = BootState::ResetThenFull;
+    const char* found = am_booted   ? "left by amcl (SCRATCH_REG7 marker)"
+                        : sos_alive ? "left by another driver (amdgpu: PSP sOS running)"
+                                    : "fresh (PSP sOS not running)";
+    return printf_string("%s%s: %s", found, forced ? ", AM_RESET=1" : "", to_string(boot_state_));
+  });
+  boot_phase("reset", [&] {
+    if (boot_state_ != BootState::ResetThenFull) return std::string("none needed");
     mode1_reset();
-  }
-  try {
-    pci_->enable_bus_master(); // after any reset, which clears it
-  } catch (const std::runtime_error& e) {
-    throw DeviceError(info_.pci_address + ": " + e.what());
-  }
-  nbio_.init_hw();
-  gmc_.init_hw(memory_.vram());
-  signals_.init(memory_.alloc_vram(4096));
-  add_interrupt_sources();
-  ih_.init_hw(memory_, signals_);
-  gmc_.rearm_fault_latch(); // so the first fault of this session is recorded
-  uint64_t mec_entry = 0;   // where the MEC firmware is linked (its file's ucode_start_addr)
+    return std::string("mode1 reset done");
+  });
+  boot_phase("SOC", [&] {
+    try {
+      pci_->enable_bus_master(); // after any reset, which clears it
+    } catch (const std::runtime_error& e) {
+      throw DeviceError(info_.pci_address + ": " + e.what());
+    }
+    nbio_.init_hw();
+    return std::string("bus master on, doorbell aperture open, HDP flush remapped");
+  });
+  boot_phase("GMC", [&] {
+    gmc_.init_hw(memory_.vram());
+    signals_.init(memory_.alloc_vram(4096));
+    return printf_string("VMID 0 page tables up, VA [0, 0x%llx), VRAM %llu MiB",
+                  static_cast<unsigned long long>(hw::gmc::kVaSpan),
+                  static_cast<unsigned long long>(info_.vram_size >> 20));
+  });
+  boot_phase("IH", [&] {
+    add_interrupt_sources();
+    ih_.init_hw(memory_, signals_);
+    gmc_.rearm_fault_latch(); // so the first fault of this session is recorded
+    return std::string("interrupt ring up");
+  });
+  uint64_t mec_entry = 0; // where the MEC firmware is linked (its file's ucode_start_addr)
   if (boot_state_ != BootState::FastReinit) {
-    const FirmwareSet fw = info_.emulated ? synthetic_firmware_set(discovery_)
-                                          : load_firmware_set(discovery_, firmware_dir());
+    FirmwareSet fw;
+    boot_phase("firmware", [&] {
+      fw = info_.emulated ? synthetic_firmware_set(discovery_)
+                          : load_firmware_set(discovery_, firmware_dir());
+      std::string versions;
+      for (const FirmwareFile& f : fw.files) {
+        AM_LOG(kDebugBlocks, *pci_, "firmware: %s, %llu bytes, version 0x%x", f.name.c_str(),
+               static_cast<unsigned long long>(f.bytes), f.version);
+        versions += printf_string("%s%s 0x%x", versions.empty() ? "" : ", ", f.name.c_str(), f.version);
+      }
+      return printf_string("from %s: %s", fw.source.c_str(), versions.c_str());
+    });
     firmware_source_ = fw.source;
     mec_entry = fw.mec_entry;
-    psp_.init_hw(fw, memory_, gmc_.fb_base());
-    smu_.init_hw(memory_, gmc_.fb_base());
+    boot_phase("PSP", [&] {
+      psp_.init_hw(fw, memory_, gmc_.fb_base());
+      return printf_string("sOS up, %zu images loaded, RLC autoload started", fw.gfx.size() + 1);
+    });
+    boot_phase("SMU", [&] {
+      smu_.init_hw(memory_, gmc_.fb_base());
+      return printf_string("firmware version 0x%x, features enabled", smu_.version());
+    });
   } else { // the firmware runs; only where the MEC's is linked is needed
-    mec_entry = info_.emulated ? synthetic_mec_entry(discovery_)
-                               : load_mec_entry(discovery_, firmware_dir());
+    boot_phase("firmware", [&] {
+      mec_entry = info_.emulated ? synthetic_mec_entry(discovery_)
+                                 : load_mec_entry(discovery_, firmware_dir());
+      return std::string("already running (fast re-init): none loaded");
+    });
   }
-  gfx_.init_hw(memory_, signals_, mec_entry);
-  sdma_.init_hw(memory_, signals_);
-  calibrate_clock();
-  pci_->reg_write32(gc(gc->SCRATCH_REG7), kAmBootedMagic);
+  boot_phase("GFX", [&] {
+    gfx_.init_hw(memory_, signals_, mec_entry);
+    return std::string("MEC started, compute queue up (ME 1 pipe 0 queue 0)");
+  });
+  boot_phase("SDMA", [&] {
+    sdma_.init_hw(memory_, signals_);
+    return printf_string("SDMA %u engine 0 queue 0 up", sdma_.major());
+  });
+  boot_phase("clock", [&] {
+    calibrate_clock();
+    return std::string("the compute queue ran its first packets");
+  });
+  pci_->reg_write32(gfx_.gc()(gfx_.gc()->SCRATCH_REG7), kAmBootedMagic);
+  AM_LOG(kDebugBoot, *pci_, "booted (%s) in %.1f ms", to_string(boot_state_),
+         milliseconds_since(start));
+}
+
+template <class Step> void Device::boot_phase(const char* name, Step&& step) {
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    const std::string result = step();
+    AM_LOG(kDebugBoot, *pci_, "%s: %s (%.1f ms)", name, result.c_str(), milliseconds_since(start));
+  } catch (const std::exception& e) {
+    debug_print(pci_->address(), "boot failed in %s after %.1f ms: %s", name,
+                milliseconds_since(start), e.what());
+    throw;
+  }
 }
 
 // The PCI id names the product; the IP discovery binary at the top of VRAM says which blocks

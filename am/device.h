@@ -128,6 +128,8 @@ private:
   };
   // device.cpp: discovery and the boot sequence.
   void boot();
+  // Runs one boot phase; `step` returns what it found, which AM_DEBUG=1 prints with its time.
+  template <class Step> void boot_phase(const char* name, Step&& step);
   void discover();
   void mode1_reset();
   void add_interrupt_sources();
@@ -136,7 +138,8 @@ private:
   // submission.cpp: submissions, timelines, waits and queue resets.
   Timeline& timeline(Engine e) { return e == Engine::Compute ? compute_timeline_ : sdma_timeline_; }
   template <class Write> uint64_t submit(Engine e, Write&& write);
-  uint64_t submit_sdma_words(std::span<const uint32_t> packets);
+  // `names`: the packets' names for AM_DEBUG=3 (empty below it).
+  uint64_t submit_sdma_words(std::span<const uint32_t> packets, const std::string& names);
   bool stopped(Engine e) const { return e == Engine::Compute ? gfx_.stopped() : sdma_.stopped(); }
   void reset_queue(Engine e);
 

@@ -211,6 +211,10 @@ std::vector<uint8_t> ucode_payload(std::span<const uint8_t> file, const std::str
   return {file.begin() + offset, file.begin() + offset + size};
 }
 
+uint32_t ucode_version(std::span<const uint8_t> file) {
+  return file.size() < kCommonHeaderBytes ? 0 : u32(file, kUcodeVersion);
+}
+
 std::map<uint32_t, std::vector<uint8_t>> psp_sos_components(std::span<const uint8_t> file,
                                                             const std::string& name) {
   const auto [start, size] = payload_range(file, name);

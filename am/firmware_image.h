@@ -21,6 +21,10 @@ struct FirmwareError : std::runtime_error {
 // the file, a header version amcl reads). `name` is for messages.
 std::vector<uint8_t> ucode_payload(std::span<const uint8_t> file, const std::string& name);
 
+// The common header's ucode_version (what amdgpu prints as the firmware's version); 0 for a
+// file shorter than the header.
+uint32_t ucode_version(std::span<const uint8_t> file);
+
 // The components of a PSP sOS file (psp_firmware_header_v2_0), by psp_fw_type.
 std::map<uint32_t, std::vector<uint8_t>> psp_sos_components(std::span<const uint8_t> file,
                                                             const std::string& name);

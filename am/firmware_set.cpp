@@ -37,12 +37,18 @@ Names names_of(const IpDiscovery& ip) {
           "sdma_" + version_of(ip, discovery::SDMA0_HWID, "SDMA") + ".bin"};
 }
 
-// The set from file contents `read(name)` returns.
-FirmwareSet assemble(const IpDiscovery& ip, const std::function<std::vector<uint8_t>(const std::string&)>& read,
+// The set from file contents `contents(name)` returns; each file read is noted in `files`.
+FirmwareSet assemble(const IpDiscovery& ip,
+                     const std::function<std::vector<uint8_t>(const std::string&)>& contents,
                      std::string source) {
   const Names n = names_of(ip);
   FirmwareSet set;
   set.source = std::move(source);
+  auto read = [&](const std::string& name) {
+    std::vector<uint8_t> bytes = contents(name);
+    set.files.push_back({name, bytes.size(), ucode_version(bytes)});
+    return bytes;
+  };
   set.sos = psp_sos_components(read(n.sos), n.sos);
   for (uint32_t needed : {ucode::PSP_FW_TYPE_PSP_SOS, ucode::PSP_FW_TYPE_PSP_SYS_DRV, ucode::PSP_FW_TYPE_PSP_TOC})
     if (!set.sos.count(needed))

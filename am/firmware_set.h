@@ -20,8 +20,16 @@ struct FirmwareImage {
   std::vector<uint8_t> ucode;
 };
 
+// A file the set was read from, as AM_DEBUG reports it.
+struct FirmwareFile {
+  std::string name;
+  uint64_t bytes = 0;
+  uint32_t version = 0; // the common header's ucode_version
+};
+
 struct FirmwareSet {
   std::string source;                           // the directory, or "synthetic"
+  std::vector<FirmwareFile> files;              // in the order they were read
   std::map<uint32_t, std::vector<uint8_t>> sos; // the PSP's own components, by psp_fw_type
   FirmwareImage smu;                            // loaded before the TMR
   std::vector<FirmwareImage> gfx;               // SDMA, PFP, ME, MEC, IMU, RLC: in load order

@@ -1,5 +1,6 @@
 #include "gfx.h"
 
+#include "debug_log.h"
 #include "device_error.h"
 #include "doorbells.h"
 #include "hw/discovery.h"
@@ -24,14 +25,6 @@ constexpr uint64_t kPage = 4096;
 // How long the RLC autoload may take after the PSP accepted AUTOLOAD_RLC. amdgpu polls for
 // adev->usec_timeout (100 ms); sanitizer builds and busy hosts get more.
 constexpr auto kAutoloadTimeout = std::chrono::seconds(2);
-
-int debug_level() {
-  static const int level = [] {
-    const char* v = std::getenv("AM_DEBUG");
-    return v ? std::atoi(v) : 0;
-  }();
-  return level;
-}
 
 // The driver's own words for a wave fault; the runtime names the instruction on top of them.
 std::string describe(const WaveFault& f) {
@@ -71,6 +64,8 @@ void Gfx::init_sw(const IpDiscovery& ip) {
   gc_.bases = RegisterBases::of(*gc);
   gc_.major = gc->major;
   sq_regs_ = sq::sq_regs_for_gc_major(gc->major);
+  AM_LOG(kDebugBlocks, pci_, "GFX: GC %s (%s), register bases %s", version_of(*gc).c_str(),
+         target_.c_str(), bases_of(*gc).c_str());
 }
 
 void Gfx::init_hw(MemoryManager& memory, SignalPage& signals, uint64_t mec_entry) {
@@ -84,6 +79,12 @@ void Gfx::init_hw(MemoryManager& memory, SignalPage& signals, uint64_t mec_entry
   queue_.init(pci_, nbio_, signals, ring,
               {kMecDoorbell, SignalPage::kComputeRptr, SignalPage::kComputeWptrPoll, 1});
   program_hqd();
+  AM_LOG(kDebugBlocks, pci_,
+         "GFX: MEC started at 0x%llx; compute queue ring at VA 0x%llx (%llu KiB), MQD at 0x%llx, "
+         "EOP at 0x%llx, doorbell %u",
+         static_cast<unsigned long long>(mec_entry), static_cast<unsigned long long>(ring.va),
+         static_cast<unsigned long long>(ring.size >> 10), static_cast<unsigned long long>(mqd_.va),
+         static_cast<unsigned long long>(eop_.va), kMecDoorbell);
 }
 
 void Gfx::fini_hw() {
@@ -256,11 +257,9 @@ std::optional<DeviceFault> Gfx::on_sq_interrupt(const ih::IvEntry& iv) {
   fault.message = fault.wave
                       ? describe(*fault.wave)
                       : "shader exception: a wave executed an illegal or unsupported instruction";
-  if (debug_level() >= 1)
-    std::fprintf(stderr,
-                 "amcl am %s: SQ error interrupt (type %u, wave %u simd %u wgp %u sa %u): %s%s\n",
-                 pci_.address().c_str(), word.error_type, word.wave_id, word.simd_id, word.wgp_id,
-                 word.sh_id, fault.message.c_str(), fault.wave ? "" : " (no halted wave found)");
+  AM_LOG(kDebugBoot, pci_, "SQ error interrupt (type %u, wave %u simd %u wgp %u sa %u): %s%s",
+         word.error_type, word.wave_id, word.simd_id, word.wgp_id, word.sh_id,
+         fault.message.c_str(), fault.wave ? "" : " (no halted wave found)");
   return fault;
 }
 

@@ -1,5 +1,6 @@
 #include "gmc.h"
 
+#include "debug_log.h"
 #include "device_error.h"
 #include "hw/discovery.h"
 
@@ -48,6 +49,10 @@ void Gmc::init_sw(const IpDiscovery& ip, const GcRegisters& gc) {
                       hex(fb_top_) +
                       "] (MMMC_VM_FB_LOCATION_BASE/TOP) overlaps VMID 0's virtual range [0, " +
                       hex(gmc::kVaSpan) + "), which amcl needs for its page tables");
+  AM_LOG(kDebugBlocks, pci_,
+         "GMC: GFXHUB from GC's table, MMHUB %s at %s; frame buffer at MC [0x%llx, 0x%llx]",
+         version_of(*mmhub).c_str(), bases_of(*mmhub).c_str(),
+         static_cast<unsigned long long>(fb_base_), static_cast<unsigned long long>(fb_top_));
 }
 
 void Gmc::init_hw(VramAllocator& vram) {
@@ -72,6 +77,13 @@ void Gmc::init_hw(VramAllocator& vram) {
   for (const VmHub& hub : hubs_) init_hub(hub);
   init_hub_l2_and_fault_defaults();
   invalidate_tlb(); // whatever an earlier session left cached (the fast path) is gone
+  AM_LOG(kDebugBlocks, pci_,
+         "GMC: page directory at VRAM 0x%llx (%u levels below it), VA [0, 0x%llx) on VMID 0 of "
+         "both hubs; default page 0x%llx, fault page 0x%llx",
+         static_cast<unsigned long long>(pt_->root()), gmc::kPageTableDepth,
+         static_cast<unsigned long long>(gmc::kVaSpan),
+         static_cast<unsigned long long>(scratch_page_),
+         static_cast<unsigned long long>(fault_page_));
 }
 
 // In gart_enable's order: the system apertures, the L1 TLB, the L2 cache, then context 0, with

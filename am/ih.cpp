@@ -1,5 +1,6 @@
 #include "ih.h"
 
+#include "debug_log.h"
 #include "hw/discovery.h"
 #include "memory_manager.h"
 
@@ -21,6 +22,8 @@ void Ih::init_sw(const IpDiscovery& ip) {
     throw DeviceError(pci_.address() + ": OSSSYS IP version " + version_of(*oss) +
                       " is not known to amcl");
   oss_base_ = uint32_t(oss->bases[0]);
+  AM_LOG(kDebugBlocks, pci_, "IH: OSSSYS %s, register bases %s", version_of(*oss).c_str(),
+         bases_of(*oss).c_str());
 }
 
 void Ih::init_hw(MemoryManager& memory, SignalPage& signals) {
@@ -28,6 +31,11 @@ void Ih::init_hw(MemoryManager& memory, SignalPage& signals) {
   std::memset(ring_mem_.cpu, 0, kIhRingBytes);
   ring_.init(pci_, oss_base_, *regs_, ring_mem_, signals.memory(),
              SignalPage::offset(SignalPage::kIhWptr));
+  AM_LOG(kDebugBlocks, pci_,
+         "IH: ring at VA 0x%llx (%llu KiB), write pointer written back to 0x%llx",
+         static_cast<unsigned long long>(ring_mem_.va),
+         static_cast<unsigned long long>(kIhRingBytes >> 10),
+         static_cast<unsigned long long>(signals.va(SignalPage::kIhWptr)));
 }
 
 void Ih::fini_hw() {
@@ -40,6 +48,10 @@ void Ih::add_source(int client, uint8_t source, Handler handler) {
 
 void Ih::service() {
   for (const hw::ih::IvEntry& iv : ring_.drain()) {
+    AM_LOG(kDebugPackets, pci_,
+           "interrupt: client %u source %u ring %u vmid %u, data 0x%x 0x%x 0x%x 0x%x", iv.client_id,
+           iv.source_id, iv.ring_id, iv.vmid, iv.src_data[0], iv.src_data[1], iv.src_data[2],
+           iv.src_data[3]);
     for (const Source& s : sources_) {
       if (s.source != iv.source_id || (s.client != kAnyClient && s.client != iv.client_id))
         continue;

@@ -3,6 +3,8 @@
 #include "device_error.h"
 #include "hw/discovery.h"
 
+#include <cstdio>
+
 namespace am {
 namespace {
 
@@ -91,6 +93,17 @@ IpDiscovery read_ip_discovery(Pci& pci) {
 
 std::string version_of(const IpBlock& b) {
   return std::to_string(b.major) + "." + std::to_string(b.minor) + "." + std::to_string(b.revision);
+}
+
+std::string bases_of(const IpBlock& b) {
+  std::string s;
+  char buf[24];
+  for (uint64_t base : b.bases) {
+    std::snprintf(buf, sizeof buf, "%s0x%llx", s.empty() ? "" : " ",
+                  static_cast<unsigned long long>(base));
+    s += buf;
+  }
+  return s.empty() ? "none" : s;
 }
 
 // Linux kfd_device.c (kgd2kfd_probe: gfx_target_version per GC IP version). The hardware and

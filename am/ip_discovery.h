@@ -34,6 +34,8 @@ IpDiscovery read_ip_discovery(Pci& pci);
 
 // "11.0.3": a block's version as error messages name it.
 std::string version_of(const IpBlock& block);
+// "0x1260 0xa000 0x1c000": a block's register segment bases, as AM_DEBUG=2 prints them.
+std::string bases_of(const IpBlock& block);
 
 // The LLVM processor of a GC IP version ("gfx1100" for GC 11.0.0), or "" when amcl does not
 // know it.

@@ -1,5 +1,6 @@
 #include "nbio.h"
 
+#include "debug_log.h"
 #include "device_error.h"
 #include "doorbells.h"
 #include "hw/discovery.h"
@@ -16,6 +17,8 @@ void Nbio::init_sw(const IpDiscovery& ip) {
     throw DeviceError(pci_.address() + ": IP discovery lists no NBIO/NBIF amcl knows" +
                       (nbio ? " (NBIF " + version_of(*nbio) + ")" : std::string()));
   bases_ = RegisterBases::of(*nbio);
+  AM_LOG(kDebugBlocks, pci_, "SOC: NBIF %s, register bases %s", version_of(*nbio).c_str(),
+         bases_of(*nbio).c_str());
 }
 
 void Nbio::init_hw() {
@@ -28,6 +31,10 @@ void Nbio::init_hw() {
   write_reg_any(entry0 + kS2aCpEntry2, s2a_doorbell_entry({true, kS2aAwidCp2, 0, 0, 3}));
   write_reg_any(entry0 + kS2aSdma0Entry,
                 s2a_doorbell_entry({true, kS2aAwidSdma0, kSdmaDoorbell, kS2aSdmaRangeSize, 3}));
+  AM_LOG(kDebugBlocks, pci_,
+         "SOC: doorbell aperture on, HDP flush at BAR5 0x%x, S2A doorbell routes for CP, CP2 and "
+         "SDMA 0 (doorbell %u)",
+         kMmioRemapHdpMemFlush, kSdmaDoorbell);
 }
 
 void Nbio::write_reg_any(uint32_t index, uint32_t value) {

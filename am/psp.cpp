@@ -1,5 +1,6 @@
 #include "psp.h"
 
+#include "debug_log.h"
 #include "device_error.h"
 #include "hw/discovery.h"
 #include "hw/psp_gfx_if.h"
@@ -38,6 +39,8 @@ void Psp::init_sw(const IpDiscovery& ip) {
                       " is not known to amcl");
   bases_ = RegisterBases::of(*mp0);
   mp0_major_ = mp0->major;
+  AM_LOG(kDebugBlocks, pci_, "PSP: MP0 %s, register bases %s", version_of(*mp0).c_str(),
+         bases_of(*mp0).c_str());
 }
 
 void Psp::init_hw(const FirmwareSet& fw, MemoryManager& memory, uint64_t fb_base) {
@@ -51,6 +54,8 @@ void Psp::init_hw(const FirmwareSet& fw, MemoryManager& memory, uint64_t fb_base
   create_ring();
   const uint32_t tmr_size = load_toc(fw.sos.at(ucode::PSP_FW_TYPE_PSP_TOC));
   const Allocation tmr = memory.alloc_boot(tmr_size, kTmrAlignment);
+  AM_LOG(kDebugBlocks, pci_, "PSP: TMR of %u KiB at MC 0x%llx", tmr_size >> 10,
+         static_cast<unsigned long long>(mc(tmr)));
   load_ip_fw(fw.smu);
   setup_tmr(tmr);
   for (const FirmwareImage& image : fw.gfx) load_ip_fw(image);
@@ -86,6 +91,8 @@ void Psp::start_sos(const FirmwareSet& fw) {
       throw DeviceError("PSP bootloader is not ready (C2PMSG_35 = " +
                         std::to_string(pci_.reg_read32(reg(regs_->bl_cmd))) + ")");
     copy_to_msg1(it->second, "sOS component");
+    AM_LOG(kDebugBlocks, pci_, "PSP bootloader: command 0x%x, sOS component %u (%zu bytes)",
+           command, type, it->second.size());
     nbio_.flush_hdp();
     pci_.reg_write32(reg(regs_->bl_addr), uint32_t(mc(buf_.msg1) >> 20));
     pci_.reg_write32(reg(regs_->bl_cmd), command);
@@ -111,6 +118,9 @@ void Psp::create_ring() {
     throw DeviceError("PSP: creating the GPCOM ring failed (C2PMSG_64 = " +
                       std::to_string(pci_.reg_read32(reg(regs_->ring_cmd))) + ")");
   wptr_ = pci_.reg_read32(reg(regs_->ring_wptr));
+  AM_LOG(kDebugBlocks, pci_, "PSP: sOS up, GPCOM ring at MC 0x%llx (%llu KiB)",
+         static_cast<unsigned long long>(mc(buf_.ring)),
+         static_cast<unsigned long long>(buf_.ring.size >> 10));
 }
 
 void Psp::submit(uint32_t cmd_id, const char* what) {
@@ -137,6 +147,7 @@ void Psp::submit(uint32_t cmd_id, const char* what) {
     if (std::chrono::steady_clock::now() > deadline)
       throw DeviceError(std::string("PSP: no answer to ") + what);
   const uint32_t status = get32(cmd, kResp + kRespStatus);
+  AM_LOG(kDebugBlocks, pci_, "PSP: %s (command 0x%x): status %u", what, cmd_id, status);
   if (status != 0)
     throw DeviceError(std::string("PSP: ") + what + " failed with status " + std::to_string(status));
 }
@@ -169,7 +180,9 @@ void Psp::load_ip_fw(const FirmwareImage& image) {
   put32(buf_.cmd.cpu, kCmd + kFwAddrHi, uint32_t(mc(buf_.msg1) >> 32));
   put32(buf_.cmd.cpu, kCmd + kFwSize, uint32_t(image.ucode.size()));
   put32(buf_.cmd.cpu, kCmd + kFwType, image.psp_type);
-  const std::string what = "LOAD_IP_FW of " + image.file;
+  const std::string what = "LOAD_IP_FW of " + image.file + " (type " +
+                           std::to_string(image.psp_type) + ", " +
+                           std::to_string(image.ucode.size()) + " bytes)";
   submit(GFX_CMD_ID_LOAD_IP_FW, what.c_str());
 }
 

@@ -1,5 +1,7 @@
 #include "queue_ring.h"
 
+#include "debug_log.h"
+
 #include <cstring>
 
 namespace am {
@@ -28,6 +30,8 @@ bool QueueRing::submit(std::span<const uint32_t> words) {
   signals_->store(layout_.wptr_poll, wptr);
   nbio_->flush_hdp();
   pci_->doorbell_write64(layout_.doorbell, wptr);
+  AM_LOG(kDebugPackets, *pci_, "doorbell %u = 0x%llx", layout_.doorbell,
+         static_cast<unsigned long long>(wptr));
   return true;
 }
 

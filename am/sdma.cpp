@@ -1,5 +1,6 @@
 #include "sdma.h"
 
+#include "debug_log.h"
 #include "doorbells.h"
 #include "hw/discovery.h"
 #include "memory_manager.h"
@@ -12,7 +13,11 @@ using namespace hw;
 
 void Sdma::init_sw(const IpDiscovery& ip, const GcRegisters& gc) {
   gc_ = gc;
-  if (const IpBlock* sdma = ip.find(discovery::SDMA0_HWID)) major_ = sdma->major;
+  if (const IpBlock* sdma = ip.find(discovery::SDMA0_HWID)) {
+    major_ = sdma->major;
+    AM_LOG(kDebugBlocks, pci_, "SDMA: SDMA0 %s (registers in GC's table)",
+           version_of(*sdma).c_str());
+  }
 }
 
 void Sdma::init_hw(MemoryManager& memory, SignalPage& signals) {
@@ -23,6 +28,9 @@ void Sdma::init_hw(MemoryManager& memory, SignalPage& signals) {
   queue_.init(pci_, nbio_, signals, memory.alloc_vram(kQueueRingBytes),
               {kSdmaDoorbell, SignalPage::kSdmaRptr, SignalPage::kSdmaWptrPoll, 4});
   program_queue();
+  AM_LOG(kDebugBlocks, pci_, "SDMA: engine 0 queue 0 ring at VA 0x%llx (%llu KiB), doorbell %u",
+         static_cast<unsigned long long>(queue_.memory().va),
+         static_cast<unsigned long long>(queue_.memory().size >> 10), kSdmaDoorbell);
 }
 
 void Sdma::fini_hw() {

@@ -1,5 +1,6 @@
 #include "smu.h"
 
+#include "debug_log.h"
 #include "device_error.h"
 #include "hw/discovery.h"
 #include "memory_manager.h"
@@ -31,6 +32,8 @@ void Smu::init_sw(const IpDiscovery& ip) {
     throw DeviceError(pci_.address() + ": SMU (MP1) " + version_of(*mp1) +
                       " is not known to amcl");
   bases_ = RegisterBases::of(*mp1);
+  AM_LOG(kDebugBlocks, pci_, "SMU: MP1 %s, register bases %s", version_of(*mp1).c_str(),
+         bases_of(*mp1).c_str());
 }
 
 void Smu::init_hw(MemoryManager& memory, uint64_t fb_base) {
@@ -64,10 +67,14 @@ uint32_t Smu::send(uint32_t msg, uint32_t arg) {
   pci_.reg_write32(reg(regs_->msg), msg);
   const uint32_t resp = answered("no answer from the SMU");
   if (resp != hw::smu::RESULT_OK) throw DeviceError(what + " failed: response " + hex(resp));
-  return pci_.reg_read32(reg(regs_->arg));
+  const uint32_t value = pci_.reg_read32(reg(regs_->arg));
+  AM_LOG(kDebugBlocks, pci_, "SMU: %s (0x%x) argument 0x%x: OK, returns 0x%x",
+         hw::smu::message_name(msg), msg, arg, value);
+  return value;
 }
 
 void Smu::send_debug(uint32_t msg, uint32_t arg) {
+  AM_LOG(kDebugBlocks, pci_, "SMU: debug message 0x%x argument 0x%x", msg, arg);
   pci_.reg_write32(reg(regs_->debug_arg), arg);
   pci_.reg_write32(reg(regs_->debug_msg), msg);
   pci_.reg_write32(reg(regs_->debug_resp), 0);

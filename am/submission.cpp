@@ -3,6 +3,9 @@
 // the signal passes its value, and resets a queue that stopped or hung.
 #include "device.h"
 
+#include "debug_log.h"
+#include "packet_names.h"
+
 #include <algorithm>
 #include <string>
 
@@ -34,11 +37,17 @@ template <class Write> uint64_t Device::submit(Engine e, Write&& write) {
 }
 
 uint64_t Device::submit_compute(const Pm4Builder& packets) {
+  bool told = false; // a full ring retries; the stream is told once
   return submit(Engine::Compute, [&](uint64_t value) {
     Pm4Builder tail;
     tail.release_mem_signal(signals_.va(SignalPage::kComputeSignal), value, true);
     std::vector<uint32_t> all = packets.words();
     all.insert(all.end(), tail.words().begin(), tail.words().end());
+    if (!told && debug_on(kDebugPackets))
+      debug_print(pci_->address(), "compute submission %llu: %s (%zu dwords)",
+                  static_cast<unsigned long long>(value), pm4_packet_names(all).c_str(),
+                  all.size());
+    told = true;
     return gfx_.submit(all);
   });
 }
@@ -55,13 +64,20 @@ uint64_t Device::submit_sdma(const SdmaBuilder& packets) {
       auto next = std::upper_bound(starts.begin(), starts.end(), begin + kMaxSubmissionDwords);
       if (next != starts.begin() && *std::prev(next) > begin) end = *std::prev(next);
     }
-    last = submit_sdma_words(std::span(words).subspan(begin, end - begin));
+    std::string names;
+    if (debug_on(kDebugPackets)) { // the builder's packets that start in this piece
+      const auto first = std::lower_bound(starts.begin(), starts.end(), begin);
+      const auto past = std::lower_bound(first, starts.end(), end);
+      names = sdma_packet_names(words, std::span(first, past));
+    }
+    last = submit_sdma_words(std::span(words).subspan(begin, end - begin), names);
     begin = end;
   } while (begin < words.size());
   return last;
 }
 
-uint64_t Device::submit_sdma_words(std::span<const uint32_t> packets) {
+uint64_t Device::submit_sdma_words(std::span<const uint32_t> packets, const std::string& names) {
+  bool told = false; // a full ring retries; the stream is told once
   return submit(Engine::Sdma, [&](uint64_t value) {
     SdmaBuilder tail;
     const uint64_t sig = signals_.va(SignalPage::kSdmaSignal);
@@ -70,6 +86,11 @@ uint64_t Device::submit_sdma_words(std::span<const uint32_t> packets) {
     tail.trap();
     std::vector<uint32_t> all(packets.begin(), packets.end());
     all.insert(all.end(), tail.words().begin(), tail.words().end());
+    if (!told && debug_on(kDebugPackets))
+      debug_print(pci_->address(), "SDMA submission %llu: %s, then %s (%zu dwords)",
+                  static_cast<unsigned long long>(value), names.c_str(),
+                  sdma_packet_names(tail.words(), tail.packet_starts()).c_str(), all.size());
+    told = true;
     return sdma_.submit(all);
   });
 }

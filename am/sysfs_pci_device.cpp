@@ -1,6 +1,7 @@
 #include "sysfs_pci_device.h"
 
 #include "bar_apertures.h"
+#include "debug_log.h"
 #include "pagemap.h"
 
 #include <fcntl.h>
@@ -48,8 +49,8 @@ SysfsPciDevice::SysfsPciDevice(const fs::path& root, const std::string& address)
   }
   // Other cards reach this one's VRAM at its BAR0 bus address (peer mappings).
   if (auto bus = sysfs_bar_start(dir, 0)) register_aperture(bar0_.base, bar0_.size, *bus);
-  std::fprintf(stderr, "amcl: %s: driven without an IOMMU (sysfs backend, VFIO=0): the card can "
-                       "reach all memory, and a wild DMA would corrupt it\n", address_.c_str());
+  debug_print(address_, "driven without an IOMMU (sysfs backend, VFIO=0): the card can reach "
+                        "all memory, and a wild DMA would corrupt it");
 }
 
 SysfsPciDevice::~SysfsPciDevice() {

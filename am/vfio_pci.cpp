@@ -1,6 +1,7 @@
 #include "vfio_pci.h"
 
 #include "bar_apertures.h"
+#include "debug_log.h"
 
 #include <fcntl.h>
 #include <linux/vfio.h>
@@ -66,8 +67,8 @@ VfioPci::VfioPci(VfioSystem& sys, const std::string& address, const std::string&
   enable_bus_master();
   setup_msi();
   if (noiommu_)
-    std::fprintf(stderr, "amcl: %s: vfio no-IOMMU mode: the card can reach all memory, and a wild DMA "
-                         "would corrupt it\n", address_.c_str());
+    debug_print(address_, "vfio no-IOMMU mode: the card can reach all memory, and a wild DMA "
+                          "would corrupt it");
 }
 
 VfioPci::~VfioPci() { release(); }

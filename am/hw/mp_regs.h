@@ -103,6 +103,23 @@ inline constexpr uint32_t MSG_TestMessage = 0x1, MSG_GetSmuVersion = 0x2,
                           MSG_SetToolsDramAddrHigh = 0x10, MSG_SetToolsDramAddrLow = 0x11,
                           MSG_PrepareMp1ForUnload = 0x2E, MSG_Mode1Reset = 0x2F,
                           MSG_RunDcBtc = 0x36;
+// The name of a message above, for AM_DEBUG's lines ("?" for any other).
+inline constexpr const char* message_name(uint32_t msg) {
+  switch (msg) {
+  case MSG_TestMessage: return "TestMessage";
+  case MSG_GetSmuVersion: return "GetSmuVersion";
+  case MSG_EnableAllSmuFeatures: return "EnableAllSmuFeatures";
+  case MSG_DisableAllSmuFeatures: return "DisableAllSmuFeatures";
+  case MSG_SetDriverDramAddrHigh: return "SetDriverDramAddrHigh";
+  case MSG_SetDriverDramAddrLow: return "SetDriverDramAddrLow";
+  case MSG_SetToolsDramAddrHigh: return "SetToolsDramAddrHigh";
+  case MSG_SetToolsDramAddrLow: return "SetToolsDramAddrLow";
+  case MSG_PrepareMp1ForUnload: return "PrepareMp1ForUnload";
+  case MSG_Mode1Reset: return "Mode1Reset";
+  case MSG_RunDcBtc: return "RunDcBtc";
+  default: return "?";
+  }
+}
 // Debug-mailbox messages (smu_v14_0_2_ppt.c; tinygrad's AM sends the same number to SMU 13.0.0).
 inline constexpr uint32_t DEBUGSMC_MSG_Mode1Reset = 2;
 } // namespace smu

@@ -38,6 +38,25 @@ enum Opcode : uint32_t {
 
 inline constexpr uint32_t kUconfigRegStart = 0xC000; // PACKET3_SET_UCONFIG_REG_START
 
+// The name of an opcode above, for AM_DEBUG's packet lines ("?" for any other).
+inline constexpr const char* opcode_name(uint32_t op) {
+  switch (op) {
+  case NOP: return "NOP";
+  case DISPATCH_DIRECT: return "DISPATCH_DIRECT";
+  case DISPATCH_INDIRECT: return "DISPATCH_INDIRECT";
+  case WRITE_DATA: return "WRITE_DATA";
+  case WAIT_REG_MEM: return "WAIT_REG_MEM";
+  case INDIRECT_BUFFER: return "INDIRECT_BUFFER";
+  case COPY_DATA: return "COPY_DATA";
+  case EVENT_WRITE: return "EVENT_WRITE";
+  case RELEASE_MEM: return "RELEASE_MEM";
+  case ACQUIRE_MEM: return "ACQUIRE_MEM";
+  case SET_SH_REG: return "SET_SH_REG";
+  case SET_UCONFIG_REG: return "SET_UCONFIG_REG";
+  default: return "?";
+  }
+}
+
 // Event types (VGT_EVENT_TYPE) used with EVENT_WRITE / RELEASE_MEM.
 inline constexpr uint32_t CS_PARTIAL_FLUSH = 0x07;
 inline constexpr uint32_t CACHE_FLUSH_AND_INV_TS_EVENT = 0x14;

@@ -31,6 +31,23 @@ enum SubOp : uint32_t {
   SUBOP_TIMESTAMP_GET_GLOBAL = 2,
 };
 
+// The name of a packet by its header's op and sub-op, for AM_DEBUG's packet lines.
+inline constexpr const char* packet_name(uint32_t op, uint32_t sub_op) {
+  switch (op) {
+  case OP_NOP: return "NOP";
+  case OP_COPY:
+    return sub_op == SUBOP_COPY_LINEAR_SUB_WIND ? "COPY_LINEAR_SUB_WINDOW" : "COPY_LINEAR";
+  case OP_WRITE: return "WRITE_LINEAR";
+  case OP_INDIRECT: return "INDIRECT";
+  case OP_FENCE: return "FENCE";
+  case OP_TRAP: return "TRAP";
+  case OP_POLL_REGMEM: return "POLL_REGMEM";
+  case OP_CONST_FILL: return "CONST_FILL";
+  case OP_TIMESTAMP: return "TIMESTAMP";
+  default: return "?";
+  }
+}
+
 // NOP: COUNT[29:16] = dwords of payload that follow the header.
 inline constexpr uint32_t nop_count(uint32_t h) { return (h >> 16) & 0x3fff; }
 
