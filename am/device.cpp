@@ -6,6 +6,7 @@
 #include "hw/ih_v6.h"
 #include "hw/pci_ids.h"
 #include "pci_config_state.h"
+#include "register_log_pci.h"
 
 #include <cstdarg>
 #include <cstdio>
@@ -50,9 +51,9 @@ double milliseconds_since(std::chrono::steady_clock::time_point start) {
 } // namespace
 
 Device::Device(std::shared_ptr<Pci> pci)
-    : pci_(std::move(pci)), nbio_(*pci_), gmc_(*pci_, nbio_), memory_(*pci_, gmc_), ih_(*pci_),
-      psp_(*pci_, nbio_), smu_(*pci_), gfx_(*pci_, nbio_), sdma_(*pci_, nbio_),
-      hang_timeout_(hang_timeout_from_env()) {
+    : pci_(with_register_log(std::move(pci))), nbio_(*pci_), gmc_(*pci_, nbio_),
+      memory_(*pci_, gmc_), ih_(*pci_), psp_(*pci_, nbio_), smu_(*pci_), gfx_(*pci_, nbio_),
+      sdma_(*pci_, nbio_), hang_timeout_(hang_timeout_from_env()) {
   boot();
 }
 
@@ -87,9 +88,9 @@ void Device::boot() {
   boot_phase("card", [&] {
     discover();
     return printf_string("%s, %s, PCI %04x:%04x rev 0x%02x, VRAM %llu MiB, %zu IP blocks",
-                  info_.name.c_str(), info_.gfx.c_str(), info_.vendor_id, info_.device_id,
-                  info_.revision, static_cast<unsigned long long>(info_.vram_size >> 20),
-                  discovery_.blocks.size());
+                         info_.name.c_str(), info_.gfx.c_str(), info_.vendor_id, info_.device_id,
+                         info_.revision, static_cast<unsigned long long>(info_.vram_size >> 20),
+                         discovery_.blocks.size());
   });
   // Which of the three boot states: AM's marker in SCRATCH_REG7 means only GFX and SDMA need
   // re-initialising (unless AM_RESET=1); a running sOS without it means another driver booted
@@ -100,8 +101,10 @@ void Device::boot() {
     const GcRegisters& gc = gfx_.gc();
     const bool am_booted = pci_->reg_read32(gc(gc->SCRATCH_REG7)) == kAmBootedMagic;
     const bool sos_alive = psp_.sos_alive();
-    if (am_booted && !forced) boot_state_ = BootState::FastReinit;
-    else if (sos_alive) boot_state_ = BootState::ResetThenFull;
+    if (am_booted && !forced)
+      boot_state_ = BootState::FastReinit;
+    else if (sos_alive)
+      boot_state_ = BootState::ResetThenFull;
     const char* found = am_booted   ? "left by amcl (SCRATCH_REG7 marker)"
                         : sos_alive ? "left by another driver (amdgpu: PSP sOS running)"
                                     : "fresh (PSP sOS not running)";
@@ -125,8 +128,8 @@ void Device::boot() {
     gmc_.init_hw(memory_.vram());
     signals_.init(memory_.alloc_vram(4096));
     return printf_string("VMID 0 page tables up, VA [0, 0x%llx), VRAM %llu MiB",
-                  static_cast<unsigned long long>(hw::gmc::kVaSpan),
-                  static_cast<unsigned long long>(info_.vram_size >> 20));
+                         static_cast<unsigned long long>(hw::gmc::kVaSpan),
+                         static_cast<unsigned long long>(info_.vram_size >> 20));
   });
   boot_phase("IH", [&] {
     add_interrupt_sources();
@@ -144,7 +147,8 @@ void Device::boot() {
       for (const FirmwareFile& f : fw.files) {
         AM_LOG(kDebugBlocks, *pci_, "firmware: %s, %llu bytes, version 0x%x", f.name.c_str(),
                static_cast<unsigned long long>(f.bytes), f.version);
-        versions += printf_string("%s%s 0x%x", versions.empty() ? "" : ", ", f.name.c_str(), f.version);
+        versions +=
+            printf_string("%s%s 0x%x", versions.empty() ? "" : ", ", f.name.c_str(), f.version);
       }
       return printf_string("from %s: %s", fw.source.c_str(), versions.c_str());
     });
@@ -222,6 +226,8 @@ void Device::discover() {
   psp_.init_sw(discovery_);
   smu_.init_sw(discovery_);
   sdma_.init_sw(discovery_, gfx_.gc());
+  if (auto* log = dynamic_cast<RegisterLogPci*>(pci_.get())) // AM_DEBUG=4
+    log->set_names(register_names(discovery_, gfx_.gc()));
   info_.gfx = gfx_.target(); // the silicon's own word wins over the PCI id table
   if (info_.emulated) info_.name += " (amcl emulated)";
 }

@@ -56,6 +56,7 @@ const char* to_string(BootState s);
 
 class Device {
 public:
+  // At AM_DEBUG=4 the card is reached through a RegisterLogPci (every register access printed).
   explicit Device(std::shared_ptr<Pci> pci);
   ~Device();
   Device(const Device&) = delete;
