@@ -377,7 +377,14 @@ TEST(Basic, SetKernelArgErrors) {
   EXPECT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr),
             CL_OUT_OF_RESOURCES);
   EXPECT_EQ(clFinish(env.queue), CL_SUCCESS);
+  // A buffer argument released since it was set is a stale handle (kernels do not hold their
+  // arguments): the launch is refused, never run on whatever reuses its memory (the API fuzzer
+  // crashed in a buffer's destructor called on a newer object).
+  ASSERT_EQ(clSetKernelArg(k, 2, 16, nullptr), CL_SUCCESS);
   clReleaseMemObject(m);
+  EXPECT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr),
+            CL_INVALID_KERNEL_ARGS);
+  EXPECT_EQ(clFinish(env.queue), CL_SUCCESS);
   clReleaseKernel(k);
 }
 

@@ -114,10 +114,12 @@ std::shared_ptr<const ArgSnapshot> snapshot_args(cl_kernel k) {
       continue;
     cl_mem m;
     std::memcpy(&m, snap->values[i].data(), sizeof m);
-    if (m) {
-      retain(m);
-      snap->buffers.push_back(m);
-    }
+    if (!m) continue;
+    // Kernels do not hold their buffer arguments: one released since clSetKernelArg is a stale
+    // handle, whose memory may already hold another object (the arena reuses it).
+    if (!valid(m)) throw ClError{CL_INVALID_KERNEL_ARGS, "a buffer argument was released"};
+    retain(m);
+    snap->buffers.push_back(m);
   }
   k->snapshot = snap;
   return snap;
