@@ -1,5 +1,6 @@
 #include "device_backends.h"
 
+#include "am/debug_log.h"
 #include "am/enumerate.h"
 #include "am/hw/pci_ids.h"
 #include "sim/gpu.h"
@@ -10,11 +11,6 @@
 
 namespace amcl::rt {
 namespace {
-
-int debug_level() {
-  const char* v = std::getenv("AM_DEBUG");
-  return v ? std::atoi(v) : 0;
-}
 
 // What a held card is without touching it: its sysfs identity and the PCI id table's facts.
 am::DeviceInfo identity_of(const am::PciFunction& f) {
@@ -36,7 +32,7 @@ void add_real(am::RealCard card, std::vector<DeviceBackend>& out) {
   if (card.pci) {
     out.push_back({std::move(card.pci), {}, {}});
   } else if (card.held) {
-    if (debug_level() >= 1) std::fprintf(stderr, "amcl: %s\n", card.held->message.c_str());
+    if (am::debug_on(am::kDebugBoot)) std::fprintf(stderr, "amcl: %s\n", card.held->message.c_str());
     out.push_back({nullptr, identity_of(card.held->function), card.held->message});
   }
 }
