@@ -28,13 +28,9 @@ cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size, void* 
   }
   am::Device& dev = *context->devices[0]->am;
   try {
-    m->alloc = dev.alloc_vram(size);
-    // One VA space for every card: the context's other devices map the same address to this
-    // VRAM (through its BAR), so any of them can run commands on the buffer.
-    for (size_t i = 1; i < context->devices.size(); ++i)
-      context->devices[i]->am->map_peer(m->alloc);
+    m->alloc = alloc_in_context(context, size);
   } catch (const am::DeviceError&) {
-    throw ClError{CL_MEM_OBJECT_ALLOCATION_FAILURE, ""}; // ~_cl_mem unmaps and frees what was done
+    throw ClError{CL_MEM_OBJECT_ALLOCATION_FAILURE, ""};
   }
   if (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) {
     // Through the device's own staging buffer: creating a buffer needs no queue.
@@ -43,6 +39,22 @@ cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size, void* 
     copy_to_device(dev, d->staging, m->alloc.va, static_cast<const uint8_t*>(host_ptr), size);
   }
   return m.release();
+}
+
+am::Allocation alloc_in_context(cl_context context, uint64_t size) {
+  am::Device& dev = *context->devices[0]->am;
+  am::Allocation a = dev.alloc_vram(size);
+  size_t mapped = 1;
+  try {
+    // One VA space for every card: the context's other devices map the same address to this
+    // VRAM (through its BAR), so any of them can run commands on it.
+    for (; mapped < context->devices.size(); ++mapped) context->devices[mapped]->am->map_peer(a);
+  } catch (...) {
+    for (size_t i = 1; i < mapped; ++i) context->devices[i]->am->unmap_peer(a);
+    dev.free(a);
+    throw;
+  }
+  return a;
 }
 
 cl_mem create_sub_buffer(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size) {

@@ -28,6 +28,11 @@ cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size, void* 
 // given are the parent's, and the host-pointer flags always are.
 cl_mem create_sub_buffer(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size);
 
+// `size` bytes of the context's first device's VRAM, mapped at the same address into the other
+// devices' page tables (buffers, image and sampler descriptors); undone by ~_cl_mem. Throws
+// am::DeviceError, having released what it got.
+am::Allocation alloc_in_context(cl_context context, uint64_t size);
+
 // The device memory allocations not freed yet on `d`, and their bytes (a debugging hook).
 struct LiveAllocations {
   cl_ulong count, bytes;

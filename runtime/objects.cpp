@@ -139,18 +139,33 @@ _cl_context::~_cl_context() {
   for (auto it = destructors.rbegin(); it != destructors.rend(); ++it) it->fn(this, it->data);
 }
 
+namespace {
+
+// Frees memory of the context's first device that the others map (buffers, descriptors): the
+// other devices reach it through their page tables, so they unmap it first.
+void free_in_context(cl_context context, const am::Allocation& alloc) {
+  if (!context || !alloc) return;
+  for (size_t i = 1; i < context->devices.size(); ++i) context->devices[i]->am->unmap_peer(alloc);
+  context->devices[0]->am->free(alloc);
+}
+
+} // namespace
+
 _cl_mem::~_cl_mem() {
   // Destructor callbacks run in reverse registration order, before the memory is freed.
   for (auto it = destructors.rbegin(); it != destructors.rend(); ++it) it->fn(this, it->data);
   for (const Mapping& m : maps)
     if (m.owned) std::free(m.ptr); // mapped but never unmapped: the memory goes with the object
-  if (parent) {
+  if (image) free_in_context(context, image->descriptors);
+  if (parent)
     release(parent);
-  } else if (context && alloc && !uses_svm_pointer) {
-    // The other devices of the context reach it through their page tables: unmapped first.
-    for (size_t i = 1; i < context->devices.size(); ++i) context->devices[i]->am->unmap_peer(alloc);
-    context->devices[0]->am->free(alloc);
-  }
+  else if (!uses_svm_pointer)
+    free_in_context(context, alloc);
+  if (context) release(context);
+}
+
+_cl_sampler::~_cl_sampler() {
+  free_in_context(context, descriptors);
   if (context) release(context);
 }
 

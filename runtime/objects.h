@@ -28,7 +28,7 @@ extern const cl_icd_dispatch* g_dispatch;
 enum Magic : uint32_t {
   kPlatformMagic = 0x414D5031, kDeviceMagic = 0x414D4432, kContextMagic = 0x414D4333,
   kQueueMagic = 0x414D5134, kMemMagic = 0x414D4D35, kProgramMagic = 0x414D5036,
-  kKernelMagic = 0x414D4B37, kEventMagic = 0x414D4538,
+  kKernelMagic = 0x414D4B37, kEventMagic = 0x414D4538, kSamplerMagic = 0x414D5339,
 };
 
 // Thrown inside amcl and turned into an error code at the API boundary.
@@ -166,7 +166,33 @@ struct _cl_mem : amcl::rt::ObjectHeader {
   };
   std::vector<Mapping> maps;
   std::mutex map_mutex;
-  uint64_t va() const { return parent ? parent->alloc.va + offset : alloc.va; }
+  // Set for images (runtime/image.h): their format, shape, device layout and descriptors. An
+  // image made from a buffer has that buffer as `parent` (offset 0) and no storage of its own.
+  struct Image {
+    cl_image_format format{};
+    cl_image_desc desc{}; // as given, mem_object included
+    size_t element_size = 0;
+    size_t row_pitch = 0, slice_pitch = 0; // of the device layout, in bytes
+    size_t host_row_pitch = 0, host_slice_pitch = 0; // of host_ptr (CL_MEM_USE_HOST_PTR)
+    // One AMCL_IMAGE_BLOCK_BYTES block per GPU generation (compiler/image_abi.h), on the
+    // context's first device and mapped into the others, as buffers are.
+    am::Allocation descriptors;
+  };
+  std::unique_ptr<Image> image;
+  // The device address of the storage (an image from a sub-buffer: through two parents).
+  uint64_t va() const { return parent ? parent->va() + offset : alloc.va; }
+};
+
+struct _cl_sampler : amcl::rt::ObjectHeader {
+  ~_cl_sampler();
+  _cl_sampler() : ObjectHeader(amcl::rt::kSamplerMagic) {}
+  cl_context context = nullptr;
+  cl_bool normalized_coords = CL_TRUE;
+  cl_addressing_mode addressing = CL_ADDRESS_CLAMP;
+  cl_filter_mode filter = CL_FILTER_NEAREST;
+  std::vector<cl_sampler_properties> properties; // as given to clCreateSamplerWithProperties
+  // One AMCL_SAMPLER_BLOCK_BYTES block per GPU generation (compiler/image_abi.h).
+  am::Allocation descriptors;
 };
 
 struct _cl_program : amcl::rt::ObjectHeader {
@@ -260,6 +286,7 @@ template <> constexpr uint32_t magic_of<_cl_mem>() { return kMemMagic; }
 template <> constexpr uint32_t magic_of<_cl_program>() { return kProgramMagic; }
 template <> constexpr uint32_t magic_of<_cl_kernel>() { return kKernelMagic; }
 template <> constexpr uint32_t magic_of<_cl_event>() { return kEventMagic; }
+template <> constexpr uint32_t magic_of<_cl_sampler>() { return kSamplerMagic; }
 
 // True for addresses inside amcl's object arena (see ObjectHeader::operator new).
 bool is_object_memory(const void* p);

@@ -112,11 +112,13 @@ cl_event enqueue_copy_buffer(cl_command_queue q, cl_mem src, cl_mem dst, size_t 
 
 cl_event enqueue_rect_transfer(cl_command_queue q, cl_mem m, const Rect& dev, const Rect& host,
                                const size_t* region, void* host_ptr, bool to_device,
-                               const cl_event* waits, cl_uint nwait, bool blocking) {
+                               const cl_event* waits, cl_uint nwait, bool blocking,
+                               cl_command_type type) {
   std::array<size_t, 3> r = {region[0], region[1], region[2]};
   auto* p = static_cast<uint8_t*>(host_ptr); // only read from when `to_device`
+  if (!type) type = to_device ? CL_COMMAND_WRITE_BUFFER_RECT : CL_COMMAND_READ_BUFFER_RECT;
   return enqueue(
-      q, to_device ? CL_COMMAND_WRITE_BUFFER_RECT : CL_COMMAND_READ_BUFFER_RECT, waits, nwait,
+      q, type, waits, nwait,
       [q, mem = Hold(m), dev, host, r, p, to_device] {
         rect_transfer(q, mem.get(), dev, host, r.data(), p, to_device);
       },
@@ -125,10 +127,10 @@ cl_event enqueue_rect_transfer(cl_command_queue q, cl_mem m, const Rect& dev, co
 
 cl_event enqueue_copy_buffer_rect(cl_command_queue q, cl_mem src, cl_mem dst, const Rect& s,
                                   const Rect& d, const size_t* region, const cl_event* waits,
-                                  cl_uint nwait) {
+                                  cl_uint nwait, cl_command_type type) {
   std::array<size_t, 3> r = {region[0], region[1], region[2]};
   return enqueue(
-      q, CL_COMMAND_COPY_BUFFER_RECT, waits, nwait,
+      q, type, waits, nwait,
       [q, sm = Hold(src), dm = Hold(dst), s, d, r] {
         am::SdmaBuilder b;
         for (size_t z = 0; z < r[2]; ++z)

@@ -18,13 +18,15 @@ cl_event enqueue_copy_buffer(cl_command_queue q, cl_mem src, cl_mem dst, size_t 
                              size_t dst_offset, size_t size, const cl_event* waits, cl_uint nwait);
 
 // clEnqueueReadBufferRect (to_device false) and clEnqueueWriteBufferRect: the rows of `region`
-// between the buffer (`dev`) and host memory (`host`).
+// between the buffer (`dev`) and host memory (`host`). Image transfers (image_transfer.h) are
+// the same rows under their own command type.
 cl_event enqueue_rect_transfer(cl_command_queue q, cl_mem m, const Rect& dev, const Rect& host,
                                const size_t* region, void* host_ptr, bool to_device,
-                               const cl_event* waits, cl_uint nwait, bool blocking);
+                               const cl_event* waits, cl_uint nwait, bool blocking,
+                               cl_command_type type = 0);
 cl_event enqueue_copy_buffer_rect(cl_command_queue q, cl_mem src, cl_mem dst, const Rect& s,
                                   const Rect& d, const size_t* region, const cl_event* waits,
-                                  cl_uint nwait);
+                                  cl_uint nwait, cl_command_type type = CL_COMMAND_COPY_BUFFER_RECT);
 
 // Fills [offset, offset + size) with copies of a pattern of 1 to 128 bytes.
 cl_event enqueue_fill_buffer(cl_command_queue q, cl_mem m, const void* pattern, size_t pattern_size,

@@ -1,0 +1,27 @@
+// Image reads, writes, copies, fills and maps: an image is linear (runtime/image.h), so each is
+// the rows of a rectangle and runs on the copy engine as buffer rectangles do (transfer.h).
+// Origins and regions are in texels; the entry point has checked them against the image.
+#pragma once
+#include "objects.h"
+#include "transfer.h"
+
+#include <cstddef>
+
+namespace amcl::rt {
+
+// clEnqueueReadImage (to_device false) and clEnqueueWriteImage with the host's pitches (0:
+// tightly packed; a 1D array's layers are `slice_pitch` apart).
+cl_event enqueue_image_transfer(cl_command_queue q, cl_mem image, const size_t* origin,
+                                const size_t* region, size_t row_pitch, size_t slice_pitch,
+                                void* ptr, bool to_device, const cl_event* waits, cl_uint nwait,
+                                bool blocking);
+cl_event enqueue_copy_image(cl_command_queue q, cl_mem src, cl_mem dst, const size_t* src_origin,
+                            const size_t* dst_origin, const size_t* region, const cl_event* waits,
+                            cl_uint nwait);
+// clEnqueueCopyImageToBuffer (to_image false) and clEnqueueCopyBufferToImage: the buffer holds
+// the region tightly packed from `offset`.
+cl_event enqueue_copy_image_buffer(cl_command_queue q, cl_mem image, cl_mem buffer,
+                                   const size_t* origin, const size_t* region, size_t offset,
+                                   bool to_image, const cl_event* waits, cl_uint nwait);
+
+} // namespace amcl::rt
