@@ -20,6 +20,10 @@ void classify_arg(KernelArg& arg) {
     arg.kind = ArgKind::GlobalBuffer;
   else if (v == "dynamic_shared_pointer")
     arg.kind = ArgKind::DynamicSharedPointer;
+  else if (v == "image")
+    arg.kind = ArgKind::Image;
+  else if (v == "sampler")
+    arg.kind = ArgKind::Sampler;
   else if (v == "hidden_grid_dims")
     arg.kind = ArgKind::HiddenGridDims;
   else if (v == "hidden_printf_buffer")

@@ -26,7 +26,9 @@ enum class ArgKind : uint8_t {
   HiddenGridDims,       // hidden_grid_dims: uint16
   HiddenPrintfBuffer,   // hidden_printf_buffer: global pointer to the printf buffer
   HiddenOther,          // other hidden_* arguments: left zero
-  Other,                // kinds amcl does not bind (images, samplers, pipes, queues)
+  Image,                // image*_t: the address of the image's descriptor block (image_abi.h)
+  Sampler,              // sampler_t: the address of the sampler's descriptor block
+  Other,                // kinds amcl does not bind (pipes, queues)
 };
 
 struct KernelArg {

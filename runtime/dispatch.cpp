@@ -1,7 +1,9 @@
 #include "dispatch.h"
 
 #include "am/hw/sh_regs.h"
+#include "image.h"
 #include "printf_output.h"
+#include "sampler.h"
 #include "scheduler.h"
 
 #include <cstdio>
@@ -58,6 +60,7 @@ void print_records(cl_command_queue q, const std::vector<compiler::PrintfFormat>
 
 ArgSnapshot::~ArgSnapshot() {
   for (cl_mem m : buffers) release(m);
+  for (cl_sampler s : samplers) release(s);
 }
 
 Launch::Launch(const Launch& o) : kernel(o.kernel), dims(o.dims), empty(o.empty), args(o.args) {
@@ -110,14 +113,25 @@ std::shared_ptr<const ArgSnapshot> snapshot_args(cl_kernel k) {
   for (const compiler::KernelArg& a : info.args)
     snap->prints |= a.kind == compiler::ArgKind::HiddenPrintfBuffer;
   for (size_t i = 0; i < k->explicit_args.size(); ++i) {
-    if (info.args[k->explicit_args[i]].kind != compiler::ArgKind::GlobalBuffer || snap->svm[i])
+    const compiler::ArgKind kind = info.args[k->explicit_args[i]].kind;
+    if (kind == compiler::ArgKind::Sampler) {
+      cl_sampler s;
+      std::memcpy(&s, snap->values[i].data(), sizeof s);
+      if (!valid(s)) throw ClError{CL_INVALID_KERNEL_ARGS, "a sampler argument was released"};
+      retain(s);
+      snap->samplers.push_back(s);
+      continue;
+    }
+    if ((kind != compiler::ArgKind::GlobalBuffer && kind != compiler::ArgKind::Image) ||
+        snap->svm[i])
       continue;
     cl_mem m;
     std::memcpy(&m, snap->values[i].data(), sizeof m);
     if (!m) continue;
     // Kernels do not hold their buffer arguments: one released since clSetKernelArg is a stale
     // handle, whose memory may already hold another object (the arena reuses it).
-    if (!valid(m)) throw ClError{CL_INVALID_KERNEL_ARGS, "a buffer argument was released"};
+    if (!valid(m) || (kind == compiler::ArgKind::Image) != bool(m->image))
+      throw ClError{CL_INVALID_KERNEL_ARGS, "a buffer argument was released"};
     retain(m);
     snap->buffers.push_back(m);
   }
@@ -239,6 +253,18 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L) 
       cl_mem m;
       std::memcpy(&m, L.args->values[i].data(), sizeof m);
       put<uint64_t>(args, a.offset, m ? m->va() : 0);
+      break;
+    }
+    case compiler::ArgKind::Image: { // the descriptor block for this card (image_abi.h)
+      cl_mem m;
+      std::memcpy(&m, L.args->values[i].data(), sizeof m);
+      put<uint64_t>(args, a.offset, image_block_va(m, q->device));
+      break;
+    }
+    case compiler::ArgKind::Sampler: {
+      cl_sampler s;
+      std::memcpy(&s, L.args->values[i].data(), sizeof s);
+      put<uint64_t>(args, a.offset, sampler_block_va(s, q->device));
       break;
     }
     default:

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace amcl::rt {
@@ -54,10 +56,28 @@ cl_kernel new_kernel(cl_program p, std::vector<const compiler::KernelInfo*> info
   return k.release();
 }
 
+// Whether an image argument declared as `type_name` (image2d_t, ...; the metadata's .type_name)
+// takes `m`: an image of that type. Unknown names take any image.
+bool image_fits_type(cl_mem m, const std::string& type_name) {
+  static const std::pair<const char*, cl_mem_object_type> kTypes[] = {
+      {"image1d_buffer_t", CL_MEM_OBJECT_IMAGE1D_BUFFER},
+      {"image1d_array_t", CL_MEM_OBJECT_IMAGE1D_ARRAY},
+      {"image2d_array_t", CL_MEM_OBJECT_IMAGE2D_ARRAY},
+      {"image1d_t", CL_MEM_OBJECT_IMAGE1D},
+      {"image2d_t", CL_MEM_OBJECT_IMAGE2D},
+      {"image3d_t", CL_MEM_OBJECT_IMAGE3D}};
+  for (const auto& [name, type] : kTypes)
+    if (type_name.find(name) != std::string::npos) return m->image->desc.image_type == type;
+  return true;
+}
+
 // Code object metadata spells the qualifiers as AMDGPUUsage's .address_space and .access.
 cl_kernel_arg_address_qualifier address_qualifier(const compiler::KernelArg& a) {
-  if (a.address_space == "global" || a.address_space == "generic")
+  // OpenCL 3.0 clGetKernelArgInfo: image arguments are in the global address space.
+  if (a.address_space == "global" || a.address_space == "generic" ||
+      a.kind == compiler::ArgKind::Image)
     return CL_KERNEL_ARG_ADDRESS_GLOBAL;
+  if (a.kind == compiler::ArgKind::Sampler) return CL_KERNEL_ARG_ADDRESS_PRIVATE;
   if (a.address_space == "constant") return CL_KERNEL_ARG_ADDRESS_CONSTANT;
   if (a.address_space == "local" || a.kind == compiler::ArgKind::DynamicSharedPointer)
     return CL_KERNEL_ARG_ADDRESS_LOCAL;
@@ -139,9 +159,21 @@ cl_int set_kernel_arg(cl_kernel k, cl_uint index, size_t size, const void* value
   } else if (arg.kind == compiler::ArgKind::GlobalBuffer) {
     if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
     cl_mem m = value ? *static_cast<const cl_mem*>(value) : nullptr;
-    if (m && !valid(m)) return CL_INVALID_MEM_OBJECT;
+    if (m && (!valid(m) || m->image)) return CL_INVALID_MEM_OBJECT;
     k->arg_values[index].assign(reinterpret_cast<const uint8_t*>(&m),
                                 reinterpret_cast<const uint8_t*>(&m) + sizeof m);
+  } else if (arg.kind == compiler::ArgKind::Image) {
+    if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
+    cl_mem m = value ? *static_cast<const cl_mem*>(value) : nullptr;
+    if (!valid(m) || !m->image || !image_fits_type(m, arg.type_name)) return CL_INVALID_MEM_OBJECT;
+    k->arg_values[index].assign(reinterpret_cast<const uint8_t*>(&m),
+                                reinterpret_cast<const uint8_t*>(&m) + sizeof m);
+  } else if (arg.kind == compiler::ArgKind::Sampler) {
+    if (size != sizeof(cl_sampler)) return CL_INVALID_ARG_SIZE;
+    cl_sampler s = value ? *static_cast<const cl_sampler*>(value) : nullptr;
+    if (!valid(s)) return CL_INVALID_SAMPLER;
+    k->arg_values[index].assign(reinterpret_cast<const uint8_t*>(&s),
+                                reinterpret_cast<const uint8_t*>(&s) + sizeof s);
   } else {
     if (size != arg.size) return CL_INVALID_ARG_SIZE;
     if (!value) return CL_INVALID_ARG_VALUE;

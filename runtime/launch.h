@@ -18,7 +18,8 @@ struct ArgSnapshot {
   std::vector<std::vector<uint8_t>> values;
   std::vector<size_t> local_sizes;
   std::vector<bool> svm; // the value is an SVM address, not a cl_mem
-  std::vector<cl_mem> buffers;
+  std::vector<cl_mem> buffers; // and images
+  std::vector<cl_sampler> samplers;
   bool prints = false; // the kernel calls printf: its output is written once it has finished
   ArgSnapshot() = default;
   ArgSnapshot(const ArgSnapshot&) = delete;
