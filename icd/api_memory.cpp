@@ -57,7 +57,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem parent, cl_mem_flags flags, cl_buffe
                                      const void* info, cl_int* errcode_ret) {
   return create<cl_mem>(errcode_ret, [&]() -> cl_mem {
     require(parent, CL_INVALID_MEM_OBJECT);
-    if (parent->parent) throw ClError{CL_INVALID_MEM_OBJECT, ""};
+    if (parent->parent || parent->image) throw ClError{CL_INVALID_MEM_OBJECT, ""};
     if (type != CL_BUFFER_CREATE_TYPE_REGION || !info) throw ClError{CL_INVALID_VALUE, ""};
     const auto* region = static_cast<const cl_buffer_region*>(info);
     if (region->size == 0) throw ClError{CL_INVALID_BUFFER_SIZE, ""};
@@ -70,25 +70,6 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem parent, cl_mem_flags flags, cl_buffe
     // Access flags are inherited unless given, and may not widen the parent's.
     check_sub_buffer_flags(parent->flags, flags);
     return rt::create_sub_buffer(parent, flags, region->origin, region->size);
-  });
-}
-
-// The devices have no image support (CL_DEVICE_IMAGE_SUPPORT is false): every valid query
-// succeeds with no formats.
-cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
-                                              cl_mem_object_type image_type, cl_uint num_entries,
-                                              cl_image_format* formats, cl_uint* num_formats) {
-  if (!rt::valid(context)) return CL_INVALID_CONTEXT;
-  switch (image_type) {
-  case CL_MEM_OBJECT_IMAGE1D: case CL_MEM_OBJECT_IMAGE1D_BUFFER: case CL_MEM_OBJECT_IMAGE1D_ARRAY:
-  case CL_MEM_OBJECT_IMAGE2D: case CL_MEM_OBJECT_IMAGE2D_ARRAY: case CL_MEM_OBJECT_IMAGE3D: break;
-  default: return CL_INVALID_VALUE;
-  }
-  return guarded([&] {
-    check_mem_flags(flags, kBufferFlags | CL_MEM_KERNEL_READ_AND_WRITE);
-    if (num_entries == 0 && formats) throw ClError{CL_INVALID_VALUE, ""};
-    if (num_formats) *num_formats = 0;
-    return CL_SUCCESS;
   });
 }
 
@@ -108,7 +89,9 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param, size_t size, 
                                       size_t* size_ret) {
   if (!rt::valid(m)) return CL_INVALID_MEM_OBJECT;
   switch (param) {
-  case CL_MEM_TYPE: return rt::write_info(cl_mem_object_type(CL_MEM_OBJECT_BUFFER), size, value, size_ret);
+  case CL_MEM_TYPE:
+    return rt::write_info(m->image ? m->image->desc.image_type : cl_mem_object_type(CL_MEM_OBJECT_BUFFER),
+                          size, value, size_ret);
   case CL_MEM_FLAGS: return rt::write_info(m->flags, size, value, size_ret);
   case CL_MEM_SIZE: return rt::write_info(m->size, size, value, size_ret);
   case CL_MEM_HOST_PTR: return rt::write_info(m->host_ptr, size, value, size_ret);

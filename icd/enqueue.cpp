@@ -13,7 +13,7 @@ void check_wait_list(cl_command_queue q, cl_uint n, const cl_event* list) {
 }
 
 void check_buffer_range(cl_mem m, size_t offset, size_t size) {
-  if (!rt::valid(m)) throw ClError{CL_INVALID_MEM_OBJECT, ""};
+  if (!rt::valid(m) || m->image) throw ClError{CL_INVALID_MEM_OBJECT, ""};
   if (offset > m->size || size > m->size - offset) throw ClError{CL_INVALID_VALUE, ""};
 }
 

@@ -30,6 +30,8 @@ const std::vector<Capability>& device_extensions() {
       {"cl_khr_subgroup_ballot", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_subgroup_clustered_reduce", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_subgroup_rotate", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_3d_image_writes", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_khr_image2d_from_buffer", CL_MAKE_VERSION(1, 0, 0)},
   };
   return caps;
 }
@@ -54,6 +56,9 @@ const std::vector<Capability>& opencl_c_features() {
       {"__opencl_c_program_scope_global_variables", CL_MAKE_VERSION(3, 0, 0)},
       {"__opencl_c_generic_address_space", CL_MAKE_VERSION(3, 0, 0)},
       {"__opencl_c_subgroups", CL_MAKE_VERSION(3, 0, 0)},
+      {"__opencl_c_images", CL_MAKE_VERSION(3, 0, 0)},
+      {"__opencl_c_read_write_images", CL_MAKE_VERSION(3, 0, 0)},
+      {"__opencl_c_3d_image_writes", CL_MAKE_VERSION(3, 0, 0)},
   };
   return caps;
 }

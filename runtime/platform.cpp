@@ -5,6 +5,7 @@
 #include "device_caps.h"
 #include "device_identity.h"
 #include "dispatch.h"
+#include "image.h"
 #include "svm.h"
 
 #include <CL/cl_ext.h>
@@ -115,17 +116,22 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t n, void* p, size
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF: case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: return u(2);
   case CL_DEVICE_MAX_CLOCK_FREQUENCY: return u(info.max_clock_mhz);
   case CL_DEVICE_ADDRESS_BITS: return u(64);
-  case CL_DEVICE_MAX_READ_IMAGE_ARGS: case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
-  case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: case CL_DEVICE_MAX_SAMPLERS:
-    return u(0);
+  // Image and sampler arguments are 8-byte kernarg slots (compiler/image_abi.h): the limits are
+  // the OpenCL 3.0 minimums, which the kernarg space holds many times over.
+  case CL_DEVICE_MAX_READ_IMAGE_ARGS: return u(128);
+  case CL_DEVICE_MAX_WRITE_IMAGE_ARGS: case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: return u(64);
+  case CL_DEVICE_MAX_SAMPLERS: return u(16);
   case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return ul(max_alloc);
-  case CL_DEVICE_IMAGE2D_MAX_WIDTH: case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
-  case CL_DEVICE_IMAGE3D_MAX_WIDTH: case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
-  case CL_DEVICE_IMAGE3D_MAX_DEPTH: case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-  case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-    return sz(0);
-  case CL_DEVICE_IMAGE_SUPPORT: return b(CL_FALSE);
-  case CL_DEVICE_IMAGE_PITCH_ALIGNMENT: case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: return u(0);
+  case CL_DEVICE_IMAGE2D_MAX_WIDTH: return sz(image_limits(d).width_2d);
+  case CL_DEVICE_IMAGE2D_MAX_HEIGHT: return sz(image_limits(d).height_2d);
+  case CL_DEVICE_IMAGE3D_MAX_WIDTH: return sz(image_limits(d).width_3d);
+  case CL_DEVICE_IMAGE3D_MAX_HEIGHT: return sz(image_limits(d).height_3d);
+  case CL_DEVICE_IMAGE3D_MAX_DEPTH: return sz(image_limits(d).depth_3d);
+  case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: return sz(image_limits(d).buffer_size);
+  case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return sz(image_limits(d).array_size);
+  case CL_DEVICE_IMAGE_SUPPORT: return b(CL_TRUE);
+  case CL_DEVICE_IMAGE_PITCH_ALIGNMENT: return u(image_limits(d).pitch_align);
+  case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: return u(image_limits(d).base_align);
   case CL_DEVICE_MAX_PARAMETER_SIZE: return sz(4096);
   case CL_DEVICE_MEM_BASE_ADDR_ALIGN: return u(1024); // bits: sub-buffers on 128-byte boundaries
   case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: return u(128);
