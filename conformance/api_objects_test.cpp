@@ -278,35 +278,6 @@ TEST(ApiObjects, NoBuiltInKernels) {
   EXPECT_EQ(err, CL_INVALID_CONTEXT);
 }
 
-TEST(ApiObjects, NoImageFormatsWithoutImageSupport) {
-  Env env;
-  ASSERT_NE(env.context, nullptr);
-  cl_bool images = CL_TRUE;
-  ASSERT_EQ(clGetDeviceInfo(env.device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, nullptr), CL_SUCCESS);
-  EXPECT_EQ(images, cl_bool(CL_FALSE));
-  cl_uint n = 99;
-  EXPECT_EQ(clGetSupportedImageFormats(env.context, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &n),
-            CL_SUCCESS);
-  EXPECT_EQ(n, 0u);
-  cl_image_format f;
-  EXPECT_EQ(clGetSupportedImageFormats(env.context, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, &f, &n),
-            CL_INVALID_VALUE);
-  EXPECT_EQ(clGetSupportedImageFormats(env.context, CL_MEM_READ_ONLY, CL_MEM_OBJECT_BUFFER, 1, &f, &n),
-            CL_INVALID_VALUE);
-  EXPECT_EQ(clGetSupportedImageFormats(nullptr, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 1, &f, &n),
-            CL_INVALID_CONTEXT);
-  // Flags as clCreateBuffer checks them: unknown bits and mutually exclusive ones.
-  EXPECT_EQ(clGetSupportedImageFormats(env.context, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY,
-                                       CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &n),
-            CL_INVALID_VALUE);
-  EXPECT_EQ(clGetSupportedImageFormats(env.context, CL_MEM_READ_WRITE | CL_MEM_KERNEL_READ_AND_WRITE,
-                                       CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &n),
-            CL_SUCCESS);
-  EXPECT_EQ(clGetSupportedImageFormats(env.context, cl_mem_flags(1) << 40, CL_MEM_OBJECT_IMAGE2D, 0,
-                                       nullptr, &n),
-            CL_INVALID_VALUE);
-}
-
 TEST(ApiObjects, UnloadCompiler) {
   Env env;
   ASSERT_NE(env.platform, nullptr);
