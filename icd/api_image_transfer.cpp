@@ -4,6 +4,7 @@
 #include "api_util.h"
 #include "enqueue.h"
 #include "runtime/image.h"
+#include "runtime/image_pixel.h"
 #include "runtime/image_transfer.h"
 
 using namespace amcl;
@@ -158,6 +159,48 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem src, cl
                                               const size_t* region, cl_uint nwait,
                                               const cl_event* wait, cl_event* event) {
   return copy_image_buffer(q, dst, src, dst_origin, region, src_offset, nwait, wait, event, true);
+}
+
+cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem image, const void* color,
+                                      const size_t* origin, const size_t* region, cl_uint nwait,
+                                      const cl_event* wait, cl_event* event) {
+  return guarded([&] {
+    check_image_command(q, image, nwait, wait);
+    if (!color) fail(CL_INVALID_VALUE);
+    check_image_region(image, origin, region);
+    return hand_back(rt::enqueue_fill_image(q, image, rt::fill_texel(image->image->format, color),
+                                            origin, region, wait, nwait),
+                     event);
+  });
+}
+
+void* CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem image, cl_bool blocking,
+                                    cl_map_flags flags, const size_t* origin, const size_t* region,
+                                    size_t* row_pitch, size_t* slice_pitch, cl_uint nwait,
+                                    const cl_event* wait, cl_event* event, cl_int* errcode_ret) {
+  return create<void*>(errcode_ret, [&]() -> void* {
+    check_image_command(q, image, nwait, wait);
+    check_image_region(image, origin, region);
+    const cl_mem_object_type t = image->image->desc.image_type;
+    const bool sliced = t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
+                        t == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+    if (!row_pitch || (sliced && !slice_pitch)) fail(CL_INVALID_VALUE);
+    const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+    if ((flags & ~known) ||
+        ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE))))
+      fail(CL_INVALID_VALUE);
+    if ((flags & CL_MAP_READ) && (image->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)))
+      fail(CL_INVALID_OPERATION);
+    if ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
+        (image->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))
+      fail(CL_INVALID_OPERATION);
+    const rt::MappedImage m =
+        rt::enqueue_map_image(q, image, flags, origin, region, wait, nwait, blocking);
+    *row_pitch = m.row_pitch;
+    if (slice_pitch) *slice_pitch = sliced ? m.slice_pitch : 0;
+    hand_back(m.mapped.event, event);
+    return m.mapped.ptr;
+  });
 }
 
 } // extern "C"

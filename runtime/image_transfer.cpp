@@ -1,6 +1,16 @@
 #include "image_transfer.h"
 
+#include "hold.h"
 #include "image.h"
+#include "scheduler.h"
+#include "staging.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <utility>
 
 namespace amcl::rt {
 namespace {
@@ -54,6 +64,73 @@ cl_event enqueue_copy_image_buffer(cl_command_queue q, cl_mem image, cl_mem buff
                                              CL_COMMAND_COPY_BUFFER_TO_IMAGE)
                   : enqueue_copy_buffer_rect(q, image, buffer, img, buf, b.r, waits, nwait,
                                              CL_COMMAND_COPY_IMAGE_TO_BUFFER);
+}
+
+cl_event enqueue_fill_image(cl_command_queue q, cl_mem image, std::vector<uint8_t> texel,
+                            const size_t* origin, const size_t* region, const cl_event* waits,
+                            cl_uint nwait) {
+  const Rect dev = image_device_rect(image, origin);
+  const std::array<size_t, 3> r = {region[0], region[1], region[2]};
+  return enqueue(
+      q, CL_COMMAND_FILL_IMAGE, waits, nwait,
+      [q, mem = Hold(image), texel = std::move(texel), dev, r] {
+        // One row of texels in the staging memory (at most 16384 x 16 bytes), copied to each
+        // row of the region.
+        ensure_staging(q);
+        const size_t es = texel.size(), row = r[0] * es;
+        for (size_t i = 0; i < r[0]; ++i) std::memcpy(q->staging.cpu + i * es, texel.data(), es);
+        am::SdmaBuilder b;
+        for (size_t z = 0; z < r[2]; ++z)
+          for (size_t y = 0; y < r[1]; ++y)
+            b.copy_linear(mem->va() + dev.offset(y, z), q->staging.va, row);
+        run_sdma(q, b);
+      },
+      false);
+}
+
+MappedImage enqueue_map_image(cl_command_queue q, cl_mem image, cl_map_flags flags,
+                              const size_t* origin, const size_t* region, const cl_event* waits,
+                              cl_uint nwait, bool blocking) {
+  const _cl_mem::Image& im = *image->image;
+  const bool layers_are_rows = im.desc.image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+  _cl_mem::Mapping map{};
+  map.flags = flags;
+  map.image = true;
+  std::copy(origin, origin + 3, map.origin);
+  std::copy(region, region + 3, map.region);
+  // An image on the application's memory maps onto it; others get a packed host copy.
+  const bool on_host = image->host_ptr && !image->parent;
+  if (on_host) {
+    map.row_pitch = im.host_row_pitch;
+    map.slice_pitch = im.host_slice_pitch;
+    map.ptr = static_cast<uint8_t*>(image->host_ptr) + origin[0] * im.element_size +
+              (layers_are_rows ? origin[1] * map.slice_pitch
+                               : origin[1] * map.row_pitch + origin[2] * map.slice_pitch);
+  } else {
+    map.row_pitch = region[0] * im.element_size;
+    map.slice_pitch = layers_are_rows ? map.row_pitch : map.row_pitch * region[1];
+    const size_t count = layers_are_rows ? region[1] : region[2];
+    map.ptr = std::malloc(std::max<size_t>(1, map.slice_pitch * count));
+    if (!map.ptr) throw ClError{CL_OUT_OF_HOST_MEMORY, ""};
+    map.owned = true;
+  }
+  {
+    std::lock_guard lock(image->map_mutex);
+    image->maps.push_back(map);
+    ++image->map_count;
+  }
+  const size_t bytes[3] = {region[0] * im.element_size, region[1], region[2]};
+  const Rect host{{0, 0, 0}, layers_are_rows ? map.slice_pitch : map.row_pitch, map.slice_pitch};
+  try {
+    cl_event e =
+        (flags & CL_MAP_WRITE_INVALIDATE_REGION)
+            ? enqueue(q, CL_COMMAND_MAP_IMAGE, waits, nwait, nullptr, blocking)
+            : enqueue_rect_transfer(q, image, image_device_rect(image, origin), host, bytes,
+                                    map.ptr, false, waits, nwait, blocking, CL_COMMAND_MAP_IMAGE);
+    return {{map.ptr, e}, map.row_pitch, map.slice_pitch};
+  } catch (const ClError&) {
+    throw ClError{CL_MAP_FAILURE, ""};
+  }
 }
 
 } // namespace amcl::rt

@@ -6,6 +6,8 @@
 #include "transfer.h"
 
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
 namespace amcl::rt {
 
@@ -23,5 +25,21 @@ cl_event enqueue_copy_image(cl_command_queue q, cl_mem src, cl_mem dst, const si
 cl_event enqueue_copy_image_buffer(cl_command_queue q, cl_mem image, cl_mem buffer,
                                    const size_t* origin, const size_t* region, size_t offset,
                                    bool to_image, const cl_event* waits, cl_uint nwait);
+
+// clEnqueueFillImage: every texel of the region becomes `texel` (image_pixel.h).
+cl_event enqueue_fill_image(cl_command_queue q, cl_mem image, std::vector<uint8_t> texel,
+                            const size_t* origin, const size_t* region, const cl_event* waits,
+                            cl_uint nwait);
+
+// clEnqueueMapImage: the region in host memory (the application's, for CL_MEM_USE_HOST_PTR)
+// at the returned pitches, filled unless CL_MAP_WRITE_INVALIDATE_REGION; enqueue_unmap
+// (transfer.h) writes it back. A failed enqueue is CL_MAP_FAILURE.
+struct MappedImage {
+  Mapped mapped;
+  size_t row_pitch, slice_pitch;
+};
+MappedImage enqueue_map_image(cl_command_queue q, cl_mem image, cl_map_flags flags,
+                              const size_t* origin, const size_t* region, const cl_event* waits,
+                              cl_uint nwait, bool blocking);
 
 } // namespace amcl::rt

@@ -163,6 +163,10 @@ struct _cl_mem : amcl::rt::ObjectHeader {
     size_t offset, size;
     cl_map_flags flags;
     bool owned; // host memory amcl allocated for the mapping (not the USE_HOST_PTR region)
+    // Image maps (clEnqueueMapImage): the texels mapped, and the host pitches at `ptr`.
+    bool image = false;
+    size_t origin[3] = {}, region[3] = {};
+    size_t row_pitch = 0, slice_pitch = 0;
   };
   std::vector<Mapping> maps;
   std::mutex map_mutex;

@@ -1,6 +1,7 @@
 #include "transfer.h"
 
 #include "hold.h"
+#include "image.h"
 #include "scheduler.h"
 #include "staging.h"
 
@@ -193,9 +194,19 @@ cl_event enqueue_unmap(cl_command_queue q, cl_mem m, void* mapped, const cl_even
   return enqueue(
       q, CL_COMMAND_UNMAP_MEM_OBJECT, waits, nwait,
       [q, mem = Hold(m), host, map, write_back] {
-        if (write_back)
-          copy_to_device(q, mem->va() + map.offset, static_cast<const uint8_t*>(host.get()),
-                         map.size);
+        if (!write_back) return;
+        if (map.image) { // the mapped texels' rows (image_transfer.h)
+          const size_t es = mem->image->element_size;
+          const size_t bytes[3] = {map.region[0] * es, map.region[1], map.region[2]};
+          const bool layers_are_rows = mem->image->desc.image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+          const Rect h{{0, 0, 0}, layers_are_rows ? map.slice_pitch : map.row_pitch,
+                       map.slice_pitch};
+          rect_transfer(q, mem.get(), image_device_rect(mem.get(), map.origin), h, bytes,
+                        static_cast<uint8_t*>(host.get()), true);
+          return;
+        }
+        copy_to_device(q, mem->va() + map.offset, static_cast<const uint8_t*>(host.get()),
+                       map.size);
       },
       false);
 }
