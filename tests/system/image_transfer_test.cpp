@@ -1,0 +1,217 @@
+// Image fills and maps through the ICD loader: clEnqueueFillImage converts the colour on the
+// host and fills only the region, clEnqueueMapImage returns the region at its pitches (on the
+// application's memory for CL_MEM_USE_HOST_PTR) and unmapping writes it back. Runs on gfx1100
+// and (as gfx1201_image_transfer_test) on gfx1201.
+#include "cl_helpers.h"
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+using namespace amcl_test;
+
+namespace {
+
+cl_mem image2d(Env& env, cl_image_format f, size_t w, size_t h, cl_mem_flags flags = 0,
+               void* host = nullptr, size_t row_pitch = 0) {
+  cl_image_desc d{};
+  d.image_type = CL_MEM_OBJECT_IMAGE2D;
+  d.image_width = w;
+  d.image_height = h;
+  d.image_row_pitch = row_pitch;
+  cl_int err = 1;
+  cl_mem m = clCreateImage(env.context, flags, &f, &d, host, &err);
+  EXPECT_EQ(err, CL_SUCCESS);
+  return m;
+}
+
+std::vector<uint8_t> read_all(Env& env, cl_mem m, size_t w, size_t h, size_t es) {
+  std::vector<uint8_t> out(w * h * es);
+  const size_t o[3] = {0, 0, 0}, r[3] = {w, h, 1};
+  EXPECT_EQ(clEnqueueReadImage(env.queue, m, CL_TRUE, o, r, 0, 0, out.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  return out;
+}
+
+} // namespace
+
+TEST(ImageTransfer, FillConvertsTheColourAndKeepsTheRest) {
+  Env env;
+  ASSERT_NE(env.context, nullptr);
+  const size_t w = 9, h = 7;
+  std::vector<uint8_t> init(w * h * 4, 0x11);
+  cl_mem m = image2d(env, {CL_BGRA, CL_UNORM_INT8}, w, h, CL_MEM_COPY_HOST_PTR, init.data());
+  const float colour[4] = {1.0f, 0.5f, 0.0f, 0.25f}; // r g b a
+  const size_t o[3] = {2, 1, 0}, r[3] = {5, 4, 1};
+  cl_event e = nullptr;
+  ASSERT_EQ(clEnqueueFillImage(env.queue, m, colour, o, r, 0, nullptr, &e), CL_SUCCESS);
+  EXPECT_EQ(env.final_status(e), CL_COMPLETE);
+  cl_command_type type = 0;
+  clGetEventInfo(e, CL_EVENT_COMMAND_TYPE, sizeof type, &type, nullptr);
+  EXPECT_EQ(type, cl_command_type(CL_COMMAND_FILL_IMAGE));
+  clReleaseEvent(e);
+  const std::vector<uint8_t> got = read_all(env, m, w, h, 4);
+  const uint8_t inside[4] = {0, 128, 255, 64}; // b g r a in memory
+  for (size_t y = 0; y < h; ++y)
+    for (size_t x = 0; x < w; ++x) {
+      const bool in = x >= 2 && x < 7 && y >= 1 && y < 5;
+      for (int c = 0; c < 4; ++c)
+        ASSERT_EQ(got[(y * w + x) * 4 + c], in ? inside[c] : 0x11) << x << "," << y << " " << c;
+    }
+  clReleaseMemObject(m);
+}
+
+TEST(ImageTransfer, FillEveryTypeOf3DAndArrays) {
+  Env env;
+  ASSERT_NE(env.context, nullptr);
+  const cl_image_format f{CL_RGBA, CL_SIGNED_INT16};
+  cl_image_desc d{};
+  d.image_type = CL_MEM_OBJECT_IMAGE2D_ARRAY;
+  d.image_width = 5;
+  d.image_height = 3;
+  d.image_array_size = 4;
+  cl_int err = 1;
+  cl_mem m = clCreateImage(env.context, 0, &f, &d, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  const int32_t zero[4] = {0, 0, 0, 0}, colour[4] = {-1, 40000, -40000, 7};
+  const size_t o[3] = {0, 0, 0}, all[3] = {5, 3, 4}, o2[3] = {1, 1, 2}, r2[3] = {3, 2, 1};
+  ASSERT_EQ(clEnqueueFillImage(env.queue, m, zero, o, all, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueFillImage(env.queue, m, colour, o2, r2, 0, nullptr, nullptr), CL_SUCCESS);
+  std::vector<int16_t> got(5 * 3 * 4 * 4);
+  ASSERT_EQ(
+      clEnqueueReadImage(env.queue, m, CL_TRUE, o, all, 0, 0, got.data(), 0, nullptr, nullptr),
+      CL_SUCCESS);
+  const int16_t want[4] = {-1, 32767, -32768, 7};
+  for (size_t z = 0; z < 4; ++z)
+    for (size_t y = 0; y < 3; ++y)
+      for (size_t x = 0; x < 5; ++x) {
+        const bool in = z == 2 && y >= 1 && y < 3 && x >= 1 && x < 4;
+        for (int c = 0; c < 4; ++c)
+          ASSERT_EQ(got[((z * 3 + y) * 5 + x) * 4 + c], in ? want[c] : 0) << x << y << z << c;
+      }
+  // Errors.
+  EXPECT_EQ(clEnqueueFillImage(env.queue, m, nullptr, o, all, 0, nullptr, nullptr),
+            CL_INVALID_VALUE);
+  const size_t over[3] = {5, 3, 5};
+  EXPECT_EQ(clEnqueueFillImage(env.queue, m, colour, o, over, 0, nullptr, nullptr),
+            CL_INVALID_VALUE);
+  cl_mem buffer = env.buffer(64);
+  EXPECT_EQ(clEnqueueFillImage(env.queue, buffer, colour, o, all, 0, nullptr, nullptr),
+            CL_INVALID_MEM_OBJECT);
+  EXPECT_EQ(clEnqueueFillImage(nullptr, m, colour, o, all, 0, nullptr, nullptr),
+            CL_INVALID_COMMAND_QUEUE);
+  clReleaseMemObject(buffer);
+  clReleaseMemObject(m);
+}
+
+TEST(ImageTransfer, MapReadsAndUnmapWritesBack) {
+  Env env;
+  ASSERT_NE(env.context, nullptr);
+  const size_t w = 12, h = 6, es = 8;
+  std::vector<uint8_t> init(w * h * es);
+  for (size_t i = 0; i < init.size(); ++i) init[i] = uint8_t(i);
+  cl_mem m = image2d(env, {CL_RGBA, CL_HALF_FLOAT}, w, h, CL_MEM_COPY_HOST_PTR, init.data());
+  const size_t o[3] = {3, 2, 0}, r[3] = {6, 3, 1};
+  size_t row = 0, slice = 99;
+  cl_int err = 1;
+  auto* p =
+      static_cast<uint8_t*>(clEnqueueMapImage(env.queue, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, o,
+                                              r, &row, &slice, 0, nullptr, nullptr, &err));
+  ASSERT_EQ(err, CL_SUCCESS);
+  ASSERT_NE(p, nullptr);
+  EXPECT_GE(row, r[0] * es);
+  EXPECT_EQ(slice, 0u); // a 2D image
+  EXPECT_EQ(mem_info<cl_uint>(m, CL_MEM_MAP_COUNT), 1u);
+  for (size_t y = 0; y < r[1]; ++y)
+    ASSERT_EQ(std::memcmp(p + y * row, &init[((o[1] + y) * w + o[0]) * es], r[0] * es), 0) << y;
+  for (size_t y = 0; y < r[1]; ++y) std::memset(p + y * row, int(0xa0 + y), r[0] * es);
+  ASSERT_EQ(clEnqueueUnmapMemObject(env.queue, m, p, 0, nullptr, nullptr), CL_SUCCESS);
+  const std::vector<uint8_t> got = read_all(env, m, w, h, es);
+  for (size_t y = 0; y < h; ++y)
+    for (size_t x = 0; x < w; ++x) {
+      const bool in = x >= o[0] && x < o[0] + r[0] && y >= o[1] && y < o[1] + r[1];
+      const size_t at = (y * w + x) * es;
+      ASSERT_EQ(got[at], in ? uint8_t(0xa0 + (y - o[1])) : init[at]) << x << "," << y;
+    }
+  EXPECT_EQ(mem_info<cl_uint>(m, CL_MEM_MAP_COUNT), 0u);
+  // A 3D map has a slice pitch; without somewhere to put it, CL_INVALID_VALUE.
+  cl_image_desc d{};
+  d.image_type = CL_MEM_OBJECT_IMAGE3D;
+  d.image_width = 4;
+  d.image_height = 4;
+  d.image_depth = 3;
+  const cl_image_format f{CL_R, CL_FLOAT};
+  cl_mem m3 = clCreateImage(env.context, 0, &f, &d, nullptr, &err);
+  const size_t o3[3] = {0, 0, 1}, r3[3] = {4, 4, 2};
+  EXPECT_EQ(clEnqueueMapImage(env.queue, m3, CL_TRUE, CL_MAP_READ, o3, r3, &row, nullptr, 0,
+                              nullptr, nullptr, &err),
+            nullptr);
+  EXPECT_EQ(err, CL_INVALID_VALUE);
+  void* p3 = clEnqueueMapImage(env.queue, m3, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, o3, r3, &row,
+                               &slice, 0, nullptr, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  EXPECT_GE(slice, row * 4);
+  for (size_t z = 0; z < 2; ++z)
+    for (size_t y = 0; y < 4; ++y)
+      for (size_t x = 0; x < 4; ++x)
+        reinterpret_cast<float*>(static_cast<uint8_t*>(p3) + z * slice + y * row)[x] =
+            float(100 * z + 10 * y + x);
+  ASSERT_EQ(clEnqueueUnmapMemObject(env.queue, m3, p3, 0, nullptr, nullptr), CL_SUCCESS);
+  std::vector<float> back(4 * 4 * 2);
+  ASSERT_EQ(
+      clEnqueueReadImage(env.queue, m3, CL_TRUE, o3, r3, 0, 0, back.data(), 0, nullptr, nullptr),
+      CL_SUCCESS);
+  for (size_t i = 0; i < back.size(); ++i)
+    ASSERT_EQ(back[i], float(100 * (i / 16) + 10 * (i / 4 % 4) + i % 4)) << i;
+  // Errors: no row pitch, bad flags, host access, a buffer.
+  EXPECT_EQ(clEnqueueMapImage(env.queue, m, CL_TRUE, CL_MAP_READ, o, r, nullptr, nullptr, 0,
+                              nullptr, nullptr, &err),
+            nullptr);
+  EXPECT_EQ(err, CL_INVALID_VALUE);
+  EXPECT_EQ(clEnqueueMapImage(env.queue, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION,
+                              o, r, &row, nullptr, 0, nullptr, nullptr, &err),
+            nullptr);
+  EXPECT_EQ(err, CL_INVALID_VALUE);
+  cl_mem no_host = image2d(env, {CL_R, CL_FLOAT}, 4, 4, CL_MEM_HOST_NO_ACCESS);
+  EXPECT_EQ(clEnqueueMapImage(env.queue, no_host, CL_TRUE, CL_MAP_READ, o3, o3, &row, nullptr, 0,
+                              nullptr, nullptr, &err),
+            nullptr);
+  EXPECT_EQ(err, CL_INVALID_VALUE); // region 0 first
+  const size_t one[3] = {1, 1, 1}, origin0[3] = {0, 0, 0};
+  EXPECT_EQ(clEnqueueMapImage(env.queue, no_host, CL_TRUE, CL_MAP_READ, origin0, one, &row, nullptr,
+                              0, nullptr, nullptr, &err),
+            nullptr);
+  EXPECT_EQ(err, CL_INVALID_OPERATION);
+  cl_mem buffer = env.buffer(64);
+  EXPECT_EQ(clEnqueueMapImage(env.queue, buffer, CL_TRUE, CL_MAP_READ, origin0, one, &row, nullptr,
+                              0, nullptr, nullptr, &err),
+            nullptr);
+  EXPECT_EQ(err, CL_INVALID_MEM_OBJECT);
+  for (cl_mem x : {m, m3, no_host, buffer}) clReleaseMemObject(x);
+}
+
+// CL_MEM_USE_HOST_PTR: the map is the application's memory at its own pitch.
+TEST(ImageTransfer, MapOfAHostPointerImageIsThatMemory) {
+  Env env;
+  ASSERT_NE(env.context, nullptr);
+  const size_t w = 8, h = 4, pitch = 8 * 4 + 16;
+  std::vector<uint8_t> host(pitch * h, 0x5a);
+  cl_mem m = image2d(env, {CL_RGBA, CL_UNORM_INT8}, w, h, CL_MEM_USE_HOST_PTR, host.data(), pitch);
+  const size_t o[3] = {2, 1, 0}, r[3] = {3, 2, 1};
+  const float colour[4] = {0, 0, 0, 0};
+  ASSERT_EQ(clEnqueueFillImage(env.queue, m, colour, o, r, 0, nullptr, nullptr), CL_SUCCESS);
+  size_t row = 0;
+  cl_int err = 1;
+  auto* p = static_cast<uint8_t*>(clEnqueueMapImage(env.queue, m, CL_TRUE, CL_MAP_READ, o, r, &row,
+                                                    nullptr, 0, nullptr, nullptr, &err));
+  ASSERT_EQ(err, CL_SUCCESS);
+  EXPECT_EQ(p, host.data() + 1 * pitch + 2 * 4);
+  EXPECT_EQ(row, pitch);
+  // The device's fill shows in the application's memory once mapped.
+  EXPECT_EQ(p[0], 0);
+  EXPECT_EQ(p[row + 3 * 4 - 1], 0);
+  EXPECT_EQ(host[0], 0x5a);
+  ASSERT_EQ(clEnqueueUnmapMemObject(env.queue, m, p, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
+  clReleaseMemObject(m);
+}
