@@ -98,7 +98,7 @@ struct ApiCallSequence::Impl {
   void step() {
     ++calls;
     cl_int err = 0;
-    switch (pick(16)) {
+    switch (pick(17)) {
     case 0: { // buffers with random flags and sizes
       const cl_mem_flags flags =
           coin() ? CL_MEM_READ_WRITE
@@ -273,6 +273,27 @@ struct ApiCallSequence::Impl {
       void* p = clEnqueueMapBuffer(env.queue, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, size(),
                                    size(), 0, nullptr, nullptr, &err);
       if (p) clEnqueueUnmapMemObject(env.queue, m, p, 0, nullptr, nullptr);
+      break;
+    }
+    case 15: { // images: random types, formats and sizes, then a transfer on any memory object
+      static const cl_image_format kFormats[] = {{CL_RGBA, CL_UNORM_INT8}, {CL_R, CL_FLOAT},
+                                                 {CL_sRGBA, CL_UNORM_INT8}, {CL_RGB, CL_FLOAT}};
+      cl_image_desc d{};
+      d.image_type = cl_mem_object_type(CL_MEM_OBJECT_IMAGE2D + pick(6)); // 0x10F1..0x10F6
+      d.image_width = 1 + pick(40);
+      d.image_height = pick(8);
+      d.image_depth = pick(4);
+      d.image_array_size = pick(4);
+      if (coin()) d.buffer = handle(mems);
+      own(mems, clCreateImage(env.context, coin() ? 0 : cl_mem_flags(1) << pick(6),
+                              &kFormats[pick(std::size(kFormats))], &d, nullptr, &err));
+      const size_t origin[3] = {pick(4), pick(2), pick(2)}, region[3] = {1 + pick(8), 1, 1};
+      const float colour[4] = {0.5f, 1.0f, 0.0f, 1.0f};
+      if (coin())
+        clEnqueueReadImage(env.queue, handle(mems), CL_TRUE, origin, region, 0, 0, host.data(), 0,
+                           nullptr, nullptr);
+      else
+        clEnqueueFillImage(env.queue, handle(mems), colour, origin, region, 0, nullptr, nullptr);
       break;
     }
     default:
