@@ -24,10 +24,6 @@ bool is_image_type(cl_mem_object_type t) {
   }
 }
 
-[[noreturn]] void fail(cl_int code) {
-  throw ClError{code, ""};
-}
-
 // The buffer an image is made from (1D buffer images, 2D images from a buffer): its flags,
 // which the image inherits where it does not give its own, and its alignment.
 cl_mem_flags image_from_buffer_flags(cl_context context, const cl_image_desc& d, cl_mem_flags flags,
@@ -134,11 +130,6 @@ cl_mem create_checked_image(cl_context context, cl_mem_flags flags, const cl_ima
   std::vector<cl_mem_properties> kept;
   if (properties) kept = {0};
   return rt::create_image(context, flags, *format, d, host_ptr, std::move(kept));
-}
-
-cl_mem require_image(cl_mem m) {
-  if (!rt::valid(m) || !m->image) fail(CL_INVALID_MEM_OBJECT);
-  return m;
 }
 
 } // namespace

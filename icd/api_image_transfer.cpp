@@ -12,10 +12,6 @@ using namespace amcl::icd;
 
 namespace {
 
-[[noreturn]] void fail(cl_int code) {
-  throw ClError{code, ""};
-}
-
 cl_mem require_image(cl_mem m) {
   if (!rt::valid(m) || !m->image) fail(CL_INVALID_MEM_OBJECT);
   return m;
@@ -52,9 +48,7 @@ cl_int image_transfer(cl_command_queue q, cl_mem image, cl_bool blocking, const 
                       const size_t* region, size_t row_pitch, size_t slice_pitch, void* ptr,
                       cl_uint nwait, const cl_event* wait, cl_event* event, bool to_device) {
   return guarded([&] {
-    require(q, CL_INVALID_COMMAND_QUEUE);
-    require_image(image);
-    if (image->context != q->context) fail(CL_INVALID_CONTEXT);
+    check_image_command(q, image, nwait, wait);
     check_image_region(image, origin, region);
     if (!ptr) fail(CL_INVALID_VALUE);
     const size_t row = region[0] * image->image->element_size;
@@ -69,7 +63,6 @@ cl_int image_transfer(cl_command_queue q, cl_mem image, cl_bool blocking, const 
     if (image->flags &
         ((to_device ? CL_MEM_HOST_READ_ONLY : CL_MEM_HOST_WRITE_ONLY) | CL_MEM_HOST_NO_ACCESS))
       fail(CL_INVALID_OPERATION);
-    check_wait_list(q, nwait, wait);
     return hand_back(rt::enqueue_image_transfer(q, image, origin, region, row_pitch, slice_pitch,
                                                 ptr, to_device, wait, nwait, blocking),
                      event);

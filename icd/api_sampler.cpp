@@ -10,10 +10,6 @@ using namespace amcl::icd;
 
 namespace {
 
-[[noreturn]] void fail(cl_int code) {
-  throw ClError{code, ""};
-}
-
 bool valid_addressing(cl_addressing_mode m) {
   return m == CL_ADDRESS_NONE || m == CL_ADDRESS_CLAMP_TO_EDGE || m == CL_ADDRESS_CLAMP ||
          m == CL_ADDRESS_REPEAT || m == CL_ADDRESS_MIRRORED_REPEAT;

@@ -41,6 +41,11 @@ template <class T> cl_int release_handle(T* h, cl_int invalid) {
   return CL_SUCCESS;
 }
 
+// Throws the error code the caller's check found.
+[[noreturn]] inline void fail(cl_int code) {
+  throw ClError{code, ""};
+}
+
 template <class T> void require(T* h, cl_int code) {
   if (!rt::valid(h)) throw ClError{code, "invalid handle"};
 }
