@@ -7,6 +7,7 @@
 #include "hw/pci_ids.h"
 #include "pci_config_state.h"
 #include "register_log_pci.h"
+#include "trace_pci.h"
 
 #include <cstdarg>
 #include <cstdio>
@@ -48,10 +49,16 @@ double milliseconds_since(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
+uint64_t nanoseconds_since(std::chrono::steady_clock::time_point start) {
+  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now() - start)
+                      .count());
+}
+
 } // namespace
 
 Device::Device(std::shared_ptr<Pci> pci)
-    : pci_(with_register_log(std::move(pci))), nbio_(*pci_), gmc_(*pci_, nbio_),
+    : pci_(with_trace(with_register_log(std::move(pci)))), nbio_(*pci_), gmc_(*pci_, nbio_),
       memory_(*pci_, gmc_), ih_(*pci_), psp_(*pci_, nbio_), smu_(*pci_), gfx_(*pci_, nbio_),
       sdma_(*pci_, nbio_), hang_timeout_(hang_timeout_from_env()) {
   boot();
@@ -60,10 +67,12 @@ Device::Device(std::shared_ptr<Pci> pci)
 // tinygrad's AMDev.fini: the engines stop fetching before their rings and page tables go away.
 Device::~Device() {
   const auto start = std::chrono::steady_clock::now();
+  trace_phase(*pci_, trace::kPhaseBegin, "teardown", 0);
   sdma_.fini_hw();
   gfx_.fini_hw();
   ih_.fini_hw();
   memory_.fini();
+  trace_phase(*pci_, trace::kPhaseEnd, "teardown", nanoseconds_since(start));
   AM_LOG(kDebugBoot, *pci_, "teardown: queues and interrupts stopped, memory released (%.1f ms)",
          milliseconds_since(start));
 }
@@ -147,6 +156,7 @@ void Device::boot() {
       for (const FirmwareFile& f : fw.files) {
         AM_LOG(kDebugBlocks, *pci_, "firmware: %s, %llu bytes, version 0x%x", f.name.c_str(),
                static_cast<unsigned long long>(f.bytes), f.version);
+        trace_firmware(*pci_, f.name, f.bytes, f.version);
         versions +=
             printf_string("%s%s 0x%x", versions.empty() ? "" : ", ", f.name.c_str(), f.version);
       }
@@ -188,12 +198,15 @@ void Device::boot() {
 
 template <class Step> void Device::boot_phase(const char* name, Step&& step) {
   const auto start = std::chrono::steady_clock::now();
+  trace_phase(*pci_, trace::kPhaseBegin, name, 0);
   try {
     const std::string result = step();
     AM_LOG(kDebugBoot, *pci_, "%s: %s (%.1f ms)", name, result.c_str(), milliseconds_since(start));
+    trace_phase(*pci_, trace::kPhaseEnd, name, nanoseconds_since(start));
   } catch (const std::exception& e) {
     debug_print(pci_->address(), "boot failed in %s after %.1f ms: %s", name,
                 milliseconds_since(start), e.what());
+    trace_phase(*pci_, trace::kPhaseFailed, name, nanoseconds_since(start), e.what());
     throw;
   }
 }
@@ -226,8 +239,9 @@ void Device::discover() {
   psp_.init_sw(discovery_);
   smu_.init_sw(discovery_);
   sdma_.init_sw(discovery_, gfx_.gc());
-  if (auto* log = dynamic_cast<RegisterLogPci*>(pci_.get())) // AM_DEBUG=4
+  if (auto* log = find_layer<RegisterLogPci>(*pci_)) // AM_DEBUG=4
     log->set_names(register_names(discovery_, gfx_.gc()));
+  trace_ip_discovery(*pci_, discovery_);
   info_.gfx = gfx_.target(); // the silicon's own word wins over the PCI id table
   if (info_.emulated) info_.name += " (amcl emulated)";
 }

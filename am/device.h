@@ -56,7 +56,8 @@ const char* to_string(BootState s);
 
 class Device {
 public:
-  // At AM_DEBUG=4 the card is reached through a RegisterLogPci (every register access printed).
+  // At AM_DEBUG=4 the card is reached through a RegisterLogPci (every register access printed),
+  // with AM_TRACE=<file> through a TracePci (everything the driver did, recorded).
   explicit Device(std::shared_ptr<Pci> pci);
   ~Device();
   Device(const Device&) = delete;
@@ -140,7 +141,9 @@ private:
   Timeline& timeline(Engine e) { return e == Engine::Compute ? compute_timeline_ : sdma_timeline_; }
   template <class Write> uint64_t submit(Engine e, Write&& write);
   // `names`: the packets' names for AM_DEBUG=3 (empty below it).
-  uint64_t submit_sdma_words(std::span<const uint32_t> packets, const std::string& names);
+  // `starts`: the packets' starts in `packets`, for AM_TRACE (empty when no trace is taken).
+  uint64_t submit_sdma_words(std::span<const uint32_t> packets, const std::string& names,
+                             std::vector<size_t> starts);
   bool stopped(Engine e) const { return e == Engine::Compute ? gfx_.stopped() : sdma_.stopped(); }
   void reset_queue(Engine e);
 

@@ -1,5 +1,6 @@
 // An am::Pci that passes every call on to another: the base of a Pci that changes a few calls
-// of a card and keeps the rest (RegisterLogPci prints the register accesses).
+// of a card and keeps the rest (RegisterLogPci prints the register accesses, TracePci records
+// them).
 #pragma once
 #include "pci.h"
 
@@ -36,11 +37,23 @@ public:
   std::string address() const override { return card_->address(); }
   bool emulated() const override { return card_->emulated(); }
 
+  Pci& forwarded_to() { return *card_; }
+
 protected:
   Pci& card() { return *card_; }
 
 private:
   std::shared_ptr<Pci> card_;
 };
+
+// The first `Layer` in the chain of ForwardingPcis that starts at `pci`, or nullptr.
+template <class Layer> Layer* find_layer(Pci& pci) {
+  for (Pci* at = &pci;;) {
+    if (auto* layer = dynamic_cast<Layer*>(at)) return layer;
+    auto* forwarding = dynamic_cast<ForwardingPci*>(at);
+    if (!forwarding) return nullptr;
+    at = &forwarding->forwarded_to();
+  }
+}
 
 } // namespace am

@@ -3,6 +3,7 @@
 #include "debug_log.h"
 #include "hw/discovery.h"
 #include "memory_manager.h"
+#include "trace_pci.h"
 
 #include <cstring>
 
@@ -48,6 +49,11 @@ void Ih::add_source(int client, uint8_t source, Handler handler) {
 
 void Ih::service() {
   for (const hw::ih::IvEntry& iv : ring_.drain()) {
+    if (trace_detail::open_traces.load(std::memory_order_relaxed)) {
+      uint32_t entry[hw::ih::kEntryDwords];
+      hw::ih::encode(iv, entry);
+      trace_interrupt(pci_, std::span<const uint32_t, 8>(entry, 8));
+    }
     AM_LOG(kDebugPackets, pci_,
            "interrupt: client %u source %u ring %u vmid %u, data 0x%x 0x%x 0x%x 0x%x", iv.client_id,
            iv.source_id, iv.ring_id, iv.vmid, iv.src_data[0], iv.src_data[1], iv.src_data[2],

@@ -1,6 +1,7 @@
 #include "queue_ring.h"
 
 #include "debug_log.h"
+#include "trace_pci.h"
 
 #include <cstring>
 
@@ -17,7 +18,7 @@ void QueueRing::init(Pci& pci, Nbio& nbio, SignalPage& signals, const Allocation
   ring_.init(mem);
 }
 
-bool QueueRing::submit(std::span<const uint32_t> words) {
+bool QueueRing::submit(std::span<const uint32_t> words, std::span<const size_t> starts) {
   // The read pointer the engine wrote back, in dwords; only its position in the ring counts
   // (the MEC's wraps at the ring's size, SDMA's does not).
   auto read = [&] {
@@ -29,6 +30,9 @@ bool QueueRing::submit(std::span<const uint32_t> words) {
   const uint64_t wptr = ring_.wptr() * layout_.pointer_scale;
   signals_->store(layout_.wptr_poll, wptr);
   nbio_->flush_hdp();
+  // The MEC counts its pointers in dwords, SDMA in bytes: the scale tells the engines apart.
+  trace_packets(*pci_, layout_.pointer_scale == 1 ? trace::kEngineCompute : trace::kEngineSdma,
+                mem_.va, layout_.doorbell, wptr, words, starts);
   pci_->doorbell_write64(layout_.doorbell, wptr);
   AM_LOG(kDebugPackets, *pci_, "doorbell %u = 0x%llx", layout_.doorbell,
          static_cast<unsigned long long>(wptr));

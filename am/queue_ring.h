@@ -31,8 +31,9 @@ public:
   // Copies `words` to the ring and hands the engine the new write pointer as amdgpu's set_wptr
   // does: at the poll address first (where the firmware reads it from memory, a queue it
   // restores or polls, it finds the same value), then through the doorbell after an HDP
-  // flush. False while the ring lacks room.
-  bool submit(std::span<const uint32_t> words);
+  // flush. False while the ring lacks room. `starts`: the packets' starts in an SDMA stream,
+  // for AM_TRACE.
+  bool submit(std::span<const uint32_t> words, std::span<const size_t> starts = {});
   // After the engine's queue came off: an empty ring, both pointers back at 0.
   void reset();
 

@@ -12,11 +12,8 @@ void RegisterLogPci::set_names(RegisterNames names) {
 }
 
 std::string RegisterLogPci::name_of(uint32_t index) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%05x", index);
   std::lock_guard lock(names_mutex_);
-  const char* name = names_.find(index);
-  return name ? std::string(name) + " (" + buf + ")" : std::string(buf);
+  return names_.label(index);
 }
 
 void RegisterLogPci::enable_bus_master() {

@@ -6,6 +6,7 @@
 #include "hw/osssys_regs.h"
 #include "hw/vm_hub_regs.h"
 
+#include <cstdio>
 #include <initializer_list>
 #include <string>
 #include <utility>
@@ -157,6 +158,13 @@ void RegisterNames::add(uint32_t index, std::string name) {
 const char* RegisterNames::find(uint32_t index) const {
   const auto it = names_.find(index);
   return it == names_.end() ? nullptr : it->second.c_str();
+}
+
+std::string RegisterNames::label(uint32_t index) const {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%05x", index);
+  const char* name = find(index);
+  return name ? std::string(name) + " (" + buf + ")" : std::string(buf);
 }
 
 RegisterNames register_names(const IpDiscovery& ip, const GcRegisters& gc) {

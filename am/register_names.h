@@ -16,6 +16,9 @@ public:
   void add(uint32_t index, std::string name);
   // The register's name, or nullptr where amcl has none.
   const char* find(uint32_t index) const;
+  // "CP_HQD_ACTIVE (0x0a2b4)" where amcl has a name, else "0x0a2b4": how AM_DEBUG=4 and
+  // tools/amcl-trace show a register.
+  std::string label(uint32_t index) const;
   size_t size() const { return names_.size(); }
 
 private:

@@ -34,7 +34,10 @@ public:
   void fini_hw(); // the ring stops
 
   // Copies `words` to the ring and rings its doorbell; false while the ring lacks room.
-  bool submit(std::span<const uint32_t> words) { return queue_.submit(words); }
+  // `starts`: the packets' starts in `words`, for AM_TRACE (SDMA headers do not give them).
+  bool submit(std::span<const uint32_t> words, std::span<const size_t> starts = {}) {
+    return queue_.submit(words, starts);
+  }
   // A queue reset: stop_queue turns the ring off, restart_queue programs it again empty.
   void stop_queue();
   void restart_queue();

@@ -5,6 +5,7 @@
 
 #include "debug_log.h"
 #include "packet_names.h"
+#include "trace_pci.h"
 
 #include <algorithm>
 #include <string>
@@ -65,18 +66,23 @@ uint64_t Device::submit_sdma(const SdmaBuilder& packets) {
       if (next != starts.begin() && *std::prev(next) > begin) end = *std::prev(next);
     }
     std::string names;
-    if (debug_on(kDebugPackets)) { // the builder's packets that start in this piece
+    std::vector<size_t> piece_starts; // for AM_TRACE, relative to the piece
+    if (debug_on(kDebugPackets) || trace_detail::open_traces.load(std::memory_order_relaxed)) {
+      // the builder's packets that start in this piece
       const auto first = std::lower_bound(starts.begin(), starts.end(), begin);
       const auto past = std::lower_bound(first, starts.end(), end);
-      names = sdma_packet_names(words, std::span(first, past));
+      if (debug_on(kDebugPackets)) names = sdma_packet_names(words, std::span(first, past));
+      for (auto at = first; at != past; ++at) piece_starts.push_back(*at - begin);
     }
-    last = submit_sdma_words(std::span(words).subspan(begin, end - begin), names);
+    last = submit_sdma_words(std::span(words).subspan(begin, end - begin), names,
+                             std::move(piece_starts));
     begin = end;
   } while (begin < words.size());
   return last;
 }
 
-uint64_t Device::submit_sdma_words(std::span<const uint32_t> packets, const std::string& names) {
+uint64_t Device::submit_sdma_words(std::span<const uint32_t> packets, const std::string& names,
+                                   std::vector<size_t> starts) {
   bool told = false; // a full ring retries; the stream is told once
   return submit(Engine::Sdma, [&](uint64_t value) {
     SdmaBuilder tail;
@@ -91,7 +97,10 @@ uint64_t Device::submit_sdma_words(std::span<const uint32_t> packets, const std:
                   static_cast<unsigned long long>(value), names.c_str(),
                   sdma_packet_names(tail.words(), tail.packet_starts()).c_str(), all.size());
     told = true;
-    return sdma_.submit(all);
+    std::vector<size_t> all_starts = starts; // with the tail's, when tracing
+    if (!starts.empty())
+      for (size_t at : tail.packet_starts()) all_starts.push_back(packets.size() + at);
+    return sdma_.submit(all, all_starts);
   });
 }
 
@@ -120,6 +129,7 @@ void Device::reset_queue(Engine e) {
   signals_.store(e == Engine::Compute ? SignalPage::kComputeSignal : SignalPage::kSdmaSignal,
                  t.issued);
   ++resets_;
+  trace_flush(*pci_); // a hang's or bad packet's trace is on disk before the error goes up
 }
 
 void Device::wait(Engine e, uint64_t value) {
