@@ -1,5 +1,6 @@
 #include "device.h"
 
+#include "boot_probe.h"
 #include "debug_log.h"
 #include "firmware.h"
 #include "firmware_set.h"
@@ -18,9 +19,6 @@ namespace am {
 namespace {
 
 using namespace hw;
-
-// Written to SCRATCH_REG7 once AM has booted the card (the fast re-init marker).
-constexpr uint32_t kAmBootedMagic = 0xA3C1B007;
 
 // 60 s: amdgpu's bare-metal default for compute jobs (amdgpu_drv.c, lockup_timeout, 2021-2025;
 // KFD's compute queues have none). A long kernel is not a hang, and the emulated card runs
@@ -114,9 +112,7 @@ void Device::boot() {
       boot_state_ = BootState::FastReinit;
     else if (sos_alive)
       boot_state_ = BootState::ResetThenFull;
-    const char* found = am_booted   ? "left by amcl (SCRATCH_REG7 marker)"
-                        : sos_alive ? "left by another driver (amdgpu: PSP sOS running)"
-                                    : "fresh (PSP sOS not running)";
+    const char* found = boot_state_found(am_booted, sos_alive);
     return printf_string("%s%s: %s", found, forced ? ", AM_RESET=1" : "", to_string(boot_state_));
   });
   boot_phase("reset", [&] {

@@ -1,6 +1,7 @@
 #include "device_backends.h"
 
 #include "am/debug_log.h"
+#include "am/device_list.h"
 #include "am/enumerate.h"
 #include "am/hw/pci_ids.h"
 #include "sim/gpu.h"
@@ -42,32 +43,30 @@ void add_real(am::RealCard card, std::vector<DeviceBackend>& out) {
 std::vector<DeviceBackend> open_device_backends(std::vector<std::string>* messages_out) {
   std::vector<std::string> messages;
   std::vector<DeviceBackend> out;
-  const char* env = std::getenv("AMCL_DEVICES");
-  std::string spec = env && *env ? env : "auto";
   unsigned sim_index = 0;
-  std::stringstream ss(spec);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    if (item == "auto") {
+  for (const am::DeviceListEntry& entry : am::device_list_from_environment()) {
+    std::string gfx = entry.target;
+    switch (entry.kind) {
+    case am::DeviceListEntry::Auto: {
       bool found_real = false;
       for (auto& card : am::open_real_cards(messages, found_real)) add_real(std::move(card), out);
       if (found_real) continue;
-      item = "sim:gfx1100"; // a fresh machine runs OpenCL programs at once
+      gfx = "gfx1100"; // a fresh machine runs OpenCL programs at once
+      [[fallthrough]];
     }
-    if (item.rfind("sim:", 0) == 0) {
+    case am::DeviceListEntry::Emulated:
       try {
-        out.push_back({sim::open_emulated_gpu(item.substr(4), sim_index++), {}, {}});
+        out.push_back({sim::open_emulated_gpu(gfx, sim_index++), {}, {}});
       } catch (const std::exception& e) {
-        messages.push_back(item + ": " + e.what());
+        messages.push_back("sim:" + gfx + ": " + e.what());
       }
       continue;
-    }
-    if (am::is_pci_address(item)) {
-      add_real(am::open_real_card(item, messages), out);
+    case am::DeviceListEntry::Real:
+      add_real(am::open_real_card(entry.target, messages), out);
       continue;
+    case am::DeviceListEntry::Unknown:
+      messages.push_back(am::device_list_entry_error(entry));
     }
-    messages.push_back("AMCL_DEVICES entry '" + item +
-                       "' not understood (use auto, sim:gfx1100, sim:gfx1201 or a PCI address)");
   }
   if (messages_out) *messages_out = messages;
   for (auto& m : messages) std::fprintf(stderr, "amcl: %s\n", m.c_str());
