@@ -13,8 +13,9 @@ icd=$(cat "$dir/root/etc/OpenCL/vendors/amcl.icd") || fail "no vendor file insta
 case "$icd" in /opt/amcl-test/*/libamcl.so.0) ;; *) fail "vendor file names $icd, not the --prefix install" ;; esac
 [ -f "$dir/root$icd" ] || fail "vendor file names $icd, which was not installed"
 files=$(cd "$dir/root" && find . -type f -o -type l | sort)
-[ "$(echo "$files" | wc -l)" -eq 4 ] || fail "installed more than the library, its soname link, the vendor file and amcl-smi: $files"
+[ "$(echo "$files" | wc -l)" -eq 5 ] || fail "installed more than the library, its soname link, the vendor file, amcl-smi and amcl-trace: $files"
 echo "$files" | grep -q '/bin/amcl-smi$' || fail "amcl-smi not installed: $files"
+echo "$files" | grep -q '/bin/amcl-trace$' || fail "amcl-trace not installed: $files"
 # Uninstall: remove every file the manifest lists.
 while read -r f || [ -n "$f" ]; do rm -f "$dir/root$f"; done < "$build/install_manifest.txt"
 left=$(cd "$dir/root" && find . -type f -o -type l)
