@@ -11,20 +11,6 @@ namespace am {
 namespace fs = std::filesystem;
 namespace {
 
-std::string read_line(const fs::path& p) {
-  std::ifstream f(p);
-  std::string s;
-  std::getline(f, s);
-  return s;
-}
-
-// The last component a symlink points at ("driver" -> .../drivers/amdgpu), or "".
-std::string link_target_name(const fs::path& p) {
-  std::error_code ec;
-  const fs::path target = fs::read_symlink(p, ec);
-  return ec ? std::string() : target.filename().string();
-}
-
 // BAR0's size from the `resource` file: one "start end flags" line per BAR, in hex.
 uint64_t bar0_size(const fs::path& dev) {
   std::istringstream line(read_line(dev / "resource"));
@@ -58,6 +44,19 @@ fs::path device_dir(const fs::path& root, const std::string& address, std::strin
 }
 
 } // namespace
+
+std::string read_line(const fs::path& p) {
+  std::ifstream f(p);
+  std::string s;
+  std::getline(f, s);
+  return s;
+}
+
+std::string link_target_name(const fs::path& p) {
+  std::error_code ec;
+  const fs::path target = fs::read_symlink(p, ec);
+  return ec ? std::string() : target.filename().string();
+}
 
 fs::path sysfs_root() {
   const char* env = std::getenv("AMCL_SYSFS_ROOT");

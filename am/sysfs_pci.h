@@ -23,6 +23,11 @@ struct PciFunction {
   uint64_t bar0_bytes = 0;  // the VRAM aperture (all of VRAM with resizable BAR)
 };
 
+// A sysfs attribute's first line ("" when unreadable), and the last component a symlink points
+// at ("driver" -> .../drivers/amdgpu gives "amdgpu"; "" when it is no link).
+std::string read_line(const std::filesystem::path& p);
+std::string link_target_name(const std::filesystem::path& p);
+
 // The sysfs root: $AMCL_SYSFS_ROOT when set (tests), else /sys.
 std::filesystem::path sysfs_root();
 

@@ -4,35 +4,22 @@
 #include "smi.h"
 
 #include "am/hw/pci_ids.h"
+#include "am/sysfs_pci.h"
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 
 namespace smi {
 namespace fs = std::filesystem;
 namespace {
 
-std::string read_line(const fs::path& p) {
-  std::ifstream f(p);
-  std::string s;
-  std::getline(f, s);
-  return s;
-}
-
-std::string link_name(const fs::path& p) {
-  std::error_code ec;
-  const fs::path target = fs::read_symlink(p, ec);
-  return ec ? std::string() : target.filename().string();
-}
-
 AmdFunction function_at(const fs::path& dev) {
   AmdFunction f;
   f.address = dev.filename().string();
-  f.device = uint16_t(std::strtoul(read_line(dev / "device").c_str(), nullptr, 16));
-  f.pci_class = uint32_t(std::strtoul(read_line(dev / "class").c_str(), nullptr, 16));
-  f.driver = link_name(dev / "driver");
-  f.iommu_group = link_name(dev / "iommu_group");
+  f.device = uint16_t(std::strtoul(am::read_line(dev / "device").c_str(), nullptr, 16));
+  f.pci_class = uint32_t(std::strtoul(am::read_line(dev / "class").c_str(), nullptr, 16));
+  f.driver = am::link_target_name(dev / "driver");
+  f.iommu_group = am::link_target_name(dev / "iommu_group");
   return f;
 }
 
@@ -42,7 +29,8 @@ std::vector<AmdFunction> amd_functions(const fs::path& root) {
   std::vector<AmdFunction> out;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(root / "bus/pci/devices", ec))
-    if (std::strtoul(read_line(entry.path() / "vendor").c_str(), nullptr, 16) == am::hw::kVendorAmd)
+    if (std::strtoul(am::read_line(entry.path() / "vendor").c_str(), nullptr, 16) ==
+        am::hw::kVendorAmd)
       out.push_back(function_at(entry.path()));
   std::sort(out.begin(), out.end(),
             [](const AmdFunction& a, const AmdFunction& b) { return a.address < b.address; });
@@ -78,7 +66,7 @@ bool vfio_pci_loaded(const fs::path& root) {
 }
 
 bool noiommu_allowed(const fs::path& root) {
-  const std::string v = read_line(root / "module/vfio/parameters/enable_unsafe_noiommu_mode");
+  const std::string v = am::read_line(root / "module/vfio/parameters/enable_unsafe_noiommu_mode");
   return v == "Y" || v == "1";
 }
 

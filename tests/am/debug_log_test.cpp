@@ -62,13 +62,7 @@ public:
 
 // Cards of their own (indices 90 and up for gfx1100, 110 and up for gfx1201), fresh for each
 // test that needs one.
-class AmDebugLog : public testing::TestWithParam<const char*> {
-protected:
-  std::shared_ptr<sim::Gpu> card(unsigned slot) {
-    const bool gfx12 = std::string(GetParam()).starts_with("gfx12");
-    return sim::open_emulated_gpu(GetParam(), (gfx12 ? 110 : 90) + slot);
-  }
-};
+class AmDebugLog : public OwnCards<90, 110> {};
 
 INSTANTIATE_TEST_SUITE_P(Cards, AmDebugLog, testing::Values("gfx1100", "gfx1201"),
                          [](const auto& info) { return std::string(info.param); });

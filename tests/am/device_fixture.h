@@ -99,18 +99,26 @@ inline void expect_sdma_fill_fails_until(am::Device& dev, const am::Allocation& 
   dev.free(mem);
 }
 
+// Tests parameterised by the emulated card ("gfx1100" or "gfx1201") that use cards of their
+// own, so other tests' devices are not disturbed: indices from `Gfx11First` for gfx11 parts,
+// from `Gfx12First` for gfx12 ones, plus `slot`.
+template <unsigned Gfx11First, unsigned Gfx12First>
+class OwnCards : public testing::TestWithParam<const char*> {
+protected:
+  std::shared_ptr<sim::Gpu> card(unsigned slot = 0) {
+    const bool gfx12 = std::string(GetParam()).starts_with("gfx12");
+    return sim::open_emulated_gpu(GetParam(), (gfx12 ? Gfx12First : Gfx11First) + slot);
+  }
+};
+
 } // namespace am_test
 
 // The emulated card of the test's parameter ("gfx1100" or "gfx1201"); boot_test.cpp
 // instantiates every AmDevice test for both.
-class AmDevice : public testing::TestWithParam<const char*> {
+// Cards of their own for these tests (indices 40 and up); `slot` 0 is shared by the tests, the
+// others are fresh cards for one test each.
+class AmDevice : public am_test::OwnCards<40, 60> {
 protected:
-  // Cards of their own for these tests (indices 40 and up), so other tests' devices are not
-  // disturbed; `slot` 0 is shared by the tests, the others are fresh cards for one test each.
-  std::shared_ptr<sim::Gpu> card(unsigned slot = 0) {
-    const bool gfx12 = std::string(GetParam()).starts_with("gfx12");
-    return sim::open_emulated_gpu(GetParam(), (gfx12 ? 60 : 40) + slot);
-  }
   // Where in VRAM `text` first occurs, or npos.
   static size_t find_in_vram(sim::Gpu& gpu, uint64_t from, const std::string& text) {
     const uint8_t* v = gpu.vram();

@@ -119,14 +119,8 @@ void submit_on_both_engines(am::Device& dev) {
 
 } // namespace
 
-// Cards of their own (indices 130 and up for gfx1100, 150 and up for gfx1201).
-class AmTrace : public testing::TestWithParam<const char*> {
-protected:
-  std::shared_ptr<sim::Gpu> card(unsigned slot) {
-    const bool gfx12 = std::string(GetParam()).starts_with("gfx12");
-    return sim::open_emulated_gpu(GetParam(), (gfx12 ? 150 : 130) + slot);
-  }
-};
+// Cards of their own (indices 180 and up for gfx1100, 200 and up for gfx1201).
+class AmTrace : public OwnCards<180, 200> {};
 
 INSTANTIATE_TEST_SUITE_P(Cards, AmTrace, testing::Values("gfx1100", "gfx1201"),
                          [](const auto& info) { return std::string(info.param); });
@@ -309,7 +303,7 @@ TEST_P(AmTrace, EachCardHasItsOwnFile) {
 
 // Without AM_TRACE the card is used directly; a file that cannot be made leaves it untraced.
 TEST(AmTraceOff, NoTraceNoWrapperAndABadPathIsSaid) {
-  auto gpu = sim::open_emulated_gpu("gfx1100", 170);
+  auto gpu = sim::open_emulated_gpu("gfx1100", 220);
   EXPECT_EQ(am::with_trace(gpu), gpu);
   am::ScopedTraceFile tracing("/nonexistent-dir/trace");
   testing::internal::CaptureStderr();
