@@ -1,5 +1,6 @@
 #include "compiler.h"
 #include "builtin_libraries.h"
+#include "sampler_table.h"
 #include "sealed_bitcode.h"
 
 #include "build_cache.h"
@@ -283,7 +284,11 @@ std::unique_ptr<llvm::Module> workitem_builtins(llvm::LLVMContext& ctx, const st
     if (auto it = compiled.find(variant); it != compiled.end()) bitcode = it->second;
   }
   // Then the on-disk cache: compiling them takes most of a second, once per target.
-  const std::string disk_key = cache_key({toolchain_identity(), "workitem-builtins", variant});
+  // The sampler table is generated for the target from am/hw (sampler_table.cpp), so it is
+  // part of the key: a change to the S# mapping must not be served the old table.
+  const std::string samplers = sampler_table_source(target);
+  const std::string disk_key =
+      cache_key({toolchain_identity(), "workitem-builtins", variant, samplers});
   if (bitcode.empty()) {
     if (auto hit = BuildCache::process().load(disk_key)) {
       bitcode.assign(hit->binary.begin(), hit->binary.end());
@@ -295,11 +300,15 @@ std::unique_ptr<llvm::Module> workitem_builtins(llvm::LLVMContext& ctx, const st
     llvm::LLVMContext own;
     bool bad = false;
     std::string wi_log;
-    std::vector<std::string> args = {"-cl-std=CL3.0"};
+    // The image functions (image_builtins.cl) need the image types of OpenCL C 3.0.
+    std::vector<std::string> args = {
+        "-cl-std=CL3.0",
+        "-cl-ext=+__opencl_c_images,+__opencl_c_read_write_images,"
+        "+__opencl_c_3d_image_writes,+cl_khr_3d_image_writes,+cl_khr_depth_images"};
     if (wave64)
       args.insert(args.end(), {"-target-feature", "+wavefrontsize64", "-D", "AMCL_WAVE64=1"});
-    auto m = frontend(own, kWorkitemBuiltins, "amcl_workitem_builtins.cl", target, args, false,
-                      wi_log, bad);
+    auto m = frontend(own, samplers + kWorkitemBuiltins, "amcl_workitem_builtins.cl", target, args,
+                      false, wi_log, bad);
     if (!m) {
       log += "internal error compiling work-item builtins:\n" + wi_log;
       return nullptr;
@@ -605,6 +614,10 @@ std::unique_ptr<llvm::Module> compile_module(llvm::LLVMContext& ctx, const Build
   for (const auto& e : req.extensions) ext += ",+" + e;
   for (const auto& f : req.features) ext += ",+" + f;
   cc1.push_back(ext);
+  // OpenCL C 3.0 §6.12: __IMAGE_SUPPORT__ is defined when the device supports images, which
+  // clang leaves to the implementation (it defines only the feature macro).
+  if (std::find(req.features.begin(), req.features.end(), "__opencl_c_images") != req.features.end())
+    cc1.insert(cc1.begin(), {"-D", "__IMAGE_SUPPORT__=1"});
   return frontend(ctx, req.source, "input.cl", req.target, cc1, true, r.log, r.bad_options,
                   req.headers);
 }
