@@ -1,27 +1,28 @@
-// The program-scope sampler table, generated from the one mapping of sampler values to S#s
-// (am/hw/cl_sampler.h) so that the runtime's sampler objects and the kernels' literal samplers
-// read alike, for the generation the program is built for.
+// The program-scope sampler table as OpenCL C, from the S#s tools/gen_sampler_sharps.cpp
+// generates at build time from am/hw/cl_sampler.h (the one mapping of sampler values to S#s),
+// so that the runtime's sampler objects and the kernels' literal samplers read alike.
 #include "sampler_table.h"
 
-#include "am/hw/cl_sampler.h"
 #include "compiler/image_abi.h"
 
+#include <cstdint>
 #include <cstdio>
 
 namespace amcl::compiler {
-
-namespace img = am::hw::image;
+namespace {
+#include "sampler_sharps.inc"
+} // namespace
 
 std::string sampler_table_source(const std::string& target) {
-  const img::Gen gen = target.rfind("gfx12", 0) == 0 ? img::Gen::gfx12 : img::Gen::gfx11;
+  const unsigned gen = target.rfind("gfx12", 0) == 0 ? 1 : 0;
   constexpr unsigned kValues = 64, kDwords = AMCL_SAMPLER_BLOCK_BYTES / 4;
   std::string s = "static __constant unsigned int amcl_sampler_blocks[" +
                   std::to_string(kValues * kDwords) + "] __attribute__((aligned(64))) = {\n";
   for (uint32_t bits = 0; bits < kValues; ++bits) {
     uint32_t block[kDwords] = {};
-    if (img::valid_cl_sampler_bits(bits)) {
-      const auto sharp = img::pack(gen, img::cl_sampler(bits));
-      for (unsigned i = 0; i < sharp.size(); ++i) block[AMCL_SAMPLER_SSHARP + i] = sharp[i];
+    if (kSamplerValueValid[bits]) {
+      for (unsigned i = 0; i < 4; ++i)
+        block[AMCL_SAMPLER_SSHARP + i] = kSamplerSharps[gen][bits][i];
       block[AMCL_SAMPLER_BITS] = bits;
     }
     for (uint32_t w : block) {
