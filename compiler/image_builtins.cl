@@ -187,45 +187,29 @@ IMG_TO_MEMORY_ORDER(int4)
 IMG_WRITERS(float4)
 IMG_WRITERS(int4)
 
+// The four reads (float, int, uint, half results) of one parameter list, each calling FN's
+// float4 or int4 form with ARGS.
+#define IMG_READ_FAMILY(PARAMS, FN, ARGS)                                                          \
+  OVERLOAD float4 read_imagef PARAMS {                                                             \
+    return FN##_float4 ARGS;                                                                       \
+  }                                                                                                \
+  OVERLOAD int4 read_imagei PARAMS {                                                               \
+    return FN##_int4 ARGS;                                                                         \
+  }                                                                                                \
+  OVERLOAD uint4 read_imageui PARAMS {                                                             \
+    return __builtin_astype(FN##_int4 ARGS, uint4);                                                \
+  }                                                                                                \
+  OVERLOAD half4 read_imageh PARAMS {                                                              \
+    return __builtin_convertvector(FN##_float4 ARGS, half4);                                       \
+  }
 // The builtins of one image type D (1d, 1dbuf, 1darr, 2d, 2darr, 3d) and access ACC.
 #define IMG_READ_NO_SAMPLER(ACC, T, D, IC)                                                         \
-  OVERLOAD float4 read_imagef(ACC T img, IC c) {                                                   \
-    return img_ld_##D##_float4(IMG_BLOCK(img), c);                                                 \
-  }                                                                                                \
-  OVERLOAD int4 read_imagei(ACC T img, IC c) {                                                     \
-    return img_ld_##D##_int4(IMG_BLOCK(img), c);                                                   \
-  }                                                                                                \
-  OVERLOAD uint4 read_imageui(ACC T img, IC c) {                                                   \
-    return __builtin_astype(img_ld_##D##_int4(IMG_BLOCK(img), c), uint4);                          \
-  }                                                                                                \
-  OVERLOAD half4 read_imageh(ACC T img, IC c) {                                                    \
-    return __builtin_convertvector(img_ld_##D##_float4(IMG_BLOCK(img), c), half4);                 \
-  }
+  IMG_READ_FAMILY((ACC T img, IC c), img_ld_##D, (IMG_BLOCK(img), c))
 #define IMG_READ_SAMPLED(T, D, IC, FC)                                                             \
-  OVERLOAD float4 read_imagef(read_only T img, sampler_t s, IC c) {                                \
-    return img_si_##D##_float4(IMG_BLOCK(img), IMG_SSHARP(s), c);                                  \
-  }                                                                                                \
-  OVERLOAD float4 read_imagef(read_only T img, sampler_t s, FC c) {                                \
-    return img_sf_##D##_float4(IMG_BLOCK(img), IMG_SSHARP(s), c);                                  \
-  }                                                                                                \
-  OVERLOAD int4 read_imagei(read_only T img, sampler_t s, IC c) {                                  \
-    return img_si_##D##_int4(IMG_BLOCK(img), IMG_SSHARP(s), c);                                    \
-  }                                                                                                \
-  OVERLOAD int4 read_imagei(read_only T img, sampler_t s, FC c) {                                  \
-    return img_sf_##D##_int4(IMG_BLOCK(img), IMG_SSHARP(s), c);                                    \
-  }                                                                                                \
-  OVERLOAD uint4 read_imageui(read_only T img, sampler_t s, IC c) {                                \
-    return __builtin_astype(img_si_##D##_int4(IMG_BLOCK(img), IMG_SSHARP(s), c), uint4);           \
-  }                                                                                                \
-  OVERLOAD uint4 read_imageui(read_only T img, sampler_t s, FC c) {                                \
-    return __builtin_astype(img_sf_##D##_int4(IMG_BLOCK(img), IMG_SSHARP(s), c), uint4);           \
-  }                                                                                                \
-  OVERLOAD half4 read_imageh(read_only T img, sampler_t s, IC c) {                                 \
-    return __builtin_convertvector(img_si_##D##_float4(IMG_BLOCK(img), IMG_SSHARP(s), c), half4);  \
-  }                                                                                                \
-  OVERLOAD half4 read_imageh(read_only T img, sampler_t s, FC c) {                                 \
-    return __builtin_convertvector(img_sf_##D##_float4(IMG_BLOCK(img), IMG_SSHARP(s), c), half4);  \
-  }
+  IMG_READ_FAMILY((read_only T img, sampler_t s, IC c), img_si_##D,                                \
+                  (IMG_BLOCK(img), IMG_SSHARP(s), c))                                              \
+  IMG_READ_FAMILY((read_only T img, sampler_t s, FC c), img_sf_##D,                                \
+                  (IMG_BLOCK(img), IMG_SSHARP(s), c))
 #define IMG_WRITE(ACC, T, D, IC)                                                                   \
   OVERLOAD void write_imagef(ACC T img, IC c, float4 v) {                                          \
     img_st_##D##_float4(IMG_BLOCK(img), c, v);                                                     \
@@ -267,14 +251,15 @@ IMG_WRITERS(int4)
 #define IMG_ACCESS(ACC)                                                                            \
   IMG_QUERY(ACC, image1d_t)                                                                        \
   IMG_QUERY(ACC, image1d_buffer_t)                                                                 \
-  IMG_QUERY(ACC, image1d_array_t) IMG_QUERY(ACC, image2d_t) IMG_QUERY(ACC, image2d_array_t)        \
-      IMG_QUERY(ACC, image3d_t) IMG_QUERY_LEVELS(ACC, image1d_t)                                   \
-          IMG_QUERY_LEVELS(ACC, image1d_array_t) IMG_QUERY_LEVELS(ACC, image2d_t)                  \
-              IMG_QUERY_LEVELS(ACC, image2d_array_t) IMG_QUERY_LEVELS(ACC, image3d_t)              \
-                  IMG_QUERY_HEIGHT(ACC, image2d_t) IMG_QUERY_HEIGHT(ACC, image2d_array_t)          \
-                      IMG_QUERY_HEIGHT(ACC, image3d_t) IMG_QUERY_ARRAY(ACC, image1d_array_t)       \
-                          IMG_QUERY_ARRAY(ACC, image2d_array_t) OVERLOAD int                       \
-                          get_image_depth(ACC image3d_t img) {                                     \
+  IMG_QUERY(ACC, image1d_array_t)                                                                  \
+  IMG_QUERY(ACC, image2d_t)                                                                        \
+  IMG_QUERY(ACC, image2d_array_t) IMG_QUERY(ACC, image3d_t) IMG_QUERY_LEVELS(ACC, image1d_t)       \
+      IMG_QUERY_LEVELS(ACC, image1d_array_t) IMG_QUERY_LEVELS(ACC, image2d_t)                      \
+          IMG_QUERY_LEVELS(ACC, image2d_array_t) IMG_QUERY_LEVELS(ACC, image3d_t)                  \
+              IMG_QUERY_HEIGHT(ACC, image2d_t) IMG_QUERY_HEIGHT(ACC, image2d_array_t)              \
+                  IMG_QUERY_HEIGHT(ACC, image3d_t) IMG_QUERY_ARRAY(ACC, image1d_array_t)           \
+                      IMG_QUERY_ARRAY(ACC, image2d_array_t) OVERLOAD int                           \
+                      get_image_depth(ACC image3d_t img) {                                         \
     return (int)IMG_BLOCK(img)[AMCL_IMAGE_DEPTH];                                                  \
   }                                                                                                \
   OVERLOAD int2 get_image_dim(ACC image2d_t img) {                                                 \
@@ -290,24 +275,18 @@ IMG_ACCESS(read_only)
 IMG_ACCESS(write_only)
 IMG_ACCESS(read_write)
 
-#define IMG_READS(ACC)                                                                             \
-  IMG_READ_NO_SAMPLER(ACC, image1d_t, 1d, int)                                                     \
-  IMG_READ_NO_SAMPLER(ACC, image1d_buffer_t, 1dbuf, int)                                           \
-  IMG_READ_NO_SAMPLER(ACC, image1d_array_t, 1darr, int2)                                           \
-  IMG_READ_NO_SAMPLER(ACC, image2d_t, 2d, int2)                                                    \
-  IMG_READ_NO_SAMPLER(ACC, image2d_array_t, 2darr, int4)                                           \
-  IMG_READ_NO_SAMPLER(ACC, image3d_t, 3d, int4)
-#define IMG_WRITES(ACC)                                                                            \
-  IMG_WRITE(ACC, image1d_t, 1d, int)                                                               \
-  IMG_WRITE(ACC, image1d_buffer_t, 1dbuf, int)                                                     \
-  IMG_WRITE(ACC, image1d_array_t, 1darr, int2)                                                     \
-  IMG_WRITE(ACC, image2d_t, 2d, int2)                                                              \
-  IMG_WRITE(ACC, image2d_array_t, 2darr, int4)                                                     \
-  IMG_WRITE(ACC, image3d_t, 3d, int4)
-IMG_READS(read_only)
-IMG_READS(read_write)
-IMG_WRITES(write_only)
-IMG_WRITES(read_write)
+// M(ACC, type, D, integer coordinate) for each image type.
+#define IMG_EVERY_TYPE(M, ACC)                                                                     \
+  M(ACC, image1d_t, 1d, int)                                                                       \
+  M(ACC, image1d_buffer_t, 1dbuf, int)                                                             \
+  M(ACC, image1d_array_t, 1darr, int2)                                                             \
+  M(ACC, image2d_t, 2d, int2)                                                                      \
+  M(ACC, image2d_array_t, 2darr, int4)                                                             \
+  M(ACC, image3d_t, 3d, int4)
+IMG_EVERY_TYPE(IMG_READ_NO_SAMPLER, read_only)
+IMG_EVERY_TYPE(IMG_READ_NO_SAMPLER, read_write)
+IMG_EVERY_TYPE(IMG_WRITE, write_only)
+IMG_EVERY_TYPE(IMG_WRITE, read_write)
 IMG_READ_SAMPLED(image1d_t, 1d, int, float)
 IMG_READ_SAMPLED(image1d_array_t, 1darr, int2, float2)
 IMG_READ_SAMPLED(image2d_t, 2d, int2, float2)

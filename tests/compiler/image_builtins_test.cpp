@@ -58,6 +58,16 @@ std::vector<std::string> kernel_instructions(const std::vector<uint8_t>& binary,
   return out;
 }
 
+// `kernel` of `source` built with image support for `target`, as instructions; empty (and a
+// failure) when the build fails.
+std::vector<std::string> image_kernel_code(const std::string& source, const std::string& target,
+                                           const std::string& kernel,
+                                           const std::string& options = "-cl-std=CL3.0") {
+  BuildResult r = build_images(source, target, options);
+  EXPECT_TRUE(r.ok) << r.log;
+  return r.ok ? kernel_instructions(r.binary, kernel) : std::vector<std::string>{};
+}
+
 size_t count_starting(const std::vector<std::string>& code, const std::string& prefix) {
   size_t n = 0;
   for (const auto& i : code) n += i.rfind(prefix, 0) == 0;
@@ -89,9 +99,7 @@ kernel void copy(read_only image2d_t in, write_only image2d_t out) {
   int2 p = (int2)(get_global_id(0), get_global_id(1));
   write_imagef(out, p, read_imagef(in, p));
 })";
-  BuildResult r = build_images(src, GetParam());
-  ASSERT_TRUE(r.ok) << r.log;
-  const auto code = kernel_instructions(r.binary, "copy");
+  const auto code = image_kernel_code(src, GetParam(), "copy");
   EXPECT_EQ(count_starting(code, "image_load "), 1u);
   EXPECT_EQ(count_starting(code, "image_store "), 1u);
   EXPECT_TRUE(has(code, "dim:SQ_RSRC_IMG_2D")) << code.size();
@@ -108,9 +116,7 @@ kernel void sample(read_only image2d_t in, sampler_t s, global float4* out, floa
   out[0] = read_imagef(in, s, c);
   out[1] = read_imagef(in, s, (int2)(1, 2));
 })";
-  BuildResult r = build_images(src, GetParam());
-  ASSERT_TRUE(r.ok) << r.log;
-  const auto code = kernel_instructions(r.binary, "sample");
+  const auto code = image_kernel_code(src, GetParam(), "sample");
   EXPECT_EQ(count_starting(code, "image_sample_lz "), 2u);
   // Integer coordinates are unnormalized whatever the sampler says: the instruction's unorm bit.
   size_t unorm = 0;
@@ -142,9 +148,7 @@ kernel void all(read_only image1d_t a, write_only image1d_buffer_t b, read_write
          get_image_depth(e) + get_image_dim(e).y + get_image_dim(d).x + (int)get_image_array_size(c) +
          (int)get_image_array_size(d) + get_image_channel_order(f) + get_image_channel_data_type(g);
 })";
-  BuildResult r = build_images(src, GetParam());
-  ASSERT_TRUE(r.ok) << r.log;
-  const auto code = kernel_instructions(r.binary, "all");
+  const auto code = image_kernel_code(src, GetParam(), "all");
   EXPECT_GE(count_starting(code, "image_load "), 4u);
   EXPECT_GE(count_starting(code, "image_store "), 5u);
   EXPECT_GE(count_starting(code, "image_sample_lz "), 4u);
@@ -159,9 +163,7 @@ const sampler_t s = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER
 kernel void k(read_only image2d_t in, global uint4* out) {
   out[0] = read_imageui(in, s, (int2)(0, 0)) + read_imageui(in, (int2)(1, 1));
 })";
-  BuildResult r = build_images(src, GetParam(), "-cl-std=CL1.2");
-  ASSERT_TRUE(r.ok) << r.log;
-  const auto code = kernel_instructions(r.binary, "k");
+  const auto code = image_kernel_code(src, GetParam(), "k", "-cl-std=CL1.2");
   EXPECT_EQ(count_starting(code, "image_sample_lz "), 1u);
   EXPECT_EQ(count_starting(code, "image_load "), 1u);
 }
@@ -218,7 +220,8 @@ TEST(ImageBuiltins, EveryDeclaredImageFunctionIsDefined) {
     std::string missing;
     for (const DeclaredBuiltin& b : coverage.missing) missing += "  " + b.signature + "\n";
     EXPECT_TRUE(coverage.missing.empty())
-        << target << ": " << coverage.missing.size() << " image functions undefined:\n" << missing;
+        << target << ": " << coverage.missing.size() << " image functions undefined:\n"
+        << missing;
   }
 }
 
