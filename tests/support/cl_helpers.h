@@ -59,6 +59,15 @@ template <class T> T mem_info(cl_mem mem, cl_mem_info param) {
   return info_value<T>(clGetMemObjectInfo, mem, param);
 }
 
+// A read-write buffer of `bytes`, a copy of `init` when given; a failure is a test failure.
+inline cl_mem make_buffer(cl_context context, size_t bytes, const void* init = nullptr) {
+  cl_int err;
+  cl_mem m = clCreateBuffer(context, init ? CL_MEM_COPY_HOST_PTR : CL_MEM_READ_WRITE, bytes,
+                            const_cast<void*>(init), &err);
+  EXPECT_EQ(err, CL_SUCCESS);
+  return m;
+}
+
 // A context + in-order queue on the first amcl device; collects notify-callback messages.
 struct Env {
   cl_platform_id platform = nullptr;
@@ -132,11 +141,7 @@ struct Env {
     return device_info<cl_uint>(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8;
   }
   cl_mem buffer(size_t bytes, const void* init = nullptr) {
-    cl_int err;
-    cl_mem m = clCreateBuffer(context, init ? CL_MEM_COPY_HOST_PTR : CL_MEM_READ_WRITE, bytes,
-                              const_cast<void*>(init), &err);
-    EXPECT_EQ(err, CL_SUCCESS);
-    return m;
+    return make_buffer(context, bytes, init);
   }
   // The event's status now.
   cl_int status(cl_event e) {

@@ -316,13 +316,8 @@ struct Device : PlatformByName {
   cl_mem image(cl_mem_object_type type, Format f, size_t w, size_t h = 1, size_t d = 1,
                size_t layers = 0, cl_mem buffer = nullptr, cl_mem_flags flags = CL_MEM_READ_WRITE) {
     cl_image_format fmt = {f.order, f.type};
-    cl_image_desc desc{};
-    desc.image_type = type;
-    desc.image_width = w;
-    desc.image_height = h;
-    desc.image_depth = d;
-    desc.image_array_size = layers;
-    desc.buffer = buffer;
+    // Type, sizes, pitches (0: the tight ones), mip levels and samples (0), the buffer.
+    cl_image_desc desc = {type, w, h, d, layers, 0, 0, 0, 0, {buffer}};
     cl_int err;
     cl_mem m = clCreateImage(context, flags, &fmt, &desc, nullptr, &err);
     EXPECT_EQ(err, CL_SUCCESS) << format_name(f);
@@ -341,11 +336,7 @@ struct Device : PlatformByName {
               CL_SUCCESS);
   }
   cl_mem buffer(size_t bytes, const void* init = nullptr) {
-    cl_int err;
-    cl_mem m = clCreateBuffer(context, init ? CL_MEM_COPY_HOST_PTR : CL_MEM_READ_WRITE, bytes,
-                              const_cast<void*>(init), &err);
-    EXPECT_EQ(err, CL_SUCCESS);
-    return m;
+    return amcl_test::make_buffer(context, bytes, init);
   }
   // Runs `kernel` of `prog` over `global` with `args` (each a cl_mem or a sampler, by value).
   void run(cl_program prog, const char* kernel, std::vector<std::pair<size_t, const void*>> args,
