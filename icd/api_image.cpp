@@ -204,11 +204,10 @@ cl_int CL_API_CALL clGetImageInfo(cl_mem m, cl_image_info param, size_t size, vo
   const bool array = t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D_ARRAY;
   const bool has_height =
       t == CL_MEM_OBJECT_IMAGE2D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY || t == CL_MEM_OBJECT_IMAGE3D;
-  // An image on the application's memory (CL_MEM_USE_HOST_PTR) has that memory's pitches.
-  const bool on_host = (m->flags & CL_MEM_USE_HOST_PTR) && !m->parent;
-  const size_t row_pitch = on_host ? im.host_row_pitch : im.row_pitch;
-  const size_t slice_pitch =
-      (t == CL_MEM_OBJECT_IMAGE3D || array) ? (on_host ? im.host_slice_pitch : im.slice_pitch) : 0;
+  // The pitches of the image as the host sees it (the CTS's clGetInfo expects them): those given
+  // with a host pointer, else tightly packed; the device's padding is amcl's own.
+  const size_t row_pitch = im.host_row_pitch;
+  const size_t slice_pitch = (t == CL_MEM_OBJECT_IMAGE3D || array) ? im.host_slice_pitch : 0;
   auto sz = [&](size_t v) { return rt::write_info(v, size, value, size_ret); };
   switch (param) {
   case CL_IMAGE_FORMAT:
