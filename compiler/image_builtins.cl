@@ -158,10 +158,32 @@ IMG_READERS(int4)
 IMG_TO_MEMORY_ORDER(float4)
 IMG_TO_MEMORY_ORDER(int4)
 
+// write_imagei/ui convert with saturation to the channel type (OpenCL C 3.0 §8.3.2); values
+// come in as the bits of int4, unsigned types compare them unsigned. Channel types: CL/cl.h.
+static inline int4 img_saturate_int4(int4 v, uint type) {
+  const uint4 u = __builtin_astype(v, uint4);
+  switch (type) {
+  case 0x10D7: /* CL_SIGNED_INT8 */
+    return __builtin_elementwise_min(__builtin_elementwise_max(v, (int4)-128), (int4)127);
+  case 0x10D8: /* CL_SIGNED_INT16 */
+    return __builtin_elementwise_min(__builtin_elementwise_max(v, (int4)-32768), (int4)32767);
+  case 0x10DA: /* CL_UNSIGNED_INT8 */
+    return __builtin_astype(__builtin_elementwise_min(u, (uint4)255), int4);
+  case 0x10DB: /* CL_UNSIGNED_INT16 */
+    return __builtin_astype(__builtin_elementwise_min(u, (uint4)65535), int4);
+  default:
+    return v;
+  }
+}
+static inline float4 img_saturate_float4(float4 v, uint type) {
+  (void)type;
+  return v; // the hardware's float conversion clamps to the format
+}
 #define IMG_BITS(v) __builtin_astype(v, float4)
 #define IMG_WRITERS(R)                                                                             \
   static inline R img_mem_##R(__constant uint* b, R v) {                                           \
-    return img_memory_order_##R(v, b[AMCL_IMAGE_CHANNEL_ORDER]);                                   \
+    return img_memory_order_##R(img_saturate_##R(v, b[AMCL_IMAGE_CHANNEL_DATA_TYPE]),              \
+                                b[AMCL_IMAGE_CHANNEL_ORDER]);                                      \
   }                                                                                                \
   static inline void img_st_1d_##R(__constant uint* b, int c, R v) {                               \
     img_store_1d(IMG_BITS(img_mem_##R(b, v)), IMG_DMASK, c, IMG_WRITE_T(b), 0, 0);                 \
@@ -253,7 +275,8 @@ IMG_WRITERS(int4)
   IMG_QUERY(ACC, image1d_buffer_t)                                                                 \
   IMG_QUERY(ACC, image1d_array_t)                                                                  \
   IMG_QUERY(ACC, image2d_t)                                                                        \
-  IMG_QUERY(ACC, image2d_array_t) IMG_QUERY(ACC, image3d_t) IMG_QUERY_LEVELS(ACC, image1d_t)       \
+  IMG_QUERY(ACC, image2d_array_t)                                                                  \
+  IMG_QUERY(ACC, image3d_t) IMG_QUERY_LEVELS(ACC, image1d_t)                                       \
       IMG_QUERY_LEVELS(ACC, image1d_array_t) IMG_QUERY_LEVELS(ACC, image2d_t)                      \
           IMG_QUERY_LEVELS(ACC, image2d_array_t) IMG_QUERY_LEVELS(ACC, image3d_t)                  \
               IMG_QUERY_HEIGHT(ACC, image2d_t) IMG_QUERY_HEIGHT(ACC, image2d_array_t)              \

@@ -580,6 +580,33 @@ TEST_F(Images, EveryImageTypeRoundTripsThroughKernels) {
   }
 }
 
+// write_imagei/ui saturate to the channel type (OpenCL C 3.0 §8.3.2), found by the CTS's
+// kernel_read_write: the stored bits are not the low bits of the value.
+TEST_F(Images, IntegerWritesSaturateToTheChannelType) {
+  cl_program p = dev.build(R"(
+kernel void w(write_only image1d_t s8, write_only image1d_t u16) {
+  write_imagei(s8, 0, (int4)(-1000, 1000, -128, 127));
+  write_imageui(u16, 0, (uint4)(70000, 0xFFFFFFFFu, 65535, 3));
+})");
+  ASSERT_TRUE(p);
+  cl_mem s8 = dev.image(CL_MEM_OBJECT_IMAGE1D, {CL_RGBA, CL_SIGNED_INT8}, 1);
+  cl_mem u16 = dev.image(CL_MEM_OBJECT_IMAGE1D, {CL_RGBA, CL_UNSIGNED_INT16}, 1);
+  dev.run(p, "w", {{sizeof s8, &s8}, {sizeof u16, &u16}}, {1, 1, 1}, 1);
+  std::vector<uint8_t> a(4), b(8);
+  dev.read(s8, a, 1);
+  dev.read(u16, b, 1);
+  EXPECT_EQ(a, (std::vector<uint8_t>{0x80, 0x7F, 0x80, 0x7F}));
+  uint16_t u[4];
+  std::memcpy(u, b.data(), 8);
+  EXPECT_EQ(u[0], 65535);
+  EXPECT_EQ(u[1], 65535);
+  EXPECT_EQ(u[2], 65535);
+  EXPECT_EQ(u[3], 3);
+  clReleaseMemObject(s8);
+  clReleaseMemObject(u16);
+  clReleaseProgram(p);
+}
+
 // Writes outside the image are dropped, and a sampler-less read outside it returns zeros or the
 // format's defaults (CLK_ADDRESS_NONE: undefined, but never a fault).
 TEST_F(Images, OutOfRangeWritesAreDropped) {
