@@ -8,6 +8,7 @@ PACKAGES=(
   liblld-22-dev lld-22 libclc-22 libclang-rt-22-dev zlib1g-dev libzstd-dev
   ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-c-headers opencl-clhpp-headers clinfo valgrind
   libgtest-dev googletest pocl-opencl-icd python3-pyopencl python3-numpy
+  libllvmspirvlib15 libllvm15
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
