@@ -2,6 +2,9 @@
 #include "builtin_libraries.h"
 #include "sampler_table.h"
 #include "sealed_bitcode.h"
+#include "spirv_lowering.h"
+#include "spirv_module.h"
+#include "spirv_translator.h"
 
 #include "build_cache.h"
 #include "code_object.h"
@@ -574,6 +577,14 @@ BuildResult build(const BuildRequest& req) {
   for (const auto& f : req.features) key_parts.push_back("feature:" + f);
   for (const auto& v : req.c_versions) key_parts.push_back("c-version:" + v);
   for (const auto& h : req.headers) key_parts.push_back("header:" + h.name + "\n" + h.text);
+  if (!req.il.empty()) {
+    // The module's bytes, each specialization constant's value, and the sources that prepare
+    // and lower SPIR-V (compiler.cpp's hash does not cover them).
+    key_parts.push_back("il:" + std::string(req.il.begin(), req.il.end()));
+    for (const auto& [id, value] : req.spec_constants)
+      key_parts.push_back("spec:" + std::to_string(id) + ":" + std::string(value.begin(), value.end()));
+    key_parts.push_back("spirv-pipeline " AMCL_SPIRV_SOURCE_HASH);
+  }
   const std::string key = cache_key(key_parts);
   BuildCache& cache = BuildCache::process();
   if (auto hit = cache.load(key)) {
@@ -591,9 +602,53 @@ BuildResult build(const BuildRequest& req) {
 
 namespace {
 
+// A SPIR-V request: the module (specialised) through the translator's helper process, then
+// from the SPIR target to AMDGPU. Build options are checked as for source; those that only
+// concern OpenCL C (-D, -I, -cl-std) have nothing to act on.
+std::unique_ptr<llvm::Module> il_module(llvm::LLVMContext& ctx, const BuildRequest& req,
+                                        BuildResult& r) {
+  std::vector<std::string> cc1;
+  std::string std;
+  if (!translate_options(req.options, cc1, std, r.log)) {
+    r.bad_options = true;
+    return nullptr;
+  }
+  std::string error;
+  auto prepared = prepare_spirv(req.il, req.spec_constants, error);
+  if (!prepared) {
+    r.log += "error: invalid SPIR-V module: " + error + "\n";
+    return nullptr;
+  }
+  SpirvTranslation t = translate_spirv(*prepared);
+  r.log += t.log;
+  if (!t.ok) return nullptr;
+  llvm::MemoryBufferRef ref(
+      llvm::StringRef(reinterpret_cast<const char*>(t.bitcode.data()), t.bitcode.size()), "input.spv.bc");
+  auto spir = llvm::parseBitcodeFile(ref, ctx);
+  if (!spir) {
+    r.log += "internal error: the SPIR-V translator's bitcode: " + llvm::toString(spir.takeError()) + "\n";
+    return nullptr;
+  }
+  // The translator does not promise valid IR for every module it accepts; the lowering only
+  // ever sees modules the verifier passed.
+  std::string broken;
+  llvm::raw_string_ostream broken_stream(broken);
+  if (llvm::verifyModule(**spir, &broken_stream)) {
+    broken_stream.flush();
+    r.log += "error: invalid SPIR-V module: the translation is not valid LLVM IR:\n" +
+             broken.substr(0, 4096) + "\n";
+    return nullptr;
+  }
+  std::string features = forced_features(req.target);
+  if (std::find(cc1.begin(), cc1.end(), "+wavefrontsize64") != cc1.end())
+    features += std::string(features.empty() ? "" : ",") + "+wavefrontsize64";
+  return lower_spir_module(**spir, req.target, features, r.log);
+}
+
 // The source of a request through clang, with the request's options, extensions and features.
 std::unique_ptr<llvm::Module> compile_module(llvm::LLVMContext& ctx, const BuildRequest& req,
                                              BuildResult& r) {
+  if (!req.il.empty()) return il_module(ctx, req, r);
   // The device's OpenCL version, which clang leaves to the implementation (OpenCL C 3.0 §6.12
   // "Preprocessor Directives and Macros"); first, so an application's -D replaces it.
   std::vector<std::string> cc1 = {"-D", "__OPENCL_VERSION__=300"};

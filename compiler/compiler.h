@@ -3,6 +3,7 @@
 // object, link it with lld into a code object (ELF shared object, code object v5).
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,10 @@ struct BuildRequest {
   // The -cl-std values the device supports (CL_DEVICE_OPENCL_C_ALL_VERSIONS as "CL1.2", ...);
   // asking for another fails the build. Empty: any version clang knows.
   std::vector<std::string> c_versions;
+  // A SPIR-V module (clCreateProgramWithIL) to build instead of `source`, and the values of
+  // its specialization constants by SpecId (clSetProgramSpecializationConstant).
+  std::vector<uint8_t> il;
+  std::map<uint32_t, std::vector<uint8_t>> spec_constants;
 };
 
 struct BuildResult {
