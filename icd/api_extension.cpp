@@ -26,6 +26,8 @@ void* CL_API_CALL clGetExtensionFunctionAddress(const char* name) {
     return reinterpret_cast<void*>(&clIcdGetPlatformIDsKHR);
   if (std::strcmp(name, "clGetKernelSubGroupInfoKHR") == 0) // cl_khr_subgroups
     return reinterpret_cast<void*>(&clGetKernelSubGroupInfo);
+  if (std::strcmp(name, "clCreateProgramWithILKHR") == 0) // cl_khr_il_program
+    return reinterpret_cast<void*>(&clCreateProgramWithILKHR);
   // ocl-icd looks clGetPlatformInfo up this way before it trusts the dispatch table.
   if (std::strcmp(name, "clGetPlatformInfo") == 0)
     return reinterpret_cast<void*>(&clGetPlatformInfo);

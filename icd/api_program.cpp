@@ -78,6 +78,30 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
   });
 }
 
+cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void* il, size_t length,
+                                             cl_int* errcode_ret) {
+  return create<cl_program>(errcode_ret, [&]() -> cl_program {
+    require(context, CL_INVALID_CONTEXT);
+    if (!il || length == 0) throw ClError{CL_INVALID_VALUE, ""};
+    return rt::create_program_with_il(context, {static_cast<const uint8_t*>(il), length});
+  });
+}
+
+// cl_khr_il_program's name for the same function.
+cl_program CL_API_CALL clCreateProgramWithILKHR(cl_context context, const void* il, size_t length,
+                                                cl_int* errcode_ret) {
+  return clCreateProgramWithIL(context, il, length, errcode_ret);
+}
+
+cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program p, cl_uint spec_id,
+                                                      size_t spec_size, const void* spec_value) {
+  return guarded([&] {
+    require(p, CL_INVALID_PROGRAM);
+    rt::set_specialization_constant(p, spec_id, spec_size, spec_value);
+    return CL_SUCCESS;
+  });
+}
+
 // The devices offer no built-in kernels (CL_DEVICE_BUILT_IN_KERNELS is empty), so every
 // name is one no device supports.
 cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
@@ -217,7 +241,8 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t 
     return rt::write_info_string(names, size, value, size_ret);
   }
   case CL_PROGRAM_IL:
-    return rt::write_info(nullptr, 0, size, value, size_ret);
+    return p->il.empty() ? rt::write_info(nullptr, 0, size, value, size_ret)
+                         : rt::write_info_vector(p->il, size, value, size_ret);
   case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
   case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
     return rt::write_info(cl_bool(CL_FALSE), size, value, size_ret);

@@ -1,7 +1,6 @@
 // Entry points of features amcl's devices do not have: pipes (CL_DEVICE_PIPE_SUPPORT false),
-// intermediate-language programs (CL_DEVICE_IL_VERSION empty), native kernels
-// (CL_EXEC_NATIVE_KERNEL not reported), program release callbacks, and GL sharing
-// (cl_khr_gl_sharing not reported). Each checks the objects it is given first, as the
+// native kernels (CL_EXEC_NATIVE_KERNEL not reported), program release callbacks, and GL
+// sharing (cl_khr_gl_sharing not reported). Each checks the objects it is given first, as the
 // OpenCL 3.0 specification lists those errors, then returns the error the specification gives
 // for a device without the feature: CL_INVALID_OPERATION for creation and enqueue, and the
 // invalid-object error where no such object can exist (a pipe).
@@ -44,15 +43,6 @@ cl_int CL_API_CALL clGetPipeInfo(cl_mem, cl_pipe_info, size_t, void*, size_t*) {
   return CL_INVALID_MEM_OBJECT;
 }
 
-// Intermediate-language programs (SPIR-V) and what only they have.
-cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void*, size_t,
-                                             cl_int* errcode_ret) {
-  return unsupported_in<cl_program>(context, errcode_ret);
-}
-cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program, cl_uint, size_t,
-                                                      const void*) {
-  return rt::valid(program) ? CL_INVALID_OPERATION : CL_INVALID_PROGRAM;
-}
 // Deprecated in 3.0: for destructors of program-scope globals, which OpenCL C programs do not have.
 cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program program,
                                                void(CL_CALLBACK* fn)(cl_program, void*), void*) {

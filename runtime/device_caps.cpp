@@ -1,8 +1,21 @@
 #include "device_caps.h"
 
+#include "compiler/spirv_translator.h"
+
 #include <cstring>
 
 namespace amcl::rt {
+namespace {
+
+// cl_khr_il_program where SPIR-V programs work: amcl was built with the translator and its
+// helper (amcl-spirv) is installed.
+std::vector<Capability> with_il_program(std::vector<Capability> caps) {
+  if (!compiler::spirv_translator_path().empty())
+    caps.push_back({"cl_khr_il_program", CL_MAKE_VERSION(1, 0, 0)});
+  return caps;
+}
+
+} // namespace
 
 // Only what the emulated shader core and the runtime really implement. cl_khr_fp16 waits for
 // the emulator's f16 instructions to be complete.
@@ -33,7 +46,8 @@ const std::vector<Capability>& device_extensions() {
       {"cl_khr_3d_image_writes", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_image2d_from_buffer", CL_MAKE_VERSION(1, 0, 0)},
   };
-  return caps;
+  static const std::vector<Capability> with_il = with_il_program(caps);
+  return with_il;
 }
 
 const std::vector<Capability>& platform_extensions() {
@@ -41,7 +55,8 @@ const std::vector<Capability>& platform_extensions() {
       {"cl_khr_icd", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0)},
   };
-  return caps;
+  static const std::vector<Capability> with_il = with_il_program(caps);
+  return with_il;
 }
 
 // Half precision is reported as the cl_khr_fp16 extension only: clang 22 does not know the

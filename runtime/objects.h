@@ -12,6 +12,7 @@
 #include "ring_queue.h"
 
 #include <atomic>
+#include <map>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -217,6 +218,11 @@ struct _cl_program : amcl::rt::ObjectHeader {
   };
   std::vector<Build> builds;
   std::string source;
+  // clCreateProgramWithIL: the SPIR-V module, the size of each specialization constant it
+  // declares (by SpecId) and the values clSetProgramSpecializationConstant gave.
+  std::vector<uint8_t> il;
+  std::map<uint32_t, uint32_t> spec_sizes;
+  std::map<uint32_t, std::vector<uint8_t>> spec_values;
   std::string options;
   std::atomic<cl_uint> kernels_attached{0};
   bool from_binary = false;

@@ -6,6 +6,7 @@
 #include "device_identity.h"
 #include "dispatch.h"
 #include "image.h"
+#include "program.h"
 #include "svm.h"
 
 #include <CL/cl_ext.h>
@@ -188,9 +189,17 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t n, void* p, size
   case CL_DEVICE_EXTENSIONS: return s(joined_names(device_extensions()));
   case CL_DEVICE_EXTENSIONS_WITH_VERSION:
     return write_info_vector(with_versions(device_extensions()), n, p, r);
-  case CL_DEVICE_ILS_WITH_VERSION: case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
-    return write_info(nullptr, 0, n, p, r);
-  case CL_DEVICE_IL_VERSION: case CL_DEVICE_BUILT_IN_KERNELS: return s("");
+  case CL_DEVICE_ILS_WITH_VERSION:
+    return il_versions().empty() ? write_info(nullptr, 0, n, p, r) : write_info_vector(il_versions(), n, p, r);
+  case CL_DEVICE_IL_VERSION: {
+    std::string names;
+    for (const cl_name_version& v : il_versions())
+      names += (names.empty() ? "" : " ") + std::string("SPIR-V_1.") +
+               std::to_string(CL_VERSION_MINOR(v.version));
+    return s(names);
+  }
+  case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION: return write_info(nullptr, 0, n, p, r);
+  case CL_DEVICE_BUILT_IN_KERNELS: return s("");
   case CL_DEVICE_PRINTF_BUFFER_SIZE: return sz(1 << 20);
   case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: return b(CL_TRUE);
   case CL_DEVICE_PARENT_DEVICE: return write_info(cl_device_id(nullptr), n, p, r);

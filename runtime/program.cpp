@@ -1,8 +1,11 @@
 #include "program.h"
 
 #include "compiler/compiler.h"
+#include "compiler/spirv_module.h"
+#include "compiler/spirv_translator.h"
 #include "device_caps.h"
 
+#include <cstring>
 #include <functional>
 #include <memory>
 
@@ -44,6 +47,8 @@ compiler::BuildRequest device_request(cl_program p, cl_device_id device, std::st
   req.extensions = names(device_extensions());
   req.features = names(opencl_c_features());
   req.c_versions = cl_std_values();
+  req.il = p->il;
+  req.spec_constants = p->spec_values;
   return req;
 }
 
@@ -131,6 +136,45 @@ cl_program create_program_with_source(cl_context context, std::string source) {
   p->devices = context->devices;
   p->builds.resize(p->devices.size());
   return p.release();
+}
+
+const std::vector<cl_name_version>& il_versions() {
+  static const std::vector<cl_name_version> versions = [] {
+    std::vector<cl_name_version> v;
+    if (compiler::spirv_translator_path().empty()) return v;
+    for (cl_uint minor = 0; minor <= 5; ++minor) {
+      cl_name_version n{};
+      n.version = CL_MAKE_VERSION(1, minor, 0);
+      std::strcpy(n.name, "SPIR-V");
+      v.push_back(n);
+    }
+    return v;
+  }();
+  return versions;
+}
+
+cl_program create_program_with_il(cl_context context, std::span<const uint8_t> il) {
+  if (il_versions().empty()) throw ClError{CL_INVALID_OPERATION, "no SPIR-V translator"};
+  std::string why;
+  if (!compiler::spirv_header_valid(il, &why)) throw ClError{CL_INVALID_VALUE, why};
+  auto p = std::make_unique<_cl_program>();
+  p->il.assign(il.begin(), il.end());
+  // A module whose instructions cannot be walked declares no constants; its build fails.
+  p->spec_sizes = compiler::spirv_spec_constants(il).value_or(std::map<uint32_t, uint32_t>{});
+  p->context = context;
+  retain(context);
+  p->devices = context->devices;
+  p->builds.resize(p->devices.size());
+  return p.release();
+}
+
+void set_specialization_constant(cl_program p, cl_uint spec_id, size_t size, const void* value) {
+  if (p->il.empty()) throw ClError{CL_INVALID_PROGRAM, "not made from IL"};
+  auto it = p->spec_sizes.find(spec_id);
+  if (it == p->spec_sizes.end()) throw ClError{CL_INVALID_SPEC_ID, ""};
+  if (!value || size != it->second) throw ClError{CL_INVALID_VALUE, ""};
+  const auto* bytes = static_cast<const uint8_t*>(value);
+  p->spec_values[spec_id].assign(bytes, bytes + size);
 }
 
 cl_program create_program_with_binary(cl_context context, const std::vector<cl_device_id>& devices,

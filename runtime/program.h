@@ -16,6 +16,18 @@ using ProgramBuild = _cl_program::Build;
 
 cl_program create_program_with_source(cl_context context, std::string source);
 
+// clCreateProgramWithIL: a SPIR-V module for every device of the context. A module whose
+// header is wrong is CL_INVALID_VALUE; anything else wrong shows at build, in the log.
+// CL_INVALID_OPERATION when no device of the context takes SPIR-V.
+cl_program create_program_with_il(cl_context context, std::span<const uint8_t> il);
+
+// clSetProgramSpecializationConstant for the next build of `p` (made from IL).
+void set_specialization_constant(cl_program p, cl_uint spec_id, size_t size, const void* value);
+
+// The SPIR-V versions devices take ("SPIR-V_1.0 ... SPIR-V_1.5"); none when amcl was built or
+// installed without the translator.
+const std::vector<cl_name_version>& il_versions();
+
 // One binary per device: a compiled object, a library, or an executable that is loaded at
 // once. A binary that is none of them gets CL_INVALID_BINARY in `binary_status` (if given),
 // and the program is then not made (CL_INVALID_BINARY).
