@@ -8,9 +8,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <sstream>
 
@@ -105,5 +107,54 @@ TEST(BuildFuzz, MutatedSourcesAndOptionsEndInAResult) {
     ASSERT_EQ(failure, "") << "build " << builds << " of seed " << seed;
   }
   std::printf("build fuzz: %zu builds in %.0f s (seed %llu)\n", builds, seconds,
+              (unsigned long long)seed);
+}
+
+namespace {
+
+// Word-level mutations of a SPIR-V module: flipped bits, changed word counts and opcodes,
+// words dropped, duplicated or cut off. The header stays (a bad one never reaches a build).
+std::vector<uint8_t> mutate_spirv(std::vector<uint8_t> m, std::mt19937_64& rng) {
+  const size_t words = m.size() / 4;
+  auto at = [&] { return 4 * (5 + rng() % (words - 5)); };
+  for (int n = 1 + int(rng() % 3); n > 0; --n) {
+    switch (rng() % 5) {
+    case 0: m[at() + rng() % 4] ^= uint8_t(1u << (rng() % 8)); break;
+    case 1: m[at() + 2 + rng() % 2] = uint8_t(rng()); break; // word count
+    case 2: m[at() + rng() % 2] = uint8_t(rng()); break;     // opcode
+    case 3: {
+      const size_t from = at();
+      m.erase(m.begin() + long(from), m.begin() + long(std::min(m.size(), from + 4 * (1 + rng() % 8))));
+      break;
+    }
+    default: {
+      const size_t from = at(), to = at();
+      std::vector<uint8_t> piece(m.begin() + long(from), m.begin() + long(std::min(m.size(), from + 4 * (1 + rng() % 8))));
+      m.insert(m.begin() + long(to), piece.begin(), piece.end());
+    }
+    }
+    if (m.size() / 4 <= 6) break;
+  }
+  m.resize(m.size() / 4 * 4);
+  return m;
+}
+
+} // namespace
+
+TEST(BuildFuzz, MutatedSpirvModulesEndInAResult) {
+  const auto [seconds, seed] = amcl_fuzz::Budget::from_env();
+  std::mt19937_64 rng(seed);
+  std::ifstream f(AMCL_SPIRV_TEST_DIR "/kernels.spv", std::ios::binary);
+  const std::vector<uint8_t> spv{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+  ASSERT_GT(spv.size(), 64u);
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  size_t builds = 0;
+  while (std::chrono::steady_clock::now() < end) {
+    const auto module = mutate_spirv(spv, rng);
+    const auto mode = (rng() % 3) ? amcl_fuzz::BuildMode::Build : amcl_fuzz::BuildMode::Compile;
+    ++builds;
+    ASSERT_EQ(amcl_fuzz::exercise_il_build(module, mode), "") << "build " << builds << " of seed " << seed;
+  }
+  std::printf("SPIR-V build fuzz: %zu builds in %.0f s (seed %llu)\n", builds, seconds,
               (unsigned long long)seed);
 }
