@@ -22,12 +22,16 @@
 #include <lld/Common/Driver.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Support/CrashRecoveryContext.h>
+#include <llvm/Support/ErrorHandling.h>
+#include <llvm/Support/Process.h>
 #include <llvm/Transforms/Utils/ModuleUtils.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -578,12 +582,13 @@ BuildResult build(const BuildRequest& req) {
   for (const auto& v : req.c_versions) key_parts.push_back("c-version:" + v);
   for (const auto& h : req.headers) key_parts.push_back("header:" + h.name + "\n" + h.text);
   if (!req.il.empty()) {
-    // The module's bytes, each specialization constant's value, and the sources that prepare
-    // and lower SPIR-V (compiler.cpp's hash does not cover them).
+    // The module's bytes, each specialization constant's value, the sources that prepare and
+    // lower SPIR-V (compiler.cpp's hash does not cover them) and the translator's library.
     key_parts.push_back("il:" + std::string(req.il.begin(), req.il.end()));
     for (const auto& [id, value] : req.spec_constants)
       key_parts.push_back("spec:" + std::to_string(id) + ":" + std::string(value.begin(), value.end()));
-    key_parts.push_back("spirv-pipeline " AMCL_SPIRV_SOURCE_HASH);
+    key_parts.push_back("spirv-pipeline " AMCL_SPIRV_SOURCE_HASH " translator " +
+                        spirv_translator_identity());
   }
   const std::string key = cache_key(key_parts);
   BuildCache& cache = BuildCache::process();
@@ -798,10 +803,59 @@ template <class Finish> BuildResult from_source(const BuildRequest& req, Finish 
   return r;
 }
 
+namespace {
+
+// LLVM's back end rejects some programs clang accepts (printf with a format string from an
+// argument: "printf format string must be a trivially resolved constant string global
+// variable"), as an error diagnostic, on which an LLVMContext without a handler exits the
+// process, or with report_fatal_error, which does too; SPIR-V brings more such shapes. Both end
+// only the build: the diagnostic goes to the log, and a fatal error leaves through the recovery
+// context (what the crashed pass held is abandoned).
+void fatal_error_to_log(void* log, const char* reason, bool) {
+  *static_cast<std::string*>(log) += std::string("error: LLVM cannot compile the module: ") + reason + "\n";
+  llvm::sys::Process::Exit(1); // returns to RunSafely through CrashRecoveryContext::HandleExit
+}
+
+// The back end's error diagnostics (DiagnosticInfoUnsupported and the like), which LLVMContext
+// would print and exit(1) on without a handler: into the log, and the build fails.
+struct BackEndErrors {
+  std::string* log;
+  bool any = false;
+};
+void diagnostic_to_log(const llvm::DiagnosticInfo* diagnostic, void* context) {
+  auto* errors = static_cast<BackEndErrors*>(context);
+  const llvm::DiagnosticInfo& info = *diagnostic;
+  if (info.getSeverity() != llvm::DS_Error) return;
+  errors->any = true;
+  llvm::raw_string_ostream os(*errors->log);
+  llvm::DiagnosticPrinterRawOStream printer(os);
+  os << "error: LLVM cannot compile the module: ";
+  info.print(printer);
+  os << "\n";
+}
+
+bool finish_executable_guarded(llvm::Module& m, const std::string& target, bool optimize,
+                               BuildResult& r, const LinkOptions* link_math = nullptr) {
+  bool ok = false;
+  BackEndErrors errors{&r.log};
+  m.getContext().setDiagnosticHandlerCallBack(diagnostic_to_log, &errors);
+  llvm::ScopedFatalErrorHandler handler(fatal_error_to_log, &r.log);
+  llvm::CrashRecoveryContext recovery;
+  if (!recovery.RunSafely([&] { ok = finish_executable(m, target, optimize, r, link_math); })) {
+    if (r.log.empty()) r.log = "internal compiler error: LLVM crashed compiling the module\n";
+    ok = false;
+  }
+  m.getContext().setDiagnosticHandlerCallBack(nullptr, nullptr);
+  if (errors.any) r.binary.clear();
+  return ok && !errors.any;
+}
+
+} // namespace
+
 BuildResult build_uncached(const BuildRequest& req) {
   return from_source(req, [&](llvm::Module& m, BuildResult& r) {
     const bool optimize = req.options.find("-cl-opt-disable") == std::string::npos;
-    r.ok = finish_executable(m, req.target, optimize, r);
+    r.ok = finish_executable_guarded(m, req.target, optimize, r);
   });
 }
 
@@ -856,7 +910,7 @@ BuildResult link(const LinkRequest& req) {
     return r;
   }
   if (!check_defined(*program, r.log)) return r;
-  r.ok = finish_executable(*program, req.target, true, r, &options);
+  r.ok = finish_executable_guarded(*program, req.target, true, r, &options);
   return r;
 }
 

@@ -185,4 +185,17 @@ TEST(SpirvBuild, AMalformedModuleFailsWithAMessage) {
   EXPECT_TRUE(r.bad_options);
 }
 
+// Not SPIR-V's alone: OpenCL C clang accepts and LLVM's back end rejects exited the process.
+TEST(BackEndErrors, FailTheBuildWithTheirMessage) {
+  BuildRequest req;
+  req.source = "kernel void f(constant char* format, int x) { printf(format, x); }";
+  req.options = "-cl-std=CL3.0";
+  BuildResult r = build_uncached(req);
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(r.binary.empty());
+  EXPECT_NE(r.log.find("printf format string"), std::string::npos) << r.log;
+  req.source = "kernel void f(global int* p) { *p = 1; }";
+  EXPECT_TRUE(build_uncached(req).ok) << "a later build in the same process";
+}
+
 } // namespace
