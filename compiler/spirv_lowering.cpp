@@ -221,6 +221,10 @@ std::unique_ptr<llvm::Module> lower_spir_module(const llvm::Module& spir, const 
         *m, types.remapType(g.getValueType()), g.isConstant(), g.getLinkage(), nullptr, g.getName(),
         nullptr, g.getThreadLocalMode(), amdgpu_address_space(g.getAddressSpace()));
     n->copyAttributesFrom(&g);
+    // SPIR's constant address space is read-only whether or not the module says so (the
+    // translator declares UniformConstant variables as plain globals), and AMDGPU's printf
+    // lowering only takes a format string from a constant global.
+    if (g.getAddressSpace() == 2 && g.hasInitializer()) n->setConstant(true);
     map[&g] = n;
   }
   for (const llvm::Function& f : spir) {

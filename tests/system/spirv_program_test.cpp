@@ -334,4 +334,19 @@ TEST_F(SpirvProgram, MalformedModulesFailTheBuildWithALog) {
   }
 }
 
+TEST_F(SpirvProgram, ABackEndErrorFailsTheBuildNotTheProcess) {
+  const auto m = read_file(AMCL_SPIRV_TEST_DIR "/printf_format_argument.spv");
+  ASSERT_GT(m.size(), 20u);
+  cl_program p = from_il(m);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(clBuildProgram(p, 1, &env.device, "", nullptr, nullptr), CL_BUILD_PROGRAM_FAILURE);
+  EXPECT_NE(build_log(p, env.device).find("printf format string"), std::string::npos)
+      << build_log(p, env.device);
+  clReleaseProgram(p);
+  // The process goes on building.
+  cl_program again = built_il(spv_);
+  EXPECT_TRUE(again);
+  if (again) clReleaseProgram(again);
+}
+
 } // namespace
