@@ -25,6 +25,7 @@ enum Op : uint16_t {
   OpDecorate = 71,
 };
 constexpr uint32_t kDecorationSpecId = 1;
+constexpr uint32_t kTranslatorMaxVersion = 0x00010400;
 
 uint32_t swap32(uint32_t v) {
   return __builtin_bswap32(v);
@@ -120,6 +121,11 @@ prepare_spirv(std::span<const uint8_t> bytes,
     return std::nullopt;
   }
   std::vector<uint32_t> out(words->begin(), words->begin() + kHeaderWords);
+  // Translator 15 knows SPIR-V up to 1.4. What 1.5 added is the Vulkan environment's
+  // (SPV_KHR_vulkan_memory_model, SPV_KHR_physical_storage_buffer, descriptor indexing: the
+  // extensions it made core, MLIR's SPIRVEnums.cpp V_1_5_IMPLIED_EXTS), so an OpenCL module of
+  // 1.5 reads as one of 1.4; anything else it uses still fails the build by name.
+  out[1] = std::min(out[1], kTranslatorMaxVersion);
   each_instruction(*words, [&](uint16_t op, std::span<uint32_t> in) {
     const uint32_t type = in.size() >= 3 ? in[1] : 0;
     auto bits = facts->scalar_bits.find(type);

@@ -28,7 +28,8 @@ std::optional<std::map<uint32_t, uint32_t>> spirv_spec_constants(std::span<const
 // its value as the default of its OpSpecConstant{,True,False}, and every OpConstantNull of a
 // scalar (integer, float, bool) written as the OpConstant/OpConstantFalse it equals (the
 // SPIRV-LLVM translator 15 asserts on a scalar OpConstantNull, which clang 22 emits for every
-// zero). nullopt with `error` set for a malformed stream.
+// zero), and a 1.5 header saying 1.4, the translator's last version. nullopt with `error` set
+// for a malformed stream.
 std::optional<std::vector<uint8_t>>
 prepare_spirv(std::span<const uint8_t> bytes,
               const std::map<uint32_t, std::vector<uint8_t>>& spec_values, std::string& error);

@@ -66,6 +66,15 @@ struct NoSigpipe {
 
 } // namespace
 
+std::string spirv_translator_identity() {
+#ifdef AMCL_SPIRV_TRANSLATOR_LIB
+  struct stat st {};
+  if (::stat(AMCL_SPIRV_TRANSLATOR_LIB, &st) == 0)
+    return std::to_string(st.st_size) + "@" + std::to_string(st.st_mtim.tv_sec);
+#endif
+  return "none";
+}
+
 bool spirv_translator_built() {
 #ifdef AMCL_SPIRV_HELPER_BUILD
   return true;

@@ -20,6 +20,10 @@ struct SpirvTranslation {
 // (amcl was built without the translator packages, or the file was removed).
 std::string spirv_translator_path();
 
+// What identifies the translation in build-cache keys: the translator library's size and
+// modification time (a package update changes both).
+std::string spirv_translator_identity();
+
 // Whether amcl was built with the translator (CL_DEVICE_IL_VERSION is empty otherwise).
 bool spirv_translator_built();
 

@@ -104,6 +104,12 @@ TEST(SpirvModule, PrepareAppliesValuesAndWritesScalarNulls) {
   EXPECT_EQ(std::vector<uint32_t>(unspecialised.begin(),
                                   unspecialised.begin() + long(original.size()) - 3),
             std::vector<uint32_t>(original.begin(), original.end() - 3));
+  // A 1.5 module reaches the translator as 1.4, the last version it knows.
+  auto v15 = small_module();
+  v15[1] = 0x00010500;
+  out = prepare_spirv(bytes(v15), {}, error);
+  ASSERT_TRUE(out);
+  EXPECT_EQ(words(*out)[1], 0x00010400u);
   auto broken = small_module();
   broken[small_module().size() - 3] = op(9, 46);
   EXPECT_FALSE(prepare_spirv(bytes(broken), {}, error));
