@@ -647,7 +647,8 @@ std::unique_ptr<llvm::Module> il_module(llvm::LLVMContext& ctx, const BuildReque
   std::string features = forced_features(req.target);
   if (std::find(cc1.begin(), cc1.end(), "+wavefrontsize64") != cc1.end())
     features += std::string(features.empty() ? "" : ",") + "+wavefrontsize64";
-  return lower_spir_module(**spir, req.target, features, r.log);
+  const bool exact_divide = std::find(cc1.begin(), cc1.end(), "-cl-fp32-correctly-rounded-divide-sqrt") != cc1.end();
+  return lower_spir_module(**spir, req.target, features, exact_divide, r.log);
 }
 
 // The source of a request through clang, with the request's options, extensions and features.

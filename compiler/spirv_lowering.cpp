@@ -7,6 +7,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Target/TargetMachine.h>
@@ -194,7 +195,8 @@ std::string amdgpu_data_layout(const std::string& target, std::string& log) {
 } // namespace
 
 std::unique_ptr<llvm::Module> lower_spir_module(const llvm::Module& spir, const std::string& target,
-                                                const std::string& features, std::string& log) {
+                                                const std::string& features, bool exact_divide,
+                                                std::string& log) {
   if (spir.getTargetTriple().getArch() != llvm::Triple::spir64 &&
       spir.getTargetTriple().getArch() != llvm::Triple::spir) {
     log += "error: the SPIR-V translator made a module for " + spir.getTargetTriple().str() +
@@ -256,11 +258,20 @@ std::unique_ptr<llvm::Module> lower_spir_module(const llvm::Module& spir, const 
       if (!features.empty()) n->addFnAttr("target-features", features);
     }
   }
+  // OpFDiv of 32-bit floats may be off by 2.5 ulp (OpenCL SPIR-V environment, "Relative
+  // Error as ULPs"), what clang marks OpenCL C's float division with: without the mark the
+  // back end divides exactly, and the same kernel from source and from SPIR-V would differ.
+  llvm::MDNode* divide_ulp = llvm::MDBuilder(ctx).createFPMath(2.5f);
   for (llvm::Function& f : *m)
     for (llvm::BasicBlock& bb : f)
-      for (llvm::Instruction& i : bb)
+      for (llvm::Instruction& i : bb) {
         if (auto* call = llvm::dyn_cast<llvm::CallBase>(&i))
           call->setCallingConv(amdgpu_calling_convention(call->getCallingConv()));
+        if (!exact_divide && i.getOpcode() == llvm::Instruction::FDiv &&
+            i.getType()->getScalarType()->isFloatTy() &&
+            !i.getMetadata(llvm::LLVMContext::MD_fpmath))
+          i.setMetadata(llvm::LLVMContext::MD_fpmath, divide_ulp);
+      }
   // Intrinsics overloaded on a pointer type take the name of their new address space
   // (llvm.lifetime.start.p0 -> .p5).
   std::vector<llvm::Function*> intrinsics;

@@ -12,8 +12,10 @@ class Module;
 namespace amcl::compiler {
 
 // A new module in `spir`'s context; null with the reason in `log` if `spir` is no SPIR
-// module. `features` are the target features amcl sets for `target` (may be empty).
+// module. `features` are the target features amcl sets for `target` (may be empty);
+// `exact_divide` is -cl-fp32-correctly-rounded-divide-sqrt.
 std::unique_ptr<llvm::Module> lower_spir_module(const llvm::Module& spir, const std::string& target,
-                                                const std::string& features, std::string& log);
+                                                const std::string& features, bool exact_divide,
+                                                std::string& log);
 
 } // namespace amcl::compiler

@@ -188,7 +188,7 @@ SpirvTranslation translate_spirv(std::span<const uint8_t> module, int timeout_ms
         "error: the SPIR-V translator's output passed " + std::to_string(max_output) + " bytes\n";
   } else if (WIFSIGNALED(status)) {
     r.log = errors + "error: the SPIR-V translator crashed (signal " +
-            std::to_string(WTERMSIG(status)) + "): the module is probably invalid\n";
+            std::to_string(WTERMSIG(status)) + "): translator 15 does not take this module (its message is above)\n";
   } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || r.bitcode.empty()) {
     r.log = "error: invalid SPIR-V module: " +
             (errors.empty() ? std::string("(no message)\n") : errors);

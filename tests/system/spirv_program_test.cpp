@@ -182,9 +182,18 @@ TEST_F(SpirvProgram, ResultsEqualTheSameKernelsBuiltFromSource) {
     std::vector<uint8_t> a = bytes_of(va), b = bytes_of(vb);
     run(programs[which], "vec", {&a, &b}, items);
     r.push_back(a);
+
+    // Scattered quotients: an exact division and a 2.5-ulp one differ on some of them.
+    std::vector<float> num(items * 4), den(items * 4);
+    for (size_t i = 0; i < num.size(); ++i)
+      num[i] = float((i * 2654435761u) % 100003) / 37.0f,
+      den[i] = float((i * 40503u) % 997 + 1) / 13.0f;
+    a = bytes_of(num), b = bytes_of(den);
+    run(programs[which], "divide", {&a, &b}, items * 4);
+    r.push_back(a);
   }
   ASSERT_EQ(results[0].size(), results[1].size());
-  const char* names[] = {"mix", "atomics acc", "atomics max", "counter", "vec"};
+  const char* names[] = {"mix", "atomics acc", "atomics max", "counter", "vec", "divide"};
   for (size_t i = 0; i < results[0].size(); ++i)
     EXPECT_EQ(results[0][i], results[1][i]) << names[i];
   // The atomics' values themselves: 64 adds of 1, 64 of 2, the largest id, 5 + 64.

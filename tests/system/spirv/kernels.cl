@@ -35,3 +35,10 @@ kernel void vec(global float4* a, global const float4* b) {
 
 // The test turns the literal 12345 into specialization constant 7 of the module.
 kernel void spec(global int* out) { out[get_global_id(0)] = 12345 + (int)get_global_id(0); }
+
+// OpenCL C's float division may be 2.5 ulp off; so may SPIR-V's OpFDiv, and both must give the
+// same bits.
+kernel void divide(global float* a, global const float* b) {
+  size_t i = get_global_id(0);
+  a[i] = a[i] / b[i];
+}
