@@ -88,7 +88,9 @@ std::string spirv_translator_path() {
     return executable(env) ? env : "";
 #ifdef AMCL_SPIRV_HELPER_BUILD
   for (const std::string& candidate :
-       {directory_of_this_code() + "/amcl-spirv", std::string(AMCL_SPIRV_HELPER_INSTALLED),
+       {directory_of_this_code() + "/amcl-spirv",
+        directory_of_this_code() + "/" + AMCL_SPIRV_HELPER_FROM_LIBDIR,
+        std::string(AMCL_SPIRV_HELPER_INSTALLED),
         std::string(AMCL_SPIRV_HELPER_BUILD)})
     if (executable(candidate)) return candidate;
 #endif

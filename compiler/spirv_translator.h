@@ -16,7 +16,8 @@ struct SpirvTranslation {
 };
 
 // Where the helper is: $AMCL_SPIRV_TRANSLATOR, else next to the library or program holding
-// this code, else the install's libexec directory, else the build tree. Empty: none found
+// this code, else libexec/amcl relative to that library's directory (a package installed
+// under another prefix than configured), else the configured install, else the build tree. Empty: none found
 // (amcl was built without the translator packages, or the file was removed).
 std::string spirv_translator_path();
 

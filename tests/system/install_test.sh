@@ -1,7 +1,8 @@
 #!/bin/sh
-# Installing amcl: `cmake --install` puts exactly libamcl.so.0 and its vendor file in place and
-# removing what the install manifest lists leaves nothing behind; `cpack -G DEB` packages the
-# same files under /usr with a vendor file that names the packaged library.
+# Installing amcl: `cmake --install` puts exactly libamcl.so.0, its vendor file, the tools and
+# the SPIR-V helper in place and removing what the install manifest lists leaves nothing
+# behind; `cpack -G DEB` packages the same files under /usr with a vendor file that names the
+# packaged library.
 set -u
 build="$1"
 dir=$(mktemp -d)
@@ -13,7 +14,13 @@ icd=$(cat "$dir/root/etc/OpenCL/vendors/amcl.icd") || fail "no vendor file insta
 case "$icd" in /opt/amcl-test/*/libamcl.so.0) ;; *) fail "vendor file names $icd, not the --prefix install" ;; esac
 [ -f "$dir/root$icd" ] || fail "vendor file names $icd, which was not installed"
 files=$(cd "$dir/root" && find . -type f -o -type l | sort)
-[ "$(echo "$files" | wc -l)" -eq 5 ] || fail "installed more than the library, its soname link, the vendor file, amcl-smi and amcl-trace: $files"
+# The SPIR-V translator's helper process, when amcl was built with the translator.
+expected=5
+if [ -x "$build/compiler/amcl-spirv" ]; then
+  expected=6
+  echo "$files" | grep -q '/libexec/amcl/amcl-spirv$' || fail "amcl-spirv not installed in libexec/amcl: $files"
+fi
+[ "$(echo "$files" | wc -l)" -eq "$expected" ] || fail "installed more than the library, its soname link, the vendor file, amcl-smi, amcl-trace (and amcl-spirv): $files"
 echo "$files" | grep -q '/bin/amcl-smi$' || fail "amcl-smi not installed: $files"
 echo "$files" | grep -q '/bin/amcl-trace$' || fail "amcl-trace not installed: $files"
 # Uninstall: remove every file the manifest lists.
@@ -29,4 +36,8 @@ dpkg-deb -c "$deb" | grep -q 'libamcl.so$' && fail "package ships the unversione
 icd=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./etc/OpenCL/vendors/amcl.icd)
 dpkg-deb -c "$deb" | grep -q " .$icd -> " || fail "vendor file names $icd, which the package does not hold"
 dpkg-deb -f "$deb" Depends | grep -q 'libclc-22' || fail "package does not depend on libclc-22"
+if [ -x "$build/compiler/amcl-spirv" ]; then
+  dpkg-deb -c "$deb" | grep -q ' ./usr/libexec/amcl/amcl-spirv$' || fail "package lacks amcl-spirv"
+  dpkg-deb -f "$deb" Depends | grep -q 'libllvmspirvlib15' || fail "package does not depend on libllvmspirvlib15"
+fi
 echo "install_test: PASSED"
