@@ -225,6 +225,7 @@ void Device::discover() {
     if (p.device == info_.device_id) {
       info_.gfx = p.gfx, info_.name = p.marketing;
       info_.compute_units = p.compute_units, info_.max_clock_mhz = p.max_clock_mhz;
+      info_.shader_engines = p.shader_engines;
     }
   if (info_.gfx.empty()) throw DeviceError(info_.pci_address + ": unknown RDNA device id");
   discovery_ = read_ip_discovery(*pci_);

@@ -39,6 +39,7 @@ struct DeviceInfo {
   uint64_t vram_size = 0;
   unsigned compute_units = 0;
   unsigned max_clock_mhz = 0;
+  unsigned shader_engines = 1; // COMPUTE_TMPRING_SIZE.WAVES counts one engine's scratch slots
   std::string pci_address;
   bool emulated = false;
 };

@@ -352,7 +352,9 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L) 
   if (profiled) pm4.copy_data_to_mem(am::hw::pm4::COPY_DATA_TIMESTAMP, 0, times_va, true);
   if (rsrc2_scratch_en(info.rsrc2)) {
     // Private memory: one slot per wave the hardware may run at once; each slot holds the
-    // private segment of the wave's 32 lanes.
+    // private segment of the wave's 32 lanes. WAVES counts one shader engine's slots since
+    // gfx11 (Mesa ac_get_scratch_tmpring_size, tinygrad ops_amd.py _ensure_has_local_memory),
+    // each engine's after the one before: the buffer holds WAVES x engines.
     const uint64_t wave_bytes = std::max<uint64_t>(
         kScratchWaveGranule,
         (uint64_t(info.private_segment_size) * info.wavefront_size + kScratchWaveGranule - 1) /
@@ -360,12 +362,14 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L) 
     const bool gfx12 = dev.info().gfx.starts_with("gfx12");
     if (wave_bytes > uint64_t(tmpring_wavesize_max(gfx12)) * kScratchWaveGranule)
       throw ClError{CL_OUT_OF_RESOURCES, "private memory per work-item too large"};
-    uint64_t waves = std::min<uint64_t>(uint64_t(dev.info().compute_units) * 32, 0xfff);
-    waves = std::max<uint64_t>(32, std::min<uint64_t>(waves, (256ull << 20) / wave_bytes));
-    if (q->scratch.size < waves * wave_bytes) {
+    const uint64_t engines = std::max(1u, dev.info().shader_engines);
+    uint64_t waves = std::min<uint64_t>(uint64_t(dev.info().compute_units) * 32,
+                                        (256ull << 20) / wave_bytes) / engines;
+    waves = std::max<uint64_t>(32, std::min<uint64_t>(waves, 0xfff)); // per engine
+    if (q->scratch.size < waves * engines * wave_bytes) {
       free_after_submitted(q, dev, q->scratch);
       q->scratch = {};
-      q->scratch = dev.alloc_vram(waves * wave_bytes);
+      q->scratch = dev.alloc_vram(waves * engines * wave_bytes);
     }
     pm4.set_sh_regs(regCOMPUTE_DISPATCH_SCRATCH_BASE_LO,
                     {uint32_t(q->scratch.va >> 8), uint32_t(q->scratch.va >> 40)});

@@ -4,6 +4,7 @@
 #include "am/hw/gc_11_0_0_regs.h"
 #include "am/hw/gc_11_0_3_regs.h"
 #include "am/hw/gc_12_0_0_regs.h"
+#include "am/hw/pci_ids.h"
 
 namespace sim {
 namespace {
@@ -108,6 +109,12 @@ const std::vector<CardModel>& models() {
 }
 
 } // namespace
+
+unsigned CardModel::shader_engines() const {
+  for (const PciPart& p : kKnownParts)
+    if (p.device == device_id) return p.shader_engines;
+  return 1;
+}
 
 const CardModel* find_card_model(const std::string& gfx) {
   for (const CardModel& m : models())

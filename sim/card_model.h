@@ -41,6 +41,8 @@ struct CardModel {
   uint32_t nbio_seg[4];
 
   uint32_t nbio_reg(am::hw::Reg r) const { return nbio_seg[r.base_idx] + r.offset; }
+  // The part's shader engines (am/hw/pci_ids.h), over which a dispatch's work-groups go.
+  unsigned shader_engines() const;
 
   // The BAR5 dword index of a GC register on this card.
   uint32_t gc_reg(am::hw::Reg r) const { return gc_seg[r.base_idx] + r.offset; }

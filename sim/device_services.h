@@ -32,6 +32,8 @@ public:
   virtual uint64_t gpu_clock() = 0;
   // The instruction set of the card's shader array.
   virtual shader::Gfx shader_isa() const = 0;
+  // The shader engines a dispatch's work-groups are spread over (each has its own scratch slots).
+  virtual unsigned shader_engines() const = 0;
   // The SDMA engine's major version (6 on gfx11 parts, 7 on gfx12 parts).
   virtual unsigned sdma_major() const = 0;
 };

@@ -77,6 +77,7 @@ public:
   uint32_t sh_mem_bases(unsigned vmid) override;
   uint32_t sh_mem_config(unsigned vmid) override;
   shader::Gfx shader_isa() const override { return model_.isa; }
+  unsigned shader_engines() const override { return model_.shader_engines(); }
   unsigned sdma_major() const override { return model_.isa == shader::Gfx::v12 ? 7 : 6; }
 
   const GpuConfig& config() const { return config_; }

@@ -290,6 +290,7 @@ void Mec::dispatch(std::array<uint32_t, 3> grid, uint32_t initiator) {
   const uint32_t bases = dev_.sh_mem_bases(0);
   L.private_aperture = uint64_t(bases & 0xffff) << 48;
   L.gfx = dev_.shader_isa();
+  L.shader_engines = dev_.shader_engines();
   L.shared_aperture = uint64_t(bases >> 16) << 48;
   L.alignment_mode = am::hw::sh_mem_alignment_mode(dev_.sh_mem_config(0));
   if (initiator & sh::DISPATCH_USE_THREAD_DIMENSIONS)

@@ -87,7 +87,9 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
     return n;
   }();
   unsigned workers = unsigned(std::min<uint64_t>(host_threads, groups));
+  // Each worker owns one block of a work-group's slots in every shader engine's WAVES.
   if (scratch) workers = std::max(1u, std::min(workers, tmpring_waves(L.tmpring_size) / waves_per_group));
+  const unsigned engines = std::max(1u, L.shader_engines);
 
   std::atomic<uint64_t> next{0};
   std::atomic<bool> stop{false};
@@ -115,6 +117,11 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
         const uint32_t gy = wy + 1 == L.grid_groups[1] ? L.last_group_size[1] : L.group_size[1];
         const uint32_t gz = wz + 1 == L.grid_groups[2] ? L.last_group_size[2] : L.group_size[2];
         const uint32_t threads = gx * gy * gz;
+        // Where this group's waves keep their private memory: its shader engine's slots (WAVES
+        // per engine since gfx11: Mesa ac_get_scratch_tmpring_size, tinygrad ops_amd.py), then
+        // this worker's block among them.
+        const uint64_t first_slot = uint64_t(g % engines) * tmpring_waves(L.tmpring_size) +
+                                    uint64_t(index) * waves_per_group;
         const unsigned group_waves = (threads + wave_lanes - 1) / wave_lanes;
         exec.reset_lds();
         waves.resize(group_waves);
@@ -134,7 +141,7 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
           w.flush_f32_denorms = denorm32 == 0;
           w.flush_f64_denorms = denorm64 == 0;
           if (scratch) {
-            w.scratch_base = L.scratch_base + (uint64_t(index) * waves_per_group + wi) * wave_bytes;
+            w.scratch_base = L.scratch_base + (first_slot + wi) * wave_bytes;
             w.scratch_bytes = wave_bytes;
           }
           unsigned s = 0;

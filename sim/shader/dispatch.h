@@ -32,6 +32,9 @@ struct LaunchState {
   // launch waves directly get the mode every driver selects.
   uint32_t alignment_mode = 3;
   Gfx gfx = Gfx::v11;                  // the shader array's instruction set
+  // Work-group g runs on shader engine g % shader_engines; on gfx11/gfx12 each engine has
+  // COMPUTE_TMPRING_SIZE.WAVES scratch slots of its own, engine e's from slot e x WAVES on.
+  unsigned shader_engines = 1;
 };
 
 struct DispatchResult {
