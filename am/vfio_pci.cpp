@@ -50,6 +50,8 @@ VfioPci::VfioPci(VfioSystem& sys, const std::string& address, const std::string&
     fail(std::string("cannot attach the IOMMU group to a vfio container: ") + std::strerror(errno));
   if (sys_.ioctl(container_, VFIO_SET_IOMMU, as_arg(type)) != 0)
     fail(std::string("cannot set the container's IOMMU type: ") + std::strerror(errno));
+  if (!noiommu_) read_iova_ranges();
+  warn_unless_idle_d3_disabled();
   std::vector<char> name(address_.begin(), address_.end());
   name.push_back('\0');
   device_ = sys_.ioctl(group_, VFIO_GROUP_GET_DEVICE_FD, name.data());
@@ -72,6 +74,70 @@ VfioPci::VfioPci(VfioSystem& sys, const std::string& address, const std::string&
 }
 
 VfioPci::~VfioPci() { release(); }
+
+// VFIO_IOMMU_GET_INFO, asked twice when the kernel has capabilities to append (argsz grows):
+// the IOVA range capability lists where mappings may go. The IOMMU reserves the rest (the MSI
+// window at 0xfee00000 on x86, ranges the platform's firmware reserves), so a page whose
+// physical address falls there cannot be mapped at iova = physical address.
+void VfioPci::read_iova_ranges() {
+  std::vector<uint64_t> buf(sizeof(vfio_iommu_type1_info) / 8 + 1, 0);
+  auto* info = reinterpret_cast<vfio_iommu_type1_info*>(buf.data());
+  info->argsz = sizeof(vfio_iommu_type1_info);
+  if (sys_.ioctl(container_, VFIO_IOMMU_GET_INFO, info) != 0) return; // nothing said: no check
+  if ((info->flags & VFIO_IOMMU_INFO_CAPS) && info->argsz > sizeof(vfio_iommu_type1_info)) {
+    const uint32_t need = info->argsz;
+    buf.assign((need + 7) / 8, 0);
+    info = reinterpret_cast<vfio_iommu_type1_info*>(buf.data());
+    info->argsz = need;
+    if (sys_.ioctl(container_, VFIO_IOMMU_GET_INFO, info) != 0) return;
+  }
+  if (!(info->flags & VFIO_IOMMU_INFO_CAPS)) return;
+  const auto* bytes = reinterpret_cast<const uint8_t*>(buf.data());
+  const size_t size = buf.size() * 8;
+  for (uint32_t at = info->cap_offset; at && at + sizeof(vfio_info_cap_header) <= size;) {
+    const auto* cap = reinterpret_cast<const vfio_info_cap_header*>(bytes + at);
+    if (cap->id == VFIO_IOMMU_TYPE1_INFO_CAP_IOVA_RANGE &&
+        at + sizeof(vfio_iommu_type1_info_cap_iova_range) <= size) {
+      const auto* ranges = reinterpret_cast<const vfio_iommu_type1_info_cap_iova_range*>(cap);
+      for (uint32_t i = 0; i < ranges->nr_iovas; ++i) {
+        if (at + sizeof(*ranges) + (i + 1) * sizeof(vfio_iova_range) > size) break;
+        iova_ranges_.emplace_back(ranges->iova_ranges[i].start, ranges->iova_ranges[i].end);
+      }
+    }
+    if (cap->next <= at) break; // the list only moves forward
+    at = cap->next;
+  }
+}
+
+// vfio-pci puts an idle device in D3 unless loaded with disable_idle_d3 (tinygrad loads it so:
+// `modprobe vfio-pci disable_idle_d3=1`); a GPU that drops to D3 between uses loses its state.
+void VfioPci::warn_unless_idle_d3_disabled() {
+  const std::optional<std::string> v =
+      sys_.read_line("/sys/module/vfio_pci/parameters/disable_idle_d3");
+  if (v && (*v == "Y" || *v == "1")) return;
+  debug_print(address_, "vfio-pci runs without disable_idle_d3: an idle card may be put in D3 "
+                        "and lose its state; load it with `sudo modprobe vfio-pci "
+                        "disable_idle_d3=1` (or echo Y > "
+                        "/sys/module/vfio_pci/parameters/disable_idle_d3)");
+}
+
+void VfioPci::check_iova(uint64_t iova, uint64_t size) const {
+  if (iova_ranges_.empty()) return;
+  for (auto [start, end] : iova_ranges_)
+    if (iova >= start && iova + size - 1 <= end && iova + size - 1 >= iova) return;
+  std::string allowed;
+  char buf[64];
+  for (auto [start, end] : iova_ranges_) {
+    std::snprintf(buf, sizeof buf, "%s[0x%llx, 0x%llx]", allowed.empty() ? "" : ", ",
+                  static_cast<unsigned long long>(start), static_cast<unsigned long long>(end));
+    allowed += buf;
+  }
+  std::snprintf(buf, sizeof buf, "0x%llx..0x%llx", static_cast<unsigned long long>(iova),
+                static_cast<unsigned long long>(iova + size - 1));
+  throw std::runtime_error(address_ + ": memory at physical address " + buf +
+                           " lies outside the IOVA ranges the IOMMU allows (" + allowed +
+                           "), so it cannot be mapped for the card at iova = physical address");
+}
 
 void VfioPci::release() {
   if (device_ >= 0 && irq_fd_ >= 0) disable_msi();
@@ -196,6 +262,13 @@ std::vector<uint64_t> VfioPci::dma_map(void* host, uint64_t size) {
       map.vaddr = reinterpret_cast<uintptr_t>(host) + i * kPage;
       map.iova = pages[i];
       map.size = n * kPage;
+      try {
+        check_iova(map.iova, map.size);
+      } catch (const std::runtime_error&) {
+        unmap_dma(runs);
+        if (!aperture) sys_.unpin(host, size);
+        throw;
+      }
       if (sys_.ioctl(container_, VFIO_IOMMU_MAP_DMA, &map) != 0) {
         const std::string why = std::strerror(errno);
         unmap_dma(runs);

@@ -2,7 +2,8 @@
 // a container with the type-1 IOMMU, the card's IOMMU group attached, the device fd; BARs 0, 2
 // and 5 mapped from it, config space read and written through it (bus mastering switched on);
 // every page the card may reach mapped with VFIO_IOMMU_MAP_DMA at iova = its physical address,
-// so a wild DMA faults in the IOMMU; MSI delivered to an eventfd. vfio's no-IOMMU mode
+// so a wild DMA faults in the IOMMU, after checking that iova lies in the ranges the IOMMU
+// allows (VFIO_IOMMU_GET_INFO); MSI delivered to an eventfd. vfio's no-IOMMU mode
 // (/dev/vfio/noiommu-N) is the same without the DMA mappings, and warned about.
 #pragma once
 #include "bar_mapped_pci.h"
@@ -46,6 +47,10 @@ private:
   void disable_msi();
   void setup_msi();
   void release();
+  void read_iova_ranges();
+  void warn_unless_idle_d3_disabled();
+  // Throws when [iova, iova + size) is not inside one of the IOMMU's allowed IOVA ranges.
+  void check_iova(uint64_t iova, uint64_t size) const;
 
   VfioSystem& sys_;
   bool noiommu_;
@@ -57,6 +62,9 @@ private:
     bool pinned; // false: another card's VRAM aperture
   };
   std::map<void*, DmaMapping> dma_; // by host address
+  // The IOVA ranges the IOMMU lets the container map (VFIO_IOMMU_GET_INFO's IOVA range
+  // capability), [start, end] inclusive; empty when the kernel did not say.
+  std::vector<std::pair<uint64_t, uint64_t>> iova_ranges_;
 };
 
 } // namespace am

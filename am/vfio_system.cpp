@@ -4,6 +4,7 @@
 #include "pagemap.h"
 
 #include <fcntl.h>
+#include <fstream>
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
@@ -36,6 +37,12 @@ public:
     return sysfs_bar_start(std::filesystem::path("/sys/bus/pci/devices") / address, index);
   }
   void unpin(void* host, uint64_t size) override { unpin_pages(host, size); }
+  std::optional<std::string> read_line(const std::string& path) override {
+    std::ifstream in(path);
+    std::string line;
+    if (!in || !std::getline(in, line)) return std::nullopt;
+    return line;
+  }
 };
 
 } // namespace

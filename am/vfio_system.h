@@ -30,6 +30,9 @@ public:
   // Where BAR `index` of the device at `address` sits on the bus (sysfs "resource" for real):
   // other cards reach its VRAM there. Nothing when unknown.
   virtual std::optional<uint64_t> bar_start(const std::string& address, unsigned index) = 0;
+  // The first line of a small text file (a module parameter under /sys/module); nothing when
+  // it cannot be read.
+  virtual std::optional<std::string> read_line(const std::string& path) = 0;
 };
 
 // The kernel's.

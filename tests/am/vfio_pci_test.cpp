@@ -36,6 +36,13 @@ struct FakeVfio final : am::VfioSystem {
   std::set<void*> pinned;
   std::vector<uint8_t> config = std::vector<uint8_t>(256, 0);
   std::vector<uint64_t> physical; // what pin() reports, page by page
+  // The IOVA ranges VFIO_IOMMU_GET_INFO reports (an x86 IOMMU's: all but the MSI window);
+  // empty: the ioctl fails, as a kernel without the capability would leave it unsaid.
+  std::vector<std::pair<uint64_t, uint64_t>> iova_ranges = {{0, 0xfedfffff},
+                                                            {0xfef00000, 0xffffffffffffull}};
+  int info_calls = 0;
+  std::vector<std::string> files_read;
+  std::optional<std::string> disable_idle_d3 = "Y";
 
   FakeVfio() {
     const uint32_t ids = 0x1002u | (0x7550u << 16);
@@ -94,6 +101,34 @@ struct FakeVfio final : am::VfioSystem {
       dma[m->iova] = {m->vaddr, m->size};
       return 0;
     }
+    case VFIO_IOMMU_GET_INFO: {
+      // As the kernel answers: argsz grows to what the capability chain needs, and the chain
+      // is filled only when the caller's buffer holds it.
+      ++info_calls;
+      if (iova_ranges.empty()) return -1;
+      auto* info = static_cast<vfio_iommu_type1_info*>(arg);
+      const uint32_t cap_at = (sizeof(vfio_iommu_type1_info) + 7) & ~7u;
+      const uint32_t need = cap_at + sizeof(vfio_iommu_type1_info_cap_iova_range) +
+                            uint32_t(iova_ranges.size() * sizeof(vfio_iova_range));
+      const uint32_t given = info->argsz;
+      info->flags = VFIO_IOMMU_INFO_PGSIZES | VFIO_IOMMU_INFO_CAPS;
+      info->iova_pgsizes = 0x40201000;
+      info->argsz = need;
+      if (given < need) {
+        info->cap_offset = 0;
+        return 0;
+      }
+      info->cap_offset = cap_at;
+      auto* cap = reinterpret_cast<vfio_iommu_type1_info_cap_iova_range*>(
+          static_cast<uint8_t*>(arg) + cap_at);
+      cap->header.id = VFIO_IOMMU_TYPE1_INFO_CAP_IOVA_RANGE;
+      cap->header.version = 1;
+      cap->header.next = 0;
+      cap->nr_iovas = uint32_t(iova_ranges.size());
+      for (size_t i = 0; i < iova_ranges.size(); ++i)
+        cap->iova_ranges[i] = {iova_ranges[i].first, iova_ranges[i].second};
+      return 0;
+    }
     case VFIO_IOMMU_UNMAP_DMA: {
       auto* u = static_cast<vfio_iommu_type1_dma_unmap*>(arg);
       return dma.erase(u->iova) ? 0 : -1;
@@ -146,6 +181,12 @@ struct FakeVfio final : am::VfioSystem {
   std::optional<uint64_t> bar_start(const std::string&, unsigned index) override {
     ++accesses;
     return index == 0 ? bar0_bus : std::nullopt;
+  }
+  std::optional<std::string> read_line(const std::string& path) override {
+    ++accesses;
+    files_read.push_back(path);
+    return path == "/sys/module/vfio_pci/parameters/disable_idle_d3" ? disable_idle_d3
+                                                                      : std::nullopt;
   }
 };
 
@@ -289,4 +330,59 @@ TEST(VfioPci, CardOfAKilledProcessOpens) {
   EXPECT_NE(error_of(sys).find("in use by another process"), std::string::npos);
   crashed.kill_hard();
   EXPECT_EQ(error_of(sys), "");
+}
+
+// The container's IOMMU tells which IOVA ranges it can map (VFIO_IOMMU_GET_INFO, the IOVA range
+// capability, asked again with the size the kernel asked for): a page whose physical address lies
+// outside them (here in the x86 MSI window) is refused by name before any mapping, and nothing of
+// the buffer stays mapped or pinned.
+TEST(VfioPci, APageOutsideTheIommusIovaRangesIsRefusedClearly) {
+  FakeVfio sys;
+  sys.physical = {0x10000000, 0xfee00000};
+  am::VfioPci pci(sys, "0000:03:00.0", "12", false);
+  EXPECT_EQ(sys.info_calls, 2);
+  alignas(4096) static uint8_t buf[2 * 4096];
+  try {
+    pci.dma_map(buf, sizeof buf);
+    ADD_FAILURE() << "mapped a page in the MSI window";
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("0xfee00000"), std::string::npos) << what;
+    EXPECT_NE(what.find("outside the IOVA ranges the IOMMU allows"), std::string::npos) << what;
+    EXPECT_NE(what.find("[0x0, 0xfedfffff]"), std::string::npos) << what;
+  }
+  EXPECT_TRUE(sys.dma.empty());
+  EXPECT_FALSE(sys.pinned.count(buf));
+  sys.physical = {0x10000000, 0x10001000}; // inside: mapped as before
+  EXPECT_EQ(pci.dma_map(buf, sizeof buf).size(), 2u);
+  EXPECT_EQ(sys.dma.size(), 1u);
+  pci.dma_unmap(buf, sizeof buf);
+}
+
+// A kernel that says nothing of IOVA ranges leaves the mapping unchecked.
+TEST(VfioPci, WithoutAnIovaRangeCapabilityEveryPageMaps) {
+  FakeVfio sys;
+  sys.iova_ranges.clear();
+  sys.physical = {0xfee00000};
+  am::VfioPci pci(sys, "0000:03:00.0", "12", false);
+  alignas(4096) static uint8_t page[4096];
+  EXPECT_EQ(pci.dma_map(page, 4096), std::vector<uint64_t>{0xfee00000});
+  pci.dma_unmap(page, 4096);
+}
+
+// vfio-pci without disable_idle_d3 may put an idle card in D3: opening says how to load it as
+// tinygrad does; with it, nothing is said.
+TEST(VfioPci, VfioPciWithoutDisableIdleD3IsWarnedAbout) {
+  for (const char* value : {"N", "Y"}) {
+    SCOPED_TRACE(value);
+    FakeVfio sys;
+    sys.disable_idle_d3 = value;
+    testing::internal::CaptureStderr();
+    { am::VfioPci pci(sys, "0000:03:00.0", "12", false); }
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(sys.files_read,
+              std::vector<std::string>{"/sys/module/vfio_pci/parameters/disable_idle_d3"});
+    EXPECT_EQ(err.find("disable_idle_d3=1") != std::string::npos, std::string(value) == "N")
+        << err;
+  }
 }
