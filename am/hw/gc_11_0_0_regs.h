@@ -79,6 +79,9 @@ inline constexpr GcRegs kGc11{
     .GCVM_L2_PROTECTION_FAULT_CNTL2 = {0x15c5, 0},
     // Added to gc_11_0_0_offset.h by "drm/amd/amdgpu: add additional page fault settings for
     // gfx11" (July 2022), next to GB_EDC_MODE 0x1e1e and CP_CPC_DEBUG 0x1e21.
+    // Second source for CP_DEBUG, CP_ME1_PIPE0_INT_CNTL, CP_PQ_WPTR_POLL_CNTL, CP_PQ_STATUS and
+    // SDMA0_F32_CNTL: tinygrad's copy, extra/hip_gpu_driver/gc_11_0_0_offset.h (same offsets and
+    // BASE_IDX). Their bit fields have one source only (gc_11_0_0_sh_mask.h): unverified.
     .CP_DEBUG = {0x1e1f, 0},
     .CP_MQD_BASE_ADDR = {0x1fa9, 0},
     .CP_HQD_ACTIVE = {0x1fab, 0},
