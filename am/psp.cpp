@@ -9,7 +9,9 @@
 #include "reg_wait.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
+#include <thread>
 #include <utility>
 
 namespace am {
@@ -39,6 +41,7 @@ void Psp::init_sw(const IpDiscovery& ip) {
                       " is not known to amcl");
   bases_ = RegisterBases::of(*mp0);
   mp0_major_ = mp0->major;
+  tmr_at_boot_ = tmr_set_up_at_boot(mp0->major, mp0->minor, mp0->revision);
   AM_LOG(kDebugBlocks, pci_, "PSP: MP0 %s, register bases %s", version_of(*mp0).c_str(),
          bases_of(*mp0).c_str());
 }
@@ -53,11 +56,16 @@ void Psp::init_hw(const FirmwareSet& fw, MemoryManager& memory, uint64_t fb_base
   start_sos(fw);
   create_ring();
   const uint32_t tmr_size = load_toc(fw.sos.at(ucode::PSP_FW_TYPE_PSP_TOC));
-  const Allocation tmr = memory.alloc_boot(tmr_size, kTmrAlignment);
-  AM_LOG(kDebugBlocks, pci_, "PSP: TMR of %u KiB at MC 0x%llx", tmr_size >> 10,
-         static_cast<unsigned long long>(mc(tmr)));
+  // amdgpu_psp.c psp_hw_start: SETUP_TMR after the SMU's image, unless the TMR was set up at boot.
   load_ip_fw(fw.smu);
-  setup_tmr(tmr);
+  if (tmr_at_boot_) {
+    AM_LOG(kDebugBlocks, pci_, "PSP: TMR set up at boot (MP0 14.0.2/14.0.3): no SETUP_TMR");
+  } else {
+    const Allocation tmr = memory.alloc_boot(tmr_size, kTmrAlignment);
+    AM_LOG(kDebugBlocks, pci_, "PSP: TMR of %u KiB at MC 0x%llx", tmr_size >> 10,
+           static_cast<unsigned long long>(mc(tmr)));
+    setup_tmr(tmr);
+  }
   for (const FirmwareImage& image : fw.gfx) load_ip_fw(image);
   autoload_rlc();
 }
@@ -114,6 +122,9 @@ void Psp::create_ring() {
   pci_.reg_write32(reg(regs_->ring_hi), uint32_t(mc(buf_.ring) >> 32));
   pci_.reg_write32(reg(regs_->ring_size), uint32_t(buf_.ring.size));
   pci_.reg_write32(reg(regs_->ring_cmd), GFX_CTRL_CMD_ID_INIT_GPCOM_RING);
+  // psp_v13_0_ring_create's mdelay(20) before the response poll, on every card: amdgpu gives the
+  // handshake no shorter reading, and the emulated PSP's answer is not evidence for real ones.
+  std::this_thread::sleep_for(std::chrono::milliseconds(kRingCreateDelayMs));
   if (!wait_reg(pci_, reg(regs_->ring_cmd), GFX_FLAG_RESPONSE | GFX_CMD_STATUS_MASK, GFX_FLAG_RESPONSE, timeout_))
     throw DeviceError("PSP: creating the GPCOM ring failed (C2PMSG_64 = " +
                       std::to_string(pci_.reg_read32(reg(regs_->ring_cmd))) + ")");

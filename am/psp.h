@@ -70,6 +70,7 @@ private:
   const hw::PspRegs* regs_ = nullptr;
   RegisterBases bases_;
   unsigned mp0_major_ = 0;
+  bool tmr_at_boot_ = false; // hw::psp::tmr_set_up_at_boot
   PspBuffers buf_;
   uint64_t fb_base_ = 0;
   uint32_t wptr_ = 0; // ring write pointer, in dwords

@@ -1,5 +1,6 @@
 #include "psp.h"
 
+#include "am/hw/discovery.h"
 #include "am/hw/psp_gfx_if.h"
 #include "am/synthetic_firmware.h"
 
@@ -28,8 +29,12 @@ uint32_t get32(const std::vector<uint8_t>& b, uint32_t at) {
 } // namespace
 
 Psp::Psp(RegisterFile& regs, const CardModel& model, shader::MemoryPort& gmc, FirmwareState& fw, Smu& smu,
-         int debug)
-    : regs_(regs), model_(model), gmc_(gmc), fw_(fw), smu_(smu), debug_(debug) {
+         int debug, uint64_t boot_tmr_mc)
+    : regs_(regs), model_(model), gmc_(gmc), fw_(fw), smu_(smu), debug_(debug),
+      boot_tmr_mc_(boot_tmr_mc) {
+  for (const IpBlockModel& b : model.blocks)
+    if (b.hw_id == am::hw::discovery::MP0_HWID)
+      tmr_at_boot_ = tmr_set_up_at_boot(b.major, b.minor, b.revision);
   reset();
 }
 
@@ -49,7 +54,10 @@ void Psp::reset() {
   bootloaded_.clear();
   sos_alive_ = ring_ = toc_ = false;
   ring_va_ = 0, ring_dwords_ = rptr_ = 0;
-  tmr_va_ = tmr_used_ = 0;
+  // A TMR set up at boot is there from the start, in the firmware reservation at the top of VRAM
+  // (below the discovery table); otherwise the driver's SETUP_TMR gives one.
+  tmr_va_ = tmr_at_boot_ ? boot_tmr_mc_ : 0, tmr_used_ = 0;
+  tmr_bytes_ = tmr_at_boot_ ? kBootTmrBytes : kTmrBytes;
   loaded_.clear();
   fw_.imu_running = false;
   fw_.gfx_running = false;
@@ -185,6 +193,12 @@ uint32_t Psp::execute(uint64_t cmd_va) {
     return 0;
   }
   case GFX_CMD_ID_SETUP_TMR:
+    // A PSP that set its TMR up at boot gets none from the driver (amdgpu and tinygrad send
+    // none there); the model refuses one so that a driver that sends it is seen.
+    if (tmr_at_boot_) {
+      log("SETUP_TMR, but this PSP (MP0 14.0.2/14.0.3) set its TMR up at boot");
+      return kNotSupported;
+    }
     if (!toc_ || get32(cmd, kCmd + kTmrSize) < kTmrBytes || (addr(kTmrAddrLo) & (kTmrAlignment - 1))) {
       log("SETUP_TMR before LOAD_TOC, too small or misaligned");
       return kNotSupported;
@@ -202,7 +216,7 @@ uint32_t Psp::execute(uint64_t cmd_va) {
     std::vector<uint8_t> image(size);
     gmc_.read(addr(kFwAddrLo), image.data(), size);
     if (type != GFX_FW_TYPE_SMU) {
-      if (tmr_used_ + size > kTmrBytes) return kNotSupported;
+      if (tmr_used_ + size > tmr_bytes_) return kNotSupported;
       const uint64_t at = tmr_va_ + tmr_used_;
       gmc_.write(at, image.data(), size);
       tmr_used_ += (size + 0xfff) & ~0xfffull;

@@ -1,6 +1,7 @@
 // The emulated PSP (MP0): the bootloader mailbox (C2PMSG_35/36) that takes the sOS components
 // in order, the sOS's GPCOM ring (C2PMSG_64/67/69-71) and the ring commands a compute driver
-// sends: LOAD_TOC (answers the TMR size), SETUP_TMR, LOAD_IP_FW (copies the image into the TMR,
+// sends: LOAD_TOC (answers the TMR size), SETUP_TMR (refused where the TMR was set up at
+// boot: MP0 14.0.2/14.0.3), LOAD_IP_FW (copies the image into the TMR,
 // starts the SMU firmware when it is the SMU's) and AUTOLOAD_RLC (starts the CP and SDMA
 // firmware; the MEC's pipes still wait for the driver, see mec_control.h). A command out of order,
 // an unknown firmware type or an unreadable buffer gets a non-zero status in the response, as the
@@ -23,12 +24,16 @@ namespace sim {
 class Psp {
 public:
   static constexpr uint32_t kTmrBytes = 8u << 20; // what LOAD_TOC answers
+  // A TMR the PSP set up at boot (am::hw::psp::tmr_set_up_at_boot): the model's, in the top
+  // MiB of VRAM below the 64 KiB discovery table, which drivers keep off.
+  static constexpr uint32_t kBootTmrBytes = (1u << 20) - (64u << 10);
   // How long the RLC autoload takes after AUTOLOAD_RLC returns (the IMU and RLC load the CP and
   // SDMA firmware meanwhile). Real parts publish no figure; amdgpu polls for it.
   static constexpr std::chrono::milliseconds kAutoloadTime{2};
 
+  // `boot_tmr_mc`: where a TMR set up at boot starts (an MC address), on parts that have one.
   Psp(RegisterFile& regs, const CardModel& model, shader::MemoryPort& gmc, FirmwareState& fw, Smu& smu,
-      int debug);
+      int debug, uint64_t boot_tmr_mc = 0);
   // The register writes the PSP handles (returns false for others).
   bool write(uint32_t index, uint32_t value);
   // Power-on / mode1-reset state: the bootloader waits, nothing is loaded.
@@ -60,7 +65,9 @@ private:
   uint64_t ring_va_ = 0;
   uint32_t ring_dwords_ = 0, rptr_ = 0;
   bool toc_ = false;
-  uint64_t tmr_va_ = 0, tmr_used_ = 0;
+  uint64_t tmr_va_ = 0, tmr_used_ = 0, tmr_bytes_ = kTmrBytes;
+  bool tmr_at_boot_ = false; // am::hw::psp::tmr_set_up_at_boot of the card's MP0
+  uint64_t boot_tmr_mc_ = 0;
   std::set<uint32_t> loaded_; // GFX_FW_TYPE_* images in
 };
 

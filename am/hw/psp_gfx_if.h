@@ -68,6 +68,17 @@ inline constexpr uint32_t kTmrFlagVirtPhyAddr = 1u << 1;
 inline constexpr uint32_t kRespStatus = 0, kRespFwAddrLo = 8, kRespFwAddrHi = 12, kRespTmrSize = 16;
 
 inline constexpr uint64_t kTmrAlignment = 1ull << 20; // PSP_TMR_ALIGNMENT
+// Parts whose PSP sets its TMR up at boot: amdgpu_psp.c psp_early_init leaves boot_time_tmr set
+// for MP0 14.0.2 and 14.0.3 (clears it for 13.0.0), and with RLC autoload psp_hw_start then
+// sends no SETUP_TMR and psp_tmr_init allocates none (tinygrad's AM_PSP: boot_time_tmr and
+// autoload_tmr). LOAD_TOC is still sent.
+inline constexpr bool tmr_set_up_at_boot(unsigned major, unsigned minor, unsigned revision) {
+  return major == 14 && minor == 0 && (revision == 2 || revision == 3);
+}
+// psp_v13_0_ring_create / psp_v14_0_ring_create: mdelay(20) after the ring command is written
+// ("there might be handshake issue with hardware which needs delay"), then the response poll;
+// tinygrad's AM_PSP._ring_create sleeps the same 20 ms.
+inline constexpr unsigned kRingCreateDelayMs = 20;
 inline constexpr uint64_t kMsg1Bytes = 1ull << 20;    // the bootloader's 1 MiB component buffer
 
 } // namespace am::hw::psp

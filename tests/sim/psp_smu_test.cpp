@@ -19,16 +19,17 @@ using namespace am::hw::psp;
 
 constexpr uint64_t kMem = 0x1000000;                        // 16 MiB of fake VMID 0 memory at 16 MiB
 constexpr uint64_t kMsg1 = 0x1100000, kRing = 0x1200000, kCmdBuf = 0x1210000, kFence = 0x1211000,
-                   kTmr = 0x1400000, kImage = 0x1220000;
+                   kTmr = 0x1400000, kImage = 0x1220000, kBootTmr = 0x1c00000;
 
 class PspSmu : public testing::Test {
 protected:
+  explicit PspSmu(const char* card = "gfx1100") : model(*sim::find_card_model(card)) {}
   sim::RegisterFile regs;
-  const sim::CardModel& model = *sim::find_card_model("gfx1100");
+  const sim::CardModel& model;
   sim::test::FlatMemory<kMem, 16u << 20> mem;
   sim::FirmwareState fw;
   sim::Smu smu{regs, model, fw, 0};
-  sim::Psp psp{regs, model, mem, fw, smu, 0};
+  sim::Psp psp{regs, model, mem, fw, smu, 0, kBootTmr};
   uint32_t wptr = 0;
 
   uint32_t read(Reg r, bool smu_reg = false) { return regs.read(smu_reg ? model.smu_reg(r) : model.psp_reg(r)); }
@@ -67,7 +68,34 @@ protected:
   }
 };
 
+// Navi48: MP0 14.0.3, whose PSP set its TMR up at boot.
+class PspSmuNavi48 : public PspSmu {
+protected:
+  PspSmuNavi48() : PspSmu("gfx1201") {}
+};
+
 } // namespace
+
+// amdgpu_psp.c psp_hw_start sends no SETUP_TMR where the TMR was set up at boot (MP0 14.0.2,
+// 14.0.3 with autoload): the model refuses one, and loads the firmware into the TMR it set up
+// at boot and starts the autoload.
+TEST_F(PspSmuNavi48, ATmrSetUpAtBootTakesNoSetupTmr) {
+  EXPECT_TRUE(am::hw::psp::tmr_set_up_at_boot(14, 0, 3));
+  EXPECT_TRUE(am::hw::psp::tmr_set_up_at_boot(14, 0, 2));
+  EXPECT_FALSE(am::hw::psp::tmr_set_up_at_boot(13, 0, 0));
+  start_sos();
+  mem.put<uint32_t>(kImage, 0xfeedf00d);
+  EXPECT_EQ(submit(GFX_CMD_ID_LOAD_TOC, {uint32_t(kImage), 0, 4096}), 0u);
+  EXPECT_EQ(load_ip_fw(GFX_FW_TYPE_SMU), 0u);
+  EXPECT_NE(submit(GFX_CMD_ID_SETUP_TMR, {uint32_t(kTmr), 0, sim::Psp::kTmrBytes}), 0u);
+  for (uint32_t type : {GFX_FW_TYPE_RLC_G, GFX_FW_TYPE_RS64_MEC, GFX_FW_TYPE_RS64_MEC_P0_STACK,
+                        GFX_FW_TYPE_SDMA_UCODE_TH0, GFX_FW_TYPE_IMU_I, GFX_FW_TYPE_IMU_D})
+    EXPECT_EQ(load_ip_fw(type), 0u) << type;
+  EXPECT_EQ(mem.get<uint32_t>(kTmr), 0u);             // no driver TMR
+  EXPECT_EQ(mem.get<uint32_t>(kBootTmr), 0xfeedf00du); // the image in the boot-time TMR
+  EXPECT_EQ(submit(GFX_CMD_ID_AUTOLOAD_RLC, {}), 0u);
+  EXPECT_TRUE(fw.gfx_running);
+}
 
 TEST_F(PspSmu, BootloaderTakesTheSosComponentsInOrder) {
   EXPECT_EQ(read(model.psp->bl_cmd), BL_READY); // power-on: waiting
