@@ -173,6 +173,10 @@ void Gfx::program_hqd() {
   mqd[cp_hqd_vmid] = 0;
   mqd[cp_hqd_persistent_state] = kCpHqdPersistentStateDefault; // PRELOAD_SIZE 0x55
   mqd[cp_hqd_ib_control] = kCpHqdIbControlDefault;             // MIN_IB_AVAIL_SIZE 3
+  mqd[cp_hqd_pipe_priority] = kPipePriorityHigh;
+  mqd[cp_hqd_queue_priority] = kQueuePriorityMaximum;
+  mqd[cp_hqd_quantum] = kCpHqdQuantum;
+  mqd[cp_hqd_hq_status0] = kCpHqdHqStatus0;
   mqd[cp_hqd_pq_base_lo] = uint32_t(queue_.memory().va >> 8);
   mqd[cp_hqd_pq_base_hi] = uint32_t(queue_.memory().va >> 40);
   mqd[cp_hqd_pq_control] = pq_control(uint32_t(std::countr_zero(ring_dwords)) - 1);

@@ -61,6 +61,19 @@ inline constexpr uint32_t kCpMqdControlDefault = 0x00000100; // VMID 0, PRIV_STA
 inline constexpr uint32_t kCpHqdPqControlDefault = 0x00308509;
 inline constexpr uint32_t kCpHqdEopControlDefault = 0x00000006;
 
+// The queue's scheduling: amdgpu's values for a high-priority compute queue
+// (amdgpu_ring_to_mqd_prop: AMDGPU_GFX_PIPE_PRIO_HIGH 2, AMDGPU_GFX_QUEUE_PRIORITY_MAXIMUM 15),
+// which tinygrad's AM_GFX.setup_ring gives its one queue; CP_HQD_QUANTUM with QUANTUM_EN [0],
+// QUANTUM_SCALE [5:4] and QUANTUM_DURATION [13:8] each 1 (gfx_v11_0_compute_mqd_init, "for better
+// fairness across queues of the same priority"; tinygrad 0x111); CP_HQD_HQ_STATUS0 as tinygrad
+// writes it, 0x20004000: C_QUEUE_DEBUG_EN [14] as kfd_mqd_manager_v11.c init_mqd sets it, and
+// bit 29, which no public header names (unverified beyond tinygrad).
+inline constexpr uint32_t kPipePriorityHigh = 2, kQueuePriorityMaximum = 15;
+inline constexpr uint32_t CP_HQD_QUANTUM_EN = 1u << 0;
+inline constexpr uint32_t kCpHqdQuantum = CP_HQD_QUANTUM_EN | (1u << 4) | (1u << 8);
+inline constexpr uint32_t HQ_STATUS0_C_QUEUE_DEBUG_EN = 1u << 14;
+inline constexpr uint32_t kCpHqdHqStatus0 = HQ_STATUS0_C_QUEUE_DEBUG_EN | (1u << 29);
+
 // CP_HQD_PQ_CONTROL fields amdgpu sets for a kernel queue: QUEUE_SIZE [5:0], TUNNEL_DISPATCH
 // [29] off, UNORD_DISPATCH [28], PRIV_STATE [30] and KMD_QUEUE [31] on. UNORD_DISPATCH is on
 // since Linux 3380fcad2c90 ("drm/amdgpu/gfx11: set UNORD_DISPATCH in compute MQDs": "needs to be
