@@ -176,8 +176,11 @@ void Device::boot() {
     });
   }
   boot_phase("GFX", [&] {
+    // gfx_v11_0_hw_init: gfxhub_enable after wait_for_rlc_autoload_complete, which resets GC.
+    gfx_.wait_for_rlc_autoload();
+    gmc_.init_gfxhub();
     gfx_.init_hw(memory_, signals_, mec_entry);
-    return std::string("MEC started, compute queue up (ME 1 pipe 0 queue 0)");
+    return std::string("GFXHUB up, MEC started, compute queue up (ME 1 pipe 0 queue 0)");
   });
   boot_phase("SDMA", [&] {
     sdma_.init_hw(memory_, signals_);

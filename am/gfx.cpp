@@ -104,17 +104,12 @@ void Gfx::init_shader_memory() {
   pci_.reg_write32(reg(gc_->SH_MEM_BASES), sh_mem_bases(kPrivateAperture, kSharedAperture));
 }
 
-// gfx_v11_0_hw_init's MEC bring-up for PSP-loaded RS64 firmware (gfx_v12_0 does the same):
-// wait until the RLC autoload is over and the CP idle (wait_for_rlc_autoload_complete), give
-// each pipe its program counter start and pulse the pipe resets so the pipes take it
-// (config_gfx_rs64), then release the pipes and the halt (cp_compute_enable). Without this
-// the MEC stays halted after the autoload and no queue is ever fetched.
-void Gfx::start_mec(uint64_t mec_entry) {
+void Gfx::wait_for_rlc_autoload() {
   const uint32_t status = reg(gc_->RLC_RLCS_BOOTLOAD_STATUS), cp_stat = reg(gc_->CP_STAT);
   const auto deadline = std::chrono::steady_clock::now() + kAutoloadTimeout;
   for (;;) {
     const uint32_t s = pci_.reg_read32(status), c = pci_.reg_read32(cp_stat);
-    if ((s & RLC_BOOTLOAD_COMPLETE) && c == 0) break;
+    if ((s & RLC_BOOTLOAD_COMPLETE) && c == 0) return;
     if (std::chrono::steady_clock::now() > deadline) {
       char buf[160];
       std::snprintf(buf, sizeof buf,
@@ -125,6 +120,14 @@ void Gfx::start_mec(uint64_t mec_entry) {
     }
     std::this_thread::sleep_for(std::chrono::microseconds(100));
   }
+}
+
+// gfx_v11_0_hw_init's MEC bring-up for PSP-loaded RS64 firmware (gfx_v12_0 does the same),
+// once the autoload is over (wait_for_rlc_autoload): give each pipe its program counter start
+// and pulse the pipe resets so the pipes take it (config_gfx_rs64), then release the pipes and
+// the halt (cp_compute_enable). Without this the MEC stays halted after the autoload and no
+// queue is ever fetched.
+void Gfx::start_mec(uint64_t mec_entry) {
   for (uint32_t pipe = 0; pipe < kMecPipes; ++pipe) {
     pci_.reg_write32(reg(gc_->GRBM_GFX_CNTL), grbm_gfx_cntl(1, pipe, 0, 0));
     pci_.reg_write32(reg(gc_->CP_MEC_RS64_PRGRM_CNTR_START), rs64_prgrm_cntr_start(mec_entry));

@@ -36,6 +36,9 @@ public:
   void init_sw(const IpDiscovery& ip);
   const GcRegisters& gc() const { return gc_; }
   const std::string& target() const { return target_; }
+  // gfx_v11_0_wait_for_rlc_autoload_complete: until the RLC autoload is over and the CP idle
+  // (DeviceError after a bound). GFXHUB is programmed after it, before init_hw.
+  void wait_for_rlc_autoload();
   // After the RLC autoload (gfx_v11_0_hw_init for RS64 firmware): shader memory, the MEC
   // started at its firmware's entry `mec_entry`, its interrupts, then the compute queue.
   void init_hw(MemoryManager& memory, SignalPage& signals, uint64_t mec_entry);

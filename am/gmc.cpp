@@ -72,23 +72,32 @@ void Gmc::init_hw(VramAllocator& vram) {
     std::memset(cpu + *phys, 0, kPage);
     *page = *phys;
   }
-  // The same VMID 0 on both hubs (gmc_v11_0.c's gart_enable programs GFXHUB and MMHUB alike):
-  // one address means the same memory to the shaders and to the IH.
-  for (const VmHub& hub : hubs_) init_hub(hub);
-  init_hub_l2_and_fault_defaults();
+  // MMHUB now (gmc_v11_0_hw_init; tinygrad's AM_GMC.init_hw: init_hub("MM")), GFXHUB after
+  // the RLC autoload (init_gfxhub). The same VMID 0 on both: one address means the same memory
+  // to the shaders and to the IH.
+  for (VmHub& hub : hubs_) hub.programmed = false;
+  init_hub(hubs_[kMmhub]);
+  init_hub_l2_and_fault_defaults(hubs_[kMmhub]);
   invalidate_tlb(); // whatever an earlier session left cached (the fast path) is gone
   AM_LOG(kDebugBlocks, pci_,
          "GMC: page directory at VRAM 0x%llx (%u levels below it), VA [0, 0x%llx) on VMID 0 of "
-         "both hubs; default page 0x%llx, fault page 0x%llx",
+         "MMHUB; default page 0x%llx, fault page 0x%llx",
          static_cast<unsigned long long>(pt_->root()), gmc::kPageTableDepth,
          static_cast<unsigned long long>(gmc::kVaSpan),
          static_cast<unsigned long long>(scratch_page_),
          static_cast<unsigned long long>(fault_page_));
 }
 
+void Gmc::init_gfxhub() {
+  init_hub(hubs_[kGfxhub]);
+  init_hub_l2_and_fault_defaults(hubs_[kGfxhub]);
+  invalidate_tlb();
+  AM_LOG(kDebugBlocks, pci_, "GMC: GFXHUB given VMID 0 after the RLC autoload");
+}
+
 // In gart_enable's order: the system apertures, the L1 TLB, the L2 cache, then context 0, with
 // every invalidation engine's range over the whole VA space (program_invalidation).
-void Gmc::init_hub(const VmHub& hub) {
+void Gmc::init_hub(VmHub& hub) {
   const VmHubRegs& h = hub.regs;
   const uint64_t base = pt_->root() | gmc::PTE_VALID;
   const uint64_t last_page = (gmc::kVaSpan >> 12) - 1;
@@ -119,6 +128,7 @@ void Gmc::init_hub(const VmHub& hub) {
                    VM_CONTEXT_CNTL_ENABLE | (gmc::kPageTableDepth << VM_CONTEXT_CNTL_DEPTH_SHIFT) |
                        (0u << h.block_size_shift) |
                        vm_context_fault_interrupts(h.block_size_shift));
+  hub.programmed = true;
 }
 
 // What amdgpu's hub code programs beyond VMID 0's context: the rest of the L2 set-up
@@ -127,21 +137,19 @@ void Gmc::init_hub(const VmHub& hub) {
 // faulting accesses go to the default page (fault_page_) rather than through; on GFXHUB also
 // CP_DEBUG, so that the CP keeps running after a translation error on its own fetches instead
 // of halting, and the fault is reported and the queue can be reset.
-void Gmc::init_hub_l2_and_fault_defaults() {
+void Gmc::init_hub_l2_and_fault_defaults(const VmHub& hub) {
   auto set_bits = [this](uint32_t index, uint32_t bits, uint32_t write_as_zero = 0) {
     pci_.reg_write32(index, (pci_.reg_read32(index) & ~write_as_zero) | bits);
   };
-  for (const VmHub& hub : hubs_) {
-    const VmHubRegs& h = hub.regs;
-    pci_.reg_write32(hub.reg(h.L2_CNTL3), vm_l2_cntl3(h.l2_cntl3_default));
-    pci_.reg_write32(hub.reg(h.L2_CNTL4), kGcvmL2Cntl4);
-    pci_.reg_write32(hub.reg(h.L2_CNTL5), kGcvmL2Cntl5);
-    set_bits(hub.reg(h.L2_PROTECTION_FAULT_CNTL2), GCVM_L2_PROTECTION_FAULT_CNTL2_PTE_READ_RETRY);
-    // CLEAR_PROTECTION_FAULT_STATUS_ADDR [0] written as 0: re-arming the fault latch is
-    // rearm_fault_latch's, once the IH is up.
-    set_bits(hub.reg(h.L2_PROTECTION_FAULT_CNTL), GCVM_L2_PROTECTION_FAULT_ENABLE_DEFAULTS, 1u);
-  }
-  set_bits(gc_(gc_->CP_DEBUG), CP_DEBUG_CPG_UTCL1_ERROR_HALT_DISABLE);
+  const VmHubRegs& h = hub.regs;
+  pci_.reg_write32(hub.reg(h.L2_CNTL3), vm_l2_cntl3(h.l2_cntl3_default));
+  pci_.reg_write32(hub.reg(h.L2_CNTL4), kGcvmL2Cntl4);
+  pci_.reg_write32(hub.reg(h.L2_CNTL5), kGcvmL2Cntl5);
+  set_bits(hub.reg(h.L2_PROTECTION_FAULT_CNTL2), GCVM_L2_PROTECTION_FAULT_CNTL2_PTE_READ_RETRY);
+  // CLEAR_PROTECTION_FAULT_STATUS_ADDR [0] written as 0: re-arming the fault latch is
+  // rearm_fault_latch's, once the IH is up.
+  set_bits(hub.reg(h.L2_PROTECTION_FAULT_CNTL), GCVM_L2_PROTECTION_FAULT_ENABLE_DEFAULTS, 1u);
+  if (&hub == &hubs_[kGfxhub]) set_bits(gc_(gc_->CP_DEBUG), CP_DEBUG_CPG_UTCL1_ERROR_HALT_DISABLE);
 }
 
 void Gmc::invalidate_tlb() {
@@ -150,16 +158,29 @@ void Gmc::invalidate_tlb() {
   // flushes never both precede the first request and leave the second request unflushed.
   std::lock_guard lock(tlb_mutex_);
   nbio_.flush_hdp();
+  // A hub not programmed yet has no engine range to invalidate (tinygrad's flush_tlb skips it).
   for (const VmHub& hub : hubs_)
-    pci_.reg_write32(hub.reg(hub.regs.INVALIDATE_ENG17_REQ), vm_invalidate_req(1u << 0, 0));
-  const auto start = std::chrono::steady_clock::now();
-  for (const VmHub& hub : hubs_) {
-    while (!(pci_.reg_read32(hub.reg(hub.regs.INVALIDATE_ENG17_ACK)) & 1u)) {
-      if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(100))
-        throw DeviceError(std::string("GPU TLB invalidation was not acknowledged by ") +
-                          hub.regs.name + " (INVALIDATE_ENG17_ACK)");
-    }
-  }
+    if (hub.programmed) invalidate_hub(hub);
+}
+
+// gmc_v11_0_flush_gpu_tlb (gmc_v12_0 alike) for VMID 0 on one hub: on MMHUB, engine 17's
+// semaphore taken first and released after the ACK, then the private invalidation.
+void Gmc::invalidate_hub(const VmHub& hub) {
+  const VmHubRegs& h = hub.regs;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+  auto wait_for = [&](Reg r, uint32_t bit, const char* what) {
+    while (!(pci_.reg_read32(hub.reg(r)) & bit))
+      if (std::chrono::steady_clock::now() > deadline)
+        throw DeviceError(std::string("GPU TLB invalidation: ") + h.name + " " + what);
+  };
+  if (h.invalidate_semaphore) wait_for(h.INVALIDATE_ENG17_SEM, 1u, "semaphore not granted");
+  pci_.reg_write32(hub.reg(h.INVALIDATE_ENG17_REQ), vm_invalidate_req(1u << 0, 0));
+  wait_for(h.INVALIDATE_ENG17_ACK, 1u, "not acknowledged (INVALIDATE_ENG17_ACK)");
+  if (!h.invalidate_semaphore) return;
+  pci_.reg_write32(hub.reg(h.INVALIDATE_ENG17_SEM), 0);
+  const uint32_t cid2 = hub.reg(h.L2_BANK_SELECT_RESERVED_CID2);
+  pci_.reg_write32(cid2, pci_.reg_read32(cid2) | RESERVED_CACHE_PRIVATE_INVALIDATION);
+  (void)pci_.reg_read32(cid2); // read back: the invalidation is done
 }
 
 // CLEAR_PROTECTION_FAULT_STATUS_ADDR [0] of GCVM_L2_PROTECTION_FAULT_CNTL, the register's other

@@ -31,14 +31,18 @@ public:
   // the page-table format of the GC generation, and where the VBIOS put the frame buffer in
   // the MC address space.
   void init_sw(const IpDiscovery& ip, const GcRegisters& gc);
-  // gmc_v11_0_gart_enable: the page directory (tables from `vram`), both hubs' apertures, L1
-  // TLB, L2 cache and VMID 0 context, then set_fault_enable_default; TLBs invalidated.
+  // gmc_v11_0_hw_init (mmhub gart_enable): the page directory (tables from `vram`), then
+  // MMHUB's apertures, L1 TLB, L2 cache and VMID 0 context and fault defaults; its TLB
+  // invalidated. GFXHUB waits for init_gfxhub: the RLC autoload resets the GC's VM registers.
   void init_hw(VramAllocator& vram);
+  // gfx_v11_0_hw_init's gfxhub_enable, after wait_for_rlc_autoload_complete (tinygrad's
+  // AM_GFX.init_hw: init_hub("GC") after the autoload): GFXHUB given the same VMID 0.
+  void init_gfxhub();
 
   // The frame buffer's MC address (the PSP's and the SMU's addresses).
   uint64_t fb_base() const { return fb_base_; }
   PageTable& page_table() { return *pt_; }
-  // After the page tables change: both VM hubs drop their cached translations of VMID 0
+  // After the page tables change: both VM hubs (those programmed so far) drop their cached translations of VMID 0
   // (INVALIDATE_ENG17_REQ, then ACK's VMID 0 bit), so the GPU sees new mappings and stops
   // reaching unmapped memory before that memory is reused.
   void invalidate_tlb();
@@ -53,10 +57,13 @@ private:
   struct VmHub {
     hw::VmHubRegs regs;
     RegisterBases bases;
+    bool programmed = false; // an invalidation needs the hub's engine ranges set
     uint32_t reg(hw::Reg r) const { return bases(r); }
   };
-  void init_hub(const VmHub& hub);
-  void init_hub_l2_and_fault_defaults();
+  void init_hub(VmHub& hub);
+  void invalidate_hub(const VmHub& hub);
+  void init_hub_l2_and_fault_defaults(const VmHub& hub);
+  static constexpr size_t kGfxhub = 0, kMmhub = 1; // indices into hubs_
 
   Pci& pci_;
   Nbio& nbio_;

@@ -77,6 +77,8 @@ bool Gpu::known_hub_register(const Gmc& hub, uint32_t index) const {
          in(h.PAGE_TABLE_END_LO32, h.PAGE_TABLE_END_HI32) ||
          is({h.L2_CNTL3, h.L2_CNTL4, h.L2_CNTL5, h.L2_PROTECTION_FAULT_CNTL,
              h.L2_PROTECTION_FAULT_CNTL2}) ||
+         (h.invalidate_semaphore &&
+          is({h.INVALIDATE_ENG17_SEM, h.L2_BANK_SELECT_RESERVED_CID2})) ||
          is({h.CONTEXT0_CNTL, h.INVALIDATE_ENG17_REQ, h.FB_LOCATION_BASE, h.FB_LOCATION_TOP,
              h.AGP_TOP, h.AGP_BOT, h.AGP_BASE, h.SYSTEM_APERTURE_LOW_ADDR,
              h.SYSTEM_APERTURE_HIGH_ADDR, h.SYSTEM_APERTURE_DEFAULT_ADDR_LSB,
@@ -278,6 +280,11 @@ uint32_t Gpu::read_reg(uint32_t index) {
   if (uint32_t v; sq_.read(index, v)) return v;
   if (index == gc(gc_regs_.SH_MEM_BASES)) return sh_mem_bases_[(grbm_select_ >> 4) & 0xf];
   if (index == gc(gc_regs_.SH_MEM_CONFIG)) return sh_mem_config_[(grbm_select_ >> 4) & 0xf];
+  if (model_.mmhub->invalidate_semaphore &&
+      index == mmhub_.reg(model_.mmhub->INVALIDATE_ENG17_SEM)) {
+    // A read of 1 grants engine 17's semaphore to the reader; 0 while someone holds it.
+    return mmhub_sem_held_ ? 0 : (mmhub_sem_held_ = true, 1);
+  }
   if (index == gc(gc_regs_.SDMA0_QUEUE0_RB_RPTR)) return uint32_t(sdma_.rptr());
   if (index == gc(gc_regs_.SDMA0_QUEUE0_RB_RPTR_HI)) return uint32_t(sdma_.rptr() >> 32);
   return regs_.read(index);
@@ -309,7 +316,9 @@ void Gpu::write_reg(uint32_t index, uint32_t value) {
         !hdp_flushed(psp_hdp_mark_, "PSP command")) {
       return; // the PSP would take the command from stale memory; the model drops it
     }
+    const int64_t autoload_before = fw_.autoload_done_ns.load();
     const bool mailbox = psp_.write(index, value) || smu_.write(index, value, reset);
+    if (fw_.autoload_done_ns.load() != autoload_before) reset_gc_vm();
     if (reset) effect = Effect::Mode1Reset;
     if (!mailbox && debug_ >= 2 && !known_register(index))
       std::fprintf(stderr, "amcl sim: write to unmodelled register 0x%05x = 0x%08x\n", index, value);
@@ -372,6 +381,14 @@ void Gpu::write_reg(uint32_t index, uint32_t value) {
         regs_.store(gc(gc_regs_.GCVM_L2_PROTECTION_FAULT_ADDR_LO32), 0);
         regs_.store(gc(gc_regs_.GCVM_L2_PROTECTION_FAULT_ADDR_HI32), 0);
       }
+    } else if (model_.mmhub->invalidate_semaphore &&
+               index == mmhub_.reg(model_.mmhub->INVALIDATE_ENG17_SEM)) {
+      if (!(value & 1)) mmhub_sem_held_ = false; // written 0: released
+    } else if (model_.mmhub->invalidate_semaphore &&
+               index == mmhub_.reg(model_.mmhub->L2_BANK_SELECT_RESERVED_CID2)) {
+      // The private invalidation completes at once; the bit does not stay set.
+      if (value & RESERVED_CACHE_PRIVATE_INVALIDATION) private_invalidations_.fetch_add(1);
+      regs_.store(index, value & ~RESERVED_CACHE_PRIVATE_INVALIDATION);
     } else if (Gmc* hub = index == gmc_.reg(gmc_.hub().INVALIDATE_ENG17_REQ)       ? &gmc_
                           : index == mmhub_.reg(mmhub_.hub().INVALIDATE_ENG17_REQ) ? &mmhub_
                                                                                    : nullptr) {
@@ -383,6 +400,13 @@ void Gpu::write_reg(uint32_t index, uint32_t value) {
       (void)hdp_flushed(hub == &gmc_ ? gfxhub_hdp_mark_ : mmhub_hdp_mark_,
                         hub == &gmc_ ? "GFXHUB TLB invalidation" : "MMHUB TLB invalidation");
       const VmHubRegs& h = hub->hub();
+      if (h.invalidate_semaphore && !mmhub_sem_held_) {
+        // gmc_v11_0_flush_gpu_tlb takes the semaphore so that no other client's request
+        // (another driver instance, the firmware) races this one on engine 17.
+        unguarded_invalidations_.fetch_add(1);
+        std::fprintf(stderr, "amcl sim: %s invalidation request without engine 17's semaphore\n",
+                     h.name);
+      }
       const uint64_t range = uint64_t(regs_.read(hub->reg(invalidate_range_lo32(h, 17)))) |
                              uint64_t(regs_.read(hub->reg(invalidate_range_hi32(h, 17))) & 0x1f)
                                  << 32;
@@ -471,6 +495,7 @@ void Gpu::mode1_reset() {
   cp_pending_wptr_.store(kNoPendingWptr);
   mec_control_.reset();
   grbm_select_ = 0;
+  mmhub_sem_held_ = false;
   std::fill(std::begin(sh_mem_bases_), std::end(sh_mem_bases_), 0u);
   std::fill(std::begin(sh_mem_config_), std::end(sh_mem_config_), 0u);
   hqd_banks_.clear();
@@ -484,6 +509,25 @@ void Gpu::mode1_reset() {
   reset_ends_ns_.store(
       (std::chrono::steady_clock::now() + kMode1ResetTime).time_since_epoch().count(),
       std::memory_order_release);
+}
+
+// The RLC autoload resets GC, GFXHUB's VM registers with it: what a driver programmed there
+// before is lost (amdgpu's gfx_v11_0_hw_init and tinygrad's AM_GFX.init_hw program GFXHUB only
+// after the autoload). The frame buffer's location, which the VBIOS set, stays.
+void Gpu::reset_gc_vm() {
+  const VmHubRegs& h = gfxhub_regs_;
+  for (Reg r : {h.CONTEXT0_CNTL, h.PAGE_TABLE_BASE_LO32, h.PAGE_TABLE_BASE_HI32,
+                h.PAGE_TABLE_START_LO32, h.PAGE_TABLE_START_HI32, h.PAGE_TABLE_END_LO32,
+                h.PAGE_TABLE_END_HI32, h.AGP_TOP, h.AGP_BOT, h.AGP_BASE,
+                h.SYSTEM_APERTURE_LOW_ADDR, h.SYSTEM_APERTURE_HIGH_ADDR,
+                h.SYSTEM_APERTURE_DEFAULT_ADDR_LSB, h.SYSTEM_APERTURE_DEFAULT_ADDR_MSB,
+                h.MX_L1_TLB_CNTL, h.L2_CNTL, h.L2_CNTL2, h.L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32,
+                h.L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32, h.L2_CNTL3, h.L2_CNTL4, h.L2_CNTL5,
+                h.L2_PROTECTION_FAULT_CNTL, h.L2_PROTECTION_FAULT_CNTL2})
+    regs_.store(gc(r), 0);
+  for (unsigned e = 0; e < 2 * kInvalidationEngines; ++e)
+    regs_.store(gc(h.INVALIDATE_ENG0_ADDR_RANGE_LO32) + e, 0);
+  gmc_.invalidate_tlb();
 }
 
 void Gpu::assume_booted_by_another_driver() {

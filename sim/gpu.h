@@ -106,6 +106,10 @@ public:
   // TLB invalidations whose engine's ADDR_RANGE did not cover VMID 0 (reported on stderr; the
   // translations stayed cached).
   uint64_t invalidation_range_faults() const { return invalidation_range_faults_.load(); }
+  // MMHUB invalidation requests made without holding engine 17's semaphore (each reported on
+  // stderr), and MMHUB private invalidations (L2_BANK_SELECT_RESERVED_CID2 bit 25).
+  uint64_t unguarded_invalidations() const { return unguarded_invalidations_.load(); }
+  uint64_t private_invalidations() const { return private_invalidations_.load(); }
   // Interrupts an engine raised from a source the driver had not enabled (CP_ME1_PIPE0_INT_CNTL,
   // SDMA0_CNTL, the VM context's fault interrupts): the hardware writes no IV for them; the
   // memory writes (and fault status) they came with happen.
@@ -142,6 +146,7 @@ private:
   void raise_interrupt();
   bool interrupt_enabled(const am::hw::ih::IvEntry& entry) const;
   void mode1_reset();
+  void reset_gc_vm(); // at the RLC autoload
   uint32_t gc(am::hw::Reg r) const { return model_.gc_reg(r); }
   uint32_t ih(uint32_t offset) const { return model_.ih_reg(offset); }
 
@@ -177,6 +182,8 @@ private:
   std::atomic<uint32_t> cache_line_{0}, interrupt_line_{0};
   std::atomic<uint64_t> undecoded_accesses_{0};
   std::atomic<uint64_t> invalidation_range_faults_{0};
+  std::atomic<uint64_t> unguarded_invalidations_{0}, private_invalidations_{0};
+  bool mmhub_sem_held_ = false; // MMHUB engine 17's semaphore, under reg_mutex_
   std::atomic<uint64_t> suppressed_interrupts_{0};
   std::atomic<uint64_t> hqd_cleared_while_active_{0};
   // The last SDMA doorbell while the engine was halted, taken up when it is unhalted; the same

@@ -47,7 +47,14 @@ struct VmHubRegs {
   Reg L2_CNTL3, L2_CNTL4, L2_CNTL5;
   Reg L2_PROTECTION_FAULT_CNTL, L2_PROTECTION_FAULT_CNTL2;
   uint32_t l2_cntl3_default;
+  // MMHUB's TLB invalidation takes engine 17's semaphore and ends with a private invalidation
+  // (gmc_v11_0_flush_gpu_tlb, gmc_v12_0 alike; GFXHUB takes neither: gmc_v11_0_use_invalidate_
+  // semaphore). Offsets from mmhub_3_0_0/3_0_2/4_1_0_offset.h, BASE_IDX 0.
+  bool invalidate_semaphore = false;
+  Reg INVALIDATE_ENG17_SEM{0, 0}, L2_BANK_SELECT_RESERVED_CID2{0, 0};
 };
+// MMVM_L2_BANK_SELECT_RESERVED_CID2.RESERVED_CACHE_PRIVATE_INVALIDATION (gmc_v11_0.c: "bit 25").
+inline constexpr uint32_t RESERVED_CACHE_PRIVATE_INVALIDATION = 1u << 25;
 
 // The hubs' L2 CNTL3..5, written whole from their reset values with amdgpu's tuning
 // (gfxhub_v3_0/v12_0 and mmhub_v3_0/v3_0_2/v4_1_0 init_cache_regs without translate_further,
@@ -119,7 +126,10 @@ inline constexpr VmHubRegs gfxhub_regs(const GcRegs& g) {
       .L2_CNTL5 = g.GCVM_L2_CNTL5,
       .L2_PROTECTION_FAULT_CNTL = g.GCVM_L2_PROTECTION_FAULT_CNTL,
       .L2_PROTECTION_FAULT_CNTL2 = g.GCVM_L2_PROTECTION_FAULT_CNTL2,
-      .l2_cntl3_default = kGcvmL2Cntl3Default};
+      .l2_cntl3_default = kGcvmL2Cntl3Default,
+      .invalidate_semaphore = false,
+      .INVALIDATE_ENG17_SEM = {0, 0},
+      .L2_BANK_SELECT_RESERVED_CID2 = {0, 0}};
 }
 
 inline constexpr VmHubRegs kMmhub3{.name = "MMHUB 3.0.0",
@@ -153,7 +163,10 @@ inline constexpr VmHubRegs kMmhub3{.name = "MMHUB 3.0.0",
                                    .L2_CNTL5 = {0x071e, 0},
                                    .L2_PROTECTION_FAULT_CNTL = {0x0708, 0},
                                    .L2_PROTECTION_FAULT_CNTL2 = {0x0709, 0},
-                                   .l2_cntl3_default = kMmvmL2Cntl3Default};
+                                   .l2_cntl3_default = kMmvmL2Cntl3Default,
+                                   .invalidate_semaphore = true,
+                                   .INVALIDATE_ENG17_SEM = {0x0762, 0},
+                                   .L2_BANK_SELECT_RESERVED_CID2 = {0x071b, 0}};
 
 inline constexpr VmHubRegs kMmhub4{.name = "MMHUB 4.1.0",
                                    .CONTEXT0_CNTL = {0x0564, 0},
@@ -186,7 +199,10 @@ inline constexpr VmHubRegs kMmhub4{.name = "MMHUB 4.1.0",
                                    .L2_CNTL5 = {0x0503, 0},
                                    .L2_PROTECTION_FAULT_CNTL = {0x04ec, 0},
                                    .L2_PROTECTION_FAULT_CNTL2 = {0x04ed, 0},
-                                   .l2_cntl3_default = kMmvmL2Cntl3Default};
+                                   .l2_cntl3_default = kMmvmL2Cntl3Default,
+                                   .invalidate_semaphore = true,
+                                   .INVALIDATE_ENG17_SEM = {0x0586, 0},
+                                   .L2_BANK_SELECT_RESERVED_CID2 = {0x0500, 0}};
 
 // MMHUB 3.0.2, read in Linux mmhub_3_0_2_offset.h (all BASE_IDX 0): the same blocks as 3.0.0,
 // 0x80 dwords lower (L2 0x0680, contexts 0x06c0), the shared blocks at 0x0858 / 0x086c.
@@ -222,7 +238,10 @@ inline constexpr VmHubRegs kMmhub3_0_2{.name = "MMHUB 3.0.2",
                                        .L2_CNTL5 = {0x069e, 0},
                                        .L2_PROTECTION_FAULT_CNTL = {0x0688, 0},
                                        .L2_PROTECTION_FAULT_CNTL2 = {0x0689, 0},
-                                       .l2_cntl3_default = kMmvmL2Cntl3Default};
+                                       .l2_cntl3_default = kMmvmL2Cntl3Default,
+                                       .invalidate_semaphore = true,
+                                       .INVALIDATE_ENG17_SEM = {0x06e2, 0},
+                                       .L2_BANK_SELECT_RESERVED_CID2 = {0x069b, 0}};
 
 // The MMHUB table of an MMHUB IP version, or nullptr when amcl has none: an exact match, as for
 // GC (gc_generations.h), because the 3.0.x revisions moved their registers. amdgpu's

@@ -4,7 +4,9 @@
 #include "device_fixture.h"
 
 #include "am/hw/discovery.h"
+#include "am/forwarding_pci.h"
 #include "am/hw/mqd.h"
+#include "am/hw/psp_gfx_if.h"
 #include "sim/ip_discovery.h"
 
 using namespace am_test;
@@ -100,6 +102,66 @@ TEST_P(AmDevice, FreshCardBootsThroughThePspAndTheSmu) {
   EXPECT_EQ(hqd(am::hw::mqd::cp_hqd_pq_control) & ~0x3fu, 0xD0308500u);
   EXPECT_EQ(hqd(am::hw::mqd::cp_hqd_active), 1u);
   gpu->reg_write32(gc(g.GRBM_GFX_CNTL), 0);
+}
+
+// The compute queue's priorities, quantum and HQ_STATUS0 as tinygrad's AM_GFX.setup_ring and
+// amdgpu's high-priority compute MQD set them (gfx_v11_0_compute_mqd_init).
+TEST_P(AmDevice, TheComputeQueueHasAmdgpusPrioritiesAndQuantum) {
+  auto gpu = card();
+  am::Device dev(gpu);
+  const sim::CardModel& m = gpu->model();
+  const am::hw::GcRegs& g = *m.gc;
+  auto hqd = [&](uint32_t idx) {
+    return gpu->reg_read32(m.gc_reg(g.CP_MQD_BASE_ADDR) + (idx - am::hw::mqd::kHqdFirst));
+  };
+  gpu->reg_write32(m.gc_reg(g.GRBM_GFX_CNTL), am::hw::grbm_gfx_cntl(1, 0, 0, 0));
+  EXPECT_EQ(hqd(am::hw::mqd::cp_hqd_pipe_priority), 2u);
+  EXPECT_EQ(hqd(am::hw::mqd::cp_hqd_queue_priority), 15u);
+  EXPECT_EQ(hqd(am::hw::mqd::cp_hqd_quantum), 0x111u);
+  EXPECT_EQ(hqd(am::hw::mqd::cp_hqd_hq_status0), 0x20004000u);
+  gpu->reg_write32(m.gc_reg(g.GRBM_GFX_CNTL), 0);
+  expect_compute_writes(dev, 0x9a);
+}
+
+namespace {
+
+// Times the PSP's ring creation: from the write of INIT_GPCOM_RING to C2PMSG_64 to the driver's
+// next look at C2PMSG_64.
+class RingCreateWatch : public am::ForwardingPci {
+public:
+  RingCreateWatch(std::shared_ptr<sim::Gpu> gpu) : ForwardingPci(gpu), m_(gpu->model()) {}
+  void reg_write32(uint32_t index, uint32_t value) override {
+    if (index == m_.psp_reg(m_.psp->ring_cmd) &&
+        value == am::hw::psp::GFX_CTRL_CMD_ID_INIT_GPCOM_RING)
+      written_ = std::chrono::steady_clock::now(), pending_ = true;
+    card().reg_write32(index, value);
+  }
+  uint32_t reg_read32(uint32_t index) override {
+    if (index == m_.psp_reg(m_.psp->ring_cmd) && pending_) {
+      pending_ = false;
+      first_poll_after = std::chrono::steady_clock::now() - written_;
+    }
+    return card().reg_read32(index);
+  }
+  std::chrono::steady_clock::duration first_poll_after{-1};
+
+private:
+  const sim::CardModel& m_;
+  std::chrono::steady_clock::time_point written_;
+  bool pending_ = false;
+};
+
+} // namespace
+
+// psp_v13_0_ring_create (and tinygrad's AM_PSP) wait 20 ms after writing the ring command
+// before polling for its response; the driver does so on every card.
+TEST_P(AmDevice, ThePspRingIsPolledTwentyMillisecondsAfterItsCreation) {
+  auto gpu = card(9);
+  auto watch = std::make_shared<RingCreateWatch>(gpu);
+  am::Device dev(watch);
+  EXPECT_EQ(dev.boot_state(), am::BootState::Fresh);
+  EXPECT_GE(watch->first_poll_after, std::chrono::milliseconds(am::hw::psp::kRingCreateDelayMs));
+  EXPECT_EQ(am::hw::psp::kRingCreateDelayMs, 20u);
 }
 
 // A card whose firmware runs without AM's marker (amdgpu had it) is mode1-reset first, and the

@@ -2,6 +2,7 @@
 // register tables), their apertures, L2 and fault defaults, and TLB invalidation.
 #include "device_fixture.h"
 
+#include "am/forwarding_pci.h"
 #include "am/hw/discovery.h"
 #include "am/hw/gc_generations.h"
 
@@ -171,6 +172,85 @@ TEST_P(AmDevice, TheHubsL2AndFaultDefaultsAreAmdgpus) {
   expect_tuned(gfx, gc);
   expect_tuned(mm, mmhub);
   EXPECT_EQ(gc(m.gc->CP_DEBUG), 0x8010u);
+}
+
+namespace {
+
+// Watches the boot: before the PSP's first ring command (so before AUTOLOAD_RLC) it writes a
+// marker into GFXHUB's VMID 0 context, and at the driver's first look at
+// RLC_RLCS_BOOTLOAD_STATUS (the wait for the autoload) it notes what the marker became and
+// whether the driver had written GFXHUB's context itself by then.
+class AutoloadWatch : public am::ForwardingPci {
+public:
+  AutoloadWatch(std::shared_ptr<sim::Gpu> gpu)
+      : ForwardingPci(gpu), m_(gpu->model()), hub_(am::hw::gfxhub_regs(*m_.gc)) {}
+  void reg_write32(uint32_t index, uint32_t value) override {
+    if (index == m_.psp_reg(m_.psp->ring_wptr) && !marked_) {
+      card().reg_write32(m_.gc_reg(hub_.PAGE_TABLE_START_LO32), kMarker);
+      marked_ = true;
+    }
+    if (index == m_.gc_reg(hub_.CONTEXT0_CNTL) && !waited_) gfxhub_before_autoload = true;
+    card().reg_write32(index, value);
+  }
+  uint32_t reg_read32(uint32_t index) override {
+    if (index == m_.gc_reg(m_.gc->RLC_RLCS_BOOTLOAD_STATUS) && !waited_) {
+      waited_ = true;
+      marker_after_autoload = card().reg_read32(m_.gc_reg(hub_.PAGE_TABLE_START_LO32));
+    }
+    return card().reg_read32(index);
+  }
+  static constexpr uint32_t kMarker = 0x5a5a;
+  bool gfxhub_before_autoload = false;
+  uint32_t marker_after_autoload = kMarker;
+
+private:
+  const sim::CardModel& m_;
+  const am::hw::VmHubRegs hub_;
+  bool marked_ = false, waited_ = false;
+};
+
+} // namespace
+
+// The RLC autoload resets GC, GFXHUB's VM registers with it (the emulated card clears them at
+// AUTOLOAD_RLC): the driver programs GFXHUB after the autoload, as gfx_v11_0_hw_init and
+// tinygrad's AM_GFX.init_hw do, and MMHUB at GMC init. Programmed before, VMID 0 would be lost
+// and the first submission would fault.
+TEST_P(AmDevice, GfxhubIsProgrammedAfterTheRlcAutoloadWhichResetsIt) {
+  auto gpu = card(8);
+  auto watch = std::make_shared<AutoloadWatch>(gpu);
+  am::Device dev(watch);
+  EXPECT_EQ(watch->marker_after_autoload, 0u) << "the autoload left GFXHUB's registers";
+  EXPECT_FALSE(watch->gfxhub_before_autoload) << "GFXHUB programmed before the RLC autoload";
+  const sim::CardModel& m = gpu->model();
+  const am::hw::VmHubRegs gfx = am::hw::gfxhub_regs(*m.gc);
+  EXPECT_EQ(gpu->reg_read32(m.gc_reg(gfx.CONTEXT0_CNTL)) & 1u, 1u);
+  EXPECT_EQ(gpu->reg_read32(m.gc_reg(gfx.PAGE_TABLE_BASE_LO32)) & 1u, 1u); // VALID
+  EXPECT_EQ(gpu->invalidation_range_faults(), 0u); // no invalidation of an unprogrammed hub
+  expect_compute_writes(dev, 0x600d);
+  expect_sdma_fills(dev, 0x600e);
+}
+
+// MMHUB's TLB invalidation as gmc_v11_0_flush_gpu_tlb does it: engine 17's semaphore taken
+// before the request and released after the ACK, then the private invalidation (CID2 bit 25).
+TEST_P(AmDevice, MmhubInvalidationsHoldTheSemaphoreAndEndWithAPrivateOne) {
+  auto gpu = card();
+  am::Device dev(gpu);
+  const uint64_t unguarded = gpu->unguarded_invalidations();
+  const uint64_t privates = gpu->private_invalidations();
+  dev.free(dev.alloc_vram(4096)); // a mapping and an unmapping: two invalidations
+  EXPECT_EQ(gpu->unguarded_invalidations(), unguarded);
+  EXPECT_EQ(gpu->unguarded_invalidations(), 0u);
+  EXPECT_GE(gpu->private_invalidations(), privates + 2);
+  const sim::CardModel& m = gpu->model();
+  EXPECT_TRUE(m.mmhub->invalidate_semaphore);
+  const uint32_t sem = m.mmhub_reg(m.mmhub->INVALIDATE_ENG17_SEM);
+  EXPECT_EQ(gpu->reg_read32(sem), 1u) << "the driver left the semaphore held";
+  EXPECT_EQ(gpu->reg_read32(sem), 0u) << "held by this test now";
+  gpu->reg_write32(sem, 0);
+  EXPECT_EQ(gpu->reg_read32(m.mmhub_reg(m.mmhub->L2_BANK_SELECT_RESERVED_CID2)) &
+                am::hw::RESERVED_CACHE_PRIVATE_INVALIDATION,
+            0u);
+  gpu->reg_write32(sem, 0);
 }
 
 // Navi32 (GC 11.0.3; the model gives it MMHUB 3.0.2): both hubs' registers sit elsewhere than on

@@ -9,6 +9,7 @@
 #include "am/hw/mqd.h"
 #include "am/hw/nbio_regs.h"
 #include "am/hw/osssys_regs.h"
+#include "am/hw/pci_ids.h"
 #include "am/hw/psp_gfx_if.h"
 #include "am/hw/sh_regs.h"
 #include "am/hw/sq.h"
@@ -741,4 +742,51 @@ TEST(SqWaveRegisters, MatchLinuxHeaders) {
   EXPECT_EQ(SQ_WAVE_PC_HI_MASK, 0xffffu);
   EXPECT_EQ(grbm_gfx_index(3, 1, 0x2b), 0x2bu | (1u << 8) | (3u << 16));
   EXPECT_EQ(kGrbmGfxIndexBroadcast, 0xe0000000u);
+}
+
+// MMHUB's invalidation semaphore and private-invalidation register (mmhub_3_0_0, 3_0_2 and
+// 4_1_0_offset.h: regMMVM_INVALIDATE_ENG17_SEM, regMMVM_L2_BANK_SELECT_RESERVED_CID2; bit 25 from
+// gmc_v11_0_flush_gpu_tlb); GFXHUB takes no semaphore.
+TEST(HwFacts, MmhubInvalidationSemaphoreAndPrivateInvalidation) {
+  using namespace am::hw;
+  for (auto [h, sem, cid2] : {std::tuple{&kMmhub3, 0x0762u, 0x071bu},
+                              {&kMmhub3_0_2, 0x06e2u, 0x069bu},
+                              {&kMmhub4, 0x0586u, 0x0500u}}) {
+    SCOPED_TRACE(h->name);
+    EXPECT_TRUE(h->invalidate_semaphore);
+    EXPECT_EQ(h->INVALIDATE_ENG17_SEM.offset, sem);
+    EXPECT_EQ(h->INVALIDATE_ENG17_SEM.offset + 18, h->INVALIDATE_ENG17_REQ.offset); // ENG0..17_SEM
+    EXPECT_EQ(h->L2_BANK_SELECT_RESERVED_CID2.offset, cid2);
+    EXPECT_EQ(h->INVALIDATE_ENG17_SEM.base_idx, 0);
+    EXPECT_EQ(h->L2_BANK_SELECT_RESERVED_CID2.base_idx, 0);
+  }
+  EXPECT_FALSE(gfxhub_regs(kGc11).invalidate_semaphore);
+  EXPECT_EQ(RESERVED_CACHE_PRIVATE_INVALIDATION, 0x02000000u);
+}
+
+// PSP: the TMR set up at boot on MP0 14.0.2/14.0.3 (amdgpu_psp.c psp_early_init) and
+// psp_v13_0_ring_create's 20 ms.
+TEST(HwFacts, PspBootTimeTmrAndRingCreateDelay) {
+  using namespace am::hw::psp;
+  EXPECT_TRUE(tmr_set_up_at_boot(14, 0, 2));
+  EXPECT_TRUE(tmr_set_up_at_boot(14, 0, 3));
+  EXPECT_FALSE(tmr_set_up_at_boot(13, 0, 0));
+  EXPECT_FALSE(tmr_set_up_at_boot(13, 0, 10));
+  EXPECT_FALSE(tmr_set_up_at_boot(14, 0, 0));
+  EXPECT_EQ(kRingCreateDelayMs, 20u);
+}
+
+// Shader engines per part, over which COMPUTE_TMPRING_SIZE.WAVES counts (AMD's die descriptions).
+TEST(HwFacts, ShaderEnginesOfEachPart) {
+  auto engines = [](uint16_t device) {
+    for (const am::hw::PciPart& p : am::hw::kKnownParts)
+      if (p.device == device) return p.shader_engines;
+    return 0u;
+  };
+  EXPECT_EQ(engines(0x744c), 6u); // Navi31
+  EXPECT_EQ(engines(0x7448), 6u);
+  EXPECT_EQ(engines(0x747e), 3u); // Navi32
+  EXPECT_EQ(engines(0x7480), 2u); // Navi33
+  EXPECT_EQ(engines(0x7550), 4u); // Navi48
+  EXPECT_EQ(engines(0x7590), 2u); // Navi44
 }
