@@ -70,6 +70,7 @@ void Gfx::init_sw(const IpDiscovery& ip) {
 
 void Gfx::init_hw(MemoryManager& memory, SignalPage& signals, uint64_t mec_entry) {
   memory_ = &memory;
+  mec_entry_ = mec_entry;
   init_shader_memory();
   start_mec(mec_entry);
   enable_interrupts();
@@ -243,7 +244,21 @@ void Gfx::stop_queue() {
   pci_.reg_write32(reg(gc_->GRBM_GFX_CNTL), 0);
 }
 
+// A kernel queue is privileged: its stream can reach CP_MEC_RS64_CNTL (in the UCONFIG window)
+// and halt, reset or deactivate the pipe it runs on. Such a queue hangs, and only starting the
+// MEC again brings it back; a dequeue and a new HQD alone leave every later submission hung.
+bool Gfx::mec_pipe0_runs() {
+  const uint32_t cntl = pci_.reg_read32(reg(gc_->CP_MEC_RS64_CNTL));
+  return !(cntl & CP_MEC_RS64_HALT) && !(cntl & (1u << CP_MEC_RS64_PIPE_RESET_SHIFT)) &&
+         (cntl & (1u << CP_MEC_RS64_PIPE_ACTIVE_SHIFT));
+}
+
 void Gfx::restart_queue() {
+  if (!mec_pipe0_runs()) {
+    AM_LOG(kDebugBlocks, pci_, "GFX: the MEC was stopped by the queue's stream; starting it again");
+    start_mec(mec_entry_);
+  }
+  enable_interrupts(); // the stream may have cleared them too
   queue_.reset();
   program_hqd();
   stopped_ = false;

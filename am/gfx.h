@@ -49,7 +49,8 @@ public:
   // Copies `words` to the compute ring and rings its doorbell; false while the ring lacks room.
   bool submit(std::span<const uint32_t> words) { return queue_.submit(words); }
   // A queue reset: stop_queue takes the queue off the hardware (DeviceError when it stays
-  // active), restart_queue programs it again over an empty ring.
+  // active), restart_queue programs it again over an empty ring (starting the MEC again first
+  // when the stream stopped it).
   void stop_queue();
   void restart_queue();
   // The MEC reported a packet it cannot execute since the last restart.
@@ -63,6 +64,7 @@ private:
   uint32_t reg(hw::Reg r) const { return gc_(r); }
   void init_shader_memory();
   void start_mec(uint64_t mec_entry);
+  bool mec_pipe0_runs(); // CP_MEC_RS64_CNTL: not halted, pipe 0 active and out of reset
   void enable_interrupts();
   void program_hqd();
   // Takes MEC 1 pipe 0 queue 0 off the hardware if it is active; false if it stayed active.
@@ -83,6 +85,7 @@ private:
   MemoryManager* memory_ = nullptr;
   QueueRing queue_;
   Allocation mqd_, eop_;
+  uint64_t mec_entry_ = 0; // the MEC firmware's entry, to start it again after a queue reset
   std::atomic<bool> stopped_ = false;
   std::mutex sq_mutex_; // the GRBM_GFX_INDEX / SQ_IND_INDEX selection while a wave is read
 };

@@ -34,6 +34,9 @@ public:
   virtual shader::Gfx shader_isa() const = 0;
   // The shader engines a dispatch's work-groups are spread over (each has its own scratch slots).
   virtual unsigned shader_engines() const = 0;
+  // MEC pipe 0 fetches packets: CP_MEC_RS64_CNTL has it out of halt and reset, and active. A
+  // stream may stop its own pipe (a kernel queue reaches that register), mid-ring.
+  virtual bool mec_pipe0_runs() const = 0;
   // The SDMA engine's major version (6 on gfx11 parts, 7 on gfx12 parts).
   virtual unsigned sdma_major() const = 0;
 };

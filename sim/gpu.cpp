@@ -469,7 +469,7 @@ void Gpu::write_reg(uint32_t index, uint32_t value) {
   }
   case Effect::MecRun: {
     const uint64_t pending = cp_pending_wptr_.exchange(kNoPendingWptr);
-    if (pending != kNoPendingWptr && mec_.active()) mec_.ring(pending);
+    if (mec_.active()) mec_.ring(pending != kNoPendingWptr ? pending : mec_.last_wptr());
     break;
   }
   case Effect::Mode1Reset: mode1_reset(); break;

@@ -78,6 +78,7 @@ public:
   uint32_t sh_mem_config(unsigned vmid) override;
   shader::Gfx shader_isa() const override { return model_.isa; }
   unsigned shader_engines() const override { return model_.shader_engines(); }
+  bool mec_pipe0_runs() const override { return mec_control_.pipe0_running(); }
   unsigned sdma_major() const override { return model_.isa == shader::Gfx::v12 ? 7 : 6; }
 
   const GpuConfig& config() const { return config_; }

@@ -32,6 +32,7 @@ void Mec::activate(const HqdState& hqd) {
   std::lock_guard lock(ring_mutex_);
   hqd_ = hqd;
   rptr_ = 0;
+  last_wptr_ = 0;
   abort_ = false;
   clear_halt();
   active_ = true;
@@ -46,6 +47,7 @@ void Mec::deactivate() {
 void Mec::process(uint64_t wptr) {
   std::lock_guard lock(ring_mutex_);
   if (!active_ || stale_doorbell()) return;
+  last_wptr_.store(wptr, std::memory_order_release);
   auto& gmc = dev_.gmc();
   auto ring_dword = [&](uint64_t index) {
     uint32_t v;
@@ -55,7 +57,9 @@ void Mec::process(uint64_t wptr) {
   std::vector<uint32_t> body;
   try {
     // abort_: a deactivation is waiting for this loop; nothing after the interrupted packet runs.
-    while (rptr_ < wptr && !halted() && active_ && !abort_) {
+    // The pipe stopping (CP_MEC_RS64_CNTL, written by a packet of this very ring) ends the
+    // fetch too; it goes on from rptr once the pipe runs again.
+    while (rptr_ < wptr && !halted() && active_ && !abort_ && dev_.mec_pipe0_runs()) {
       uint32_t header = ring_dword(rptr_);
       uint32_t type = pm4::header_type(header);
       if (type == 2) { // one-dword filler

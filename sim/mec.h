@@ -34,6 +34,9 @@ public:
   const HqdState& hqd() const { return hqd_; }
   uint64_t rptr() const { return rptr_.load(std::memory_order_acquire); } // read by register reads
   uint64_t dispatches() const { return dispatches_; }
+  // The write pointer of the doorbell being (or last) processed: where a pipe that stopped
+  // mid-ring goes on to once it runs again.
+  uint64_t last_wptr() const { return last_wptr_.load(std::memory_order_acquire); }
 
   // Executes one packet (header + body); exposed for the packet tests.
   void execute(uint32_t header, std::span<const uint32_t> body);
@@ -57,6 +60,7 @@ private:
   void record_stats(const shader::DispatchResult& r, std::chrono::nanoseconds took);
 
   DeviceServices& dev_;
+  std::atomic<uint64_t> last_wptr_ = 0;
   HqdState hqd_;
   std::atomic<bool> active_ = false;
   std::atomic<bool> abort_ = false; // raised by deactivate() to stop a running dispatch

@@ -31,6 +31,32 @@ TEST_P(AmDevice, WorkLostInAQueueResetReportsAnError) {
   dev.free(mem);
 }
 
+// A kernel queue may write the MEC's own control register (SET_UCONFIG_REG reaches
+// CP_MEC_RS64_CNTL, in the UCONFIG window): a stream that clears the pipes' ACTIVE bits stops the
+// MEC under its own queue. The hang's reset must start the MEC again, or every later submission
+// hangs too (found by the pm4 fuzzer).
+TEST_P(AmDevice, AQueueResetRestartsAMecTheStreamStopped) {
+  setenv("AMCL_HANG_TIMEOUT_MS", "200", 1);
+  auto gpu = card();
+  am::Device dev(gpu);
+  unsetenv("AMCL_HANG_TIMEOUT_MS");
+  const sim::CardModel& m = gpu->model();
+  am::Allocation mem = dev.alloc_vram(4096);
+  std::memset(mem.cpu, 0, 4096);
+  for (uint32_t cntl : {0u, am::hw::CP_MEC_RS64_HALT, am::hw::CP_MEC_RS64_ALL_PIPES_RESET}) {
+    am::Pm4Builder stop;
+    stop.set_uconfig_regs(m.gc_reg(m.gc->CP_MEC_RS64_CNTL), {cntl});
+    stop.write_data_mem(mem.va, {1}); // never runs
+    EXPECT_THROW(dev.wait(am::Engine::Compute, dev.submit_compute(stop)), am::DeviceError)
+        << std::hex << cntl;
+    am::Pm4Builder after;
+    after.write_data_mem(mem.va + 64, {cntl + 9});
+    dev.wait(am::Engine::Compute, dev.submit_compute(after)); // the queue works again
+    EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[16], cntl + 9);
+  }
+  dev.free(mem);
+}
+
 // An SDMA stream longer than a ring (a rectangular copy of many short rows is one packet per
 // row) goes as several submissions split between packets; the value returned completes after
 // all of them. A stream the ring can never hold was refused after the timeline value was
