@@ -33,10 +33,9 @@ constexpr uint64_t kMaxEntrySize = uint64_t(1) << 30;
 // A writer's temporary file older than this belongs to a writer that died.
 constexpr auto kStaleTemporary = std::chrono::hours(1);
 
-int debug_level() {
-  const char* v = std::getenv("AM_DEBUG");
-  return v ? std::atoi(v) : 0;
-}
+std::atomic<int> g_log_level = 0;
+
+int debug_level() { return g_log_level.load(std::memory_order_relaxed); }
 
 // Entries are named by cache_key(): 64 lower-case hex digits. Nothing else in the directory
 // is read, counted or removed, except the temporary files store() writes.
@@ -165,6 +164,8 @@ BuildCache::BuildCache(std::string dir, uint64_t max_bytes)
     dir_.clear();
   }
 }
+
+void BuildCache::set_log_level(int level) { g_log_level.store(level, std::memory_order_relaxed); }
 
 BuildCache& BuildCache::process() {
   static BuildCache cache(default_dir(), default_max_bytes());

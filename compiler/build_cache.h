@@ -27,6 +27,10 @@ public:
 
   // The cache the environment asks for (read once); disabled() when there is none.
   static BuildCache& process();
+  // How much the caches say on stderr (AM_DEBUG's levels: 1 damaged entries and failed writes,
+  // 2 evictions). The runtime passes the level the driver parsed; compiler/ reads no AM_DEBUG
+  // of its own, so a malformed value is refused in one place.
+  static void set_log_level(int level);
   // A cache in `dir` (created if missing; empty: disabled) holding at most `max_bytes` of
   // entries (0: no bound).
   explicit BuildCache(std::string dir, uint64_t max_bytes = kDefaultMaxBytes);

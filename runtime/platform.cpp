@@ -13,6 +13,9 @@
 
 #include "device_backends.h"
 
+#include "am/debug_log.h"
+#include "compiler/build_cache.h"
+
 #include <array>
 #include <chrono>
 #include <cstring>
@@ -49,6 +52,7 @@ uint64_t host_time_ns() {
 cl_platform_id platform() {
   static cl_platform_id p = [] {
     auto* plat = new _cl_platform_id();
+    compiler::BuildCache::set_log_level(am::debug_level());
     for (DeviceBackend& backend : open_device_backends()) {
       try {
         auto* dev = new _cl_device_id();

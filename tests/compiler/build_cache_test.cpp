@@ -83,18 +83,11 @@ std::string key_of(const std::string& name) {
   return cache_key({"build cache test", name});
 }
 
-// Sets an environment variable for one scope.
-class ScopedEnv {
+// The caches' log level (what AM_DEBUG gives them through the runtime) for one scope.
+class ScopedLogLevel {
 public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    setenv(name, value, 1);
-  }
-  ~ScopedEnv() { old_ ? setenv(name_, old_->c_str(), 1) : unsetenv(name_); }
-
-private:
-  const char* name_;
-  std::optional<std::string> old_;
+  explicit ScopedLogLevel(int level) { BuildCache::set_log_level(level); }
+  ~ScopedLogLevel() { BuildCache::set_log_level(0); }
 };
 
 // Each test gets a private cache directory, so nothing depends on the environment or on
@@ -191,7 +184,7 @@ TEST_F(BuildCacheTest, DiscardingSaysSoAtAmDebug1) {
   bad[bad.size() / 2] ^= 0xff;
   write_bytes(path(key), bad);
   {
-    ScopedEnv debug("AM_DEBUG", "1");
+    ScopedLogLevel debug(1);
     testing::internal::CaptureStderr();
     EXPECT_FALSE(cache.load(key));
     const std::string err = testing::internal::GetCapturedStderr();
@@ -199,7 +192,7 @@ TEST_F(BuildCacheTest, DiscardingSaysSoAtAmDebug1) {
   }
   cache.store(key, payload(key, 0, 0));
   write_bytes(path(key), bad);
-  ScopedEnv quiet("AM_DEBUG", "0");
+  ScopedLogLevel quiet(0);
   testing::internal::CaptureStderr();
   EXPECT_FALSE(cache.load(key));
   EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
@@ -234,7 +227,7 @@ TEST_F(BuildCacheTest, AnEntryOfTheOldFormatIsAMiss) {
   old.insert(old.end(), b.log.begin(), b.log.end());
   old.insert(old.end(), b.binary.begin(), b.binary.end());
   write_bytes(path(key), old);
-  ScopedEnv debug("AM_DEBUG", "1");
+  ScopedLogLevel debug(1);
   testing::internal::CaptureStderr();
   EXPECT_FALSE(cache.load(key));
   EXPECT_NE(testing::internal::GetCapturedStderr().find("entry of an older format"),
@@ -509,7 +502,7 @@ TEST(BuildCache, ACorruptEntryBehindBuildIsRebuilt) {
 
   BuildResult second;
   {
-    ScopedEnv debug("AM_DEBUG", "1");
+    ScopedLogLevel debug(1);
     testing::internal::CaptureStderr();
     second = build(req);
     EXPECT_NE(testing::internal::GetCapturedStderr().find("discarding corrupt entry"),
