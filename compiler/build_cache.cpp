@@ -35,7 +35,9 @@ constexpr auto kStaleTemporary = std::chrono::hours(1);
 
 std::atomic<int> g_log_level = 0;
 
-int debug_level() { return g_log_level.load(std::memory_order_relaxed); }
+int debug_level() {
+  return g_log_level.load(std::memory_order_relaxed);
+}
 
 // Entries are named by cache_key(): 64 lower-case hex digits. Nothing else in the directory
 // is read, counted or removed, except the temporary files store() writes.
@@ -165,7 +167,9 @@ BuildCache::BuildCache(std::string dir, uint64_t max_bytes)
   }
 }
 
-void BuildCache::set_log_level(int level) { g_log_level.store(level, std::memory_order_relaxed); }
+void BuildCache::set_log_level(int level) {
+  g_log_level.store(level, std::memory_order_relaxed);
+}
 
 BuildCache& BuildCache::process() {
   static BuildCache cache(default_dir(), default_max_bytes());
