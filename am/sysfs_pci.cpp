@@ -93,8 +93,8 @@ std::string usability(const PciFunction& f) {
     return "bound to " + f.driver + ", which owns the card: `sudo amcl-smi bind " + f.address +
            "` hands it to vfio-pci for amcl";
   return f.iommu_group.empty()
-             ? "no driver and no IOMMU group: amcl can only use it with VFIO=0 (no-IOMMU mode, "
-               "DMA unprotected), or enable the IOMMU (intel_iommu=on / amd_iommu=on)"
+             ? "no driver and no IOMMU group: amcl drives it through sysfs without an IOMMU (its "
+               "DMA unprotected); enable the IOMMU (intel_iommu=on / amd_iommu=on) for vfio-pci"
              : "no driver: `sudo amcl-smi bind " + f.address + "` binds it to vfio-pci";
 }
 
