@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <string_view>
 
 namespace {
 
@@ -42,15 +43,24 @@ std::string kind_name(const am::TraceRecord& r) {
   return "unknown records";
 }
 
+// SDMA 6 and 7 have no register segment of their own: their registers sit in GC's (amdgpu
+// reaches them with SOC15_REG_OFFSET(GC, ...)), so the segment alone would count them as GC's.
+std::string block_of(const am::IpDiscovery& ip, const am::RegisterNames& names, uint32_t index) {
+  const char* name = names.find(index);
+  if (name && std::string_view(name).starts_with("SDMA")) return "SDMA0 (in GC's segment)";
+  std::string block = am::ip_block_of_register(ip, index);
+  return block.empty() ? "(no block)" : block;
+}
+
 void summary(const am::Trace& t) {
   const am::IpDiscovery ip = am::ip_discovery_of(t);
+  const am::RegisterNames names = am::trace_register_names(ip);
   std::map<std::string, size_t> kinds;
   std::map<std::string, std::pair<size_t, size_t>> blocks; // reads, writes
   for (const am::TraceRecord& r : t.records) {
     ++kinds[kind_name(r)];
     if ((r.kind == kRead || r.kind == kWrite) && r.bar == kRegisterBar) {
-      std::string block = am::ip_block_of_register(ip, r.offset / 4);
-      auto& [reads, writes] = blocks[block.empty() ? "(no block)" : block];
+      auto& [reads, writes] = blocks[block_of(ip, names, r.offset / 4)];
       ++(r.kind == kRead ? reads : writes);
     }
   }
