@@ -126,7 +126,9 @@ void trace_phase(Pci& pci, TracePhase what, const std::string& name, uint64_t el
   if (!w) return;
   const std::string text = what == kPhaseFailed ? name + "\n" + error : name;
   w->with_payload(kPhase, what, elapsed_ns, {bytes_of(text.data(), text.size())});
-  if (what == kPhaseFailed) w->flush();
+  // On disk at every phase boundary: a boot that hangs in a phase (and is killed) leaves the
+  // phases before it, and the phase's start, in the file. A dozen writes a boot.
+  w->flush();
 }
 
 void trace_ip_discovery(Pci& pci, const IpDiscovery& ip) {

@@ -27,6 +27,26 @@ PathState& path_state() {
   return state;
 }
 
+// The writers alive: an OpenCL application never destroys its platform's devices, so their
+// traces are flushed when the process exits. The registry is never destroyed, so a writer
+// that a static object destroys after the exit handler ran can still leave it.
+struct LiveWriters {
+  std::mutex mutex;
+  std::vector<TraceWriter*> writers;
+};
+
+LiveWriters& live_writers() {
+  static LiveWriters* const live = [] {
+    std::atexit([] {
+      LiveWriters& l = live_writers();
+      std::lock_guard lock(l.mutex);
+      for (TraceWriter* w : l.writers) w->flush();
+    });
+    return new LiveWriters;
+  }();
+  return *live;
+}
+
 } // namespace
 
 TraceWriter::TraceWriter(const std::string& path, const std::string& card) : path_(path) {
@@ -38,9 +58,17 @@ TraceWriter::TraceWriter(const std::string& path, const std::string& card) : pat
   put_le(buffer_, trace::kTraceVersion, 4);
   put_le(buffer_, card.size(), 4);
   buffer_.insert(buffer_.end(), card.begin(), card.end());
+  LiveWriters& live = live_writers();
+  std::lock_guard lock(live.mutex);
+  live.writers.push_back(this);
 }
 
 TraceWriter::~TraceWriter() {
+  {
+    LiveWriters& live = live_writers();
+    std::lock_guard lock(live.mutex);
+    std::erase(live.writers, this);
+  }
   flush();
   ::close(fd_);
 }

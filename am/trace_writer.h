@@ -19,7 +19,7 @@ public:
   // Creates (or truncates) `path` and writes the file header with `card` as its text. Throws
   // std::runtime_error naming the file when it cannot be created.
   TraceWriter(const std::string& path, const std::string& card);
-  ~TraceWriter(); // flushes
+  ~TraceWriter(); // flushes; so does the process's exit for a writer still alive then
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;
 

@@ -1,10 +1,13 @@
 #!/bin/sh
 # amcl-trace on a real trace: amcl-smi boots the emulated gfx1100 with AM_TRACE set, and the
 # reader prints its records (register accesses by name, the boot phases, the submission by packet
-# name, the interrupt), counts them with --summary, and refuses a file that is not a trace.
+# name, the interrupt), counts them with --summary, and refuses a file that is not a trace. An
+# OpenCL program (the vector_add sample, through the ICD loader) that never releases its
+# platform's card leaves its whole trace too.
 set -u
 smi="$1"
 reader="$2"
+app="$3"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "amcl_trace_test: $1"; echo "$out" | head -40; exit 1; }
@@ -32,9 +35,15 @@ records=$(echo "$out" | sed -n 's/^\([0-9]*\) records$/\1/p')
 echo "$out" | grep -q '^  register writes  *[1-9][0-9]*$' || fail "register writes not counted"
 echo "$out" | grep -q '^  compute submissions  *1$' || fail "submissions not counted"
 echo "$out" | grep -q '^  GC  *[1-9][0-9]*, [1-9][0-9]*$' || fail "GC accesses not counted"
+echo "$out" | grep -q "^  SDMA0 (in GC's segment)  *[0-9]*, [1-9][0-9]*$" || fail "SDMA accesses not counted apart"
 echo "$out" | grep -q '^  MP0 (PSP)  *[0-9]*, [1-9][0-9]*$' || fail "PSP accesses not counted"
 echo "not a trace" > "$dir/junk"
 out=$("$reader" "$dir/junk" 2>&1) && fail "a file that is not a trace was read"
 echo "$out" | grep -q 'is not an AM_TRACE file' || fail "junk not refused by name"
 out=$("$reader" 2>&1) && fail "no file accepted"
+# Before stop 27 the trace of a process that never tore its card down was an empty file.
+out=$(AM_TRACE="$dir/app.trace" "$app" 2>&1) || fail "vector_add failed"
+out=$("$reader" --summary "$dir/app.trace" 2>&1) || fail "the program's trace is not a trace"
+echo "$out" | grep -q '^  compute submissions  *[1-9][0-9]*$' || fail "the program's dispatches are not in its trace"
+echo "$out" | grep -q '^  phase markers  *[1-9][0-9]*$' || fail "the program's boot is not in its trace"
 echo "amcl_trace_test: PASSED"
