@@ -74,20 +74,36 @@ out=$("$smi" bind 0000:03:00.0 2>&1) && fail "bind of a card in use succeeded"
 echo "$out" | grep -q "the card is in use: pid $holder (flock)" || fail "bind does not name the holder"
 kill "$holder"; wait "$holder" 2>/dev/null; holder=
 out=$("$smi" bind 0000:03:00.0 2>&1) && fail "bind without vfio-pci succeeded"
-echo "$out" | grep -q 'modprobe vfio-pci' || fail "bind failure does not say what to do"
+echo "$out" | grep -q 'modprobe vfio-pci disable_idle_d3=1' || fail "bind failure does not say what it tried"
 [ "$(cat "$dev/driver_override")" = "(null)" ] || fail "a failed bind changed driver_override"
+# A modprobe that loads nothing is a refusal too.
+out=$(AMCL_SMI_MODPROBE=true "$smi" bind 0000:03:00.0 2>&1) && fail "bind after a modprobe that loaded nothing succeeded"
+echo "$out" | grep -q 'did not load it' || fail "an unloaded vfio-pci after modprobe is not said"
 out=$(AMCL_SMI_ASSUME_ROOT=0 "$smi" bind 0000:03:00.0 2>&1) && fail "bind without root succeeded"
 echo "$out" | grep -q 'needs root: `sudo amcl-smi bind 0000:03:00.0`' || fail "no root advice"
 out=$("$smi" bind 0000:99:00.0 2>&1) && fail "bind of no card succeeded"
 echo "$out" | grep -q 'no RDNA3/RDNA4 card at 0000:99:00.0' || fail "a missing card is not named"
-# vfio-pci loaded: the audio function holds the group until --with-group moves it too.
-mkdir -p "$dir/sys/bus/pci/drivers/vfio-pci"
-out=$("$smi" bind 0000:03:00.0 2>&1) && fail "bind with the audio function in the group succeeded"
+# bind loads vfio-pci with disable_idle_d3 (as tinygrad does); then the audio function holds
+# the group until --with-group moves it too.
+cat > "$dir/modprobe" <<EOS
+#!/bin/sh
+echo "\$*" > "$dir/modprobe.args"
+mkdir -p "$dir/sys/bus/pci/drivers/vfio-pci" "$dir/sys/module/vfio_pci/parameters"
+echo Y > "$dir/sys/module/vfio_pci/parameters/disable_idle_d3"
+EOS
+chmod +x "$dir/modprobe"
+out=$(AMCL_SMI_MODPROBE="$dir/modprobe" "$smi" bind 0000:03:00.0 2>&1) && fail "bind with the audio function in the group succeeded"
+[ "$(cat "$dir/modprobe.args")" = "vfio-pci disable_idle_d3=1" ] || fail "vfio-pci not loaded with disable_idle_d3"
+echo "$out" | grep -q 'vfio-pci loaded with disable_idle_d3=1' || fail "the module load is not said"
 echo "$out" | grep -q 'also holds 0000:03:00.1 (HDMI/DP audio, bound to snd_hda_intel)' || fail "group peer not named"
 echo "$out" | grep -q 'sudo amcl-smi bind 0000:03:00.0 --with-group' || fail "no --with-group advice"
 [ "$(cat "$dev/driver_override")" = "(null)" ] || fail "a refused bind changed driver_override"
 [ "$(cat "$audio/driver_override")" = "(null)" ] || fail "a refused bind moved the audio function"
+# A vfio-pci loaded by hand without disable_idle_d3 gets it set.
+echo N > "$dir/sys/module/vfio_pci/parameters/disable_idle_d3"
 out=$("$smi" bind 0000:03:00.0 --with-group 2>&1) || fail "bind --with-group failed"
+[ "$(cat "$dir/sys/module/vfio_pci/parameters/disable_idle_d3")" = "Y" ] || fail "disable_idle_d3 not set"
+echo "$out" | grep -q 'disable_idle_d3 set' || fail "setting disable_idle_d3 is not said"
 [ "$(cat "$dev/driver_override")" = "vfio-pci" ] || fail "the card's driver_override is not vfio-pci"
 [ "$(cat "$audio/driver_override")" = "vfio-pci" ] || fail "the audio's driver_override is not vfio-pci"
 [ "$(cat "$dir/sys/bus/pci/drivers/snd_hda_intel/unbind")" = "0000:03:00.1" ] || fail "audio not unbound"

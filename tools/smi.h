@@ -26,6 +26,10 @@ std::string describe_class(uint32_t pci_class);
 bool vfio_pci_loaded(const std::filesystem::path& root);
 bool noiommu_allowed(const std::filesystem::path& root);
 
+// Loads vfio-pci with disable_idle_d3 when it is not loaded, or sets the parameter on a module
+// loaded without it (smi_vfio_module.cpp); why it could not, or "".
+std::string load_vfio_pci(const std::filesystem::path& root);
+
 int list();                                              // smi_list.cpp
 int bind(const std::string& address, bool with_group);   // smi_bind.cpp
 int unbind(const std::string& address, bool with_group); // smi_bind.cpp

@@ -63,9 +63,7 @@ int bind(const std::string& address, bool with_group) {
     std::printf("%s: already bound to vfio-pci\n", address.c_str());
     return 0;
   }
-  if (!vfio_pci_loaded(root))
-    return refuse("bind", address,
-                  "the vfio-pci driver is not loaded: run `sudo modprobe vfio-pci` first");
+  if (std::string why = load_vfio_pci(root); !why.empty()) return refuse("bind", address, why);
   if (f.iommu_group.empty()) {
     if (!noiommu_allowed(root))
       return refuse(
