@@ -6,13 +6,16 @@
 #
 #   scripts/run-fuzzers.sh <build dir> [seconds per target (default 20)] [target ...]
 #
-# Targets: code_object build api pm4 sdma ip_discovery (default: all).
+# Targets: code_object build api pm4 sdma ip_discovery spirv (default: all; spirv when built).
 set -uo pipefail
 build=$(realpath "${1:?usage: run-fuzzers.sh <build dir> [seconds] [target ...]}")
 seconds=${2:-20}
 shift $(( $# >= 2 ? 2 : 1 ))
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(code_object build api pm4 sdma ip_discovery)
+if [ ${#targets[@]} -eq 0 ]; then
+  targets=(code_object build api pm4 sdma ip_discovery)
+  [ -x "$build/fuzz/spirv_fuzzer" ] && targets+=(spirv)
+fi
 src=$(cd "$(dirname "$0")/.." && pwd)
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
@@ -30,6 +33,7 @@ for t in "${targets[@]}"; do
         -artifact_prefix="$build/fuzz-artifacts/$t-")
   case $t in
   code_object | build | ip_discovery) inputs=("$corpus" "$seeds/$t") ;;
+  spirv) inputs=("$corpus" "$build/fuzz/spirv-seeds") ;;
   *) inputs=("$corpus"); args+=(-max_len=512) ;; # decision streams: let them grow long
   esac
   log=$build/fuzz-logs/$t.log
