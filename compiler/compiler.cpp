@@ -11,6 +11,7 @@
 #include "llvm_init.h"
 
 #include <algorithm>
+#include <atomic>
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/Basic/Version.h>
@@ -533,12 +534,26 @@ bool link_code_object(const llvm::SmallVectorImpl<char>& object, std::vector<uin
     std::ofstream f(obj, std::ios::binary);
     f.write(object.data(), std::streamsize(object.size()));
   }
+  // lldMain runs the link under its own CrashRecoveryContext (lld/Common/Driver.h: "supports
+  // crash recovery"; our CrashRecoveryContext::Enable turns signals into recoveries), so a
+  // crash in lld ends this link only. It then says lld cannot run again (its state may be
+  // corrupt): later links in this process are refused instead of run on that state.
+  static std::atomic<bool> lld_unusable = false;
   on_linker_thread([&] {
+    if (lld_unusable) {
+      log += "linker error: the linker crashed on an earlier program in this process and "
+             "cannot run again; restart the application\n";
+      return;
+    }
     std::string lld_out, lld_err;
     llvm::raw_string_ostream o(lld_out), e(lld_err);
     const char* argv[] = {"ld.lld", "-shared", "--no-undefined", obj.c_str(), "-o", so.c_str()};
     lld::Result r = lld::lldMain(argv, o, e, {{lld::Gnu, &lld::elf::link}});
     o.flush(), e.flush();
+    if (!r.canRunAgain) {
+      lld_unusable = true;
+      log += "internal linker error: lld crashed linking this program\n";
+    }
     if (r.retCode != 0 || !r.canRunAgain) log += "linker error:\n" + lld_err;
     else ok = true;
   });
