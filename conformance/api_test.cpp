@@ -754,3 +754,44 @@ TEST(Api, KernelAttributesQuoteTheSource) {
   clReleaseProgram(from_binary);
   clReleaseProgram(p);
 }
+
+// OpenCL 3.0 clSetKernelArg: an image created CL_MEM_READ_ONLY cannot be a write_only argument
+// nor one created CL_MEM_WRITE_ONLY a read_only one (the CTS api suite's
+// negative_set_read_write_image_arg); a read-write image fits either.
+TEST(Api, ImageArgumentsMatchTheirAccessQualifier) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_program p = env.program(
+      "__kernel void writes(__write_only image2d_t img) {\n"
+      "  write_imageui(img, (int2)(0, 0), (uint4)(1));\n"
+      "}\n"
+      "__kernel void reads(__read_only image2d_t img, __global uint4* out) {\n"
+      "  out[0] = read_imageui(img, (int2)(0, 0));\n"
+      "}\n");
+  ASSERT_TRUE(p);
+  cl_kernel writes = clCreateKernel(p, "writes", nullptr);
+  cl_kernel reads = clCreateKernel(p, "reads", nullptr);
+  ASSERT_TRUE(writes && reads);
+  const cl_image_format format{CL_RGBA, CL_UNSIGNED_INT8};
+  cl_image_desc desc{};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = desc.image_height = 8;
+  auto image = [&](cl_mem_flags flags) {
+    cl_int err = CL_SUCCESS;
+    cl_mem m = clCreateImage(env.context, flags, &format, &desc, nullptr, &err);
+    EXPECT_EQ(err, CL_SUCCESS);
+    return m;
+  };
+  cl_mem read_only = image(CL_MEM_READ_ONLY), write_only = image(CL_MEM_WRITE_ONLY),
+         read_write = image(CL_MEM_READ_WRITE);
+  EXPECT_EQ(clSetKernelArg(writes, 0, sizeof read_only, &read_only), CL_INVALID_ARG_VALUE);
+  EXPECT_EQ(clSetKernelArg(reads, 0, sizeof write_only, &write_only), CL_INVALID_ARG_VALUE);
+  EXPECT_EQ(clSetKernelArg(writes, 0, sizeof write_only, &write_only), CL_SUCCESS);
+  EXPECT_EQ(clSetKernelArg(reads, 0, sizeof read_only, &read_only), CL_SUCCESS);
+  EXPECT_EQ(clSetKernelArg(writes, 0, sizeof read_write, &read_write), CL_SUCCESS);
+  EXPECT_EQ(clSetKernelArg(reads, 0, sizeof read_write, &read_write), CL_SUCCESS);
+  for (cl_mem m : {read_only, write_only, read_write}) clReleaseMemObject(m);
+  clReleaseKernel(writes);
+  clReleaseKernel(reads);
+  clReleaseProgram(p);
+}

@@ -166,6 +166,12 @@ cl_int set_kernel_arg(cl_kernel k, cl_uint index, size_t size, const void* value
     if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
     cl_mem m = value ? *static_cast<const cl_mem*>(value) : nullptr;
     if (!valid(m) || !m->image || !image_fits_type(m, arg.type_name)) return CL_INVALID_MEM_OBJECT;
+    // OpenCL 3.0 clSetKernelArg: a read_only argument refuses a CL_MEM_WRITE_ONLY image and a
+    // write_only one a CL_MEM_READ_ONLY image.
+    const cl_kernel_arg_access_qualifier access = access_qualifier(arg);
+    if ((access == CL_KERNEL_ARG_ACCESS_READ_ONLY && (m->flags & CL_MEM_WRITE_ONLY)) ||
+        (access == CL_KERNEL_ARG_ACCESS_WRITE_ONLY && (m->flags & CL_MEM_READ_ONLY)))
+      return CL_INVALID_ARG_VALUE;
     k->arg_values[index].assign(reinterpret_cast<const uint8_t*>(&m),
                                 reinterpret_cast<const uint8_t*>(&m) + sizeof m);
   } else if (arg.kind == compiler::ArgKind::Sampler) {
