@@ -359,3 +359,80 @@ TEST_F(SpirvProgram, ABackEndErrorFailsTheBuildNotTheProcess) {
 }
 
 } // namespace
+
+// Images in a SPIR-V module: the translator's image handles (address space 1 in its LLVM 15
+// output) reach amcl's image builtins, whose ABI is OpenCL C's; samplers in program scope and as
+// arguments; sampler-less reads of an integer format.
+TEST_F(SpirvProgram, ImageKernelsReadSampleAndWrite) {
+  cl_program p = built_il(read_file(AMCL_SPIRV_TEST_DIR "/images.spv"));
+  ASSERT_TRUE(p);
+  constexpr size_t w = 8, h = 4;
+  std::vector<float> texels(w * h * 4);
+  for (size_t i = 0; i < texels.size(); ++i) texels[i] = float(i);
+  const cl_image_format rgba_float{CL_RGBA, CL_FLOAT};
+  cl_image_desc desc{};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D, desc.image_width = w, desc.image_height = h;
+  cl_int err;
+  cl_mem src = clCreateImage(env.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &rgba_float,
+                             &desc, texels.data(), &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_mem dst = clCreateImage(env.context, CL_MEM_WRITE_ONLY, &rgba_float, &desc, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_kernel scale = clCreateKernel(p, "scale_image", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  clSetKernelArg(scale, 0, sizeof src, &src);
+  clSetKernelArg(scale, 1, sizeof dst, &dst);
+  const size_t grid[2] = {w, h}, origin[3] = {0, 0, 0}, region[3] = {w, h, 1};
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, scale, 2, nullptr, grid, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  std::vector<float> out(texels.size());
+  ASSERT_EQ(clEnqueueReadImage(env.queue, dst, CL_TRUE, origin, region, 0, 0, out.data(), 0,
+                               nullptr, nullptr),
+            CL_SUCCESS);
+  for (size_t i = 0; i < out.size(); ++i) {
+    const float add = i % 4 == 0 ? float(w) : i % 4 == 1 ? float(h) : 0.0f;
+    ASSERT_EQ(out[i], texels[i] * 2 + add) << "component " << i;
+  }
+
+  cl_sampler s = clCreateSampler(env.context, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST,
+                                 &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_mem row = env.buffer(w * 16, nullptr);
+  cl_kernel sample = clCreateKernel(p, "sample_row", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  clSetKernelArg(sample, 0, sizeof src, &src);
+  clSetKernelArg(sample, 1, sizeof s, &s);
+  clSetKernelArg(sample, 2, sizeof row, &row);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, sample, 1, nullptr, &w, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  std::vector<float> sampled(w * 4);
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, row, CL_TRUE, 0, w * 16, sampled.data(), 0, nullptr,
+                                nullptr),
+            CL_SUCCESS);
+  for (size_t i = 0; i < sampled.size(); ++i) ASSERT_EQ(sampled[i], texels[w * 4 + i]) << i;
+
+  const cl_image_format rgba_uint{CL_RGBA, CL_UNSIGNED_INT8};
+  const uint8_t bytes[w * 4] = {1, 2, 3, 4, 250, 251, 252, 253, 9, 8, 7, 6};
+  cl_image_desc line{};
+  line.image_type = CL_MEM_OBJECT_IMAGE2D, line.image_width = w, line.image_height = 1;
+  cl_mem u8 = clCreateImage(env.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &rgba_uint,
+                            &line, const_cast<uint8_t*>(bytes), &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_mem words = env.buffer(w * 16, nullptr);
+  cl_kernel read_uint = clCreateKernel(p, "read_uint", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  clSetKernelArg(read_uint, 0, sizeof u8, &u8);
+  clSetKernelArg(read_uint, 1, sizeof words, &words);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, read_uint, 1, nullptr, &w, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  std::vector<uint32_t> got(w * 4);
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, words, CL_TRUE, 0, w * 16, got.data(), 0, nullptr,
+                                nullptr),
+            CL_SUCCESS);
+  for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], bytes[i]) << i;
+
+  for (cl_kernel k : {scale, sample, read_uint}) clReleaseKernel(k);
+  for (cl_mem m : {src, dst, row, u8, words}) clReleaseMemObject(m);
+  clReleaseSampler(s);
+  clReleaseProgram(p);
+}
