@@ -383,8 +383,9 @@ TEST_F(SpirvProgram, ImageKernelsReadSampleAndWrite) {
   clSetKernelArg(scale, 0, sizeof src, &src);
   clSetKernelArg(scale, 1, sizeof dst, &dst);
   const size_t grid[2] = {w, h}, origin[3] = {0, 0, 0}, region[3] = {w, h, 1};
-  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, scale, 2, nullptr, grid, nullptr, 0, nullptr, nullptr),
-            CL_SUCCESS);
+  ASSERT_EQ(
+      clEnqueueNDRangeKernel(env.queue, scale, 2, nullptr, grid, nullptr, 0, nullptr, nullptr),
+      CL_SUCCESS);
   std::vector<float> out(texels.size());
   ASSERT_EQ(clEnqueueReadImage(env.queue, dst, CL_TRUE, origin, region, 0, 0, out.data(), 0,
                                nullptr, nullptr),
@@ -394,8 +395,8 @@ TEST_F(SpirvProgram, ImageKernelsReadSampleAndWrite) {
     ASSERT_EQ(out[i], texels[i] * 2 + add) << "component " << i;
   }
 
-  cl_sampler s = clCreateSampler(env.context, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST,
-                                 &err);
+  cl_sampler s =
+      clCreateSampler(env.context, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST, &err);
   ASSERT_EQ(err, CL_SUCCESS);
   cl_mem row = env.buffer(w * 16, nullptr);
   cl_kernel sample = clCreateKernel(p, "sample_row", &err);
@@ -406,29 +407,30 @@ TEST_F(SpirvProgram, ImageKernelsReadSampleAndWrite) {
   ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, sample, 1, nullptr, &w, nullptr, 0, nullptr, nullptr),
             CL_SUCCESS);
   std::vector<float> sampled(w * 4);
-  ASSERT_EQ(clEnqueueReadBuffer(env.queue, row, CL_TRUE, 0, w * 16, sampled.data(), 0, nullptr,
-                                nullptr),
-            CL_SUCCESS);
+  ASSERT_EQ(
+      clEnqueueReadBuffer(env.queue, row, CL_TRUE, 0, w * 16, sampled.data(), 0, nullptr, nullptr),
+      CL_SUCCESS);
   for (size_t i = 0; i < sampled.size(); ++i) ASSERT_EQ(sampled[i], texels[w * 4 + i]) << i;
 
   const cl_image_format rgba_uint{CL_RGBA, CL_UNSIGNED_INT8};
   const uint8_t bytes[w * 4] = {1, 2, 3, 4, 250, 251, 252, 253, 9, 8, 7, 6};
   cl_image_desc line{};
   line.image_type = CL_MEM_OBJECT_IMAGE2D, line.image_width = w, line.image_height = 1;
-  cl_mem u8 = clCreateImage(env.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &rgba_uint,
-                            &line, const_cast<uint8_t*>(bytes), &err);
+  cl_mem u8 = clCreateImage(env.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &rgba_uint, &line,
+                            const_cast<uint8_t*>(bytes), &err);
   ASSERT_EQ(err, CL_SUCCESS);
   cl_mem words = env.buffer(w * 16, nullptr);
   cl_kernel read_uint = clCreateKernel(p, "read_uint", &err);
   ASSERT_EQ(err, CL_SUCCESS);
   clSetKernelArg(read_uint, 0, sizeof u8, &u8);
   clSetKernelArg(read_uint, 1, sizeof words, &words);
-  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, read_uint, 1, nullptr, &w, nullptr, 0, nullptr, nullptr),
-            CL_SUCCESS);
+  ASSERT_EQ(
+      clEnqueueNDRangeKernel(env.queue, read_uint, 1, nullptr, &w, nullptr, 0, nullptr, nullptr),
+      CL_SUCCESS);
   std::vector<uint32_t> got(w * 4);
-  ASSERT_EQ(clEnqueueReadBuffer(env.queue, words, CL_TRUE, 0, w * 16, got.data(), 0, nullptr,
-                                nullptr),
-            CL_SUCCESS);
+  ASSERT_EQ(
+      clEnqueueReadBuffer(env.queue, words, CL_TRUE, 0, w * 16, got.data(), 0, nullptr, nullptr),
+      CL_SUCCESS);
   for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], bytes[i]) << i;
 
   for (cl_kernel k : {scale, sample, read_uint}) clReleaseKernel(k);
