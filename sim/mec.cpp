@@ -3,6 +3,7 @@
 #include "am/hw/pm4.h"
 #include "am/hw/sh_regs.h"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <thread>
@@ -54,6 +55,14 @@ void Mec::process(uint64_t wptr) {
     gmc.read(hqd_.ring_va + 4 * (index % hqd_.ring_dwords), &v, 4);
     return v;
   };
+  // A packet's body in at most two reads (the ring may wrap inside it), not one translated
+  // read per dword: the CP fetches whole packets.
+  auto ring_span = [&](uint64_t index, uint32_t* out, uint32_t count) {
+    const uint64_t at = index % hqd_.ring_dwords;
+    const uint64_t first = std::min<uint64_t>(count, hqd_.ring_dwords - at);
+    if (first) gmc.read(hqd_.ring_va + 4 * at, out, 4 * first);
+    if (count > first) gmc.read(hqd_.ring_va, out + first, 4 * (count - first));
+  };
   std::vector<uint32_t> body;
   try {
     // abort_: a deactivation is waiting for this loop; nothing after the interrupted packet runs.
@@ -70,7 +79,7 @@ void Mec::process(uint64_t wptr) {
       uint32_t count = pm4::header_count(header);
       if (rptr_ + 1 + count > wptr) throw PacketError("packet runs past the write pointer");
       body.resize(count);
-      for (uint32_t i = 0; i < count; ++i) body[i] = ring_dword(rptr_ + 1 + i);
+      ring_span(rptr_ + 1, body.data(), count);
       try {
         execute(header, body);
       } catch (const shader::MemoryFault& e) {
