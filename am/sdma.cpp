@@ -21,6 +21,19 @@ void Sdma::init_sw(const IpDiscovery& ip, const GcRegisters& gc) {
 }
 
 void Sdma::init_hw(MemoryManager& memory, SignalPage& signals) {
+  // tinygrad's AM_SDMA.init_hw, before the engine runs: the hang watchdog at 10 s, the UTCL1's
+  // retry timing, reads not allocating and writes bypassing GL2 (the engine's data goes to and
+  // from memory the host and the shader array see without a cache flush).
+  auto update = [&](Reg r, uint32_t clear, uint32_t set) {
+    pci_.reg_write32(reg(r), (pci_.reg_read32(reg(r)) & ~clear) | set);
+  };
+  update(gc_->SDMA0_WATCHDOG_CNTL, SDMA_WATCHDOG_QUEUE_HANG_COUNT_MASK, kSdmaQueueHangCount);
+  update(gc_->SDMA0_UTCL1_CNTL, SDMA_UTCL1_CNTL_REDO_DELAY_MASK | SDMA_UTCL1_CNTL_RESP_MODE_MASK,
+         kSdmaUtcl1RedoDelay | (kSdmaUtcl1RespMode << SDMA_UTCL1_CNTL_RESP_MODE_SHIFT));
+  const uint32_t llc_noalloc = gc_->sdma_utcl1_llc_noalloc ? SDMA_UTCL1_PAGE_LLC_NOALLOC : 0;
+  update(gc_->SDMA0_UTCL1_PAGE, SDMA_UTCL1_PAGE_L2_POLICY_MASK | llc_noalloc,
+         (kSdmaL2PolicyNoAlloc << SDMA_UTCL1_PAGE_RD_L2_POLICY_SHIFT) |
+             (kSdmaL2PolicyBypass << SDMA_UTCL1_PAGE_WR_L2_POLICY_SHIFT) | llc_noalloc);
   // sdma_v6_0_set_trap_irq_state: without TRAP_ENABLE the engine writes its fences but raises
   // no interrupt, and waits would only notice at their polling interval.
   const uint32_t cntl = reg(gc_->SDMA0_CNTL);

@@ -34,8 +34,10 @@ void SdmaBuilder::const_fill(uint64_t dst, uint32_t pattern, uint64_t bytes) {
   }
 }
 
-void SdmaBuilder::fence(uint64_t address, uint32_t value) {
-  emit_header(sdma::header(sdma::OP_FENCE));
+void SdmaBuilder::fence(uint64_t address, uint32_t value) { fence(address, value, 0); }
+
+void SdmaBuilder::fence(uint64_t address, uint32_t value, uint32_t mtype) {
+  emit_header(sdma::header(sdma::OP_FENCE) | sdma::fence_mtype(mtype));
   emit(uint32_t(address));
   emit(uint32_t(address >> 32));
   emit(value);

@@ -32,6 +32,9 @@ public:
   // Fill dword-aligned memory with a 32-bit pattern.
   void const_fill(uint64_t dst, uint32_t pattern, uint64_t bytes);
   void fence(uint64_t address, uint32_t value);
+  // FENCE with the header's MTYPE (hw::sdma::MTYPE_UC for a signal the host or another engine
+  // polls: the write goes past the caches).
+  void fence(uint64_t address, uint32_t value, uint32_t mtype);
   void trap(uint32_t context = 0);
   void timestamp(uint64_t address);
   void nop(uint32_t payload_dwords = 0);

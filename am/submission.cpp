@@ -87,8 +87,8 @@ uint64_t Device::submit_sdma_words(std::span<const uint32_t> packets, const std:
   return submit(Engine::Sdma, [&](uint64_t value) {
     SdmaBuilder tail;
     const uint64_t sig = signals_.va(SignalPage::kSdmaSignal);
-    tail.fence(sig + 4, uint32_t(value >> 32));
-    tail.fence(sig, uint32_t(value));
+    tail.fence(sig + 4, uint32_t(value >> 32), hw::sdma::MTYPE_UC);
+    tail.fence(sig, uint32_t(value), hw::sdma::MTYPE_UC);
     tail.trap();
     std::vector<uint32_t> all(packets.begin(), packets.end());
     all.insert(all.end(), tail.words().begin(), tail.words().end());

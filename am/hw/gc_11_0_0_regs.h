@@ -121,6 +121,12 @@ inline constexpr GcRegs kGc11{
     // CP_PQ_WPTR_POLL_CNTL 0x1e23 and CP_PQ_STATUS 0x1e58, base 0 (gc_11_0_0_offset.h, re-read).
     .CP_PQ_WPTR_POLL_CNTL = {0x1e23, 0},
     .CP_PQ_STATUS = {0x1e58, 0},
+    // SDMA0_WATCHDOG_CNTL 0x002e, SDMA0_UTCL1_CNTL 0x003c, SDMA0_UTCL1_PAGE 0x003f, base 0
+    // (tinygrad extra/hip_gpu_driver/gc_11_0_0_offset.h and autogen/am/regs.py gc_11_0_0).
+    .SDMA0_WATCHDOG_CNTL = {0x002e, 0},
+    .SDMA0_UTCL1_CNTL = {0x003c, 0},
+    .SDMA0_UTCL1_PAGE = {0x003f, 0},
+    .sdma_utcl1_llc_noalloc = true,
 };
 
 } // namespace am::hw

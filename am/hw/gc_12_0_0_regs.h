@@ -114,6 +114,12 @@ inline constexpr GcRegs kGc12{
     .SPI_COMPUTE_QUEUE_RESET = {0x1f73, 0},
     .CP_PQ_WPTR_POLL_CNTL = {0x1e23, 0},
     .CP_PQ_STATUS = {0x1e58, 0},
+    // SDMA 7 moved them: SDMA0_WATCHDOG_CNTL 0x002b, SDMA0_UTCL1_CNTL 0x0035, SDMA0_UTCL1_PAGE
+    // 0x0038 (no LLC_NOALLOC), base 0 (tinygrad autogen/am/regs.py gc_12_0_0).
+    .SDMA0_WATCHDOG_CNTL = {0x002b, 0},
+    .SDMA0_UTCL1_CNTL = {0x0035, 0},
+    .SDMA0_UTCL1_PAGE = {0x0038, 0},
+    .sdma_utcl1_llc_noalloc = false,
 };
 
 } // namespace am::hw

@@ -102,7 +102,28 @@ struct GcRegs {
   // Around a directly programmed queue (gfx_v11_0_kiq_init_register, which amcl's queue is
   // programmed like): write-pointer polling off before, the CP's queue doorbells on after.
   Reg CP_PQ_WPTR_POLL_CNTL, CP_PQ_STATUS;
+  // SDMA 0's hang watchdog and its UTCL1 (the engine's address translation and L2 policy),
+  // programmed as tinygrad's AM_SDMA.init_hw does before the queue (fields below).
+  Reg SDMA0_WATCHDOG_CNTL, SDMA0_UTCL1_CNTL, SDMA0_UTCL1_PAGE;
+  // UTCL1_PAGE.LLC_NOALLOC [24] exists on SDMA 6 (F32) only; tinygrad sets it there.
+  bool sdma_utcl1_llc_noalloc;
 };
+
+// SDMA0_WATCHDOG_CNTL.QUEUE_HANG_COUNT [7:0] in 100 ms units; SDMA0_UTCL1_CNTL.REDO_DELAY [4:0],
+// RESP_MODE [10:9]; SDMA0_UTCL1_PAGE.RD_L2_POLICY [13:12], WR_L2_POLICY [15:14] (0 LRU,
+// 1 stream, 2 no-allocate, 3 bypass), LLC_NOALLOC [24]. Fields: tinygrad autogen/am/regs.py
+// (gc_11_0_0, gc_11_0_3, gc_12_0_0 tables, generated from Linux gc_*_sh_mask.h). Values:
+// tinygrad runtime/support/am/ip.py AM_SDMA.init_hw (hang count 100 = 10 s; resp_mode 3,
+// redo_delay 9; reads no-allocate, writes bypass GL2; LLC no-allocate on SDMA 6).
+inline constexpr uint32_t SDMA_WATCHDOG_QUEUE_HANG_COUNT_MASK = 0xff, kSdmaQueueHangCount = 100;
+inline constexpr uint32_t SDMA_UTCL1_CNTL_REDO_DELAY_MASK = 0x1f, kSdmaUtcl1RedoDelay = 9;
+inline constexpr uint32_t SDMA_UTCL1_CNTL_RESP_MODE_SHIFT = 9;
+inline constexpr uint32_t SDMA_UTCL1_CNTL_RESP_MODE_MASK = 3u << 9, kSdmaUtcl1RespMode = 3;
+inline constexpr uint32_t SDMA_UTCL1_PAGE_RD_L2_POLICY_SHIFT = 12;
+inline constexpr uint32_t SDMA_UTCL1_PAGE_WR_L2_POLICY_SHIFT = 14;
+inline constexpr uint32_t SDMA_UTCL1_PAGE_L2_POLICY_MASK = 0xfu << 12; // both policies
+inline constexpr uint32_t SDMA_UTCL1_PAGE_LLC_NOALLOC = 1u << 24;
+inline constexpr uint32_t kSdmaL2PolicyNoAlloc = 2, kSdmaL2PolicyBypass = 3;
 
 inline constexpr uint32_t GRBM_CNTL_READ_TIMEOUT_MASK = 0xff, kGrbmReadTimeout = 0xff;
 

@@ -54,8 +54,13 @@ inline constexpr uint32_t nop_count(uint32_t h) { return (h >> 16) & 0x3fff; }
 // COPY_LINEAR: 7 dwords. dw1 COUNT[29:0] = bytes - 1; dw2 parameters; dw3/4 src; dw5/6 dst.
 inline constexpr uint32_t kCopyLinearDwords = 7;
 inline constexpr uint32_t kCopyLinearMaxBytes = 1u << 30; // COUNT is 30 bits of (bytes - 1)
-// FENCE: 4 dwords: header, addr lo, addr hi, data (32 bit).
+// FENCE: 4 dwords: header, addr lo, addr hi, data (32 bit). Header MTYPE[18:16]: the memory
+// type of the write; amdgpu's sdma_v6_0/v7_0_ring_emit_fence and tinygrad's ops_amd.py give
+// their signal fences 3, uncached (SDMA_PKT_FENCE_HEADER_mtype in sdma_v6_0_0_pkt_open.h).
 inline constexpr uint32_t kFenceDwords = 4;
+inline constexpr uint32_t fence_mtype(uint32_t x) { return (x & 7) << 16; }
+inline constexpr uint32_t fence_header_mtype(uint32_t h) { return (h >> 16) & 7; }
+inline constexpr uint32_t MTYPE_UC = 3;
 // TRAP: 2 dwords: header, INT_CONTEXT[27:0].
 inline constexpr uint32_t kTrapDwords = 2;
 // CONST_FILL: 5 dwords: header (FILLSIZE[31:30], 2 = dword), dst lo, dst hi, data, COUNT[29:0]

@@ -82,3 +82,21 @@ TEST_P(AmDevice, SdmaWritePollAndSubWindowCopy) {
       }
   dev.free(mem);
 }
+
+// The engine's watchdog and UTCL1 as tinygrad's AM_SDMA.init_hw leaves them (on a card whose
+// registers read 0 out of reset): QUEUE_HANG_COUNT 100, REDO_DELAY 9 | RESP_MODE 3 << 9,
+// RD_L2_POLICY 2 << 12 | WR_L2_POLICY 3 << 14, and LLC_NOALLOC 1 << 24 on SDMA 6 only.
+TEST_P(AmDevice, SdmaWatchdogAndUtcl1AsTinygradProgramsThem) {
+  auto gpu = card();
+  am::Device dev(gpu);
+  const sim::CardModel& m = gpu->model();
+  const bool sdma6 = dev.sdma_major() == 6;
+  EXPECT_EQ(gpu->reg_read32(m.gc_reg(m.gc->SDMA0_WATCHDOG_CNTL)), 100u);
+  EXPECT_EQ(gpu->reg_read32(m.gc_reg(m.gc->SDMA0_UTCL1_CNTL)), 0x609u);
+  EXPECT_EQ(gpu->reg_read32(m.gc_reg(m.gc->SDMA0_UTCL1_PAGE)), sdma6 ? 0x0100E000u : 0xE000u);
+  // The offsets per generation (tinygrad autogen/am/regs.py: gc_11_0_0 46/60/63, gc_12_0_0
+  // 43/53/56, all BASE_IDX 0).
+  EXPECT_EQ(m.gc->SDMA0_WATCHDOG_CNTL.offset, sdma6 ? 0x2eu : 0x2bu);
+  EXPECT_EQ(m.gc->SDMA0_UTCL1_CNTL.offset, sdma6 ? 0x3cu : 0x35u);
+  EXPECT_EQ(m.gc->SDMA0_UTCL1_PAGE.offset, sdma6 ? 0x3fu : 0x38u);
+}
