@@ -35,17 +35,17 @@ void Pm4Builder::dispatch_direct(uint32_t x, uint32_t y, uint32_t z, uint32_t in
   emit(initiator);
 }
 
-void Pm4Builder::acquire_mem_all() {
-  // ACQUIRE_MEM (gfx10+): dw1 reserved, COHER_SIZE lo/hi = all, COHER_BASE lo/hi = 0,
-  // POLL_INTERVAL, GCR_CNTL (invalidate GL0/GL1/GL2 and write back GL2).
-  emit(pm4::packet3_compute(pm4::ACQUIRE_MEM, 7));
+void Pm4Builder::acquire_mem(uint32_t gcr_cntl) {
+  // COHER_CNTL 0 (gfx10+ take the caches from GCR_CNTL), the whole address range, amdgpu's and
+  // Mesa's poll interval.
+  emit(pm4::packet3_compute(pm4::ACQUIRE_MEM, pm4::kAcquireMemBodyDwords));
   emit(0);
   emit(0xffffffff);
   emit(0x00ffffff);
   emit(0);
   emit(0);
-  emit(0x0000000a);
-  emit(0x0003c380); // GCR_CNTL: GLI_INV, GLK/GLV/GL1 invalidate, GL2 invalidate + writeback
+  emit(pm4::kAcquireMemPollInterval);
+  emit(gcr_cntl);
 }
 
 void Pm4Builder::cs_partial_flush() {
@@ -56,9 +56,12 @@ void Pm4Builder::cs_partial_flush() {
 
 void Pm4Builder::release_mem_signal(uint64_t address, uint64_t value, bool interrupt) {
   emit(pm4::packet3_compute(pm4::RELEASE_MEM, 7));
+  // gfx_v11_0_ring_emit_fence: GL2 written back in sequence, GLM_INV beside GLM_WB (the
+  // packet requires both), the signal itself written past the caches (CACHE_POLICY bypass).
   emit(pm4::release_mem_event_type(pm4::CACHE_FLUSH_AND_INV_TS_EVENT) |
        pm4::release_mem_event_index(pm4::kEventIndexEndOfPipe) | pm4::RELEASE_MEM_GCR_SEQ |
-       pm4::RELEASE_MEM_GCR_GL2_WB | pm4::RELEASE_MEM_GCR_GLM_WB);
+       pm4::RELEASE_MEM_GCR_GL2_WB | pm4::RELEASE_MEM_GCR_GLM_INV | pm4::RELEASE_MEM_GCR_GLM_WB |
+       pm4::release_mem_cache_policy(pm4::CACHE_POLICY_BYPASS));
   emit(pm4::release_mem_data_sel(pm4::DATA_SEL_64) |
        pm4::release_mem_int_sel(interrupt ? pm4::INT_SEL_SEND_AFTER_WRITE_CONFIRM
                                           : pm4::INT_SEL_NONE));

@@ -1,6 +1,7 @@
 // Encodes PM4 type-3 packets for the compute queue (layouts in hw/pm4.h).
 #pragma once
 #include "hw/pm4.h"
+#include "hw/pm4_gcr.h"
 #include "hw/sh_regs.h"
 
 #include <cstdint>
@@ -23,8 +24,13 @@ public:
   void set_sh_regs(uint32_t reg, std::initializer_list<uint32_t> values);
   void set_sh_regs(uint32_t reg, const uint32_t* values, uint32_t count);
   void dispatch_direct(uint32_t x, uint32_t y, uint32_t z, uint32_t initiator);
-  // ACQUIRE_MEM invalidating the shader caches before a dispatch reads new data.
-  void acquire_mem_all();
+  // ACQUIRE_MEM over all of memory with the cache controls `gcr_cntl` (hw/pm4_gcr.h).
+  void acquire_mem(uint32_t gcr_cntl);
+  // Every cache level, the instruction cache included, as amdgpu's emit_mem_sync: after code
+  // memory was (re)written.
+  void acquire_mem_all() { acquire_mem(hw::pm4::kGcrMemSync); }
+  // The data caches, before a dispatch reads what earlier work or the host wrote.
+  void acquire_mem_data() { acquire_mem(hw::pm4::kGcrDataAcquire); }
   // EVENT_WRITE CS_PARTIAL_FLUSH: the CP waits until earlier dispatches have finished before it
   // starts the next one, which keeps dispatches queued back to back in order.
   void cs_partial_flush();

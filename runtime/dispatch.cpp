@@ -342,10 +342,13 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L) 
   rsrc2 |= ((lds + 511) / 512) << 15; // LDS_SIZE in 512-byte granules
 
   am::Pm4Builder pm4;
-  pm4.acquire_mem_all();
   // Dispatches follow each other on the ring without the host waiting in between; the CP must
-  // not start this one while the previous one still runs (an in-order queue).
+  // not start this one while the previous one still runs (an in-order queue). Then the data
+  // caches are invalidated, so this one reads what the previous one wrote: the wait before the
+  // invalidation, as radv's gfx10_cs_emit_cache_flush orders CS_PARTIAL_FLUSH and ACQUIRE_MEM.
+  // (The instruction cache is the driver's: am::Device::note_code_written.)
   pm4.cs_partial_flush();
+  pm4.acquire_mem_data();
   // Profiling: the GPU clock once the dispatches before have finished, and at end of pipe.
   const bool profiled = q->properties & CL_QUEUE_PROFILING_ENABLE;
   const uint64_t times_va = q->kernargs.va + slot + kTimesOffset;
