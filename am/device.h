@@ -100,6 +100,11 @@ public:
   // packets (a rectangular copy of many rows is one packet per row).
   uint64_t submit_compute(const Pm4Builder& packets);
   uint64_t submit_sdma(const SdmaBuilder& packets);
+  // Instructions were written to memory a dispatch may run (a program loaded, or reloaded at
+  // an address that held other code): the next compute submission starts with an ACQUIRE_MEM
+  // that invalidates the instruction cache (GLI_INV), which otherwise keeps running the lines
+  // it holds for that address. Call after the write, before the dispatch is submitted.
+  void note_code_written() { code_written_.store(true, std::memory_order_release); }
   static constexpr size_t kMaxSubmissionDwords = 16 * 1024; // a quarter of a ring
   // The address of an engine's timeline signal (for GPU-side waits) and its current value.
   uint64_t completed(Engine e) const;
@@ -166,6 +171,9 @@ private:
   Timeline compute_timeline_, sdma_timeline_;
   int64_t clock_offset_ns_ = 0; // host steady_clock ns minus GPU ns
   std::atomic<uint64_t> resets_ = 0;
+  // Code memory written since the last instruction-cache invalidation went on the ring. True at
+  // boot: a fast re-init finds the previous process's code in the caches.
+  std::atomic<bool> code_written_ = true;
   std::chrono::milliseconds hang_timeout_;
 };
 

@@ -8,6 +8,7 @@
 #include "trace_pci.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 namespace am {
@@ -39,10 +40,17 @@ template <class Write> uint64_t Device::submit(Engine e, Write&& write) {
 
 uint64_t Device::submit_compute(const Pm4Builder& packets) {
   bool told = false; // a full ring retries; the stream is told once
-  return submit(Engine::Compute, [&](uint64_t value) {
-    Pm4Builder tail;
+  // Taken once, under the timeline's lock: the invalidation is on the ring before any dispatch
+  // submitted after note_code_written() returned.
+  std::optional<bool> invalidate_code;
+  auto write = [&](uint64_t value) {
+    if (!invalidate_code)
+      invalidate_code = code_written_.exchange(false, std::memory_order_acq_rel);
+    Pm4Builder head, tail;
+    if (*invalidate_code) head.acquire_mem_all();
     tail.release_mem_signal(signals_.va(SignalPage::kComputeSignal), value, true);
-    std::vector<uint32_t> all = packets.words();
+    std::vector<uint32_t> all = head.words();
+    all.insert(all.end(), packets.words().begin(), packets.words().end());
     all.insert(all.end(), tail.words().begin(), tail.words().end());
     if (!told && debug_on(kDebugPackets))
       debug_print(pci_->address(), "compute submission %llu: %s (%zu dwords)",
@@ -50,7 +58,13 @@ uint64_t Device::submit_compute(const Pm4Builder& packets) {
                   all.size());
     told = true;
     return gfx_.submit(all);
-  });
+  };
+  try {
+    return submit(Engine::Compute, write);
+  } catch (...) {
+    if (invalidate_code.value_or(false)) note_code_written(); // it never reached the ring
+    throw;
+  }
 }
 
 uint64_t Device::submit_sdma(const SdmaBuilder& packets) {

@@ -300,3 +300,55 @@ TEST(CompileLink, Errors) {
 }
 
 } // namespace
+
+// A program's code memory freed and given to the next program: each run must execute the
+// program just loaded, from source and from a binary alike, never what the instruction cache
+// kept of the program before (the driver invalidates it after each load).
+TEST(CompileLink, ProgramsLoadedAtAFreedProgramsAddressRunTheirOwnCode) {
+  Env env;
+  if (!env.device) GTEST_SKIP();
+  const char* kStore[] = {"kernel void store(global int* o) { o[0] = 11; }",
+                          "kernel void store(global int* o) { o[0] = 22; }"};
+  std::vector<unsigned char> binary[2];
+  for (int i = 0; i < 2; ++i) {
+    cl_program p = env.program(kStore[i]);
+    ASSERT_NE(p, nullptr);
+    size_t size = 0;
+    ASSERT_EQ(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr),
+              CL_SUCCESS);
+    binary[i].resize(size);
+    unsigned char* out = binary[i].data();
+    ASSERT_EQ(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof out, &out, nullptr), CL_SUCCESS);
+    clReleaseProgram(p);
+  }
+  cl_mem buf = env.buffer(4);
+  auto run = [&](cl_program p) {
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "store", &err);
+    EXPECT_EQ(err, CL_SUCCESS);
+    clSetKernelArg(k, 0, sizeof buf, &buf);
+    const size_t one = 1;
+    EXPECT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, &one, 0, nullptr, nullptr),
+              CL_SUCCESS);
+    cl_int v = 0;
+    EXPECT_EQ(clEnqueueReadBuffer(env.queue, buf, CL_TRUE, 0, 4, &v, 0, nullptr, nullptr),
+              CL_SUCCESS);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    return v;
+  };
+  for (int round = 0; round < 2; ++round)
+    for (int i = 0; i < 2; ++i) {
+      const unsigned char* bytes = binary[i].data();
+      const size_t size = binary[i].size();
+      cl_int err;
+      cl_program p =
+          clCreateProgramWithBinary(env.context, 1, &env.device, &size, &bytes, nullptr, &err);
+      ASSERT_EQ(err, CL_SUCCESS);
+      ASSERT_EQ(clBuildProgram(p, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS);
+      EXPECT_EQ(run(p), i == 0 ? 11 : 22) << "binary " << i << ", round " << round;
+      EXPECT_EQ(run(env.program(kStore[i])), i == 0 ? 11 : 22)
+          << "source " << i << ", round " << round;
+    }
+  clReleaseMemObject(buf);
+}

@@ -24,6 +24,9 @@ void load_binary(Build& b, cl_device_id device) {
   if (b.image) dev.free(b.image);
   b.image = dev.alloc_vram(co->image_size, 256, true);
   co->load(b.image.cpu, b.image.va);
+  // The address may have held other code (a freed program's, a binary loaded before): the
+  // next dispatch must not run what the instruction cache kept of it.
+  dev.note_code_written();
   b.code = std::move(co);
   b.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
 }
