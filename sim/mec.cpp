@@ -1,6 +1,7 @@
 #include "mec.h"
 
 #include "am/hw/pm4.h"
+#include "am/hw/pm4_gcr.h"
 #include "am/hw/sh_regs.h"
 
 #include <algorithm>
@@ -120,8 +121,7 @@ void Mec::execute(uint32_t header, std::span<const uint32_t> body) {
   case pm4::SET_UCONFIG_REG: return set_uconfig_reg(body);
   case pm4::RELEASE_MEM: return release_mem(body);
   case pm4::WRITE_DATA: return write_data(body);
-  case pm4::ACQUIRE_MEM: // caches are coherent in the model: nothing to invalidate
-    return;
+  case pm4::ACQUIRE_MEM: return acquire_mem(body);
   case pm4::EVENT_WRITE: return event_write(body);
   default:
     throw PacketError("unknown PM4 opcode " + hex(pm4::header_opcode(header)) + " (header " +
@@ -346,6 +346,14 @@ void Mec::record_stats(const shader::DispatchResult& r, std::chrono::nanoseconds
                  r.ok ? 1 : 0);
     std::fclose(f);
   }
+}
+
+// ACQUIRE_MEM's GCR_CNTL: of the caches it names, the model has the instruction cache (the
+// decoded programs, kept per code address until GLI_INV drops them). Data accesses go to memory
+// directly, so the data-cache invalidations and write-backs have nothing to act on.
+void Mec::acquire_mem(std::span<const uint32_t> body) {
+  if (body.size() != pm4::kAcquireMemBodyDwords) throw PacketError("ACQUIRE_MEM needs 7 dwords");
+  if (pm4::gcr_gli_inv(body[pm4::kAcquireMemGcrDword]) != 0) programs_.invalidate();
 }
 
 void Mec::release_mem(std::span<const uint32_t> body) {

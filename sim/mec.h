@@ -54,6 +54,7 @@ private:
   void event_write(std::span<const uint32_t> body);
   void copy_data(std::span<const uint32_t> body);
   void set_uconfig_reg(std::span<const uint32_t> body);
+  void acquire_mem(std::span<const uint32_t> body);
   void release_mem(std::span<const uint32_t> body);
   void write_data(std::span<const uint32_t> body);
   void write_mem(uint64_t va, const void* data, size_t len);
@@ -70,7 +71,7 @@ private:
   uint32_t sh_regs_[0x400] = {};
   std::atomic<uint64_t> dispatches_ = 0;
   shader::WorkerPool workers_; // the shader array's host threads, kept across dispatches
-  shader::ProgramCache programs_; // decoded kernels, reused while their code is unchanged
+  shader::ProgramCache programs_; // the instruction cache: decoded kernels, until GLI_INV
 };
 
 } // namespace sim

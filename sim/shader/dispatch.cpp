@@ -8,6 +8,7 @@
 #include "worker_pool.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <optional>
@@ -43,14 +44,30 @@ void ProgramCache::prepare(unsigned workers) {
 Program& ProgramCache::get(unsigned worker, uint64_t entry, Gfx gfx, MemoryPort& memory) {
   auto& programs = slots_.at(worker); // prepare() sized the slots before the workers started
   auto it = programs.find(entry);
-  if (it != programs.end() && it->second->gfx() == gfx && it->second->revalidate(memory)) {
+  if (it != programs.end() && it->second->gfx() == gfx) {
     reused_.fetch_add(1, std::memory_order_relaxed);
-    return *it->second;
+    // The comparison only tells; the cached code runs either way, as on hardware.
+    Program& p = *it->second;
+    if (!p.revalidate(memory)) {
+      p.rebind(memory);
+      stale_.fetch_add(1, std::memory_order_relaxed);
+      if (!p.reported_stale)
+        std::fprintf(stderr,
+                     "amcl sim: code at 0x%llx changed since it was decoded and no ACQUIRE_MEM "
+                     "invalidated the instruction cache (GLI_INV): the old code runs\n",
+                     static_cast<unsigned long long>(entry));
+      p.reported_stale = true;
+    }
+    return p;
   }
   if (programs.size() >= kMaxPerWorker) programs.clear();
   auto& slot = programs[entry];
   slot = std::make_unique<Program>(memory, entry, gfx);
   return *slot;
+}
+
+void ProgramCache::invalidate() {
+  for (auto& programs : slots_) programs.clear();
 }
 
 DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool& pool,

@@ -56,8 +56,11 @@ struct DispatchResult {
 class WorkerPool;
 class Program;
 
-// Decoded programs kept across dispatches, one slot per worker (a worker index is used by one
-// thread at a time, and the MEC runs one dispatch at a time).
+// The shader array's instruction cache: decoded programs kept across dispatches, one slot per
+// worker (a worker index is used by one thread at a time, and the MEC runs one dispatch at a
+// time). As the SQC instruction caches do, it keeps serving what it decoded for an address
+// until an ACQUIRE_MEM with GLI_INV invalidates it (invalidate()), even when the memory under
+// it has changed: a driver that reloads code without the invalidation runs the old code.
 class ProgramCache {
 public:
   ProgramCache();
@@ -65,9 +68,14 @@ public:
   // Makes room for `workers` slots; called before a dispatch's workers start (get() is called
   // by all of them at once and must not reallocate the slots).
   void prepare(unsigned workers);
-  // The worker's program for `entry`, reused when its code is unchanged, else decoded afresh.
+  // The worker's program for `entry`: the cached one when there is one, else decoded afresh.
   Program& get(unsigned worker, uint64_t entry, Gfx gfx, MemoryPort& memory);
+  // GLI_INV: every decoded program is dropped. Not while a dispatch runs.
+  void invalidate();
   uint64_t reused() const { return reused_; }
+  // Reuses of a program whose code bytes had changed since it was decoded: stale code ran
+  // (each is also reported once on stderr, naming the address).
+  uint64_t stale() const { return stale_; }
 
 private:
   // Per worker: entry point -> program (a handful of kernels alternate in most programs; the
@@ -75,6 +83,7 @@ private:
   static constexpr size_t kMaxPerWorker = 32;
   std::vector<std::unordered_map<uint64_t, std::unique_ptr<Program>>> slots_;
   std::atomic<uint64_t> reused_{0};
+  std::atomic<uint64_t> stale_{0};
 };
 
 // Work-groups are shared out over `pool`'s threads and the caller's. `abort`, when raised from

@@ -33,8 +33,8 @@ struct ShaderFault : std::runtime_error {
 
 // Instructions decoded once per program address and reused by every wave, found through a
 // flat index of dword offsets from the entry point. A program outlives its dispatch (see
-// ProgramCache): it keeps a copy of every code page it decoded from, and is reused by a later
-// dispatch of the same entry point only while those pages still hold the same bytes.
+// ProgramCache, the instruction cache): it keeps a copy of every code page it decoded from, so
+// that a reuse after the code changed without an invalidation can be told.
 class Program {
 public:
   Program(MemoryPort& memory, uint64_t entry, Gfx gfx = Gfx::v11)
@@ -52,6 +52,9 @@ public:
   // Points the program at a new dispatch's memory; false when any code page it decoded from
   // is unmapped or changed (the program must then be decoded afresh).
   bool revalidate(MemoryPort& memory);
+  // Points the program at a new dispatch's memory whatever its pages hold (a stale reuse).
+  void rebind(MemoryPort& memory) { memory_ = &memory; }
+  bool reported_stale = false; // a stale reuse was reported on stderr
 
 private:
   static constexpr uint64_t kMaxIndexed = 1u << 20; // 4 MiB of code

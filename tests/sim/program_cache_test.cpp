@@ -1,5 +1,5 @@
-// Decoded programs outlive their dispatch: reused while the code pages they were decoded from
-// hold the same bytes, decoded afresh when those bytes change or the pages go away.
+// Decoded programs outlive their dispatch, as lines in the instruction cache do: reused until
+// the cache is invalidated (ACQUIRE_MEM GLI_INV), even when the code under them changed.
 #include "sim/shader/dispatch.h"
 #include "sim/shader/executor.h"
 
@@ -42,14 +42,41 @@ TEST(ProgramCache, ReusesAProgramWhileItsCodeIsUnchanged) {
   Program& second = cache.get(0, 0x10000, Gfx::v11, mem);
   EXPECT_EQ(&second, &first);
   EXPECT_EQ(cache.reused(), 1u);
-  // New code at the same address (a program freed and another loaded there) is decoded afresh.
+  // New code at the same address (a program freed and another loaded there): without an
+  // invalidation the cached program still runs, and the reuse is counted as stale.
   mem.put(0x10000, kSEndpgm);
+  Program& stale = cache.get(0, 0x10000, Gfx::v11, mem);
+  EXPECT_EQ(&stale, &first);
+  EXPECT_EQ(stale.at(0x10000).op, Op::s_nop);
+  EXPECT_EQ(cache.reused(), 2u);
+  EXPECT_EQ(cache.stale(), 1u);
+  // After the invalidation the new code is decoded afresh.
+  cache.invalidate();
   Program& third = cache.get(0, 0x10000, Gfx::v11, mem);
   EXPECT_EQ(third.at(0x10000).op, Op::s_endpgm);
-  EXPECT_EQ(cache.reused(), 1u);
+  EXPECT_EQ(cache.reused(), 2u);
   // Other workers keep their own programs.
   cache.get(1, 0x10000, Gfx::v11, mem);
+  EXPECT_EQ(cache.reused(), 2u);
+  EXPECT_EQ(cache.stale(), 1u);
+}
+
+// Code that did not change is reused without counting as stale, across invalidations of other
+// workers' programs too; an invalidation drops every worker's.
+TEST(ProgramCache, InvalidationDropsEveryWorkersPrograms) {
+  FakeMemory mem;
+  mem.put(0x10000, kSEndpgm);
+  ProgramCache cache;
+  cache.prepare(2);
+  cache.get(0, 0x10000, Gfx::v11, mem);
+  cache.get(1, 0x10000, Gfx::v11, mem);
+  cache.get(1, 0x10000, Gfx::v11, mem);
   EXPECT_EQ(cache.reused(), 1u);
+  cache.invalidate();
+  cache.get(0, 0x10000, Gfx::v11, mem);
+  cache.get(1, 0x10000, Gfx::v11, mem);
+  EXPECT_EQ(cache.reused(), 1u);
+  EXPECT_EQ(cache.stale(), 0u);
 }
 
 TEST(ProgramCache, AProgramWhosePagesWentAwayIsNotReused) {
