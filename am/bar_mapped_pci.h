@@ -24,7 +24,7 @@ public:
   uint64_t reg_bytes() const final { return bar5_.size; }
   void doorbell_write64(uint32_t index, uint64_t value) final;
   uint8_t* vram() final { return bar0_.base; }
-  uint64_t vram_size() const final { return bar0_.size; }
+  uint64_t bar0_size() const final { return bar0_.size; }
   std::string address() const final { return address_; }
   bool emulated() const final { return false; }
 

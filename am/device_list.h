@@ -1,6 +1,7 @@
 // AMCL_DEVICES, the list of cards a process drives, parsed once for every reader (the runtime's
 // device_backends and tools/amcl-smi): comma-separated entries, "auto" (every RDNA3/4 card amcl
-// can open, else one emulated gfx1100), "sim:<gfx>" (an emulated card) or a PCI address.
+// can open, else one emulated gfx1100), "sim:<gfx>" (an emulated card; "sim:<gfx>:rebar" with a
+// BAR0 as large as its VRAM) or a PCI address.
 #pragma once
 #include <string>
 #include <vector>

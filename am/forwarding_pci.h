@@ -26,7 +26,7 @@ public:
     card_->doorbell_write64(index, value);
   }
   uint8_t* vram() override { return card_->vram(); }
-  uint64_t vram_size() const override { return card_->vram_size(); }
+  uint64_t bar0_size() const override { return card_->bar0_size(); }
   std::vector<uint64_t> dma_map(void* host, uint64_t size) override {
     return card_->dma_map(host, size);
   }

@@ -40,9 +40,12 @@ public:
   // BAR2: doorbells, addressed by dword index; rings use 64-bit doorbells.
   virtual void doorbell_write64(uint32_t index, uint64_t value) = 0;
 
-  // BAR0: the VRAM aperture, plain memory the CPU maps.
+  // BAR0: the VRAM aperture, plain memory the CPU maps: the first bar0_size() bytes of VRAM.
+  // Without resizable BAR it is far smaller than VRAM (256 MiB of a 7900 XTX's 24 GiB); the
+  // card's VRAM size is RCC_CONFIG_MEMSIZE (am/vram_access.h), and nothing past the BAR has a
+  // CPU address.
   virtual uint8_t* vram() = 0;
-  virtual uint64_t vram_size() const = 0;
+  virtual uint64_t bar0_size() const = 0;
 
   // DMA: make host pages reachable by the device (and pin them). `host` and `size` are page
   // aligned. Returns the bus address of every 4 KiB page, for the PTEs: with vfio-pci each page

@@ -3,6 +3,7 @@
 #include "ip_discovery.h"
 
 #include "am/hw/discovery.h"
+#include "am/hw/nbio_regs.h"
 
 #include <sys/mman.h>
 
@@ -22,6 +23,12 @@ using namespace am::hw;
 int debug_level() {
   const char* v = std::getenv("AM_DEBUG");
   return v ? std::atoi(v) : 0;
+}
+
+// AMCL_SIM_REBAR=1: every emulated card gets a BAR0 as large as its VRAM.
+bool resizable_bar_from_environment() {
+  const char* v = std::getenv("AMCL_SIM_REBAR");
+  return v && std::string(v) == "1";
 }
 
 const CardModel& model_of(const GpuConfig& config) {
@@ -57,7 +64,8 @@ bool Gpu::known_register(uint32_t index) const {
          index == gc(g.SPI_COMPUTE_QUEUE_RESET) || index == gc(g.CP_PQ_WPTR_POLL_CNTL) ||
          index == gc(g.CP_PQ_STATUS) || index == gc(g.GRBM_CNTL) || index == gc(g.CP_DEBUG) ||
          index == gc(sq_regs_.GRBM_GFX_INDEX) || index == gc(sq_regs_.SQ_IND_INDEX) ||
-         index == gc(sq_regs_.SQ_IND_DATA) ||
+         index == gc(sq_regs_.SQ_IND_DATA) || index == am::hw::kMmIndex ||
+         index == am::hw::kMmIndexHi ||
          (index >= ih(ih_first) && index <= ih(i.IH_DOORBELL_RPTR)) || index == ih(i.IH_CNTL);
 }
 
@@ -89,32 +97,27 @@ bool Gpu::known_hub_register(const Gmc& hub, uint32_t index) const {
 Gpu::Gpu(const GpuConfig& config)
     : config_(config), model_(model_of(config)), gc_regs_(*model_.gc),
       gfxhub_regs_(gfxhub_regs(gc_regs_)), debug_(debug_level()),
-      vram_(static_cast<uint8_t*>(mmap(nullptr, config.vram_bytes, PROT_READ | PROT_WRITE,
-                                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0))),
-      nbio_(regs_, model_), gmc_("GFXHUB", gfxhub_regs_, model_.gc_seg, regs_, model_,
-                                 vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes, iommu_),
-      mmhub_("MMHUB", *model_.mmhub, model_.mmhub_seg, regs_, model_,
-             vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes, iommu_),
-      fb_(regs_, model_, vram_ == MAP_FAILED ? nullptr : vram_, config.vram_bytes),
-      ih_(regs_, model_, mmhub_), smu_(regs_, model_, fw_, debug_),
+      vram_(config.vram_bytes, config.bar0_bytes), nbio_(regs_, model_),
+      gmc_("GFXHUB", gfxhub_regs_, model_.gc_seg, regs_, model_, vram_.chip(), config.vram_bytes,
+           iommu_),
+      mmhub_("MMHUB", *model_.mmhub, model_.mmhub_seg, regs_, model_, vram_.chip(),
+             config.vram_bytes, iommu_),
+      fb_(regs_, model_, vram_.chip(), config.vram_bytes), ih_(regs_, model_, mmhub_),
+      smu_(regs_, model_, fw_, debug_),
       psp_(regs_, model_, fb_, fw_, smu_, debug_,
-           FbAperture::kFbBase + config.vram_bytes - (1ull << 20)), mec_control_(model_, fw_, debug_),
+           FbAperture::kFbBase + config.vram_bytes - (1ull << 20)),
+      mec_control_(model_, fw_, debug_),
       sq_regs_(*am::hw::sq::sq_regs_for_gc_major(model_.isa == shader::Gfx::v12 ? 12 : 11)),
       sq_(sq_regs_, gc(sq_regs_.GRBM_GFX_INDEX), gc(sq_regs_.SQ_IND_INDEX),
           gc(sq_regs_.SQ_IND_DATA), debug_),
       mec_(*this), sdma_(*this) {
-  if (vram_ == MAP_FAILED) {
-    vram_ = nullptr;
-    throw std::runtime_error("sim: cannot reserve " + std::to_string(config.vram_bytes >> 20) +
-                             " MiB of host address space for emulated VRAM");
-  }
   fb_.set_power_on_location(regs_); // the VBIOS places the frame buffer
   regs_.store(gc(gc_regs_.SDMA0_ENGINE_CNTL), gc_regs_.sdma_engine_cntl_reset); // halted
   for (unsigned i = 0; i < bars_.size(); ++i) bars_[i].store(kPowerOnBars[i]);
   // Firmware leaves the IP discovery binary at the top of VRAM before any driver runs.
   const std::vector<uint8_t> discovery = build_ip_discovery(model_.blocks);
-  std::memcpy(vram_ + config.vram_bytes - am::hw::discovery::kOffsetFromVramTop, discovery.data(),
-              discovery.size());
+  std::memcpy(vram_.chip() + config.vram_bytes - am::hw::discovery::kOffsetFromVramTop,
+              discovery.data(), discovery.size());
   mec_.start();
   sdma_.start();
 }
@@ -122,7 +125,6 @@ Gpu::Gpu(const GpuConfig& config)
 Gpu::~Gpu() {
   mec_.stop();
   sdma_.stop();
-  if (vram_) munmap(vram_, config_.vram_bytes);
 }
 
 uint32_t Gpu::config_read32(uint32_t offset) {
@@ -251,6 +253,7 @@ uint32_t Gpu::reg_read32(uint32_t index) {
   if (!in_bar(index, "read")) return 0xffffffffu;
   if (index == nbio_.pcie_data2()) return read_reg(nbio_.indirect_target());
   if (nbio_.is_hdp_flush(index)) return 0; // the flush has completed by the time it answers
+  if (index == am::hw::kMmData) return mm_data_read();
   return read_reg(index);
 }
 
@@ -260,6 +263,8 @@ void Gpu::reg_write32(uint32_t index, uint32_t value) {
   if (!in_bar(index, "write")) return;
   if (index == nbio_.pcie_data2()) {
     write_reg(nbio_.indirect_target(), value);
+  } else if (index == am::hw::kMmData) {
+    mm_data_write(value);
   } else if (nbio_.is_hdp_flush(index)) {
     nbio_.hdp_flush();
   } else {
@@ -267,8 +272,29 @@ void Gpu::reg_write32(uint32_t index, uint32_t value) {
   }
 }
 
+// amdgpu_device_mm_access's window: MM_INDEX bit 31 selects VRAM, its bits 30:0 and MM_INDEX_HI
+// the byte address (MM_INDEX_HI << 31); without bit 31 MM_INDEX names a register.
+uint32_t Gpu::mm_data_read() {
+  const uint32_t index = read_reg(am::hw::kMmIndex);
+  if (!(index & am::hw::kMmIndexVram)) return read_reg(index / 4);
+  const uint64_t at = (uint64_t(read_reg(am::hw::kMmIndexHi)) << 31 | (index & 0x7fffffff)) & ~3ull;
+  if (at + 4 > vram_.bytes()) return 0xffffffffu;
+  uint32_t v;
+  std::memcpy(&v, vram_.chip() + at, 4);
+  return v;
+}
+
+void Gpu::mm_data_write(uint32_t value) {
+  const uint32_t index = read_reg(am::hw::kMmIndex);
+  if (!(index & am::hw::kMmIndexVram)) return write_reg(index / 4, value);
+  const uint64_t at = (uint64_t(read_reg(am::hw::kMmIndexHi)) << 31 | (index & 0x7fffffff)) & ~3ull;
+  if (at + 4 <= vram_.bytes()) std::memcpy(vram_.chip() + at, &value, 4);
+}
+
 uint32_t Gpu::read_reg(uint32_t index) {
   std::lock_guard lock(reg_mutex_);
+  // nbio_v4_3_get_memsize: the VRAM size in MiB, as the VBIOS leaves it (read-only).
+  if (index == am::hw::kRccConfigMemsize) return uint32_t(config_.vram_bytes >> 20);
   if (hqd_register(index)) {
     auto& bank = hqd_banks_[grbm_select_];
     if (index == gc(gc_regs_.CP_HQD_PQ_RPTR) && grbm_select_ == grbm_gfx_cntl(1, 0, 0, 0))
@@ -741,7 +767,15 @@ uint64_t Gpu::gpu_clock() {
   return uint64_t(ns) / 10;
 }
 
-std::shared_ptr<Gpu> open_emulated_gpu(const std::string& gfx, unsigned index) {
+std::shared_ptr<Gpu> open_emulated_gpu(const std::string& spec, unsigned index) {
+  // "gfx1100" or "gfx1100:rebar" (BAR0 as large as VRAM, as with resizable BAR).
+  const size_t colon = spec.find(':');
+  const std::string gfx = spec.substr(0, colon);
+  const std::string option = colon == std::string::npos ? "" : spec.substr(colon + 1);
+  if (!option.empty() && option != "rebar")
+    throw std::runtime_error("sim: option '" + option + "' of " + spec +
+                             " not understood (the one there is: rebar)");
+  const bool rebar = option == "rebar";
   static std::mutex mutex;
   static std::map<unsigned, std::shared_ptr<Gpu>> gpus;
   std::lock_guard lock(mutex);
@@ -754,6 +788,7 @@ std::shared_ptr<Gpu> open_emulated_gpu(const std::string& gfx, unsigned index) {
     GpuConfig config;
     config.model = model;
     config.index = index;
+    if (rebar || resizable_bar_from_environment()) config.bar0_bytes = GpuConfig::kResizableBar;
     if (const char* mb = std::getenv("AMCL_SIM_VRAM_MB"); mb && *mb) {
       char* end = nullptr;
       const unsigned long long v = std::strtoull(mb, &end, 10);

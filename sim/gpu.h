@@ -1,8 +1,8 @@
 // sim::Gpu — an emulated RDNA3 or RDNA4 card (a CardModel: gfx1100 RX 7900 XTX 1002:744c,
 // gfx1200 RX 9060 XT 1002:7590, gfx1201 RX 9070 XT 1002:7550) behind am::Pci.
 // It models the hardware contract, not amcl's driver: registers with the side effects the
-// hardware has, VRAM behind BAR0, doorbells, an IOMMU, the GMC page walker, the MEC and SDMA
-// engines on their own threads, and the shader core.
+// hardware has, VRAM (the CPU reaching only BAR0's part of it), doorbells, an IOMMU, the GMC
+// page walker, the MEC and SDMA engines on their own threads, and the shader core.
 #pragma once
 #include "am/pci.h"
 #include "card_model.h"
@@ -19,6 +19,7 @@
 #include "sdma_engine.h"
 #include "smu.h"
 #include "sq.h"
+#include "vram_memory.h"
 
 #include <array>
 #include <atomic>
@@ -34,7 +35,12 @@ namespace sim {
 struct GpuConfig {
   const CardModel* model = nullptr; // nullptr: the gfx1100 model
   uint64_t vram_bytes = 4ull << 30;
+  // BAR0, the CPU's window onto VRAM: 256 MiB as on a card without resizable BAR (the PCI
+  // default amdgpu finds when the firmware does not resize it); kResizableBar: all of VRAM.
+  uint64_t bar0_bytes = kDefaultBar0;
   unsigned index = 0;
+  static constexpr uint64_t kDefaultBar0 = 256ull << 20;
+  static constexpr uint64_t kResizableBar = ~0ull;
 };
 
 class Gpu final : public am::Pci, public DeviceServices {
@@ -52,8 +58,8 @@ public:
   void reg_write32(uint32_t index, uint32_t value) override;
   uint64_t reg_bytes() const override { return uint64_t(RegisterFile::kDwords) * 4; }
   void doorbell_write64(uint32_t index, uint64_t value) override;
-  uint8_t* vram() override { return vram_; }
-  uint64_t vram_size() const override { return config_.vram_bytes; }
+  uint8_t* vram() override { return vram_.bar0(); }
+  uint64_t bar0_size() const override { return vram_.bar0_bytes(); }
   // The emulated root complex hands out one contiguous bus range per mapping.
   std::vector<uint64_t> dma_map(void* host, uint64_t size) override {
     const uint64_t bus = iommu_.map(host, size);
@@ -82,6 +88,10 @@ public:
   unsigned sdma_major() const override { return model_.isa == shader::Gfx::v12 ? 7 : 6; }
 
   const GpuConfig& config() const { return config_; }
+  // All of VRAM as the chip sees it, for tests that plant or inspect data the CPU cannot reach
+  // through BAR0 (no PCI path: the driver reaches it only through vram() or the MM_INDEX window).
+  uint8_t* chip_vram() { return vram_.chip(); }
+  uint64_t vram_bytes() const { return vram_.bytes(); }
   const CardModel& model() const { return model_; }
   Mec& mec() { return mec_; }
   const Sq& sq() const { return sq_; }
@@ -137,6 +147,9 @@ private:
   uint32_t read_reg(uint32_t index);
   void write_reg(uint32_t index, uint32_t value);
   bool in_bar(uint32_t index, const char* access) const;
+  // MM_DATA: the VRAM dword (or register) MM_INDEX and MM_INDEX_HI name.
+  uint32_t mm_data_read();
+  void mm_data_write(uint32_t value);
   // Whether `what` (an engine notice) follows an HDP flush made after the previous notice
   // through `mark`; says so on stderr when it does not.
   bool hdp_flushed(std::atomic<uint64_t>& mark, const char* what);
@@ -156,7 +169,7 @@ private:
   const am::hw::GcRegs& gc_regs_;
   am::hw::VmHubRegs gfxhub_regs_;
   int debug_ = 0;
-  uint8_t* vram_ = nullptr;
+  VramMemory vram_;
   RegisterFile regs_;
   Nbio nbio_;
   std::atomic<uint64_t> cp_hdp_mark_{0}, sdma_hdp_mark_{0}, psp_hdp_mark_{0};
@@ -212,6 +225,9 @@ private:
 
 // The emulated cards of this process, created on first use and kept for its lifetime, so that
 // a driver that closes and reopens a card finds it as it left it (the fast re-init path).
-std::shared_ptr<Gpu> open_emulated_gpu(const std::string& gfx, unsigned index);
+// `spec` is a card model ("gfx1100"), optionally with ":rebar" for a BAR0 as large as VRAM
+// (AMCL_SIM_REBAR=1 gives every card one); the default BAR0 is 256 MiB. AMCL_SIM_VRAM_MB sizes
+// VRAM. The first open of an index decides its configuration.
+std::shared_ptr<Gpu> open_emulated_gpu(const std::string& spec, unsigned index);
 
 } // namespace sim

@@ -74,4 +74,14 @@ inline constexpr uint32_t kS2aSdmaRangeSize = 20 * 2;
 // offset in the register BAR where REMAP_HDP_MEM_FLUSH_CNTL puts the HDP flush register.
 inline constexpr uint32_t kMmioRemapHdpMemFlush = 0x80000 - 4096;
 
+// Before discovery names the NBIO's bases, amdgpu reads the VRAM size (MiB) at a fixed register
+// and reaches VRAM the BAR does not cover through the MM_INDEX/MM_DATA window (amdgpu_discovery.c:
+// mmRCC_CONFIG_MEMSIZE 0xde3, mmMM_INDEX 0x0, mmMM_DATA 0x1, mmMM_INDEX_HI 0x6; the window as
+// amdgpu_device_mm_access uses it: MM_INDEX = address bits 30:0 | bit 31 (VRAM, not registers),
+// MM_INDEX_HI = address >> 31, then MM_DATA reads or writes the dword). 0xde3 is NBIO seg 2
+// (0xd20 on Navi3x) + regRCC_DEV0_EPF0_RCC_CONFIG_MEMSIZE 0xc3 (nbio_v4_3_get_memsize).
+inline constexpr uint32_t kRccConfigMemsize = 0xde3;
+inline constexpr uint32_t kMmIndex = 0x0, kMmData = 0x1, kMmIndexHi = 0x6;
+inline constexpr uint32_t kMmIndexVram = 1u << 31;
+
 } // namespace am::hw

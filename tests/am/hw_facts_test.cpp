@@ -315,6 +315,17 @@ TEST(NbioRegisters, MatchLinuxHeaders) {
   EXPECT_EQ(nbio_regs_for_major(7), nullptr);
 }
 
+// amdgpu_discovery.c: the fixed VRAM-size register and the MM_INDEX/MM_DATA window it reads the
+// discovery binary through when the BAR does not reach it (amdgpu_device_mm_access).
+TEST(NbioRegisters, VramSizeAndWindowMatchAmdgpuDiscovery) {
+  EXPECT_EQ(kRccConfigMemsize, 0xde3u);
+  EXPECT_EQ(kRccConfigMemsize, 0xd20u + 0xc3u); // NBIO seg 2 + regRCC_DEV0_EPF0_RCC_CONFIG_MEMSIZE
+  EXPECT_EQ(kMmIndex, 0x0u);
+  EXPECT_EQ(kMmData, 0x1u);
+  EXPECT_EQ(kMmIndexHi, 0x6u);
+  EXPECT_EQ(kMmIndexVram, 0x80000000u);
+}
+
 // The same headers (as tinygrad's generated nbio_4_3_0.py / nbif_6_3_1.py list them): the PCIe
 // index/data pair, the HDP flush remap, the S2A doorbell entries and their fields.
 TEST(NbioRegisters, DoorbellRoutingAndHdpFlushMatchLinuxHeaders) {

@@ -173,7 +173,7 @@ TEST(SysfsPciDevice, MapsTheBarsOfACard) {
   EXPECT_EQ(dev.vendor_id(), 0x1002);
   EXPECT_EQ(dev.device_id(), 0x744c);
   EXPECT_EQ(dev.config_read32(8) & 0xff, 0xc8u);
-  EXPECT_EQ(dev.vram_size(), 16u << 20);
+  EXPECT_EQ(dev.bar0_size(), 16u << 20);
   EXPECT_FALSE(dev.emulated());
   dev.reg_write32(0x1234, 0xdeadbeef);
   EXPECT_EQ(dev.reg_read32(0x1234), 0xdeadbeefu);
@@ -278,7 +278,7 @@ TEST(SysfsPciDevice, PeerMappingsOfTheVramApertureUseTheBarBusAddress) {
   EXPECT_FALSE(am::sysfs_bar_start(sys.root() / "bus/pci/devices/0000:03:00.0", 1)) << "unassigned BAR";
   EXPECT_FALSE(am::sysfs_bar_start(sys.root() / "bus/pci/devices/0000:03:00.0", 7)) << "no such line";
   // A range running past the aperture is not a peer mapping.
-  EXPECT_FALSE(am::aperture_bus_address(dev.vram() + dev.vram_size() - 4096, 8192));
+  EXPECT_FALSE(am::aperture_bus_address(dev.vram() + dev.bar0_size() - 4096, 8192));
 }
 
 TEST(SysfsPciDevice, MissingBarFileIsNamed) {

@@ -208,7 +208,7 @@ TEST(VfioPci, OpensTheCardThroughItsGroupAndContainer) {
   EXPECT_EQ(sys.attached_container, kContainer);
   EXPECT_EQ(sys.iommu_type, uint64_t(VFIO_TYPE1v2_IOMMU));
   EXPECT_EQ(pci.device_id(), 0x7550);
-  EXPECT_EQ(pci.vram_size(), 16u << 20);
+  EXPECT_EQ(pci.bar0_size(), 16u << 20);
   EXPECT_EQ(sys.config[4] & 0x6, 0x6); // memory space and bus mastering on
   pci.reg_write32(0x40, 0xabcd);
   EXPECT_EQ(pci.reg_read32(0x40), 0xabcdu);
