@@ -8,6 +8,7 @@
 #include "nbio.h"
 #include "psp.h"
 #include "smu.h"
+#include "vram_access.h"
 
 namespace am {
 
@@ -18,7 +19,7 @@ const char* boot_state_found(bool am_marker, bool sos_alive) {
 }
 
 BootProbe probe_boot_state(Pci& pci) {
-  const IpDiscovery ip = read_ip_discovery(pci);
+  const IpDiscovery ip = read_ip_discovery(pci, read_vram_size(pci));
   Nbio nbio(pci);
   Gfx gfx(pci, nbio);
   Psp psp(pci, nbio);

@@ -9,7 +9,9 @@
 #include "pci_config_state.h"
 #include "register_log_pci.h"
 #include "trace_pci.h"
+#include "vram_access.h"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -94,10 +96,11 @@ void Device::boot() {
   const auto start = std::chrono::steady_clock::now();
   boot_phase("card", [&] {
     discover();
-    return printf_string("%s, %s, PCI %04x:%04x rev 0x%02x, VRAM %llu MiB, %zu IP blocks",
-                         info_.name.c_str(), info_.gfx.c_str(), info_.vendor_id, info_.device_id,
-                         info_.revision, static_cast<unsigned long long>(info_.vram_size >> 20),
-                         discovery_.blocks.size());
+    return printf_string(
+        "%s, %s, PCI %04x:%04x rev 0x%02x, VRAM %llu MiB (%llu MiB through BAR0), %zu IP blocks",
+        info_.name.c_str(), info_.gfx.c_str(), info_.vendor_id, info_.device_id, info_.revision,
+        static_cast<unsigned long long>(info_.vram_size >> 20),
+        static_cast<unsigned long long>(info_.visible_vram_size >> 20), discovery_.blocks.size());
   });
   // Which of the three boot states: AM's marker in SCRATCH_REG7 means only GFX and SDMA need
   // re-initialising (unless AM_RESET=1); a running sOS without it means another driver booted
@@ -220,7 +223,6 @@ void Device::discover() {
   info_.revision = uint8_t(pci_->config_read32(8) & 0xff);
   info_.pci_address = pci_->address();
   info_.emulated = pci_->emulated();
-  info_.vram_size = pci_->vram_size();
   if (info_.vendor_id != kVendorAmd)
     throw DeviceError(info_.pci_address + ": not an AMD device (vendor " +
                       std::to_string(info_.vendor_id) + ")");
@@ -231,7 +233,11 @@ void Device::discover() {
       info_.shader_engines = p.shader_engines;
     }
   if (info_.gfx.empty()) throw DeviceError(info_.pci_address + ": unknown RDNA device id");
-  discovery_ = read_ip_discovery(*pci_);
+  // amdgpu_discovery_read_binary_from_mem: the VRAM size first, then the binary at its top.
+  info_.vram_size = read_vram_size(*pci_);
+  info_.visible_vram_size = std::min(info_.vram_size, pci_->bar0_size());
+  discovery_ = read_ip_discovery(*pci_, info_.vram_size);
+  memory_.init_sw(info_.vram_size);
   gfx_.init_sw(discovery_);
   ih_.init_sw(discovery_);
   gmc_.init_sw(discovery_, gfx_.gc());
@@ -314,6 +320,10 @@ uint64_t Device::host_ns_from_gpu_ticks(uint64_t ticks) const {
 
 Allocation Device::alloc_vram(uint64_t size, uint64_t align, bool executable) {
   return memory_.alloc_vram(size, align, executable);
+}
+
+Allocation Device::alloc_vram_gpu(uint64_t size, uint64_t align) {
+  return memory_.alloc_vram_gpu(size, align);
 }
 
 Allocation Device::alloc_system(uint64_t size) {

@@ -36,7 +36,8 @@ struct DeviceInfo {
   std::string name;       // marketing name
   uint16_t vendor_id = 0, device_id = 0;
   uint8_t revision = 0;
-  uint64_t vram_size = 0;
+  uint64_t vram_size = 0;         // RCC_CONFIG_MEMSIZE: all of the card's VRAM
+  uint64_t visible_vram_size = 0; // the part BAR0 reaches (CPU-visible)
   unsigned compute_units = 0;
   unsigned max_clock_mhz = 0;
   unsigned shader_engines = 1; // COMPUTE_TMPRING_SIZE.WAVES counts one engine's scratch slots
@@ -75,7 +76,11 @@ public:
   uint32_t smu_version() const { return smu_.version(); }
 
   // Memory. Sizes are rounded up to whole pages; failures throw DeviceError.
+  // alloc_vram: CPU-visible VRAM (inside BAR0, `cpu` set), for what the CPU writes or reads.
+  // alloc_vram_gpu: VRAM the CPU never touches (reach it by SDMA): beyond BAR0 while there is
+  // room, else inside; `cpu` is nullptr beyond.
   Allocation alloc_vram(uint64_t size, uint64_t align = 4096, bool executable = false);
+  Allocation alloc_vram_gpu(uint64_t size, uint64_t align = 4096);
   Allocation alloc_system(uint64_t size);
   void free(const Allocation& a);
   // Peer-to-peer: maps another card's VRAM allocation into this card's page tables at the same
@@ -90,6 +95,7 @@ public:
   void map_host(void* host, uint64_t size);
   void unmap_host(void* host, uint64_t size);
   uint64_t vram_free() const { return memory_.vram_free(); }
+  uint64_t visible_vram_free() const { return memory_.visible_vram_free(); }
   // Allocations (VRAM and system memory) not yet freed, and their bytes: what a test checks
   // returns to where it was once everything using the device is released.
   uint64_t live_allocations() const { return memory_.live_allocations(); }

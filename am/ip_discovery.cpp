@@ -2,7 +2,9 @@
 
 #include "device_error.h"
 #include "hw/discovery.h"
+#include "vram_access.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace am {
@@ -80,13 +82,20 @@ std::optional<IpDiscovery> parse_ip_discovery(std::span<const uint8_t> bin, std:
   return out;
 }
 
-IpDiscovery read_ip_discovery(Pci& pci) {
-  const uint64_t vram_size = pci.vram_size();
+IpDiscovery read_ip_discovery(Pci& pci, uint64_t vram_size) {
   if (vram_size < kOffsetFromVramTop)
     throw DeviceError(pci.address() + ": VRAM too small for an IP discovery binary");
-  const uint8_t* bin = pci.vram() + (vram_size - kOffsetFromVramTop);
+  const uint64_t at = vram_size - kOffsetFromVramTop;
+  // The header first, then only the binary's own size: through the MM_INDEX window every dword
+  // costs two register accesses.
+  std::vector<uint8_t> bin(kBinaryHeaderBytes);
+  read_vram(pci, at, bin);
+  const size_t size =
+      std::clamp<size_t>(Reader{bin}.u16(kBinSize), kBinaryHeaderBytes, kOffsetFromVramTop);
+  bin.resize(size);
+  read_vram(pci, at + kBinaryHeaderBytes, std::span(bin).subspan(kBinaryHeaderBytes));
   std::string error;
-  auto ip = parse_ip_discovery(std::span(bin, kOffsetFromVramTop), &error);
+  auto ip = parse_ip_discovery(bin, &error);
   if (!ip) throw DeviceError(pci.address() + ": " + error);
   return std::move(*ip);
 }

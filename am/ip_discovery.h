@@ -28,9 +28,10 @@ struct IpDiscovery {
 // count against the bytes given. Returns nullopt with `error` saying what is wrong.
 std::optional<IpDiscovery> parse_ip_discovery(std::span<const uint8_t> bin, std::string* error);
 
-// The card's own table, from the top of its VRAM (amdgpu_discovery_read_binary_from_mem);
-// throws DeviceError naming the card when it is missing or malformed.
-IpDiscovery read_ip_discovery(Pci& pci);
+// The card's own table, from the top of its `vram_size` bytes of VRAM (RCC_CONFIG_MEMSIZE),
+// through BAR0 or the MM_INDEX window (amdgpu_discovery_read_binary_from_mem); throws
+// DeviceError naming the card when it is missing or malformed.
+IpDiscovery read_ip_discovery(Pci& pci, uint64_t vram_size);
 
 // "11.0.3": a block's version as error messages name it.
 std::string version_of(const IpBlock& block);

@@ -14,10 +14,13 @@ namespace {
 
 constexpr uint64_t kPage = 4096;
 constexpr uint64_t kHuge = 2ull << 20;
-// Top of VRAM holds the IP discovery table and firmware reservations on real cards.
+// Top of VRAM: the IP discovery binary and the firmware's reservations (amdgpu_ttm_reserve_tmr
+// keeps the VBIOS's fw_reserved_fb_size there, at least DISCOVERY_TMR_OFFSET = 64 KiB; the
+// emulated card's boot TMR sits in this MiB). Nothing of the driver's goes there.
 constexpr uint64_t kReservedTop = 1ull << 20;
-// Below it, the boot region: the PSP's buffers, the TMR (firmware the PSP keeps) and the SMU's
-// tables. Ordinary allocations never come from it, in this session or a later one.
+// Below the visible heap's end, the boot region: the PSP's buffers (the CPU writes its commands
+// there, so it must lie inside the BAR), the TMR (firmware the PSP keeps) and the SMU's tables.
+// Ordinary allocations never come from it, in this session or a later one.
 constexpr uint64_t kBootRegion = 32ull << 20;
 
 uint64_t round_up(uint64_t v, uint64_t a) {
@@ -26,17 +29,28 @@ uint64_t round_up(uint64_t v, uint64_t a) {
 
 } // namespace
 
-MemoryManager::MemoryManager(Pci& pci, Gmc& gmc)
-    : pci_(pci), gmc_(gmc), vram_(0, pci.vram_size() - kReservedTop - kBootRegion) {}
+void MemoryManager::init_sw(uint64_t vram_size) {
+  if (vram_size < kReservedTop + kBootRegion + (64ull << 20))
+    throw DeviceError(pci_.address() + ": " + std::to_string(vram_size >> 20) +
+                      " MiB of VRAM is too little for amcl");
+  const uint64_t usable_end = vram_size - kReservedTop;
+  const uint64_t visible_end = std::min(pci_.bar0_size() & ~(kHuge - 1), usable_end);
+  if (visible_end < kBootRegion + (16ull << 20))
+    throw DeviceError(pci_.address() + ": a BAR0 of " + std::to_string(pci_.bar0_size() >> 20) +
+                      " MiB is too small for amcl's rings, page tables and boot region");
+  boot_base_ = visible_end - kBootRegion;
+  visible_ = std::make_unique<VramAllocator>(0, boot_base_);
+  if (visible_end < usable_end)
+    invisible_ = std::make_unique<VramAllocator>(visible_end, usable_end - visible_end);
+}
 
 Allocation MemoryManager::alloc_boot(uint64_t size, uint64_t align) {
   size = round_up(size, kPage);
-  const uint64_t region = pci_.vram_size() - kReservedTop - kBootRegion;
-  const uint64_t phys = round_up(region + boot_next_, align);
-  if (phys + size > region + kBootRegion)
+  const uint64_t phys = round_up(boot_base_ + boot_next_, align);
+  if (phys + size > boot_base_ + kBootRegion)
     throw DeviceError("boot memory region (" + std::to_string(kBootRegion >> 20) +
                       " MiB) exhausted");
-  boot_next_ = phys + size - region;
+  boot_next_ = phys + size - boot_base_;
   auto va = VaSpace::process().allocate(size, std::max<uint64_t>(align, kPage));
   if (!va) throw DeviceError("out of GPU virtual address space");
   gmc_.page_table().map(*va, phys, size, PageTable::kRead | PageTable::kWrite);
@@ -49,22 +63,46 @@ Allocation MemoryManager::alloc_boot(uint64_t size, uint64_t align) {
 Allocation MemoryManager::alloc_vram(uint64_t size, uint64_t align, bool executable) {
   size = round_up(size ? size : 1, kPage);
   align = std::max<uint64_t>(align, size >= kHuge ? uint64_t(kHuge) : uint64_t(kPage));
-  auto phys = vram_.allocate(size, align);
+  auto phys = visible_->allocate(size, align);
   if (!phys)
+    throw DeviceError("out of CPU-visible VRAM (BAR0 " + std::to_string(pci_.bar0_size() >> 20) +
+                      " MiB): " + std::to_string(size) + " bytes requested, " +
+                      std::to_string(visible_->largest_free()) + " largest free block");
+  return map_vram(*visible_, *phys, size, align, executable);
+}
+
+Allocation MemoryManager::alloc_vram_gpu(uint64_t size, uint64_t align) {
+  size = round_up(size ? size : 1, kPage);
+  align = std::max<uint64_t>(align, size >= kHuge ? uint64_t(kHuge) : uint64_t(kPage));
+  if (invisible_)
+    if (auto phys = invisible_->allocate(size, align))
+      return map_vram(*invisible_, *phys, size, align, false);
+  auto phys = visible_->allocate(size, align);
+  if (!phys) {
+    const uint64_t largest =
+        std::max(visible_->largest_free(), invisible_ ? invisible_->largest_free() : 0);
     throw DeviceError("out of VRAM: " + std::to_string(size) + " bytes requested, " +
-                      std::to_string(vram_.largest_free()) + " largest free block");
+                      std::to_string(largest) + " largest free block");
+  }
+  return map_vram(*visible_, *phys, size, align, false);
+}
+
+Allocation MemoryManager::map_vram(VramAllocator& heap, uint64_t phys, uint64_t size,
+                                   uint64_t align, bool executable) {
   auto va = VaSpace::process().allocate(size, align);
   if (!va) {
-    vram_.free(*phys, size);
+    heap.free(phys, size);
     throw DeviceError("out of GPU virtual address space");
   }
   uint32_t flags =
       PageTable::kRead | PageTable::kWrite | (executable ? uint32_t(PageTable::kExecute) : 0u);
-  gmc_.page_table().map(*va, *phys, size, flags);
+  gmc_.page_table().map(*va, phys, size, flags);
   gmc_.invalidate_tlb();
   ++live_;
   live_bytes_ += size;
-  const Allocation a{*va, size, pci_.vram() + *phys, MemoryKind::Vram, *phys};
+  // Only VRAM inside BAR0 has a CPU address.
+  uint8_t* cpu = phys + size <= pci_.bar0_size() ? pci_.vram() + phys : nullptr;
+  const Allocation a{*va, size, cpu, MemoryKind::Vram, phys};
   track(a);
   return a;
 }
@@ -104,7 +142,7 @@ void MemoryManager::free(const Allocation& a) {
   gmc_.invalidate_tlb(); // before the memory or its address can be handed out again
   VaSpace::process().free(a.va, a.size);
   if (a.kind == MemoryKind::Vram) {
-    vram_.free(a.phys, a.size);
+    (invisible_ && a.phys >= boot_base_ ? *invisible_ : *visible_).free(a.phys, a.size);
   } else {
     pci_.dma_unmap(a.cpu, a.size);
     std::free(a.cpu);
@@ -114,8 +152,12 @@ void MemoryManager::free(const Allocation& a) {
 }
 
 void MemoryManager::map_peer(const Allocation& remote) {
-  if (remote.kind != MemoryKind::Vram || !remote.cpu)
+  if (remote.kind != MemoryKind::Vram)
     throw DeviceError("peer mapping needs another card's VRAM allocation");
+  // Another card reaches VRAM only through its owner's BAR0 (a peer-to-peer PCIe access).
+  if (!remote.cpu)
+    throw DeviceError("peer mapping needs VRAM inside the owner's BAR0; this allocation lies "
+                      "beyond it");
   for (const Allocation& p : peers_)
     if (p.va == remote.va) throw DeviceError("that allocation is already mapped here");
   // The remote card's VRAM is its BAR0 aperture; the IOMMU makes it reachable from this card.

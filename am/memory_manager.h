@@ -1,8 +1,16 @@
 // The driver's memory: VRAM ranges, pinned and IOMMU-mapped system pages and other cards' VRAM
 // (peer mappings), each mapped into VMID 0's page tables in the one process-wide VA space, and
-// the boot region at the top of VRAM that the PSP keeps firmware in. It tracks every mapping it
-// made, so that the driver can read what the GPU sees at an address (a faulting wave's code).
+// the boot region that the PSP keeps firmware in. It tracks every mapping it made, so that the
+// driver can read what the GPU sees at an address (a faulting wave's code).
 // amdgpu's amdgpu_vram_mgr / amdgpu_vm in small, as tinygrad's AM memory manager.
+//
+// VRAM layout (offsets; DESIGN.md "VRAM larger than the BAR"):
+//   [0, visible_end - boot)      CPU-visible heap: rings, MQD, EOP, page tables, signals,
+//                                kernargs, code objects, descriptors (everything `.cpu` touches)
+//   [visible_end - boot, visible_end)  the boot region (PSP buffers the CPU writes, the TMR)
+//   [bar0, vram - reserved top)  the invisible heap (only when BAR0 is smaller than VRAM)
+//   [vram - reserved top, vram)  the discovery binary and firmware reservations, never touched
+// visible_end = min(BAR0, vram - reserved top).
 #pragma once
 #include "gmc.h"
 #include "memory.h"
@@ -12,6 +20,7 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -19,12 +28,18 @@ namespace am {
 
 class MemoryManager {
 public:
-  MemoryManager(Pci& pci, Gmc& gmc);
+  MemoryManager(Pci& pci, Gmc& gmc) : pci_(pci), gmc_(gmc) {}
+  // Lays VRAM out once its size is known (RCC_CONFIG_MEMSIZE), before the first allocation.
+  void init_sw(uint64_t vram_size);
 
-  // The allocator page tables and ordinary allocations come from (below the boot region).
-  VramAllocator& vram() { return vram_; }
-  // Sizes are rounded up to whole pages; failures throw DeviceError.
+  // The allocator page tables come from: CPU-visible VRAM below the boot region.
+  VramAllocator& vram() { return *visible_; }
+  // CPU-visible VRAM (`cpu` set). Sizes are rounded up to whole pages; failures throw
+  // DeviceError: there is no fallback, the BAR is all the CPU can reach.
   Allocation alloc_vram(uint64_t size, uint64_t align = 4096, bool executable = false);
+  // VRAM only the GPU touches (buffers, images, scratch; the CPU reaches it by SDMA): beyond
+  // the BAR while there is room there, else CPU-visible VRAM. `cpu` is nullptr beyond the BAR.
+  Allocation alloc_vram_gpu(uint64_t size, uint64_t align = 4096);
   Allocation alloc_system(uint64_t size);
   // Boot memory: the region below the discovery table that no later allocation (of this or a
   // later session) overwrites, because the PSP keeps firmware in it (the TMR).
@@ -41,7 +56,11 @@ public:
   // stays reserved for the next session).
   void fini();
 
-  uint64_t vram_free() const { return vram_.free_bytes(); }
+  uint64_t vram_free() const {
+    return visible_->free_bytes() + (invisible_ ? invisible_->free_bytes() : 0);
+  }
+  // Free VRAM inside BAR0 (what alloc_vram can still hand out).
+  uint64_t visible_vram_free() const { return visible_->free_bytes(); }
   uint64_t live_allocations() const { return live_; }
   uint64_t live_bytes() const { return live_bytes_; }
   // Copies up to three dwords at GPU address `va` from the driver's own mappings of the
@@ -51,11 +70,15 @@ public:
 private:
   void track(const Allocation& a);
   void untrack(uint64_t va);
+  // Maps `phys` (from `heap`) at a new VA; gives the range back to `heap` when that fails.
+  Allocation map_vram(VramAllocator& heap, uint64_t phys, uint64_t size, uint64_t align,
+                      bool executable);
 
   Pci& pci_;
   Gmc& gmc_;
-  VramAllocator vram_;
-  uint64_t boot_next_ = 0;              // next free byte of the boot region (VRAM offset)
+  std::unique_ptr<VramAllocator> visible_, invisible_; // invisible_: null when BAR0 covers VRAM
+  uint64_t boot_base_ = 0;                             // the boot region's first byte (VRAM offset)
+  uint64_t boot_next_ = 0;              // next free byte of the boot region (from boot_base_)
   std::vector<Allocation> boot_allocs_; // their VA mappings, released with the device
   std::vector<Allocation> peers_;       // peer mappings (phys = the bus address here)
   std::vector<Allocation> host_maps_;   // map_host's mappings, guarded by mapped_mutex_

@@ -67,7 +67,7 @@ TEST_P(AmDevice, FreshCardBootsThroughThePspAndTheSmu) {
   const std::string rlc_tag = gfx11 ? "AMCL gc_11_0_0_rlc.bin" : "AMCL gc_12_0_1_rlc.bin";
   const std::string rlc_g = rlc_tag + char(uint8_t(rlc_tag.size() * 7 + 3));
   const std::string sdma = gfx11 ? "AMCL sdma_6_0_0.bin ctx" : "AMCL sdma_7_0_1.bin";
-  const uint64_t boot_region = gpu->vram_size() - (33ull << 20);
+  const uint64_t boot_region = boot_region_of(*gpu);
   // The driver stages each image in one buffer, which the last (RLC_G) image overwrote, and the
   // PSP copies each into the TMR: the first image (SDMA's) is there once, RLC_G twice.
   const size_t at = find_in_vram(*gpu, boot_region, sdma);
@@ -82,7 +82,7 @@ TEST_P(AmDevice, FreshCardBootsThroughThePspAndTheSmu) {
   const uint64_t msg1 = uint64_t(gpu->reg_read32(gpu->model().psp_reg(gpu->model().psp->bl_addr)))
                         << 20;
   EXPECT_GE(msg1, sim::FbAperture::kFbBase);
-  EXPECT_LT(msg1, sim::FbAperture::kFbBase + gpu->vram_size());
+  EXPECT_LT(msg1, sim::FbAperture::kFbBase + gpu->vram_bytes());
   expect_sdma_fills(dev, 0x77);
   // Every TLB invalidation so far (boot, the mapping above, its unmapping) reached all of
   // VMID 0: the engines' address ranges were programmed first.
@@ -184,19 +184,24 @@ TEST_P(AmDevice, CardAnotherDriverInitialisedIsResetThenBooted) {
 TEST_P(AmDevice, AmResetForcesTheFullBootAndBootMemoryIsNeverReused) {
   auto gpu = card(4);
   { am::Device first(gpu); }
-  const uint64_t boot_region = gpu->vram_size() - (33ull << 20);
+  const uint64_t boot_region = boot_region_of(*gpu), boot_end = boot_region + (32ull << 20);
   {
     am::Device fast(gpu);
     EXPECT_EQ(fast.boot_state(), am::BootState::FastReinit);
     EXPECT_EQ(fast.firmware_source(), "");
+    // All of VRAM: beyond the BAR in large blocks, then what is left inside it.
     std::vector<am::Allocation> all;
     try {
-      for (;;) all.push_back(fast.alloc_vram(256ull << 20));
+      for (;;) all.push_back(fast.alloc_vram_gpu(256ull << 20));
     } catch (const am::DeviceError&) {
     }
     EXPECT_GT(all.size(), 8u);
+    try {
+      for (;;) all.push_back(fast.alloc_vram(16ull << 20));
+    } catch (const am::DeviceError&) {
+    }
     for (const am::Allocation& a : all) {
-      EXPECT_LE(a.phys + a.size, boot_region);
+      EXPECT_TRUE(a.phys + a.size <= boot_region || a.phys >= boot_end) << a.phys;
       fast.free(a);
     }
   }
@@ -226,8 +231,8 @@ TEST(AmDeviceIpVersions, AVersionWithoutATableIsRefusedByName) {
     for (sim::IpBlockModel& b : blocks)
       if (b.hw_id == c.hwid) b.revision = c.revision;
     const std::vector<uint8_t> bin = sim::build_ip_discovery(blocks);
-    std::memcpy(gpu->vram() + gpu->vram_size() - am::hw::discovery::kOffsetFromVramTop, bin.data(),
-                bin.size());
+    std::memcpy(gpu->chip_vram() + gpu->vram_bytes() - am::hw::discovery::kOffsetFromVramTop,
+                bin.data(), bin.size());
     try {
       am::Device dev(gpu);
       ADD_FAILURE() << "booted with " << c.expected;

@@ -98,7 +98,7 @@ TEST_P(AmDebugLog, LevelOnePrintsTheBootPhasesInOrder) {
   const std::string all = joined(lines);
   EXPECT_NE(all.find("boot state: fresh"), std::string::npos) << all;
   EXPECT_NE(all.find("reset: none needed"), std::string::npos) << all;
-  EXPECT_NE(all.find("VRAM " + std::to_string(gpu->vram_size() >> 20) + " MiB"), std::string::npos)
+  EXPECT_NE(all.find("VRAM " + std::to_string(gpu->vram_bytes() >> 20) + " MiB"), std::string::npos)
       << all;
   EXPECT_NE(all.find(std::string(GetParam()) + ", PCI 1002:"), std::string::npos) << all;
   EXPECT_NE(all.find("firmware: from synthetic: psp_"), std::string::npos) << all;
@@ -222,8 +222,8 @@ TEST(AmDebugLogErrors, AnUnsupportedIpVersionIsPrintedAtLevelZero) {
   for (sim::IpBlockModel& b : blocks)
     if (b.hw_id == am::hw::discovery::GC_HWID) b.revision = 1;
   const std::vector<uint8_t> bin = sim::build_ip_discovery(blocks);
-  std::memcpy(gpu->vram() + gpu->vram_size() - am::hw::discovery::kOffsetFromVramTop, bin.data(),
-              bin.size());
+  std::memcpy(gpu->chip_vram() + gpu->vram_bytes() - am::hw::discovery::kOffsetFromVramTop,
+              bin.data(), bin.size());
   const auto lines = driver_lines([&] { EXPECT_THROW(am::Device dev(gpu), am::DeviceError); });
   ASSERT_EQ(lines.size(), 1u) << joined(lines);
   EXPECT_NE(lines[0].find("boot failed in card after "), std::string::npos) << lines[0];

@@ -121,9 +121,16 @@ class AmDevice : public am_test::OwnCards<40, 60> {
 protected:
   // Where in VRAM `text` first occurs, or npos.
   static size_t find_in_vram(sim::Gpu& gpu, uint64_t from, const std::string& text) {
-    const uint8_t* v = gpu.vram();
-    const uint8_t* hit = std::search(v + from, v + gpu.vram_size(), text.begin(), text.end(),
+    const uint8_t* v = gpu.chip_vram();
+    const uint8_t* hit = std::search(v + from, v + gpu.vram_bytes(), text.begin(), text.end(),
                                      [](uint8_t a, char b) { return a == uint8_t(b); });
-    return hit == v + gpu.vram_size() ? std::string::npos : size_t(hit - v);
+    return hit == v + gpu.vram_bytes() ? std::string::npos : size_t(hit - v);
+  }
+  // The driver's boot region (am/memory_manager.h): 32 MiB at the end of CPU-visible VRAM, which
+  // ends at BAR0 (2 MiB-aligned) or 1 MiB below VRAM's top, whichever is lower.
+  static uint64_t boot_region_of(sim::Gpu& gpu) {
+    const uint64_t visible_end =
+        std::min(gpu.bar0_size() & ~((2ull << 20) - 1), gpu.vram_bytes() - (1ull << 20));
+    return visible_end - (32ull << 20);
   }
 };

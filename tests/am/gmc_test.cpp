@@ -67,7 +67,7 @@ TEST_P(AmDevice, BothHubsOpenTheSystemApertureOverTheFrameBuffer) {
     EXPECT_GT(read(h->AGP_BOT), read(h->AGP_TOP)); // AGP off
     EXPECT_EQ(uint64_t(read(h->SYSTEM_APERTURE_LOW_ADDR)) << 18, fb);
     EXPECT_EQ((uint64_t(read(h->SYSTEM_APERTURE_HIGH_ADDR)) << 18) | 0x3ffff,
-              fb + gpu->vram_size() - 1);
+              fb + gpu->vram_bytes() - 1);
   }
   am::Allocation src = dev.alloc_vram(4096), dst = dev.alloc_vram(4096);
   for (uint32_t i = 0; i < 1024; ++i) reinterpret_cast<uint32_t*>(src.cpu)[i] = 0x5000 + i;

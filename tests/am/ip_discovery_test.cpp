@@ -135,7 +135,7 @@ TEST(IpDiscovery, DriverTakesTargetAndBasesFromTheCard) {
     EXPECT_EQ(gc->bases.at(0), 0x1260u);
   }
   // A card whose binary is damaged is refused with the reason.
-  uint8_t* top = gpu->vram() + gpu->vram_size() - kOffsetFromVramTop;
+  uint8_t* top = gpu->chip_vram() + gpu->vram_bytes() - kOffsetFromVramTop;
   top[kBinSize + 20] ^= 0xff;
   try {
     am::Device dev(gpu);
