@@ -4,6 +4,7 @@
 // callbacks and clGetMemObjectInfo. The error codes are the OpenCL 3.0 specification's.
 #include "cl_helpers.h"
 
+#include <cstdlib>
 #include <numeric>
 
 using amcl_test::Env;
@@ -588,6 +589,44 @@ TEST(Buffers, LargestAllocationWorksToItsLastWord) {
   EXPECT_EQ(last[0], 1024u + 10);
   clReleaseKernel(k);
   clReleaseMemObject(sub);
+  clReleaseMemObject(m);
+}
+
+// The emulated card has 4 GiB of VRAM behind a 256 MiB BAR0 (no resizable BAR; AMCL_SIM_REBAR=1
+// makes the BAR all of VRAM): the device reports the card's VRAM, not the BAR's size, and a
+// buffer larger than the whole BAR round-trips through write, read, copy, and map/unmap.
+TEST(Buffers, VramLargerThanTheBarIsAllUsable) {
+  Env env;
+  ASSERT_NE(env.queue, nullptr);
+  if (!std::getenv("AMCL_SIM_VRAM_MB")) // the emulated card's 4 GiB, less the 64 MiB held back
+    EXPECT_EQ(device_info<cl_ulong>(env.device, CL_DEVICE_GLOBAL_MEM_SIZE), (4096ull - 64) << 20);
+  const size_t bytes = 320u << 20, words = bytes / 4;
+  cl_int err;
+  cl_mem m = clCreateBuffer(env.context, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_mem copy = clCreateBuffer(env.context, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  std::vector<cl_uint> data = iota_words(words, 7);
+  ASSERT_EQ(clEnqueueWriteBuffer(env.queue, m, CL_TRUE, 0, bytes, data.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clEnqueueCopyBuffer(env.queue, m, copy, 0, 0, bytes, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(read_words(env, copy, words), data);
+  // Map the last 4 MiB for writing, change it, unmap: the buffer holds the change.
+  const size_t tail = bytes - (4u << 20);
+  auto* mapped =
+      static_cast<cl_uint*>(clEnqueueMapBuffer(env.queue, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
+                                               tail, 4u << 20, 0, nullptr, nullptr, &err));
+  ASSERT_EQ(err, CL_SUCCESS);
+  EXPECT_EQ(mapped[0], cl_uint(tail / 4 + 7));
+  for (size_t i = 0; i < (1u << 20); ++i) mapped[i] ^= 0xffffffffu;
+  ASSERT_EQ(clEnqueueUnmapMemObject(env.queue, m, mapped, 0, nullptr, nullptr), CL_SUCCESS);
+  std::vector<cl_uint> last = read_words(env, m, 1u << 20, tail / 4);
+  for (size_t i = 0; i < last.size(); ++i)
+    if (last[i] != ~cl_uint(tail / 4 + 7 + i)) {
+      ADD_FAILURE() << "word " << i << " of the mapped range: " << last[i];
+      break;
+    }
+  clReleaseMemObject(copy);
   clReleaseMemObject(m);
 }
 

@@ -372,7 +372,7 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L) 
     if (q->scratch.size < waves * engines * wave_bytes) {
       free_after_submitted(q, dev, q->scratch);
       q->scratch = {};
-      q->scratch = dev.alloc_vram(waves * engines * wave_bytes);
+      q->scratch = dev.alloc_vram_gpu(waves * engines * wave_bytes); // only waves touch it
     }
     pm4.set_sh_regs(regCOMPUTE_DISPATCH_SCRATCH_BASE_LO,
                     {uint32_t(q->scratch.va >> 8), uint32_t(q->scratch.va >> 40)});

@@ -246,7 +246,7 @@ cl_mem create_image(cl_context context, cl_mem_flags flags, const cl_image_forma
                                                            : im.host_row_pitch * rows;
   try {
     if (!desc.buffer) m->alloc = alloc_in_context(context, m->size);
-    im.descriptors = alloc_in_context(context, 2 * AMCL_IMAGE_BLOCK_BYTES);
+    im.descriptors = alloc_in_context(context, 2 * AMCL_IMAGE_BLOCK_BYTES, Visibility::CpuVisible);
   } catch (const am::DeviceError&) {
     throw ClError{CL_MEM_OBJECT_ALLOCATION_FAILURE, ""}; // ~_cl_mem frees what was done
   }

@@ -41,9 +41,11 @@ cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size, void* 
   return m.release();
 }
 
-am::Allocation alloc_in_context(cl_context context, uint64_t size) {
+am::Allocation alloc_in_context(cl_context context, uint64_t size, Visibility visibility) {
   am::Device& dev = *context->devices[0]->am;
-  am::Allocation a = dev.alloc_vram(size);
+  const bool peers = context->devices.size() > 1;
+  am::Allocation a = visibility == Visibility::CpuVisible || peers ? dev.alloc_vram(size)
+                                                                   : dev.alloc_vram_gpu(size);
   size_t mapped = 1;
   try {
     // One VA space for every card: the context's other devices map the same address to this

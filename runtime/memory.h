@@ -29,9 +29,14 @@ cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size, void* 
 cl_mem create_sub_buffer(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size);
 
 // `size` bytes of the context's first device's VRAM, mapped at the same address into the other
-// devices' page tables (buffers, image and sampler descriptors); undone by ~_cl_mem. Throws
-// am::DeviceError, having released what it got.
-am::Allocation alloc_in_context(cl_context context, uint64_t size);
+// devices' page tables; undone by ~_cl_mem. Throws am::DeviceError, having released what it got.
+// enum Visibility: what the CPU does with it. GpuOnly (buffers, images: the runtime reaches
+// them by SDMA) goes beyond BAR0 when there is room, except in a context of several cards,
+// whose peers reach VRAM only through the owner's BAR; CpuVisible (descriptors the runtime
+// writes) is always inside BAR0.
+enum class Visibility { GpuOnly, CpuVisible };
+am::Allocation alloc_in_context(cl_context context, uint64_t size,
+                                Visibility visibility = Visibility::GpuOnly);
 
 // The device memory allocations not freed yet on `d`, and their bytes (a debugging hook).
 struct LiveAllocations {

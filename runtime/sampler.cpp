@@ -51,7 +51,8 @@ cl_sampler create_sampler(cl_context context, cl_bool normalized, cl_addressing_
   s->filter = filter;
   s->properties = std::move(properties);
   try {
-    s->descriptors = alloc_in_context(context, 2 * AMCL_SAMPLER_BLOCK_BYTES);
+    s->descriptors =
+        alloc_in_context(context, 2 * AMCL_SAMPLER_BLOCK_BYTES, Visibility::CpuVisible);
   } catch (const am::DeviceError&) {
     throw ClError{CL_OUT_OF_RESOURCES, ""};
   }
