@@ -11,20 +11,30 @@
 
 namespace {
 
-using am_test::OwnCards;
-
-class Vram : public OwnCards<260, 270> {};
-
-INSTANTIATE_TEST_SUITE_P(Cards, Vram, testing::Values("gfx1100", "gfx1201"),
-                         [](const auto& info) { return std::string(info.param); });
-
-std::shared_ptr<sim::Gpu> resizable_bar_card(const char* gfx, unsigned index) {
+// Cards of their own with an explicit BAR0, so that AMCL_SIM_REBAR=1 (which a whole-suite run
+// on resizable-BAR cards sets) does not change what these tests check.
+std::shared_ptr<sim::Gpu> card_with_bar(const char* gfx, unsigned index, uint64_t bar0_bytes) {
   sim::GpuConfig config;
   config.model = sim::find_card_model(gfx);
-  config.bar0_bytes = sim::GpuConfig::kResizableBar;
+  config.bar0_bytes = bar0_bytes;
   config.index = index;
   return std::make_shared<sim::Gpu>(config);
 }
+
+std::shared_ptr<sim::Gpu> resizable_bar_card(const char* gfx, unsigned index) {
+  return card_with_bar(gfx, index, sim::GpuConfig::kResizableBar);
+}
+
+class Vram : public testing::TestWithParam<const char*> {
+protected:
+  // The default card: a BAR0 of 256 MiB.
+  std::shared_ptr<sim::Gpu> card(unsigned slot = 0) {
+    return card_with_bar(GetParam(), 260 + slot, sim::GpuConfig::kDefaultBar0);
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Cards, Vram, testing::Values("gfx1100", "gfx1201"),
+                         [](const auto& info) { return std::string(info.param); });
 
 // A card without resizable BAR: 4 GiB of VRAM, 256 MiB of it through BAR0. The old driver took
 // VRAM's size from BAR0 and would have seen 256 MiB and looked for discovery at its end.
@@ -128,8 +138,8 @@ TEST_P(Vram, VisibleExhaustionFailsAndGpuOnlyFallsBack) {
 // Peers reach another card's VRAM only through its BAR: a GPU-only allocation beyond it is
 // refused by name, never mapped through a pointer past the BAR.
 TEST(VramPeers, BeyondTheBarCannotBeMappedIntoAPeer) {
-  am::Device a(sim::open_emulated_gpu("gfx1100", 280));
-  am::Device b(sim::open_emulated_gpu("gfx1201", 281));
+  am::Device a(card_with_bar("gfx1100", 280, sim::GpuConfig::kDefaultBar0));
+  am::Device b(card_with_bar("gfx1201", 281, sim::GpuConfig::kDefaultBar0));
   am::Allocation beyond = a.alloc_vram_gpu(4ull << 20);
   ASSERT_EQ(beyond.cpu, nullptr);
   try {
