@@ -3,6 +3,7 @@
 // ISA manuals, the DS and FLAT instructions' pseudocode). DS and FLAT share the semantics; only
 // the way memory is reached differs (see exec_ds and exec_flat).
 #pragma once
+#include "float_ops.h"
 #include "isa.h"
 
 #include <algorithm>
@@ -38,6 +39,8 @@ enum class Rmw : uint8_t {
   CmpSwapF, // float compare: old == data2 ? data : old, with -0 == +0 and NaN never equal
   CondSub,  // old >= data ? old - data : old (gfx12)
   SubClamp, // old >= data ? old - data : 0 (gfx12)
+  PkAddF16,  // each 16-bit half: old + data as halves (gfx12)
+  PkAddBF16, // each 16-bit half: old + data as bf16 (gfx12)
 };
 
 struct AtomicOp {
@@ -132,6 +135,14 @@ constexpr AtomicOp ds_atomic(Op op) {
     return {Rmw::SubClamp, 4, true};
   case Op::ds_wrap_rtn_b32:
     return {Rmw::Wrap, 4, true};
+  case Op::ds_pk_add_f16:
+    return {Rmw::PkAddF16, 4, false};
+  case Op::ds_pk_add_bf16:
+    return {Rmw::PkAddBF16, 4, false};
+  case Op::ds_pk_add_rtn_f16:
+    return {Rmw::PkAddF16, 4, true};
+  case Op::ds_pk_add_rtn_bf16:
+    return {Rmw::PkAddBF16, 4, true};
   case Op::ds_add_rtn_f32:
     return {Rmw::AddF, 4, true};
   case Op::ds_add_u64:
@@ -251,6 +262,10 @@ constexpr AtomicOp flat_atomic(Op op) {
     return {Rmw::MinF, 4};
   case Op::atomic_max_f32:
     return {Rmw::MaxF, 4};
+  case Op::atomic_pk_add_f16:
+    return {Rmw::PkAddF16, 4};
+  case Op::atomic_pk_add_bf16:
+    return {Rmw::PkAddBF16, 4};
   case Op::atomic_swap_b64:
     return {Rmw::Swap, 8};
   case Op::atomic_cmpswap_b64:
@@ -347,6 +362,22 @@ template <class T> T rmw_result(Rmw rmw, T old, T data, T data2) {
   }
   case Rmw::CmpSwapF:
     return f(old) == f(data2) ? data : old;
+  // Two halves, each rounded once to nearest even (the sum of two halves is exact in a double;
+  // that of two bf16s in a float where it matters: RDNA4 ISA manual, DS_PK_ADD_F16/_BF16).
+  case Rmw::PkAddF16:
+  case Rmw::PkAddBF16: {
+    if constexpr (sizeof(T) == 4) {
+      uint32_t r = 0;
+      for (unsigned h = 0; h < 2; ++h) {
+        const uint16_t a = uint16_t(old >> (16 * h)), b = uint16_t(data >> (16 * h));
+        const uint16_t sum = rmw == Rmw::PkAddF16 ? f2h(double(h2f(a)) + double(h2f(b)))
+                                                   : f2bf(bf2f(a) + bf2f(b));
+        r |= uint32_t(sum) << (16 * h);
+      }
+      return r;
+    }
+    break;
+  }
   case Rmw::None:
     break;
   }

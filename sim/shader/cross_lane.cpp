@@ -114,11 +114,14 @@ void Executor::exec_ds_cross_lane(Wave& w, const Inst& in) {
     break;
   }
   case Op::ds_bpermute_b32: // each lane reads the lane its byte address names
+  case Op::ds_bpermute_fi_b32: { // ... inactive ones too (RDNA4 ISA manual, DS_BPERMUTE_FI_B32)
+    const bool fi = in.op == Op::ds_bpermute_fi_b32;
     for (unsigned l = 0; l < n; ++l) {
       const unsigned src = ((addr[l] + offset) / 4) % n;
-      out[l] = active(src) ? data[src] : 0;
+      out[l] = fi || active(src) ? data[src] : 0;
     }
     break;
+  }
   default: // ds_permute_b32: each active lane writes the lane its byte address names
     for (unsigned l = 0; l < n; ++l)
       if (active(l)) out[((addr[l] + offset) / 4) % n] = data[l];

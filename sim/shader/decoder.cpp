@@ -434,8 +434,13 @@ bool decode_vflat12(Inst& inst, std::span<const uint32_t> w, std::string* why) {
   inst.op = tables().find(Gfx::v12, Format::FLAT, bits(d0, 21, 14));
   if (inst.op == Op::kCount) return fail(why, "unimplemented VFLAT opcode " + std::to_string(bits(d0, 21, 14)) + " (" + hex32(d0) + ")");
   if (bits(d0, 25, 24) == 3) return fail(why, "VFLAT segment 3 (" + hex32(d0) + ")");
-  if ((inst.op == Op::inv || inst.op == Op::wb) && bits(d0, 25, 24) != 2)
-    return fail(why, "cache invalidate/write-back outside the global segment (" + hex32(d0) + ")");
+  if (is_cache_control(inst.op) && bits(d0, 6, 0) != src::kNull)
+    return fail(why, "global cache control with an SADDR (" + hex32(d0) + ")");
+  if (is_global_only(inst.op) && bits(d0, 25, 24) != 2)
+    return fail(why, std::string(op_name(inst.op, Gfx::v12)) + " outside the global segment (" +
+                         hex32(d0) + ")");
+  if (is_block_move(inst.op) && bits(d0, 25, 24) == 0)
+    return fail(why, "block load/store in the flat segment (" + hex32(d0) + ")");
   inst.format = Format::FLAT;
   inst.size = 12;
   inst.segment = Segment(bits(d0, 25, 24));
@@ -672,8 +677,8 @@ std::optional<Inst> decode(std::span<const uint32_t> w, Gfx gfx, std::string* wh
     if (w.size() < 2) return unimpl("FLAT (truncated)", 0);
     if (!lookup(Format::FLAT, bits(d0, 24, 18))) return unimpl("FLAT", bits(d0, 24, 18));
     if (bits(d0, 17, 16) == 3) return unimpl("FLAT segment 3", bits(d0, 24, 18));
-    if (inst.op == Op::atomic_csub_u32 && bits(d0, 17, 16) != 2)
-      return unimpl("atomic_csub_u32 outside the global segment", bits(d0, 24, 18));
+    if ((inst.op == Op::atomic_csub_u32 || is_global_only(inst.op)) && bits(d0, 17, 16) != 2)
+      return unimpl("global-only FLAT operation outside the global segment", bits(d0, 24, 18));
     inst.size = 8;
     inst.imm = int32_t(bits(d0, 12, 0) << 19) >> 19; // signed 13-bit
     inst.dlc = bits(d0, 13, 13);
@@ -708,7 +713,7 @@ std::optional<Inst> decode(std::span<const uint32_t> w, Gfx gfx, std::string* wh
     // --disassemble rejects a DS word otherwise); swizzle's data sits in ADDR.
     const OpInfo& info = op_info(inst.op);
     if ((!info.src_dwords[0] && bits(d1, 15, 8)) || (!info.src_dwords[1] && bits(d1, 23, 16)) ||
-        (!info.dst_dwords && bits(d1, 31, 24)))
+        (!info.dst_dwords && bits(d1, 31, 24)) || (ds_without_addr(inst.op) && bits(d1, 7, 0)))
       return unimpl("DS with a field its operation does not have", bits(d0, 25, 18));
     if (inst.op == Op::ds_nop && (d1 || bits(d0, 15, 0)))
       return unimpl("ds_nop with operands", bits(d0, 25, 18));

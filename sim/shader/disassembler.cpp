@@ -268,11 +268,13 @@ std::string smem_offset(const Inst& in) {
 std::string print_flat(const Inst& in, const OpInfo& info) {
   static const char* const kSeg[] = {"flat_", "scratch_", "global_"};
   const std::string name = kSeg[unsigned(in.segment)] + std::string(op_name(in.op, in.gfx));
-  if (in.op == Op::inv || in.op == Op::wb) return name + th_scope(in, false, false);
+  if (is_cache_control(in.op)) return name + th_scope(in, false, false);
   const bool is_store = info.dst_dwords == 0;
   const bool is_atomic = name.find("atomic") != std::string::npos;
   std::string addr;
-  if (in.segment == Segment::Scratch)
+  if (is_flat_addtid(in.op)) // no VADDR: "global_load_addtid_b32 v4, off"
+    addr = "";
+  else if (in.segment == Segment::Scratch)
     addr = in.src[0] == src::kNull ? "off" : operand(in.src[0], 1, 0);
   else
     addr = operand(in.src[0], in.segment == Segment::Global && in.soffset != src::kNull ? 1 : 2, 0);
@@ -286,9 +288,9 @@ std::string print_flat(const Inst& in, const OpInfo& info) {
     if (in.has_vdst_data) s += operand(in.dst, uint8_t(regs_of(info.dst_dwords)), 0) + ", ";
     s += addr + ", " + data;
   } else if (is_store) {
-    s += addr + ", " + data;
+    s += addr.empty() ? data : addr + ", " + data;
   } else {
-    s += operand(in.dst, uint8_t(regs_of(info.dst_dwords)), 0) + ", " + addr;
+    s += operand(in.dst, uint8_t(regs_of(info.dst_dwords)), 0) + (addr.empty() ? "" : ", " + addr);
   }
   if (!saddr.empty()) s += ", " + saddr;
   if (in.imm) s += " offset:" + std::to_string(in.imm);
@@ -299,9 +301,12 @@ std::string print_flat(const Inst& in, const OpInfo& info) {
 std::string print_ds(const Inst& in, const OpInfo& info) {
   if (in.op == Op::ds_nop) return op_name(in.op, in.gfx);
   std::string s = std::string(op_name(in.op, in.gfx)) + " ";
-  if (info.dst_dwords) s += operand(in.dst, info.dst_dwords, 0) + ", ";
-  s += operand(in.src[0], 1, 0);
-  if (info.src_dwords[0]) s += ", " + operand(in.src[1], info.src_dwords[0], 0);
+  std::string ops;
+  if (info.dst_dwords) ops = operand(in.dst, info.dst_dwords, 0);
+  if (!ds_without_addr(in.op)) ops += (ops.empty() ? "" : ", ") + operand(in.src[0], 1, 0);
+  if (info.src_dwords[0])
+    ops += (ops.empty() ? "" : ", ") + operand(in.src[1], info.src_dwords[0], 0);
+  s += ops;
   if (info.src_dwords[1]) s += ", " + operand(in.src[2], info.src_dwords[1], 0);
   const std::string n = info.name;
   const bool two = n.find("2addr") != std::string::npos;

@@ -40,8 +40,12 @@ void Executor::exec_ds_dwords(Wave& w, const Inst& in) {
 void Executor::exec_ds(Wave& w, const Inst& in) {
   if (in.op == Op::ds_load_b32 || in.op == Op::ds_store_b32) return exec_ds_dwords(w, in);
   if (in.op == Op::ds_nop) return;
-  if (in.op == Op::ds_swizzle_b32 || in.op == Op::ds_permute_b32 || in.op == Op::ds_bpermute_b32)
+  if (in.op == Op::ds_swizzle_b32 || in.op == Op::ds_permute_b32 ||
+      in.op == Op::ds_bpermute_b32 || in.op == Op::ds_bpermute_fi_b32)
     return exec_ds_cross_lane(w, in);
+  if (ds_without_addr(in.op))
+    return in.op == Op::ds_append || in.op == Op::ds_consume ? exec_ds_counter(w, in)
+                                                             : exec_ds_addtid(w, in);
   const OpInfo& info = op_info(in.op);
   const uint32_t exec = w.exec();
   if (fast_paths && exec_ds_atomic_fast(w, in, exec)) return;

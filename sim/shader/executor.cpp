@@ -165,7 +165,12 @@ void Executor::exec_wave64(Wave& w, const Inst& in) {
   case Op::ds_swizzle_b32:
   case Op::ds_permute_b32:
   case Op::ds_bpermute_b32:
+  case Op::ds_bpermute_fi_b32:
     exec_ds_cross_lane(w, in);
+    return;
+  case Op::ds_append:
+  case Op::ds_consume:
+    exec_ds_counter(w, in); // one counter update for the whole wave
     return;
   // clang-format off
   case Op::v_s_exp_f32: case Op::v_s_exp_f16: case Op::v_s_log_f32: case Op::v_s_log_f16:

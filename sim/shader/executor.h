@@ -145,6 +145,13 @@ private:
   // ds.cpp: the LDS; ds_load_b32 and ds_store_b32 a row at a time.
   void exec_ds(Wave& w, const Inst& in);
   void exec_ds_dwords(Wave& w, const Inst& in);
+  // ds_wave.cpp: the LDS operations addressed by M0 (ds_append/ds_consume once per wave, the
+  // _addtid_ loads and stores).
+  void exec_ds_counter(Wave& w, const Inst& in);
+  void exec_ds_addtid(Wave& w, const Inst& in);
+  // flat_extra.cpp: gfx12's block moves (one lane) and the thread-id addressed global accesses.
+  void block_lane(Wave& w, const Inst& in, MemoryPort& mem, uint64_t addr, unsigned lane);
+  void exec_global_addtid(Wave& w, const Inst& in);
   // atomics.cpp: one lane's atomic of the general FLAT/GLOBAL and DS paths.
   void flat_atomic_lane(Wave& w, const Inst& in, MemoryPort& mem, uint64_t addr, unsigned lane);
   void ds_atomic_lane(Wave& w, const Inst& in, uint32_t addr, unsigned lane);

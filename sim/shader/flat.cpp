@@ -39,8 +39,9 @@ void Executor::exec_scratch(Wave& w, const Inst& in) {
 }
 
 void Executor::exec_flat(Wave& w, const Inst& in) {
-  if (in.op == Op::inv || in.op == Op::wb) return; // gfx12 cache control: coherent in the model
+  if (is_cache_control(in.op)) return; // gfx12 cache control: coherent in the model
   if (in.segment == Segment::Scratch) return exec_scratch(w, in);
+  if (is_flat_addtid(in.op)) return exec_global_addtid(w, in);
   const OpInfo& info = op_info(in.op);
   const uint32_t exec = w.exec();
   const bool saddr = in.segment == Segment::Global && in.soffset != src::kNull;
@@ -165,6 +166,10 @@ void Executor::flat_lane(Wave& w, const Inst& in, MemoryPort& mem, uint64_t addr
     mem.write(addr, v, 4 * n);
     break;
   }
+  case Op::load_block:
+  case Op::store_block:
+    block_lane(w, in, mem, addr, lane);
+    break;
   default:
     flat_atomic_lane(w, in, mem, addr, lane);
     break;
@@ -192,6 +197,9 @@ unsigned Executor::flat_access_bytes(Op op, const OpInfo& info) {
   case Op::store_b96:
   case Op::store_b128:
     return 4 * regs_of(info.src_dwords[0]);
+  case Op::load_block: // dword by dword
+  case Op::store_block:
+    return 4;
   default:
     return 1;
   }

@@ -46,6 +46,17 @@ inline float h2f(uint16_t h) {
 inline uint16_t f2h(double f) {
   return std::bit_cast<uint16_t>(_Float16(f));
 }
+// bf16 is the high half of an f32.
+inline float bf2f(uint16_t b) {
+  return f32(uint32_t(b) << 16);
+}
+inline uint16_t f2bf(double d) { // round to nearest even; NaN stays a (quiet) NaN
+  const float f = float(d);
+  uint32_t u = u32(f);
+  if (std::isnan(f)) return uint16_t((u >> 16) | 0x40);
+  u += 0x7fff + ((u >> 16) & 1);
+  return uint16_t(u >> 16);
+}
 // From long double: fused results of halves (a * b + c spans at most 56 bits) are exact in it,
 // so their one rounding to half is the only one.
 inline uint16_t f2h_exact(long double f) {

@@ -112,6 +112,31 @@ inline constexpr bool is_buffer_smem(Op op) {
          op == Op::s_buffer_load_u16;
 }
 
+// gfx12's cache write-back/invalidate operations of the global segment (GLOBAL_INV/WB/WBINV).
+inline constexpr bool is_cache_control(Op op) {
+  return op == Op::inv || op == Op::wb || op == Op::wbinv;
+}
+// FLAT-family operations addressed by SADDR + offset + lane id * 4, with no VADDR (RDNA3 ISA
+// manual, "Global": GLOBAL_LOAD_ADDTID_B32 / GLOBAL_STORE_ADDTID_B32).
+inline constexpr bool is_flat_addtid(Op op) {
+  return op == Op::load_addtid_b32 || op == Op::store_addtid_b32;
+}
+// FLAT-family operations that exist in the global segment only (llvm-mc-22 rejects the others).
+inline constexpr bool is_global_only(Op op) {
+  return is_cache_control(op) || is_flat_addtid(op);
+}
+// gfx12's block moves of up to 32 VGPRs, M0 picking which (RDNA4 ISA manual, 11.5): global and
+// scratch segments only.
+inline constexpr bool is_block_move(Op op) {
+  return op == Op::load_block || op == Op::store_block;
+}
+// DS operations without an ADDR operand: the address is M0[15:0] plus the offset (RDNA3 ISA
+// manual, DS_APPEND/DS_CONSUME and "DS_{LOAD,STORE}_ADDTID Addressing").
+inline constexpr bool ds_without_addr(Op op) {
+  return op == Op::ds_append || op == Op::ds_consume || op == Op::ds_load_addtid_b32 ||
+         op == Op::ds_store_addtid_b32;
+}
+
 // How an instruction was encoded: its VOP3 form prints "_e64", the short form "_e32".
 enum class Encoding : uint8_t { Native, E32, E64 };
 // FLAT-family segment.

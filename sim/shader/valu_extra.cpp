@@ -18,18 +18,6 @@
 namespace sim::shader {
 namespace {
 
-// bf16 is the high half of an f32.
-float bf2f(uint16_t b) {
-  return f32(uint32_t(b) << 16);
-}
-uint16_t f2bf(double d) { // round to nearest even; NaN stays a (quiet) NaN
-  const float f = float(d);
-  uint32_t u = u32(f);
-  if (std::isnan(f)) return uint16_t((u >> 16) | 0x40);
-  u += 0x7fff + ((u >> 16) & 1);
-  return uint16_t(u >> 16);
-}
-
 // Float -> 16-bit normalised integers (V_CVT_*NORM*: clamp to [-1, 1] or [0, 1], scale, round
 // to nearest even; NaN gives 0).
 uint16_t snorm16(double x) {

@@ -104,14 +104,17 @@ std::vector<Words> encodings(Op op, Gfx gfx) {
       out.push_back({0xD8000000u | c << 18, 0u});
       break;
     }
-    out.push_back({0xD8000000u | c << 18, 1u | (info.src_dwords[0] ? 2u << 8 : 0u) |
+    // ds_append, ds_consume and the _addtid_ forms have no ADDR: its field stays 0.
+    out.push_back({0xD8000000u | c << 18, (ds_without_addr(op) ? 0u : 1u) |
+                                              (info.src_dwords[0] ? 2u << 8 : 0u) |
                                               (info.src_dwords[1] ? 3u << 16 : 0u) |
                                               (info.dst_dwords ? 4u << 24 : 0u)});
     break;
   case Format::FLAT:
     for (uint32_t seg = 0; seg < 3; ++seg) {
       if (seg == 1 && info.dst_dwords && info.src_dwords[0]) continue; // no scratch atomics
-      if ((op == Op::inv || op == Op::wb) && seg != 2) continue;       // global only
+      if (is_global_only(op) && seg != 2) continue;                   // global only
+      if (is_block_move(op) && seg == 0) continue;                    // global and scratch
       if (op == Op::atomic_csub_u32 && gfx == Gfx::v11 && seg != 2) continue; // global only
       if (gfx == Gfx::v12)
         out.push_back({0xEC000000u | seg << 24 | c << 14 | kNull,
