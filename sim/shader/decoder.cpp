@@ -211,6 +211,25 @@ bool operands_valid(const Inst& in, std::string* why) {
   if (vop3 && ((in.abs | in.neg) >> nsrc)) return fail(why, "modifiers on an absent source");
   if (in.op == Op::v_cvt_off_f32_i4 && (in.abs || in.neg))
     return fail(why, "float modifiers on an integer source");
+  // The 8-bit float conversions: no clamp or output modifier; op_sel bits of the operation's
+  // byte or half selects only (llvm-mc-22 -mcpu=gfx1201 rejects the others).
+  if (is_f8_conversion(in.op) && in.encoding != Encoding::E32) {
+    if (in.clamp || in.omod) return fail(why, "clamp or an output modifier on an 8-bit float conversion");
+    switch (in.op) {
+    case Op::v_cvt_f32_fp8: case Op::v_cvt_f32_bf8:
+      if ((in.opsel & ~3u) || in.abs || in.neg) return fail(why, "op_sel beyond the byte select, or modifiers");
+      return true;
+    case Op::v_cvt_pk_f32_fp8: case Op::v_cvt_pk_f32_bf8:
+      if ((in.opsel & 6) || ((in.abs | in.neg) & ~1u)) return fail(why, "op_sel or modifiers of a packed 8-bit conversion");
+      return true;
+    case Op::v_cvt_pk_fp8_f32: case Op::v_cvt_pk_bf8_f32:
+      if (in.opsel & 4) return fail(why, "op_sel of an absent source");
+      return true;
+    default: // the stochastic conversions: op_sel[3:2] is the byte select
+      if (in.opsel & 3) return fail(why, "op_sel beyond the byte select");
+      return true;
+    }
+  }
   switch (in.op) {
   case Op::v_cvt_floor_i32_f32: case Op::v_cvt_nearest_i32_f32: case Op::v_sat_pk_u8_i16:
   case Op::v_cvt_pk_i16_f32: case Op::v_cvt_pk_u16_f32: case Op::v_cvt_pk_norm_i16_f32:
@@ -313,7 +332,8 @@ bool decode_vop3(Inst& inst, std::span<const uint32_t> w, std::string* why) {
   }
   // gfx12's VOP3 forms of VOP1/VOP2 operations take no op_sel (LLVM 22 compiles gfx12 as
   // fake16 and decodes them without it).
-  if (inst.gfx == Gfx::v12 && (inst.format == Format::VOP1 || inst.format == Format::VOP2))
+  if (inst.gfx == Gfx::v12 && (inst.format == Format::VOP1 || inst.format == Format::VOP2) &&
+      !is_f8_conversion(op))
     inst.opsel = 0;
   inst.clamp = bits(d0, 15, 15);
   inst.src[0] = uint16_t(bits(d1, 8, 0));
@@ -326,8 +346,16 @@ bool decode_vop3(Inst& inst, std::span<const uint32_t> w, std::string* why) {
       (inst.src[1] >= src::kVgpr0 || inst.src[2] >= src::kVgpr0))
     return fail(why, "v_permlane16 lane selects must be scalar operands");
   if (!operands_valid(inst, why)) return false;
+  // Modifier bits LLVM accepts on the 8-bit conversions but that select nothing: the packed
+  // conversion's source is a half, the stochastic one's second source the random bits.
+  if (op == Op::v_cvt_pk_f32_fp8 || op == Op::v_cvt_pk_f32_bf8) inst.abs = inst.neg = 0;
+  if (op == Op::v_cvt_sr_fp8_f32 || op == Op::v_cvt_sr_bf8_f32) inst.abs &= 1, inst.neg &= 1;
   if (is_dpp_or_sdwa(inst.src[0])) {
     if (!has_dpp(inst.op)) return fail(why, "no DPP form of this operation");
+    // llvm-objdump-22 prints a different quad_perm for these than the DPP dword holds (as for
+    // v_fma_mixlo_f16), so the decode sweep cannot check them; they stay refused until it can.
+    if ((op == Op::v_cvt_pk_fp8_f32 || op == Op::v_cvt_pk_bf8_f32) && inst.src[0] == kSrcDpp16)
+      return fail(why, "DPP16 v_cvt_pk_fp8/bf8_f32 not checked against LLVM");
     return take_dpp(inst, w, 2, false, why);
   }
   return take_literal(inst, w, 3, false, why);
@@ -357,6 +385,11 @@ bool decode_vop3p(Inst& inst, std::span<const uint32_t> w, std::string* why) {
                        inst.op == Op::v_dot8_i32_iu4 || inst.op == Op::v_dot8_u32_u4;
   if (int_dot && (inst.opsel || inst.neg_hi || (inst.neg & 4)))
     return fail(why, "op_sel or neg_hi on an integer dot product");
+  // The 8-bit float dot products: no op_sel, all op_sel_hi, modifiers on src2 only, no clamp
+  // (RDNA4 ISA manual, "DOT4_F32_{FP8,BF8}_{FP8,BF8}").
+  if (is_f8_dot(inst.op) &&
+      (inst.opsel || inst.opsel_hi != 7 || ((inst.neg | inst.neg_hi) & 3) || inst.clamp))
+    return fail(why, "op_sel, source modifiers or clamp on an 8-bit float dot product");
   if ((inst.op == Op::v_pk_minimum_f16 || inst.op == Op::v_pk_maximum_f16) && inst.clamp)
     return fail(why, "clamp on v_pk_minimum/maximum_f16");
   if (is_dpp_or_sdwa(inst.src[0])) {
@@ -589,6 +622,8 @@ std::optional<Inst> decode(std::span<const uint32_t> w, Gfx gfx, std::string* wh
     if (is_dpp_or_sdwa(inst.src[0])) {
       if (is_vop1_only(inst.op) || !has_dpp(inst.op)) return unimpl("VOP1 DPP", bits(d0, 16, 9));
       if (!take_dpp(inst, w, 1, true, why)) return std::nullopt;
+      if (is_f8_conversion(inst.op) && (inst.abs || inst.neg))
+        return unimpl("VOP1 DPP with modifiers of an 8-bit float conversion", bits(d0, 16, 9));
       if (!split_true16(inst, op_info(inst.op), why)) return std::nullopt;
       return inst;
     }

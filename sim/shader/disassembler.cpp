@@ -388,6 +388,33 @@ std::string dpp_text(const Dpp& d) {
   return s;
 }
 
+// The 8-bit float conversions' operands and selects: byte_sel N for one byte (the converts to
+// f32 number it with op_sel's two bits swapped, RDNA4 ISA manual V_CVT_F32_FP8), op_sel for
+// halves, as llvm-objdump-22 prints them.
+std::string f8_operands(const Inst& in, const OpInfo& info) {
+  std::string s = operand(in.dst, uint8_t(regs_of(info.dst_dwords)), 0);
+  const unsigned nsrc = info.src_dwords[1] ? 2 : 1;
+  for (unsigned i = 0; i < nsrc; ++i)
+    s += ", " + src_with_mods(in, i, is_half(info.src_dwords[i]) ? kHalf : uint8_t(1));
+  if (in.encoding == Encoding::E32) return s;
+  unsigned byte = 0;
+  switch (in.op) {
+  case Op::v_cvt_f32_fp8: case Op::v_cvt_f32_bf8:
+    byte = (in.opsel & 1) << 1 | ((in.opsel >> 1) & 1);
+    break;
+  case Op::v_cvt_sr_fp8_f32: case Op::v_cvt_sr_bf8_f32:
+    byte = (in.opsel >> 2) & 3;
+    break;
+  default: {
+    const unsigned list = (in.opsel & ((1u << nsrc) - 1)) | ((in.opsel >> 3) & 1) << nsrc;
+    if (list) s += " op_sel:" + bit_list(list, nsrc + 1);
+    return s;
+  }
+  }
+  if (byte) s += " byte_sel:" + std::to_string(byte);
+  return s;
+}
+
 std::string vopc_name(const Inst& in) {
   const std::string family = op_name(in.op, in.gfx); // "v_cmp_f32" or "v_cmp_class_f32"
   const std::string prefix = in.cmpx ? "v_cmpx_" : "v_cmp_";
@@ -539,6 +566,7 @@ std::string disassemble(const Inst& in, bool wave64) {
     return s + src_with_mods(in, 0, info.src_dwords[0]) + ", " + src_with_mods(in, 1, info.src_dwords[1]) +
            (dpp ? dpp_text(in.dpp) : "");
   }
+  if (is_f8_conversion(in.op)) return s + f8_operands(in, info) + (dpp ? dpp_text(in.dpp) : "");
   if (has_scalar_dst(in.op))
     s += operand(in.dst, 1, 0);
   else

@@ -115,6 +115,9 @@ private:
   // VALU operations with a scalar result that run once per wave (false: not one of them).
   void exec_valu(Wave& w, const Inst& in);
   void exec_valu_extra(Wave& w, const Inst& in);
+  // valu_f8.cpp: gfx12's 8-bit float conversions and dot products.
+  void exec_valu_f8(Wave& w, const Inst& in);
+  void exec_dot4_f8(Wave& w, const Inst& in);
   bool exec_valu_scalar(Wave& w, const Inst& in);
   // vopc.cpp, vop3p.cpp, vopd.cpp; their fast paths are in valu_fast_path.cpp (false: not
   // handled, nothing done).

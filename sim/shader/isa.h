@@ -92,7 +92,9 @@ inline constexpr unsigned integer_sources(Op op) {
 // VOP3P operations with DPP forms (llvm-mc-22 -mcpu=gfx1100 / gfx1201 --disassemble).
 inline constexpr bool vop3p_has_dpp(Op op) {
   return op == Op::v_dot2_f32_f16 || op == Op::v_dot2_f32_bf16 || op == Op::v_fma_mix_f32 ||
-         op == Op::v_fma_mixlo_f16 || op == Op::v_fma_mixhi_f16;
+         op == Op::v_fma_mixlo_f16 || op == Op::v_fma_mixhi_f16 || op == Op::v_dot4_f32_fp8_bf8 ||
+         op == Op::v_dot4_f32_bf8_fp8 || op == Op::v_dot4_f32_fp8_fp8 ||
+         op == Op::v_dot4_f32_bf8_bf8;
 }
 // VOP3 operations whose destination is an SGPR (the VALU's lane reads and gfx12's scalar
 // transcendentals).
@@ -135,6 +137,18 @@ inline constexpr bool is_block_move(Op op) {
 inline constexpr bool ds_without_addr(Op op) {
   return op == Op::ds_append || op == Op::ds_consume || op == Op::ds_load_addtid_b32 ||
          op == Op::ds_store_addtid_b32;
+}
+
+// gfx12's 8-bit float conversions (RDNA4 ISA manual, 7.6.2): op_sel picks bytes or halves,
+// and LLVM prints it as byte_sel or op_sel per operation.
+inline constexpr bool is_f8_conversion(Op op) {
+  return op == Op::v_cvt_f32_fp8 || op == Op::v_cvt_f32_bf8 || op == Op::v_cvt_pk_f32_fp8 ||
+         op == Op::v_cvt_pk_f32_bf8 || op == Op::v_cvt_pk_fp8_f32 || op == Op::v_cvt_pk_bf8_f32 ||
+         op == Op::v_cvt_sr_fp8_f32 || op == Op::v_cvt_sr_bf8_f32;
+}
+inline constexpr bool is_f8_dot(Op op) {
+  return op == Op::v_dot4_f32_fp8_bf8 || op == Op::v_dot4_f32_bf8_fp8 ||
+         op == Op::v_dot4_f32_fp8_fp8 || op == Op::v_dot4_f32_bf8_bf8;
 }
 
 // How an instruction was encoded: its VOP3 form prints "_e64", the short form "_e32".

@@ -150,6 +150,7 @@ bool Executor::exec_valu_scalar(Wave& w, const Inst& in) {
 }
 
 void Executor::exec_valu_extra(Wave& w, const Inst& in) {
+  if (is_f8_conversion(in.op)) return exec_valu_f8(w, in);
   const uint32_t exec = w.exec();
   const bool ftz = w.flush_f32_denorms;
   auto a = [&](unsigned lane) { return vread(w, in, 0, lane); };

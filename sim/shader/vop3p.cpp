@@ -13,6 +13,7 @@ namespace sim::shader {
 // precision FMA (op_sel_hi says which sources are f16, op_sel which half).
 void Executor::exec_vop3p(Wave& w, const Inst& in) {
   if (fast_paths && exec_vop3p_fast(w, in)) return;
+  if (is_f8_dot(in.op)) return exec_dot4_f8(w, in);
   const uint32_t exec = w.exec();
   const bool mix =
       in.op == Op::v_fma_mix_f32 || in.op == Op::v_fma_mixlo_f16 || in.op == Op::v_fma_mixhi_f16;
