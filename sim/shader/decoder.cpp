@@ -271,8 +271,8 @@ bool operands_valid(const Inst& in, std::string* why) {
   case Op::v_bfm_b32: case Op::v_mul_hi_i32_i24: case Op::v_mul_hi_u32_u24:
     if (mods) return fail(why, "float modifiers on an integer operation");
     return true;
-  case Op::v_cvt_pk_norm_u16_f16:
-    if (in.omod || in.clamp) return fail(why, "output modifiers on a packing conversion");
+  case Op::v_cvt_pk_norm_u16_f16: // clamp is accepted (the result saturates anyway)
+    if (in.omod) return fail(why, "an output modifier on a packing conversion");
     return true;
   default: return true;
   }
