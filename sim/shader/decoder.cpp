@@ -4,6 +4,7 @@
 // re-laid; their opcode numbers differ where gfx12_opcodes.def says.
 #include "image_isa.h"
 #include "isa.h"
+#include "not_executed.h"
 
 #include <array>
 #include <cstdio>
@@ -83,6 +84,15 @@ std::string hex32(uint32_t v) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "0x%08x", v);
   return buf;
+}
+
+// Why an opcode is refused: its mnemonic when it is a known instruction amcl does not execute.
+std::string unimplemented_text(Gfx gfx, const char* family, uint32_t code, uint32_t d0) {
+  const std::string where = std::string(family) + " opcode " + std::to_string(code) + " (" +
+                            hex32(d0) + ")";
+  if (const char* name = not_executed_name(gfx, family, code))
+    return std::string(name) + " is not implemented: " + where;
+  return "unimplemented " + where;
 }
 
 // Reads the literal dword if any of the first `nsrc` source fields asks for one and the operation
@@ -366,7 +376,8 @@ bool decode_vop3p(Inst& inst, std::span<const uint32_t> w, std::string* why) {
   const uint32_t d0 = w[0], d1 = w[1];
   inst.format = Format::VOP3P;
   inst.op = tables().find(inst.gfx, Format::VOP3P, bits(d0, 22, 16));
-  if (inst.op == Op::kCount) return fail(why, "unimplemented VOP3P opcode " + hex32(bits(d0, 22, 16)));
+  if (inst.op == Op::kCount)
+    return fail(why, unimplemented_text(inst.gfx, "VOP3P", bits(d0, 22, 16), d0));
   inst.size = 8;
   inst.dst = uint16_t(src::kVgpr0 + bits(d0, 7, 0));
   inst.neg_hi = uint8_t(bits(d0, 10, 8));
@@ -465,7 +476,7 @@ bool decode_vflat12(Inst& inst, std::span<const uint32_t> w, std::string* why) {
   const uint32_t d0 = w[0];
   if (w.size() < 3) return fail(why, "VFLAT needs 3 dwords");
   inst.op = tables().find(Gfx::v12, Format::FLAT, bits(d0, 21, 14));
-  if (inst.op == Op::kCount) return fail(why, "unimplemented VFLAT opcode " + std::to_string(bits(d0, 21, 14)) + " (" + hex32(d0) + ")");
+  if (inst.op == Op::kCount) return fail(why, unimplemented_text(Gfx::v12, "VFLAT", bits(d0, 21, 14), d0));
   if (bits(d0, 25, 24) == 3) return fail(why, "VFLAT segment 3 (" + hex32(d0) + ")");
   if (is_cache_control(inst.op) && bits(d0, 6, 0) != src::kNull)
     return fail(why, "global cache control with an SADDR (" + hex32(d0) + ")");
@@ -553,8 +564,7 @@ std::optional<Inst> decode(std::span<const uint32_t> w, Gfx gfx, std::string* wh
     return inst.op != Op::kCount;
   };
   auto unimpl = [&](const char* fmt_name, uint32_t code) -> std::optional<Inst> {
-    fail(why, std::string("unimplemented ") + fmt_name + " opcode " + std::to_string(code) + " (" +
-                  hex32(d0) + ")");
+    fail(why, unimplemented_text(gfx, fmt_name, code, d0));
     return std::nullopt;
   };
   auto done = [&](bool ok) -> std::optional<Inst> {
@@ -760,8 +770,11 @@ std::optional<Inst> decode(std::span<const uint32_t> w, Gfx gfx, std::string* wh
     inst.size = 8;
     return inst;
   }
-  fail(why, std::string("unimplemented encoding ") + (top6 == 0x3A ? "MTBUF" : "unknown") + " (" +
-                hex32(d0) + ")");
+  if (const std::string name = graphics_only_name(d0, gfx); !name.empty())
+    fail(why, name + ": a graphics-only instruction (" + hex32(d0) + ")");
+  else
+    fail(why, std::string("unimplemented encoding ") + (top6 == 0x3A ? "MTBUF" : "unknown") +
+                  " (" + hex32(d0) + ")");
   return std::nullopt;
 }
 

@@ -177,6 +177,38 @@ TEST(Decoder, UnimplementedEncodingsAreNamed) {
   EXPECT_NE(why.find("SCRATCH atomic"), std::string::npos) << why;
 }
 
+// What amcl refuses to run faults with the instruction's name (llvm-mc-22 --disassemble's
+// mnemonic for these words): compute operations not executed yet and graphics-only encodings.
+TEST(Decoder, RefusedInstructionsAreNamed) {
+  struct Case {
+    Gfx gfx;
+    std::vector<uint32_t> words;
+    const char* name;
+  };
+  const Case cases[] = {
+      {Gfx::v11, {0xCC400000, 0}, "v_wmma_f32_16x16x16_f16"},
+      {Gfx::v12, {0xCC560000, 0}, "v_swmmac_i32_16x16x64_iu4"},
+      {Gfx::v11, {0xDAB40000, 0x03020100}, "ds_bvh_stack_rtn_b32"},
+      {Gfx::v12, {0xEE16007C, 4, 1}, "global_load_tr_b64"},
+      {Gfx::v12, {0xBE805308}, "s_alloc_vgpr"},
+      {Gfx::v11, {0xBB000010}, "s_subvector_loop_begin"},
+      {Gfx::v11, {0xF800080F, 0x04030201}, "exp"},
+      {Gfx::v12, {0xF800080F, 0x04030201}, "export"},
+      {Gfx::v11, {0xCD000001, 0x04060502}, "v_interp_p10_f32"},
+      {Gfx::v11, {0xCE010001}, "lds_param_load"},
+      {Gfx::v12, {0xCE110001}, "ds_direct_load"},
+  };
+  for (const Case& c : cases) {
+    std::string why;
+    EXPECT_FALSE(decode(c.words, c.gfx, &why)) << c.name;
+    EXPECT_EQ(why.rfind(c.name, 0), 0u) << why;
+  }
+  // An opcode nothing knows keeps the encoding's description.
+  std::string why;
+  EXPECT_FALSE(decode(std::vector<uint32_t>{0xCC7F0000, 0}, &why));
+  EXPECT_EQ(why.rfind("unimplemented VOP3P opcode", 0), 0u) << why;
+}
+
 #ifdef AMCL_LLVM_OBJDUMP
 // Compiles the sample kernel in process and checks that every instruction of every function
 // in .text decodes exactly as llvm-objdump-22 prints it.
