@@ -97,12 +97,6 @@ template <class Init> Wave run(Kernel r, unsigned vgprs, Init&& init) {
   EXPECT_TRUE(w.done);
   return w;
 }
-uint32_t reg(Wave& w, unsigned r, unsigned lane) {
-  w.select_half(lane / 32);
-  const uint32_t v = w.v(r, lane % 32);
-  w.select_half(0);
-  return v;
-}
 void expect_f32(uint32_t got, double want, const char* what, unsigned code) {
   if (std::isnan(want))
     EXPECT_TRUE(std::isnan(std::bit_cast<float>(got))) << what << " code 0x" << std::hex << code;
@@ -151,12 +145,15 @@ TEST(F8Execution, ConvertsEveryByteToF32) {
         for (unsigned lane = 0; lane < w.lanes(); ++lane) {
           const uint32_t x = word(lane);
           for (unsigned b = 0; b < 4; ++b)
-            expect_f32(reg(w, 1 + b, lane), ref_value(uint8_t(x >> (8 * b)), f), "cvt_f32",
-                       (x >> (8 * b)) & 0xff);
-          expect_f32(reg(w, 5, lane), ref_value(uint8_t(x), f), "pk lo", x & 0xff);
-          expect_f32(reg(w, 6, lane), ref_value(uint8_t(x >> 8), f), "pk lo", (x >> 8) & 0xff);
-          expect_f32(reg(w, 7, lane), ref_value(uint8_t(x >> 16), f), "pk hi", (x >> 16) & 0xff);
-          expect_f32(reg(w, 8, lane), ref_value(uint8_t(x >> 24), f), "pk hi", (x >> 24) & 0xff);
+            expect_f32(sim::test::lane_vgpr(w, 1 + b, lane), ref_value(uint8_t(x >> (8 * b)), f),
+                       "cvt_f32", (x >> (8 * b)) & 0xff);
+          expect_f32(sim::test::lane_vgpr(w, 5, lane), ref_value(uint8_t(x), f), "pk lo", x & 0xff);
+          expect_f32(sim::test::lane_vgpr(w, 6, lane), ref_value(uint8_t(x >> 8), f), "pk lo",
+                     (x >> 8) & 0xff);
+          expect_f32(sim::test::lane_vgpr(w, 7, lane), ref_value(uint8_t(x >> 16), f), "pk hi",
+                     (x >> 16) & 0xff);
+          expect_f32(sim::test::lane_vgpr(w, 8, lane), ref_value(uint8_t(x >> 24), f), "pk hi",
+                     (x >> 24) & 0xff);
         }
       }
     }
@@ -204,7 +201,7 @@ TEST(F8Execution, PacksF32PairsRoundingToNearestEven) {
             w.v(2, l) = 0x5a5a5a5au;
           });
           for (unsigned lane = 0; lane < w.lanes(); ++lane) {
-            const uint32_t d = reg(w, 2, lane);
+            const uint32_t d = sim::test::lane_vgpr(w, 2, lane);
             // f32 denormal inputs keep their sign and round like any value (no flushing here).
             const float na = -std::fabs(a[lane]);
             expect_f8(uint8_t(d), ref_to_f8(a[lane], f, false, ovfl), f, "lo S0", a[lane]);
@@ -245,7 +242,8 @@ TEST(F8Execution, StochasticConversionsAddTheSeedAndTruncate) {
             return std::bit_cast<float>((u & 0xff800000u) | ((u + add) & 0x7fffffu));
           };
           const float t1 = sr(a[lane]), t3 = sr(std::fabs(a[lane]));
-          const uint32_t d2 = reg(w, 2, lane), d3 = reg(w, 3, lane);
+          const uint32_t d2 = sim::test::lane_vgpr(w, 2, lane),
+                         d3 = sim::test::lane_vgpr(w, 3, lane);
           EXPECT_EQ(d2 & 0xffff00ffu, 0x5a5a005au) << "kept bytes";
           EXPECT_EQ(d3 & 0x00ffffffu, 0x005a5a5au) << "kept bytes";
           expect_f8(uint8_t(d2 >> 8), ref_to_f8(t1, f, true, false), f, "sr", a[lane]);
@@ -285,7 +283,7 @@ TEST(F8Execution, DotProductsOfFourPairs) {
             for (unsigned k = 0; k < 4; ++k)
               acc += float(ref_value(uint8_t(a[lane] >> (8 * k)), a_bf8 ? kBf8 : kFp8) *
                            ref_value(uint8_t(b[lane] >> (8 * k)), b_bf8 ? kBf8 : kFp8));
-            const float got = std::bit_cast<float>(reg(w, mods ? 4 : 3, lane));
+            const float got = std::bit_cast<float>(sim::test::lane_vgpr(w, mods ? 4 : 3, lane));
             if (std::isnan(acc))
               EXPECT_TRUE(std::isnan(got)) << "op " << op;
             else

@@ -74,12 +74,6 @@ Wave run(FlatMemory& mem, Program code, Gfx gfx, bool wave64, uint64_t exec, uin
   EXPECT_TRUE(w.done);
   return w;
 }
-uint32_t lane_reg(Wave& w, unsigned reg, unsigned lane) {
-  w.select_half(lane / 32);
-  const uint32_t v = w.v(reg, lane % 32);
-  w.select_half(0);
-  return v;
-}
 uint64_t random_exec(std::mt19937& rng, bool wave64, unsigned round) {
   if (round == 0) return wave64 ? ~0ull : 0xffffffffull;
   const uint64_t m = uint64_t(rng()) | uint64_t(rng()) << 32;
@@ -109,10 +103,10 @@ TEST(MemoryExtraExecution, DsAppendAndConsumeCountActiveLanesOncePerWave) {
         });
         for (unsigned lane = 0; lane < w.lanes(); ++lane) {
           const bool on = (exec >> lane) & 1;
-          EXPECT_EQ(lane_reg(w, 2, lane), on ? init : kSentinel) << lane;
-          EXPECT_EQ(lane_reg(w, 3, lane), on ? init + count : kSentinel) << lane;
-          EXPECT_EQ(lane_reg(w, 4, lane), on ? init + 2 * count : kSentinel) << lane;
-          EXPECT_EQ(lane_reg(w, 5, lane), on ? init + count : kSentinel) << lane;
+          EXPECT_EQ(sim::test::lane_vgpr(w, 2, lane), on ? init : kSentinel) << lane;
+          EXPECT_EQ(sim::test::lane_vgpr(w, 3, lane), on ? init + count : kSentinel) << lane;
+          EXPECT_EQ(sim::test::lane_vgpr(w, 4, lane), on ? init + 2 * count : kSentinel) << lane;
+          EXPECT_EQ(sim::test::lane_vgpr(w, 5, lane), on ? init + count : kSentinel) << lane;
         }
       }
 }
@@ -139,8 +133,8 @@ TEST(MemoryExtraExecution, DsAddtidLoadsAndStoresByLaneId) {
         });
         for (unsigned lane = 0; lane < w.lanes(); ++lane) {
           const bool on = (exec >> lane) & 1;
-          EXPECT_EQ(lane_reg(w, 2, lane), on ? data[lane] : kSentinel) << lane;
-          EXPECT_EQ(lane_reg(w, 3, lane), on ? data[lane] : 0u) << lane;
+          EXPECT_EQ(sim::test::lane_vgpr(w, 2, lane), on ? data[lane] : kSentinel) << lane;
+          EXPECT_EQ(sim::test::lane_vgpr(w, 3, lane), on ? data[lane] : 0u) << lane;
         }
       }
 }
@@ -168,8 +162,9 @@ TEST(MemoryExtraExecution, DsBpermuteFiReadsInactiveLanes) {
       for (unsigned lane = 0; lane < n; ++lane) {
         const bool on = (exec >> lane) & 1;
         const unsigned src = ((addr[lane] + 8) / 4) % n;
-        EXPECT_EQ(lane_reg(w, 2, lane), on ? data[src] : kSentinel) << lane;
-        EXPECT_EQ(lane_reg(w, 3, lane), on ? ((exec >> src) & 1 ? data[src] : 0u) : kSentinel)
+        EXPECT_EQ(sim::test::lane_vgpr(w, 2, lane), on ? data[src] : kSentinel) << lane;
+        EXPECT_EQ(sim::test::lane_vgpr(w, 3, lane),
+                  on ? ((exec >> src) & 1 ? data[src] : 0u) : kSentinel)
             << lane;
       }
     }
@@ -230,9 +225,10 @@ TEST(MemoryExtraExecution, DsPackedHalfAndBf16Adds) {
                      w.v(2, lane % 32) = data[lane];
                    });
       for (unsigned lane = 0; lane < w.lanes(); ++lane) {
-        EXPECT_EQ(lane_reg(w, 3, lane), old[lane]) << lane;
+        EXPECT_EQ(sim::test::lane_vgpr(w, 3, lane), old[lane]) << lane;
         const uint32_t once = packed_sum(old[lane], data[lane], bf16);
-        expect_packed(lane_reg(w, 4, lane), packed_sum(once, data[lane], bf16), bf16, "ds");
+        expect_packed(sim::test::lane_vgpr(w, 4, lane), packed_sum(once, data[lane], bf16), bf16,
+                      "ds");
       }
     }
 }
@@ -293,7 +289,7 @@ TEST(MemoryExtraExecution, GlobalAddtidLoadsAndStoresByLaneId) {
           const bool on = (exec >> lane) & 1;
           EXPECT_EQ(mem.get<uint32_t>(kData + offset + 4 * lane), on ? data[lane] : kSentinel)
               << lane;
-          EXPECT_EQ(lane_reg(w, 2, lane), on ? data[lane] : 0x55555555u) << lane;
+          EXPECT_EQ(sim::test::lane_vgpr(w, 2, lane), on ? data[lane] : 0x55555555u) << lane;
         }
       }
 }
@@ -351,7 +347,7 @@ TEST(MemoryExtraExecution, BlockMovesFollowM0) {
         for (unsigned lane = 0; lane < lanes; ++lane)
           for (unsigned n = 0; n < 32; ++n) {
             const bool on = (m0 >> n) & 1;
-            EXPECT_EQ(lane_reg(w, 4 + n, lane), on ? src[lane * 32 + n] : kSentinel)
+            EXPECT_EQ(sim::test::lane_vgpr(w, 4 + n, lane), on ? src[lane * 32 + n] : kSentinel)
                 << lane << " " << n;
             const uint64_t out =
                 scratch ? kData + ((64 + n) * lanes + lane) * 4 : kOut + 128 * lane + 4 * n;

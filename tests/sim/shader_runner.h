@@ -31,6 +31,14 @@ inline void start_wave(shader::Wave& w, bool wave64, unsigned vgprs, uint64_t pc
   w.pc = pc;
 }
 
+// VGPR `reg` of lane `lane` of the whole wave (a wave64's lanes 32..63 are its second half).
+inline uint32_t lane_vgpr(shader::Wave& w, unsigned reg, unsigned lane) {
+  w.select_half(lane / 32);
+  const uint32_t v = w.v(reg, lane % 32);
+  w.select_half(0);
+  return v;
+}
+
 // The code at `code` of `mem`, decoded for `gfx`, on an Executor of its own with `lds_bytes` of
 // LDS: runs waves as a work-group's worker does.
 struct WaveRunner {
