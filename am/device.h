@@ -120,7 +120,10 @@ public:
   // Blocks until the engine's timeline reaches `value`. Throws DeviceError when the work
   // faulted (VM fault or shader exception reported through the IH ring) or the queue hung; a
   // hung queue is reset first, so the next submission works.
-  void wait(Engine e, uint64_t value);
+  void wait(Engine e, uint64_t value) { wait(e, value, hang_timeout_); }
+  // The same with its own hang limit: work known to be short, checked right after a queue
+  // reset on a busy machine, gets more than the short limit a test set for the hang itself.
+  void wait(Engine e, uint64_t value, std::chrono::milliseconds hang_timeout);
   uint64_t queue_resets() const { return resets_; }
   uint64_t gpu_clock_hz() const { return 100'000'000; }
   // A GPU timestamp (RELEASE_MEM / COPY_DATA, gpu_clock_hz ticks) as host steady_clock

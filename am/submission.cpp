@@ -146,7 +146,7 @@ void Device::reset_queue(Engine e) {
   trace_flush(*pci_); // a hang's or bad packet's trace is on disk before the error goes up
 }
 
-void Device::wait(Engine e, uint64_t value) {
+void Device::wait(Engine e, uint64_t value, std::chrono::milliseconds hang_timeout) {
   const char* name = e == Engine::Compute ? "compute queue" : "SDMA queue";
   auto start = std::chrono::steady_clock::now();
   for (;;) {
@@ -158,10 +158,10 @@ void Device::wait(Engine e, uint64_t value) {
                         " stopped on a packet it cannot execute; the queue has been reset");
     }
     pci_->wait_interrupt(std::chrono::microseconds(500));
-    if (std::chrono::steady_clock::now() - start > hang_timeout_) {
+    if (std::chrono::steady_clock::now() - start > hang_timeout) {
       reset_queue(e);
       throw DeviceError(std::string(name) + " did not reach signal value " + std::to_string(value) +
-                        " within " + std::to_string(hang_timeout_.count()) +
+                        " within " + std::to_string(hang_timeout.count()) +
                         " ms: the queue was hung and has been reset");
     }
   }

@@ -4,11 +4,17 @@
 #include "am/hw/sdma_v6.h"
 #include "sim/gpu.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <iterator>
 
 namespace amcl_fuzz {
 namespace {
+
+// The random streams hang after the device's short limit (200 ms); the well-formed packet after
+// them may take longer than that on a loaded machine (two sanitized test processes on two
+// cores) without anything being wrong.
+constexpr std::chrono::milliseconds kRecoveryLimit{10000};
 
 // Words that matter to parsers more often than uniformly random ones would be.
 uint32_t word(Choices& c) {
@@ -37,11 +43,11 @@ std::string PacketTarget::check_recovered(am::Engine e) {
     if (e == am::Engine::Compute) {
       am::Pm4Builder ok;
       ok.write_data_mem(mem_.va, {marker});
-      dev_->wait(e, dev_->submit_compute(ok));
+      dev_->wait(e, dev_->submit_compute(ok), kRecoveryLimit);
     } else {
       am::SdmaBuilder ok;
       ok.const_fill(mem_.va, marker, 64);
-      dev_->wait(e, dev_->submit_sdma(ok));
+      dev_->wait(e, dev_->submit_sdma(ok), kRecoveryLimit);
     }
   } catch (const am::DeviceError& err) {
     return std::string("the queue did not recover: ") + err.what();

@@ -86,6 +86,10 @@ inline void expect_stop_reported_at_once(am::Device& dev, am::Engine engine,
 
 // An SDMA fill of `value` into `mem` fails (a DeviceError) until `restore` has run; then a fill
 // of value + 1 lands. `mem` is freed.
+// Work checked right after a queue reset in tests whose device hangs after 200 ms: a loaded
+// machine may take longer than that for it without anything being wrong.
+inline constexpr std::chrono::milliseconds kAfterResetLimit{10000};
+
 inline void expect_sdma_fill_fails_until(am::Device& dev, const am::Allocation& mem, uint32_t value,
                                          const std::function<void()>& restore) {
   am::SdmaBuilder b;
@@ -94,7 +98,7 @@ inline void expect_sdma_fill_fails_until(am::Device& dev, const am::Allocation& 
   restore();
   b.clear();
   b.const_fill(mem.va, value + 1, 64);
-  dev.wait(am::Engine::Sdma, dev.submit_sdma(b));
+  dev.wait(am::Engine::Sdma, dev.submit_sdma(b), kAfterResetLimit);
   EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[0], value + 1);
   dev.free(mem);
 }

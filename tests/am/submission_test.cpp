@@ -26,7 +26,7 @@ TEST_P(AmDevice, WorkLostInAQueueResetReportsAnError) {
   EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[16], 0u);
   am::Pm4Builder after;
   after.write_data_mem(mem.va + 64, {9});
-  dev.wait(am::Engine::Compute, dev.submit_compute(after)); // the queue works again
+  dev.wait(am::Engine::Compute, dev.submit_compute(after), kAfterResetLimit); // works again
   EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[16], 9u);
   dev.free(mem);
 }
@@ -51,7 +51,7 @@ TEST_P(AmDevice, AQueueResetRestartsAMecTheStreamStopped) {
         << std::hex << cntl;
     am::Pm4Builder after;
     after.write_data_mem(mem.va + 64, {cntl + 9});
-    dev.wait(am::Engine::Compute, dev.submit_compute(after)); // the queue works again
+    dev.wait(am::Engine::Compute, dev.submit_compute(after), kAfterResetLimit); // works again
     EXPECT_EQ(reinterpret_cast<uint32_t*>(mem.cpu)[16], cntl + 9);
   }
   dev.free(mem);
