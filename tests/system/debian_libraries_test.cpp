@@ -11,6 +11,12 @@
 #include <numbers>
 #include <vector>
 
+// clFFT 2.12.2 deletes its plan's action through a base-class pointer whose type has no virtual
+// destructor (FFTRepo::deletePlan; ASan: new-delete-type-mismatch, 616 bytes allocated in
+// selectAction, 16 deleted): a bug of the library, not of amcl. This binary alone tells ASan to
+// let it pass; every other check stays on. (Only read when the test is built with ASan.)
+extern "C" const char* __asan_default_options() { return "new_delete_type_mismatch=0"; }
+
 namespace {
 
 using amcl_test::Env;
