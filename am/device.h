@@ -121,6 +121,9 @@ public:
   // faulted (VM fault or shader exception reported through the IH ring) or the queue hung; a
   // hung queue is reset first, so the next submission works.
   void wait(Engine e, uint64_t value) { wait(e, value, hang_timeout_); }
+  // How long a queue may make no progress before wait() calls it hung: AMCL_HANG_TIMEOUT_MS,
+  // else 60 s on a real card and 10 minutes on an emulated one.
+  std::chrono::milliseconds hang_timeout() const { return hang_timeout_; }
   // The same with its own hang limit: work known to be short, checked right after a queue
   // reset on a busy machine, gets more than the short limit a test set for the hang itself.
   void wait(Engine e, uint64_t value, std::chrono::milliseconds hang_timeout);

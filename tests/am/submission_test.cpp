@@ -127,3 +127,13 @@ TEST_P(AmDevice, EachSubmissionLeavesItsWritePointerAtThePollAddress) {
             am::hw::kSdmaRptrWritebackTimer);
   EXPECT_NE(reg(m.gc->SDMA0_QUEUE0_IB_CNTL) & am::hw::SDMA_IB_CNTL_IB_ENABLE, 0u);
 }
+
+// An emulated card runs kernels thousands of times slower than a real one: its default hang
+// limit is 10 minutes, not a real card's 60 s (a CTS image test's kernels ran past 60 s).
+TEST_P(AmDevice, AnEmulatedCardWaitsTenMinutesBeforeCallingAQueueHung) {
+  unsetenv("AMCL_HANG_TIMEOUT_MS");
+  EXPECT_EQ(am::Device(card()).hang_timeout(), std::chrono::minutes(10));
+  setenv("AMCL_HANG_TIMEOUT_MS", "1234", 1);
+  EXPECT_EQ(am::Device(card()).hang_timeout(), std::chrono::milliseconds(1234));
+  unsetenv("AMCL_HANG_TIMEOUT_MS");
+}
