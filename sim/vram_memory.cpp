@@ -33,7 +33,7 @@ VramMemory::VramMemory(uint64_t bytes, uint64_t bar0_bytes)
     fail("map the memory file", bytes);
   }
   chip_ = static_cast<uint8_t*>(chip);
-  if (bar0_bytes_ == bytes) {
+  if (bar0_bytes_ == bytes || kBarWindowIsTheChipView) {
     bar0_ = chip_;
   } else {
     // The whole VRAM's size of address space, inaccessible; then the BAR's part made the file.
