@@ -16,6 +16,10 @@
 // selectAction, 16 deleted): a bug of the library, not of amcl. This binary alone tells ASan to
 // let it pass; every other check stays on. (Only read when the test is built with ASan.)
 extern "C" const char* __asan_default_options() { return "new_delete_type_mismatch=0"; }
+// The same library takes two of its own mutexes in both orders (FFTRepo::setProgramCode and
+// FFTRepo::deletePlan; ThreadSanitizer: lock-order-inversion): its bug, suppressed for this binary
+// only, by the function names. (Only read when the test is built with TSan.)
+extern "C" const char* __tsan_default_suppressions() { return "deadlock:FFTRepo::\n"; }
 
 namespace {
 
