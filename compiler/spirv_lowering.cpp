@@ -107,6 +107,17 @@ void remap_type_attributes(llvm::Function& f, AddressSpaceRemapper& types) {
 // OpenCL 1.2 atomic functions (what translator 15 names SPIR-V's atomic instructions,
 // including on generic pointers, which neither OpenCL C nor libclc declares them for) as
 // LLVM atomic instructions.
+// A value an atomic instruction can take: an integer or floating-point scalar of 1, 2, 4 or 8
+// bytes. A malformed module can name an atomic builtin on anything (found by spirv_fuzzer: an
+// i24 operand reached IRBuilder, whose alignment from the type's size asserts); such a call is
+// left alone and fails the link with a build log.
+bool atomic_operand(const llvm::Value* v, const llvm::DataLayout& dl) {
+  const llvm::Type* t = v->getType();
+  if (!t->isIntegerTy() && !t->isFloatingPointTy()) return false;
+  const uint64_t bytes = dl.getTypeStoreSize(const_cast<llvm::Type*>(t)).getFixedValue();
+  return bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8;
+}
+
 bool lower_atomic_call(llvm::CallInst& call, const MangledFunction& f) {
   std::string op = f.name;
   if (op.rfind("atomic_", 0) == 0)
@@ -125,8 +136,12 @@ bool lower_atomic_call(llvm::CallInst& call, const MangledFunction& f) {
       {"inc", {B::Add, B::Add}},  {"dec", {B::Sub, B::Sub}}, {"min", {B::Min, B::UMin}},
       {"max", {B::Max, B::UMax}}, {"and", {B::And, B::And}}, {"or", {B::Or, B::Or}},
       {"xor", {B::Xor, B::Xor}}};
-  llvm::IRBuilder<> b(&call);
+  const llvm::DataLayout& dl = call.getModule()->getDataLayout();
   llvm::Value* ptr = call.getArgOperand(0);
+  if (!ptr->getType()->isPointerTy()) return false;
+  for (unsigned i = 1; i < call.arg_size(); ++i)
+    if (!atomic_operand(call.getArgOperand(i), dl)) return false;
+  llvm::IRBuilder<> b(&call);
   const unsigned as = ptr->getType()->getPointerAddressSpace();
   // Work-group scope for local memory, the device (agent) otherwise: OpenCL 1.2's atomics.
   const llvm::SyncScope::ID scope =
@@ -134,15 +149,22 @@ bool lower_atomic_call(llvm::CallInst& call, const MangledFunction& f) {
   const auto order = llvm::AtomicOrdering::SequentiallyConsistent;
   llvm::Value* result = nullptr;
   if (op == "cmpxchg" && call.arg_size() == 3) {
+    if (call.getArgOperand(1)->getType() != call.getArgOperand(2)->getType() ||
+        !call.getArgOperand(1)->getType()->isIntegerTy() ||
+        call.getType() != call.getArgOperand(1)->getType())
+      return false;
     auto* x = b.CreateAtomicCmpXchg(ptr, call.getArgOperand(1), call.getArgOperand(2),
                                     llvm::MaybeAlign(), order, order, scope);
     result = b.CreateExtractValue(x, 0);
   } else if (auto it = kOps.find(op); it != kOps.end()) {
+    if ((op == "inc" || op == "dec") && call.arg_size() == 1 &&
+        !(call.getType()->isIntegerTy() && atomic_operand(&call, dl)))
+      return false;
     llvm::Value* v = (op == "inc" || op == "dec") && call.arg_size() == 1
                          ? llvm::ConstantInt::get(call.getType(), 1)
                      : call.arg_size() == 2 ? call.getArgOperand(1)
                                             : nullptr;
-    if (!v) return false;
+    if (!v || v->getType() != call.getType()) return false;
     B kind = is_signed ? it->second.first : it->second.second;
     if (v->getType()->isFloatingPointTy() && kind != B::Xchg) return false;
     result = b.CreateAtomicRMW(kind, ptr, v, llvm::MaybeAlign(), order, scope);

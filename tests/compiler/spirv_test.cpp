@@ -3,10 +3,16 @@
 // process on bad input.
 #include "compiler/compiler.h"
 #include "compiler/spir_mangling.h"
+#include "compiler/spirv_lowering.h"
 #include "compiler/spirv_module.h"
 #include "compiler/spirv_translator.h"
 
 #include <gtest/gtest.h>
+#include <llvm/AsmParser/Parser.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/SourceMgr.h>
 
 #include <cstring>
 #include <fstream>
@@ -205,3 +211,37 @@ TEST(BackEndErrors, FailTheBuildWithTheirMessage) {
 }
 
 } // namespace
+
+// An atomic builtin called on an operand no atomic instruction takes (an i24, from a mutated
+// module: spirv_fuzzer) reached IRBuilder, whose alignment from the type's size asserted; the
+// call is now left alone and the lowering goes on.
+TEST(SpirvLowering, AtomicsOnOperandsNoInstructionTakesAreLeftAlone) {
+  // A build first: it registers the AMDGPU target the lowering looks up.
+  ASSERT_TRUE(amcl::compiler::compile({"kernel void k() {}", "", "gfx1100"}).ok);
+  llvm::LLVMContext ctx;
+  llvm::SMDiagnostic err;
+  const char* ir = R"(
+target triple = "spir64-unknown-unknown"
+declare spir_func i24 @_Z10atomic_addPU3AS1Vii(ptr addrspace(1), i24)
+declare spir_func i32 @_Z10atomic_addPU3AS1Vjj(ptr addrspace(1), i32)
+define spir_kernel void @k(ptr addrspace(1) %p) {
+  %odd = call spir_func i24 @_Z10atomic_addPU3AS1Vii(ptr addrspace(1) %p, i24 1)
+  %ok = call spir_func i32 @_Z10atomic_addPU3AS1Vjj(ptr addrspace(1) %p, i32 1)
+  ret void
+})";
+  std::unique_ptr<llvm::Module> spir = llvm::parseAssemblyString(ir, err, ctx);
+  ASSERT_TRUE(spir) << err.getMessage().str();
+  std::string log;
+  std::unique_ptr<llvm::Module> m =
+      amcl::compiler::lower_spir_module(*spir, "gfx1100", "", false, log);
+  ASSERT_TRUE(m) << log;
+  unsigned rmw = 0, calls = 0;
+  for (llvm::Function& f : *m)
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& i : bb) {
+        rmw += llvm::isa<llvm::AtomicRMWInst>(i);
+        calls += llvm::isa<llvm::CallInst>(i);
+      }
+  EXPECT_EQ(rmw, 1u) << "the 32-bit atomic becomes an instruction";
+  EXPECT_EQ(calls, 1u) << "the 24-bit one stays a call, for the link to refuse";
+}
