@@ -15,6 +15,7 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
+#include <algorithm>
 #include <map>
 
 namespace amcl::compiler {
@@ -214,6 +215,53 @@ std::string amdgpu_data_layout(const std::string& target, std::string& log) {
   return tm ? tm->createDataLayout().getStringRepresentation() : "";
 }
 
+// The scalars a value of type `t` is made of, saturating at `cap` (a vector of 2^26 elements or
+// an array of 2^40 would otherwise be counted, and built, in full).
+uint64_t scalar_leaves(llvm::Type* t, uint64_t cap) {
+  if (auto* v = llvm::dyn_cast<llvm::FixedVectorType>(t)) return v->getNumElements();
+  if (auto* a = llvm::dyn_cast<llvm::ArrayType>(t)) {
+    const uint64_t each = scalar_leaves(a->getElementType(), cap);
+    if (each == 0) return 0;
+    return a->getNumElements() >= cap / each + 1 ? cap : a->getNumElements() * each;
+  }
+  if (auto* s = llvm::dyn_cast<llvm::StructType>(t)) {
+    uint64_t n = 0;
+    for (llvm::Type* e : s->elements()) n = std::min(cap, n + scalar_leaves(e, cap));
+    return n;
+  }
+  return 1;
+}
+
+// Instruction selection gives every scalar of an SSA value its own virtual register, so a
+// module with a value of millions of scalars (a vector of 67,108,868 floats, from a mutated
+// module: spirv_fuzzer) made one build allocate gigabytes. No OpenCL program holds a value
+// near the bound in registers: its vectors have at most 16 elements, and clang makes memory
+// and memcpy of large aggregates.
+constexpr uint64_t kMaxScalarsPerValue = 16384;
+
+std::string oversized_value(const llvm::Module& m) {
+  auto too_big = [](llvm::Type* t) {
+    return scalar_leaves(t, kMaxScalarsPerValue + 1) > kMaxScalarsPerValue;
+  };
+  auto say = [](const llvm::Function& f, const char* what, llvm::Type* t) {
+    std::string type;
+    llvm::raw_string_ostream os(type);
+    t->print(os);
+    return "function " + f.getName().str() + " " + what + " a value of type " +
+           os.str().substr(0, 120) + ", more than " + std::to_string(kMaxScalarsPerValue) +
+           " scalars";
+  };
+  for (const llvm::Function& f : m) {
+    for (const llvm::Argument& a : f.args())
+      if (too_big(a.getType())) return say(f, "takes", a.getType());
+    if (too_big(f.getReturnType())) return say(f, "returns", f.getReturnType());
+    for (const llvm::BasicBlock& bb : f)
+      for (const llvm::Instruction& i : bb)
+        if (too_big(i.getType())) return say(f, "makes", i.getType());
+  }
+  return "";
+}
+
 } // namespace
 
 std::unique_ptr<llvm::Module> lower_spir_module(const llvm::Module& spir, const std::string& target,
@@ -223,6 +271,10 @@ std::unique_ptr<llvm::Module> lower_spir_module(const llvm::Module& spir, const 
       spir.getTargetTriple().getArch() != llvm::Triple::spir) {
     log += "error: the SPIR-V translator made a module for " + spir.getTargetTriple().str() +
            ", not spir64\n";
+    return nullptr;
+  }
+  if (std::string why = oversized_value(spir); !why.empty()) {
+    log += "error: invalid SPIR-V module: " + why + "\n";
     return nullptr;
   }
   const std::string layout = amdgpu_data_layout(target, log);

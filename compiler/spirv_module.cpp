@@ -15,6 +15,7 @@ enum Op : uint16_t {
   OpTypeBool = 20,
   OpTypeInt = 21,
   OpTypeFloat = 22,
+  OpTypeVector = 23,
   OpConstantTrue = 41,
   OpConstantFalse = 42,
   OpConstant = 43,
@@ -126,7 +127,17 @@ prepare_spirv(std::span<const uint8_t> bytes,
   // extensions it made core, MLIR's SPIRVEnums.cpp V_1_5_IMPLIED_EXTS), so an OpenCL module of
   // 1.5 reads as one of 1.4; anything else it uses still fails the build by name.
   out[1] = std::min(out[1], kTranslatorMaxVersion);
+  std::string refused;
   each_instruction(*words, [&](uint16_t op, std::span<uint32_t> in) {
+    // SPIR-V 1.5 2.16.1 "Universal Validation Rules": vectors have 2, 3 or 4 components, and
+    // 8 or 16 with the Vector16 capability. The translator builds any count it is given, and a
+    // vector of 2^26 floats made the back end allocate gigabytes (spirv_fuzzer).
+    if (op == OpTypeVector && in.size() >= 4 && refused.empty()) {
+      const uint32_t n = in[3];
+      if (n != 2 && n != 3 && n != 4 && n != 8 && n != 16)
+        refused = "OpTypeVector %" + std::to_string(in[1]) + " has " + std::to_string(n) +
+                  " components; OpenCL allows 2, 3, 4, 8 and 16";
+    }
     const uint32_t type = in.size() >= 3 ? in[1] : 0;
     auto bits = facts->scalar_bits.find(type);
     const bool scalar = bits != facts->scalar_bits.end();
@@ -168,6 +179,10 @@ prepare_spirv(std::span<const uint8_t> bytes,
     }
     out.insert(out.end(), in.begin(), in.end());
   });
+  if (!refused.empty()) {
+    error = refused;
+    return std::nullopt;
+  }
   std::vector<uint8_t> result(out.size() * 4);
   std::memcpy(result.data(), out.data(), result.size());
   return result;

@@ -184,6 +184,26 @@ TEST(SpirvTranslator, TranslatesAModuleWithinItsOutputBound) {
   EXPECT_NE(t.log.find("did not finish"), std::string::npos) << t.log;
 }
 
+// A mutated module declared a vector of 67,108,868 floats; the translator built it and
+// instruction selection allocated gigabytes for one value (spirv_fuzzer's out-of-memory).
+TEST(SpirvModule, VectorsOfACountSpirVDoesNotAllowAreRefused) {
+  std::string error;
+  for (uint32_t n : {2u, 3u, 4u, 8u, 16u}) {
+    auto w = small_module();
+    w.insert(w.end(), {op(4, 23), 19, 1, n}); // %19 = OpTypeVector %1 n
+    EXPECT_TRUE(prepare_spirv(bytes(w), {}, error)) << n << ": " << error;
+  }
+  for (uint32_t n : {0u, 1u, 5u, 32u, 67108868u}) {
+    auto w = small_module();
+    w.insert(w.end(), {op(4, 23), 19, 1, n});
+    error.clear();
+    EXPECT_FALSE(prepare_spirv(bytes(w), {}, error)) << n;
+    EXPECT_NE(error.find("OpTypeVector %19 has " + std::to_string(n) + " components"),
+              std::string::npos)
+        << error;
+  }
+}
+
 TEST(SpirvBuild, AMalformedModuleFailsWithAMessage) {
   BuildRequest req;
   auto w = small_module();
@@ -244,4 +264,39 @@ define spir_kernel void @k(ptr addrspace(1) %p) {
       }
   EXPECT_EQ(rmw, 1u) << "the 32-bit atomic becomes an instruction";
   EXPECT_EQ(calls, 1u) << "the 24-bit one stays a call, for the link to refuse";
+}
+
+// The same bound for what the words do not show: an array of 2^40 elements, or a vector LLVM
+// IR allows, loaded as one value. The lowering refuses it before instruction selection builds
+// a register per scalar.
+TEST(SpirvLowering, ValuesOfMoreScalarsThanRegistersCanHoldAreRefused) {
+  ASSERT_TRUE(amcl::compiler::compile({"kernel void k() {}", "", "gfx1100"}).ok);
+  const char* bodies[] = {
+      "%v = load [1099511627776 x float], ptr addrspace(1) %p\n",
+      "%v = load <65536 x float>, ptr addrspace(1) %p\n",
+      "%v = load {[16 x i32], [20000 x i8]}, ptr addrspace(1) %p\n",
+  };
+  for (const char* body : bodies) {
+    llvm::LLVMContext ctx;
+    llvm::SMDiagnostic err;
+    const std::string ir = std::string("target triple = \"spir64-unknown-unknown\"\n"
+                                       "define spir_kernel void @k(ptr addrspace(1) %p) {\n") +
+                           body + "ret void\n}\n";
+    std::unique_ptr<llvm::Module> spir = llvm::parseAssemblyString(ir, err, ctx);
+    ASSERT_TRUE(spir) << err.getMessage().str();
+    std::string log;
+    EXPECT_FALSE(amcl::compiler::lower_spir_module(*spir, "gfx1100", "", false, log)) << body;
+    EXPECT_NE(log.find("more than 16384 scalars"), std::string::npos) << log;
+  }
+  // A value at the bound is an ordinary one.
+  llvm::LLVMContext ctx;
+  llvm::SMDiagnostic err;
+  std::unique_ptr<llvm::Module> spir = llvm::parseAssemblyString(
+      "target triple = \"spir64-unknown-unknown\"\n"
+      "define spir_kernel void @k(ptr addrspace(1) %p) {\n"
+      "%v = load [16384 x i32], ptr addrspace(1) %p\nret void\n}\n",
+      err, ctx);
+  ASSERT_TRUE(spir) << err.getMessage().str();
+  std::string log;
+  EXPECT_TRUE(amcl::compiler::lower_spir_module(*spir, "gfx1100", "", false, log)) << log;
 }
