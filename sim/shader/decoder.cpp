@@ -5,6 +5,7 @@
 #include "image_isa.h"
 #include "isa.h"
 #include "not_executed.h"
+#include "wmma_layout.h"
 
 #include <array>
 #include <cstdio>
@@ -108,6 +109,28 @@ bool take_literal(Inst& inst, std::span<const uint32_t> w, unsigned nsrc, bool f
   if (w.size() <= idx) return fail(why, "literal constant missing");
   inst.literal = w[idx];
   inst.size += 4;
+  return true;
+}
+
+// The matrix operations' fields as llvm-objdump-22 accepts them: A and B in VGPRs, C in VGPRs
+// or an inline constant; op_sel only for gfx11's 16-bit results (op_sel[2]); gfx12 wants every
+// op_sel_hi bit set; clamp only for integer results; gfx12 refuses neg_hi and neg_lo[2] on
+// integer ones and A/B negation of 8-bit floats.
+bool wmma_fields_valid(const Inst& inst, std::string* why) {
+  const WmmaShape shape = wmma_shape(inst.op);
+  const bool integer = shape.out == WmmaElem::I32, v12 = inst.gfx == Gfx::v12;
+  const bool half_out = !v12 && wmma_bits(shape.out) == 16;
+  const bool f8 = shape.a == WmmaElem::FP8 || shape.a == WmmaElem::BF8;
+  const uint16_t c = inst.src[2];
+  const bool c_inline = (c >= 128 && c <= src::kConstNeg16) ||
+                        (c >= src::kFloatHalf && c <= src::kFloatInv2Pi);
+  if (inst.src[0] < src::kVgpr0 || inst.src[1] < src::kVgpr0 || (c < src::kVgpr0 && !c_inline))
+    return fail(why, "WMMA operands: A and B in VGPRs, C in VGPRs or an inline constant");
+  if ((inst.opsel & (half_out ? 3 : 7)) || (v12 && inst.opsel_hi != 7))
+    return fail(why, "op_sel or op_sel_hi a WMMA does not take");
+  if (inst.clamp && !integer) return fail(why, "clamp on a floating-point WMMA");
+  if (v12 && ((integer && (inst.neg_hi || (inst.neg & 4))) || (f8 && ((inst.neg | inst.neg_hi) & 3))))
+    return fail(why, "neg_lo/neg_hi a gfx12 WMMA does not take");
   return true;
 }
 
@@ -392,6 +415,7 @@ bool decode_vop3p(Inst& inst, std::span<const uint32_t> w, std::string* why) {
   inst.src[1] = uint16_t(bits(d1, 17, 9));
   inst.src[2] = uint16_t(bits(d1, 26, 18));
   inst.neg = uint8_t(bits(d1, 31, 29));
+  if (is_wmma(inst.op) && !wmma_fields_valid(inst, why)) return false;
   const bool int_dot = inst.op == Op::v_dot4_i32_iu8 || inst.op == Op::v_dot4_u32_u8 ||
                        inst.op == Op::v_dot8_i32_iu4 || inst.op == Op::v_dot8_u32_u4;
   if (int_dot && (inst.opsel || inst.neg_hi || (inst.neg & 4)))

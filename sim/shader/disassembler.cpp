@@ -2,6 +2,7 @@
 // that the decoder can be checked against LLVM's disassembler instruction by instruction.
 #include "image_isa.h"
 #include "isa.h"
+#include "wmma_layout.h"
 
 #include <cstdio>
 #include <iterator>
@@ -333,7 +334,25 @@ std::string print_dual(Gfx gfx, Op op, uint16_t dst, uint16_t src0, uint16_t src
   return s;
 }
 
+// The matrix operations: register ranges of their sizes (wave32's, as llvm-objdump-22 prints
+// them), no op_sel_hi but on gfx11's 16-bit results (where op_sel[2] picks C's and D's halves).
+std::string print_wmma(const Inst& in) {
+  const WmmaRegs r = wmma_regs(in.op, in.gfx, false);
+  std::string s = std::string(op_name(in.op, in.gfx)) + " " + operand(in.dst, uint8_t(r.d), 0) +
+                  ", " + operand(in.src[0], uint8_t(r.a), 0) + ", " +
+                  operand(in.src[1], uint8_t(r.b), 0) + ", " +
+                  operand(in.src[2], uint8_t(r.c), in.literal);
+  const bool half_out = in.gfx == Gfx::v11 && wmma_bits(wmma_shape(in.op).out) == 16;
+  if (in.opsel & 7) s += " op_sel:" + bit_list(in.opsel, 3);
+  if (half_out && (in.opsel_hi & 7) != 7) s += " op_sel_hi:" + bit_list(in.opsel_hi, 3);
+  if (in.neg & 7) s += " neg_lo:" + bit_list(in.neg, 3);
+  if (in.neg_hi & 7) s += " neg_hi:" + bit_list(in.neg_hi, 3);
+  if (in.clamp) s += " clamp";
+  return s;
+}
+
 std::string print_vop3p(const Inst& in, const OpInfo& info) {
+  if (is_wmma(in.op)) return print_wmma(in);
   const bool mix = in.op == Op::v_fma_mix_f32 || in.op == Op::v_fma_mixlo_f16 ||
                    in.op == Op::v_fma_mixhi_f16;
   const unsigned nsrc = info.src_dwords[2] ? 3 : 2;

@@ -3,6 +3,7 @@
 // vop3p.cpp, vopd.cpp, cross_lane.cpp, flat.cpp, ds.cpp, atomics.cpp, buffer.cpp), running a
 // wave64's vector instructions as two passes of 32 lanes (RDNA3 ISA manual, "Wave32 and Wave64").
 #include "executor.h"
+#include "wmma_layout.h"
 
 #include <bit>
 #include <cstdio>
@@ -146,6 +147,8 @@ void Executor::exec_wave64(Wave& w, const Inst& in) {
     f(lane % kWaveSize);
     w.select_half(0);
   };
+  // One matrix product for the whole wave.
+  if (in.format == Format::VOP3P && is_wmma(in.op)) return exec_wmma(w, in);
   switch (in.op) {
   case Op::v_readfirstlane_b32: {
     const uint64_t exec = w.exec_mask();

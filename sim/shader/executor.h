@@ -118,6 +118,8 @@ private:
   // valu_f8.cpp: gfx12's 8-bit float conversions and dot products.
   void exec_valu_f8(Wave& w, const Inst& in);
   void exec_dot4_f8(Wave& w, const Inst& in);
+  // wmma.cpp: the matrix multiply-accumulates (once per wave, also in wave64).
+  void exec_wmma(Wave& w, const Inst& in);
   bool exec_valu_scalar(Wave& w, const Inst& in);
   // vopc.cpp, vop3p.cpp, vopd.cpp; their fast paths are in valu_fast_path.cpp (false: not
   // handled, nothing done).

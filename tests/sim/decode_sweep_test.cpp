@@ -675,8 +675,8 @@ struct KnownGaps {
 };
 // Why they remain:
 // - refuse: opcodes absent from gfx11_opcodes.def / gfx12_opcodes.def, which the executor cannot
-//   run: WMMA/SWMMAC (VOP3P; the manuals give the matrices' lane layout only as a figure) and
-//   global_load_tr_b64/b128 (the same layout); ds_bvh_stack_* (ray tracing: the manuals leave
+//   run: SWMMAC (gfx12's sparse matrix operations, VOP3P) and global_load_tr_b64/b128
+//   (transposing loads for them); ds_bvh_stack_* (ray tracing: the manuals leave
 //   DECODE_ADDR, ENCODE_ADDR and INVALID_NODE undefined); global_atomic_ordered_add_b64 (GS
 //   ordered IDs, VGT_GS_MAX_WAVE_ID); gfx12's named-barrier operations and s_alloc_vgpr (SOP1)
 //   and s_barrier_leave (SOPP, "Reserved" in the RDNA4 manual); gfx12's s_waitcnt (SOPP 9:
@@ -699,7 +699,7 @@ constexpr KnownGaps kKnownGaps[] = {
     {11, "VOP1", 6, 0, 14},
     {11, "VOP3", 174, 0, 1620},
     {11, "VOP3SD", 111, 0, 614},
-    {11, "VOP3P", 3, 12, 16},
+    {11, "VOP3P", 3, 0, 16},
     {11, "DPP16", 76, 4, 497},
     {11, "DPP8", 50, 0, 380},
     {11, "DS", 1, 8, 0},
@@ -709,7 +709,7 @@ constexpr KnownGaps kKnownGaps[] = {
     {12, "VOP1", 5, 0, 14},
     {12, "VOP3", 68, 0, 1427},
     {12, "VOP3SD", 46, 0, 567},
-    {12, "VOP3P", 3, 24, 16},
+    {12, "VOP3P", 3, 13, 16},
     {12, "DPP16", 49, 10, 476},
     {12, "DPP8", 46, 0, 344},
     {12, "DS", 1, 24, 0},

@@ -167,8 +167,11 @@ TEST(Decoder, DataParallelPrimitives) {
 
 TEST(Decoder, UnimplementedEncodingsAreNamed) {
   std::string why;
-  EXPECT_FALSE(decode(std::vector<uint32_t>{0xCC400000, 0}, &why)); // VOP3P 0x40 (v_wmma_f32_16x16x16_f16)
+  EXPECT_FALSE(decode(std::vector<uint32_t>{0xCC500000, 0}, &why)); // VOP3P 0x50: gfx12's only
   EXPECT_NE(why.find("VOP3P"), std::string::npos);
+  // A WMMA's matrices are VGPRs (llvm-objdump-22 marks s[0:7] as C invalid).
+  EXPECT_FALSE(decode(std::vector<uint32_t>{0xCC404001, 0x18020702}, &why));
+  EXPECT_NE(why.find("WMMA operands"), std::string::npos) << why;
   EXPECT_FALSE(decode(std::vector<uint32_t>{0xD7000402}, &why)); // VOP3 without dword 1
   // scratch_atomic_add_u32 does not exist (llvm-mc-22 cannot decode these words either).
   EXPECT_FALSE(decode(std::vector<uint32_t>{0xDCD50000, 0x047C0201}, &why));
@@ -186,7 +189,7 @@ TEST(Decoder, RefusedInstructionsAreNamed) {
     const char* name;
   };
   const Case cases[] = {
-      {Gfx::v11, {0xCC400000, 0}, "v_wmma_f32_16x16x16_f16"},
+      {Gfx::v12, {0xCC500000, 0}, "v_swmmac_f32_16x16x32_f16"},
       {Gfx::v12, {0xCC560000, 0}, "v_swmmac_i32_16x16x64_iu4"},
       {Gfx::v11, {0xDAB40000, 0x03020100}, "ds_bvh_stack_rtn_b32"},
       {Gfx::v12, {0xEE16007C, 4, 1}, "global_load_tr_b64"},
