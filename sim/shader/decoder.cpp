@@ -126,7 +126,11 @@ bool wmma_fields_valid(const Inst& inst, std::string* why) {
                         (c >= src::kFloatHalf && c <= src::kFloatInv2Pi);
   if (inst.src[0] < src::kVgpr0 || inst.src[1] < src::kVgpr0 || (c < src::kVgpr0 && !c_inline))
     return fail(why, "WMMA operands: A and B in VGPRs, C in VGPRs or an inline constant");
-  if ((inst.opsel & (half_out ? 3 : 7)) || (v12 && inst.opsel_hi != 7))
+  // SWMMAC: src2 is the index VGPR, op_sel[1:0] its index_key (up to 3 in wave64), no C
+  // modifiers.
+  if (shape.sparse && (c < src::kVgpr0 || (inst.opsel & 4) || ((inst.neg | inst.neg_hi) & 4)))
+    return fail(why, "SWMMAC index operand or modifiers");
+  if ((!shape.sparse && (inst.opsel & (half_out ? 3 : 7))) || (v12 && inst.opsel_hi != 7))
     return fail(why, "op_sel or op_sel_hi a WMMA does not take");
   if (inst.clamp && !integer) return fail(why, "clamp on a floating-point WMMA");
   if (v12 && ((integer && (inst.neg_hi || (inst.neg & 4))) || (f8 && ((inst.neg | inst.neg_hi) & 3))))

@@ -343,7 +343,11 @@ std::string print_wmma(const Inst& in) {
                   operand(in.src[1], uint8_t(r.b), 0) + ", " +
                   operand(in.src[2], uint8_t(r.c), in.literal);
   const bool half_out = in.gfx == Gfx::v11 && wmma_bits(wmma_shape(in.op).out) == 16;
-  if (in.opsel & 7) s += " op_sel:" + bit_list(in.opsel, 3);
+  if (wmma_shape(in.op).sparse) {
+    if (in.opsel & 3) s += " index_key:" + std::to_string(in.opsel & 3);
+  } else if (in.opsel & 7) {
+    s += " op_sel:" + bit_list(in.opsel, 3);
+  }
   if (half_out && (in.opsel_hi & 7) != 7) s += " op_sel_hi:" + bit_list(in.opsel_hi, 3);
   if (in.neg & 7) s += " neg_lo:" + bit_list(in.neg, 3);
   if (in.neg_hi & 7) s += " neg_hi:" + bit_list(in.neg_hi, 3);

@@ -31,17 +31,6 @@ constexpr Named kNamed[] = {
     {2, "VFLAT", 87, "global_load_tr_b128"},
     {2, "VFLAT", 88, "global_load_tr_b64"},
     {2, "VFLAT", 115, "global_atomic_ordered_add_b64"},
-    {2, "VOP3P", 80, "v_swmmac_f32_16x16x32_f16"},
-    {2, "VOP3P", 81, "v_swmmac_f32_16x16x32_bf16"},
-    {2, "VOP3P", 82, "v_swmmac_f16_16x16x32_f16"},
-    {2, "VOP3P", 83, "v_swmmac_bf16_16x16x32_bf16"},
-    {2, "VOP3P", 84, "v_swmmac_i32_16x16x32_iu8"},
-    {2, "VOP3P", 85, "v_swmmac_i32_16x16x32_iu4"},
-    {2, "VOP3P", 86, "v_swmmac_i32_16x16x64_iu4"},
-    {2, "VOP3P", 87, "v_swmmac_f32_16x16x32_fp8_fp8"},
-    {2, "VOP3P", 88, "v_swmmac_f32_16x16x32_fp8_bf8"},
-    {2, "VOP3P", 89, "v_swmmac_f32_16x16x32_bf8_fp8"},
-    {2, "VOP3P", 90, "v_swmmac_f32_16x16x32_bf8_bf8"},
 };
 
 } // namespace

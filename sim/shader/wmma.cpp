@@ -63,28 +63,58 @@ void Executor::exec_wmma(Wave& w, const Inst& in) {
 
   // Inputs: neg_lo/neg_hi[0..1] negate the low/high halves of A and B (16-bit floats), or make
   // them signed (integers).
-  auto input = [&](unsigned which, WmmaElem e, unsigned row, unsigned k) {
-    const WmmaSlot s = wmma_input_slot(gfx, w.wave64, wmma_bits(e), shape.k, row, k);
+  auto element = [&](unsigned which, WmmaElem e, WmmaSlot s) {
+    const unsigned bits = wmma_bits(e);
     const uint32_t word = lane_reg(w, in.src[which] - src::kVgpr0 + s.gpr, s.lane);
-    const uint32_t raw = (word >> s.bit) & (wmma_bits(e) == 32 ? ~0u : (1u << wmma_bits(e)) - 1);
-    const bool neg_bit = (in.neg >> which) & 1;
-    double v = element_value(raw, e, integer && neg_bit);
-    if (!integer && wmma_bits(e) == 16 && ((s.bit ? in.neg_hi : in.neg) >> which & 1)) v = -v;
+    const uint32_t raw = (word >> s.bit) & (bits == 32 ? ~0u : (1u << bits) - 1);
+    double v = element_value(raw, e, integer && ((in.neg >> which) & 1));
+    if (!integer && bits == 16 && ((s.bit % 32 ? in.neg_hi : in.neg) >> which & 1)) v = -v;
     return v;
   };
-  double a[16][32], b[32][16];
-  for (unsigned r = 0; r < 16; ++r)
-    for (unsigned k = 0; k < shape.k; ++k) {
-      a[r][k] = input(0, shape.a, r, k);
-      b[k][r] = input(1, shape.b, r, k);
-    }
+  const unsigned abits = wmma_bits(shape.a), bbits = wmma_bits(shape.b);
+  // A's values by row; a_k[r][n] is value n's K (dense: n itself; sparse: the kept values only,
+  // so a skipped zero meets no infinity of B).
+  double a[16][64], b[64][16];
+  uint8_t a_k[16][64];
+  const unsigned a_count = shape.sparse ? shape.k / 2 : shape.k;
+  if (!shape.sparse) {
+    for (unsigned r = 0; r < 16; ++r)
+      for (unsigned k = 0; k < shape.k; ++k) {
+        a[r][k] = element(0, shape.a, wmma_input_slot(gfx, w.wave64, abits, shape.k, r, k));
+        a_k[r][k] = uint8_t(k);
+        b[k][r] = element(1, shape.b, wmma_input_slot(gfx, w.wave64, bbits, shape.k, r, k));
+      }
+  } else {
+    // 4:2 sparse A: each group of four K values keeps two, and the index VGPR's 4-bit field
+    // for the group says where they go (bits [1:0] the first kept, [3:2] the second); op_sel
+    // picks the set of fields.
+    const unsigned fields = regs.a * 32 / (2 * abits), sets = 32 / (4 * fields);
+    const unsigned set = in.opsel & 3;
+    if (set >= sets) instruction_fault(w, in, "SWMMAC index_key past the index VGPR's sets");
+    for (unsigned r = 0; r < 16; ++r)
+      for (unsigned k = 0; k < shape.k; k += 4) {
+        const WmmaSlot g = swmmac_a_slot(w.wave64, abits, shape.k, r, k);
+        const unsigned field = (lane_reg(w, in.src[2] - src::kVgpr0, g.lane) >>
+                                swmmac_index_bit(g, abits, regs.a, set)) &
+                               15;
+        for (unsigned kept = 0; kept < 2; ++kept) {
+          a[r][k / 2 + kept] = element(0, shape.a, {g.gpr, g.lane, g.bit + kept * abits});
+          a_k[r][k / 2 + kept] = uint8_t(k + ((field >> (2 * kept)) & 3));
+        }
+      }
+    for (unsigned k = 0; k < shape.k; ++k)
+      for (unsigned c = 0; c < 16; ++c)
+        b[k][c] = element(1, shape.b, swmmac_b_slot(w.wave64, bbits, shape.k, c, k));
+  }
 
   // C: VGPRs or an inline constant; neg_lo[2] subtracts it, neg_hi[2] takes its magnitude.
   const bool high = gfx == Gfx::v11 && out_bits == 16 && ((in.opsel >> 2) & 1);
   auto c_value = [&](unsigned i, unsigned j) -> double {
     const WmmaSlot s = wmma_output_slot(gfx, w.wave64, out_bits, high, i, j);
     uint32_t raw;
-    if (in.src[2] >= src::kVgpr0)
+    if (shape.sparse) // SWMMAC accumulates into D
+      raw = lane_reg(w, in.dst - src::kVgpr0 + s.gpr, s.lane) >> s.bit;
+    else if (in.src[2] >= src::kVgpr0)
       raw = lane_reg(w, in.src[2] - src::kVgpr0 + s.gpr, s.lane) >> s.bit;
     else if (out_bits == 16 && in.src[2] >= src::kFloatHalf && in.src[2] <= src::kFloatInv2Pi)
       raw = shape.out == WmmaElem::BF16 ? u32(h2f(kInlineF16[in.src[2] - 240])) >> 16
@@ -107,13 +137,13 @@ void Executor::exec_wmma(Wave& w, const Inst& in) {
       const double c = c_value(i, j);
       if (integer) {
         int64_t sum = int64_t(c);
-        for (unsigned k = 0; k < shape.k; ++k) sum += int64_t(a[i][k]) * int64_t(b[k][j]);
+        for (unsigned n = 0; n < a_count; ++n) sum += int64_t(a[i][n]) * int64_t(b[a_k[i][n]][j]);
         if (in.clamp) sum = std::clamp<int64_t>(sum, INT32_MIN, INT32_MAX);
         d[i][j] = uint32_t(sum);
         continue;
       }
       long double sum = c;
-      for (unsigned k = 0; k < shape.k; ++k) sum += (long double)a[i][k] * b[k][j];
+      for (unsigned n = 0; n < a_count; ++n) sum += (long double)a[i][n] * b[a_k[i][n]][j];
       if (shape.out == WmmaElem::F32)
         d[i][j] = u32(float(sum));
       else if (shape.out == WmmaElem::F16)

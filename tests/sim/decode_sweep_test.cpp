@@ -675,8 +675,7 @@ struct KnownGaps {
 };
 // Why they remain:
 // - refuse: opcodes absent from gfx11_opcodes.def / gfx12_opcodes.def, which the executor cannot
-//   run: SWMMAC (gfx12's sparse matrix operations, VOP3P) and global_load_tr_b64/b128
-//   (transposing loads for them); ds_bvh_stack_* (ray tracing: the manuals leave
+//   run: global_load_tr_b64/b128 (gfx12's transposing loads for the matrix operations); ds_bvh_stack_* (ray tracing: the manuals leave
 //   DECODE_ADDR, ENCODE_ADDR and INVALID_NODE undefined); global_atomic_ordered_add_b64 (GS
 //   ordered IDs, VGT_GS_MAX_WAVE_ID); gfx12's named-barrier operations and s_alloc_vgpr (SOP1)
 //   and s_barrier_leave (SOPP, "Reserved" in the RDNA4 manual); gfx12's s_waitcnt (SOPP 9:
@@ -709,7 +708,7 @@ constexpr KnownGaps kKnownGaps[] = {
     {12, "VOP1", 5, 0, 14},
     {12, "VOP3", 68, 0, 1427},
     {12, "VOP3SD", 46, 0, 567},
-    {12, "VOP3P", 3, 13, 16},
+    {12, "VOP3P", 3, 2, 16},
     {12, "DPP16", 49, 10, 476},
     {12, "DPP8", 46, 0, 344},
     {12, "DS", 1, 24, 0},

@@ -189,8 +189,6 @@ TEST(Decoder, RefusedInstructionsAreNamed) {
     const char* name;
   };
   const Case cases[] = {
-      {Gfx::v12, {0xCC500000, 0}, "v_swmmac_f32_16x16x32_f16"},
-      {Gfx::v12, {0xCC560000, 0}, "v_swmmac_i32_16x16x64_iu4"},
       {Gfx::v11, {0xDAB40000, 0x03020100}, "ds_bvh_stack_rtn_b32"},
       {Gfx::v12, {0xEE16007C, 4, 1}, "global_load_tr_b64"},
       {Gfx::v12, {0xBE805308}, "s_alloc_vgpr"},

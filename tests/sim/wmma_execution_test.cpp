@@ -664,3 +664,487 @@ TEST(WmmaExecution, LanesOffFaultByName) {
 }
 
 } // namespace
+
+namespace {
+
+// gfx12's sparse forms, from the same calculator: A's kept pair of a group of four K values ('A',
+// the pair's low bit), the group's index field ('k', with op_sel's set; the VGPR is src2's), B.
+struct SparsePin {
+  Op op;
+  bool wave64;
+  char matrix;
+  unsigned set, row, col, gpr, lane, bit;
+};
+const SparsePin kSparsePins[] = {
+    {Op::v_swmmac_f32_16x16x32_f16, false, 'A', 0, 1, 31, 3, 17, 0},
+    {Op::v_swmmac_f32_16x16x32_f16, false, 'A', 0, 5, 16, 2, 5, 0},
+    {Op::v_swmmac_f32_16x16x32_f16, false, 'A', 0, 15, 31, 3, 31, 0},
+    {Op::v_swmmac_f32_16x16x32_f16, false, 'B', 0, 1, 15, 0, 15, 16},
+    {Op::v_swmmac_f32_16x16x32_f16, false, 'B', 0, 10, 8, 1, 24, 0},
+    {Op::v_swmmac_f32_16x16x32_f16, false, 'B', 0, 31, 15, 7, 31, 16},
+    {Op::v_swmmac_f32_16x16x32_f16, false, 'k', 0, 1, 31, 0, 17, 12},
+    {Op::v_swmmac_f32_16x16x32_f16, false, 'k', 0, 5, 16, 0, 5, 8},
+    {Op::v_swmmac_f32_16x16x32_f16, false, 'k', 0, 15, 31, 0, 31, 12},
+    {Op::v_swmmac_f32_16x16x32_f16, false, 'k', 1, 1, 31, 0, 17, 28},
+    {Op::v_swmmac_f32_16x16x32_f16, false, 'k', 1, 5, 16, 0, 5, 24},
+    {Op::v_swmmac_f32_16x16x32_f16, false, 'k', 1, 15, 31, 0, 31, 28},
+    {Op::v_swmmac_f32_16x16x32_f16, true, 'A', 0, 1, 31, 1, 49, 0},
+    {Op::v_swmmac_f32_16x16x32_f16, true, 'A', 0, 5, 16, 0, 37, 0},
+    {Op::v_swmmac_f32_16x16x32_f16, true, 'A', 0, 15, 31, 1, 63, 0},
+    {Op::v_swmmac_f32_16x16x32_f16, true, 'B', 0, 1, 15, 0, 15, 16},
+    {Op::v_swmmac_f32_16x16x32_f16, true, 'B', 0, 10, 8, 1, 24, 0},
+    {Op::v_swmmac_f32_16x16x32_f16, true, 'B', 0, 31, 15, 3, 63, 16},
+    {Op::v_swmmac_f32_16x16x32_f16, true, 'k', 0, 1, 31, 0, 49, 4},
+    {Op::v_swmmac_f32_16x16x32_f16, true, 'k', 0, 5, 16, 0, 37, 0},
+    {Op::v_swmmac_f32_16x16x32_f16, true, 'k', 0, 15, 31, 0, 63, 4},
+    {Op::v_swmmac_f32_16x16x32_f16, true, 'k', 1, 1, 31, 0, 49, 12},
+    {Op::v_swmmac_f32_16x16x32_f16, true, 'k', 1, 5, 16, 0, 37, 8},
+    {Op::v_swmmac_f32_16x16x32_f16, true, 'k', 1, 15, 31, 0, 63, 12},
+    {Op::v_swmmac_f32_16x16x32_f16, true, 'k', 2, 1, 31, 0, 49, 20},
+    {Op::v_swmmac_f32_16x16x32_f16, true, 'k', 2, 5, 16, 0, 37, 16},
+    {Op::v_swmmac_f32_16x16x32_f16, true, 'k', 2, 15, 31, 0, 63, 20},
+    {Op::v_swmmac_f32_16x16x32_f16, true, 'k', 3, 1, 31, 0, 49, 28},
+    {Op::v_swmmac_f32_16x16x32_f16, true, 'k', 3, 5, 16, 0, 37, 24},
+    {Op::v_swmmac_f32_16x16x32_f16, true, 'k', 3, 15, 31, 0, 63, 28},
+    {Op::v_swmmac_f32_16x16x32_bf16, false, 'A', 0, 1, 31, 3, 17, 0},
+    {Op::v_swmmac_f32_16x16x32_bf16, false, 'A', 0, 5, 16, 2, 5, 0},
+    {Op::v_swmmac_f32_16x16x32_bf16, false, 'A', 0, 15, 31, 3, 31, 0},
+    {Op::v_swmmac_f32_16x16x32_bf16, false, 'B', 0, 1, 15, 0, 15, 16},
+    {Op::v_swmmac_f32_16x16x32_bf16, false, 'B', 0, 10, 8, 1, 24, 0},
+    {Op::v_swmmac_f32_16x16x32_bf16, false, 'B', 0, 31, 15, 7, 31, 16},
+    {Op::v_swmmac_f32_16x16x32_bf16, false, 'k', 0, 1, 31, 0, 17, 12},
+    {Op::v_swmmac_f32_16x16x32_bf16, false, 'k', 0, 5, 16, 0, 5, 8},
+    {Op::v_swmmac_f32_16x16x32_bf16, false, 'k', 0, 15, 31, 0, 31, 12},
+    {Op::v_swmmac_f32_16x16x32_bf16, false, 'k', 1, 1, 31, 0, 17, 28},
+    {Op::v_swmmac_f32_16x16x32_bf16, false, 'k', 1, 5, 16, 0, 5, 24},
+    {Op::v_swmmac_f32_16x16x32_bf16, false, 'k', 1, 15, 31, 0, 31, 28},
+    {Op::v_swmmac_f32_16x16x32_bf16, true, 'A', 0, 1, 31, 1, 49, 0},
+    {Op::v_swmmac_f32_16x16x32_bf16, true, 'A', 0, 5, 16, 0, 37, 0},
+    {Op::v_swmmac_f32_16x16x32_bf16, true, 'A', 0, 15, 31, 1, 63, 0},
+    {Op::v_swmmac_f32_16x16x32_bf16, true, 'B', 0, 1, 15, 0, 15, 16},
+    {Op::v_swmmac_f32_16x16x32_bf16, true, 'B', 0, 10, 8, 1, 24, 0},
+    {Op::v_swmmac_f32_16x16x32_bf16, true, 'B', 0, 31, 15, 3, 63, 16},
+    {Op::v_swmmac_f32_16x16x32_bf16, true, 'k', 0, 1, 31, 0, 49, 4},
+    {Op::v_swmmac_f32_16x16x32_bf16, true, 'k', 0, 5, 16, 0, 37, 0},
+    {Op::v_swmmac_f32_16x16x32_bf16, true, 'k', 0, 15, 31, 0, 63, 4},
+    {Op::v_swmmac_f32_16x16x32_bf16, true, 'k', 1, 1, 31, 0, 49, 12},
+    {Op::v_swmmac_f32_16x16x32_bf16, true, 'k', 1, 5, 16, 0, 37, 8},
+    {Op::v_swmmac_f32_16x16x32_bf16, true, 'k', 1, 15, 31, 0, 63, 12},
+    {Op::v_swmmac_f32_16x16x32_bf16, true, 'k', 2, 1, 31, 0, 49, 20},
+    {Op::v_swmmac_f32_16x16x32_bf16, true, 'k', 2, 5, 16, 0, 37, 16},
+    {Op::v_swmmac_f32_16x16x32_bf16, true, 'k', 2, 15, 31, 0, 63, 20},
+    {Op::v_swmmac_f32_16x16x32_bf16, true, 'k', 3, 1, 31, 0, 49, 28},
+    {Op::v_swmmac_f32_16x16x32_bf16, true, 'k', 3, 5, 16, 0, 37, 24},
+    {Op::v_swmmac_f32_16x16x32_bf16, true, 'k', 3, 15, 31, 0, 63, 28},
+    {Op::v_swmmac_f16_16x16x32_f16, false, 'A', 0, 1, 31, 3, 17, 0},
+    {Op::v_swmmac_f16_16x16x32_f16, false, 'A', 0, 5, 16, 2, 5, 0},
+    {Op::v_swmmac_f16_16x16x32_f16, false, 'A', 0, 15, 31, 3, 31, 0},
+    {Op::v_swmmac_f16_16x16x32_f16, false, 'B', 0, 1, 15, 0, 15, 16},
+    {Op::v_swmmac_f16_16x16x32_f16, false, 'B', 0, 10, 8, 1, 24, 0},
+    {Op::v_swmmac_f16_16x16x32_f16, false, 'B', 0, 31, 15, 7, 31, 16},
+    {Op::v_swmmac_f16_16x16x32_f16, false, 'k', 0, 1, 31, 0, 17, 12},
+    {Op::v_swmmac_f16_16x16x32_f16, false, 'k', 0, 5, 16, 0, 5, 8},
+    {Op::v_swmmac_f16_16x16x32_f16, false, 'k', 0, 15, 31, 0, 31, 12},
+    {Op::v_swmmac_f16_16x16x32_f16, false, 'k', 1, 1, 31, 0, 17, 28},
+    {Op::v_swmmac_f16_16x16x32_f16, false, 'k', 1, 5, 16, 0, 5, 24},
+    {Op::v_swmmac_f16_16x16x32_f16, false, 'k', 1, 15, 31, 0, 31, 28},
+    {Op::v_swmmac_f16_16x16x32_f16, true, 'A', 0, 1, 31, 1, 49, 0},
+    {Op::v_swmmac_f16_16x16x32_f16, true, 'A', 0, 5, 16, 0, 37, 0},
+    {Op::v_swmmac_f16_16x16x32_f16, true, 'A', 0, 15, 31, 1, 63, 0},
+    {Op::v_swmmac_f16_16x16x32_f16, true, 'B', 0, 1, 15, 0, 15, 16},
+    {Op::v_swmmac_f16_16x16x32_f16, true, 'B', 0, 10, 8, 1, 24, 0},
+    {Op::v_swmmac_f16_16x16x32_f16, true, 'B', 0, 31, 15, 3, 63, 16},
+    {Op::v_swmmac_f16_16x16x32_f16, true, 'k', 0, 1, 31, 0, 49, 4},
+    {Op::v_swmmac_f16_16x16x32_f16, true, 'k', 0, 5, 16, 0, 37, 0},
+    {Op::v_swmmac_f16_16x16x32_f16, true, 'k', 0, 15, 31, 0, 63, 4},
+    {Op::v_swmmac_f16_16x16x32_f16, true, 'k', 1, 1, 31, 0, 49, 12},
+    {Op::v_swmmac_f16_16x16x32_f16, true, 'k', 1, 5, 16, 0, 37, 8},
+    {Op::v_swmmac_f16_16x16x32_f16, true, 'k', 1, 15, 31, 0, 63, 12},
+    {Op::v_swmmac_f16_16x16x32_f16, true, 'k', 2, 1, 31, 0, 49, 20},
+    {Op::v_swmmac_f16_16x16x32_f16, true, 'k', 2, 5, 16, 0, 37, 16},
+    {Op::v_swmmac_f16_16x16x32_f16, true, 'k', 2, 15, 31, 0, 63, 20},
+    {Op::v_swmmac_f16_16x16x32_f16, true, 'k', 3, 1, 31, 0, 49, 28},
+    {Op::v_swmmac_f16_16x16x32_f16, true, 'k', 3, 5, 16, 0, 37, 24},
+    {Op::v_swmmac_f16_16x16x32_f16, true, 'k', 3, 15, 31, 0, 63, 28},
+    {Op::v_swmmac_bf16_16x16x32_bf16, false, 'A', 0, 1, 31, 3, 17, 0},
+    {Op::v_swmmac_bf16_16x16x32_bf16, false, 'A', 0, 5, 16, 2, 5, 0},
+    {Op::v_swmmac_bf16_16x16x32_bf16, false, 'A', 0, 15, 31, 3, 31, 0},
+    {Op::v_swmmac_bf16_16x16x32_bf16, false, 'B', 0, 1, 15, 0, 15, 16},
+    {Op::v_swmmac_bf16_16x16x32_bf16, false, 'B', 0, 10, 8, 1, 24, 0},
+    {Op::v_swmmac_bf16_16x16x32_bf16, false, 'B', 0, 31, 15, 7, 31, 16},
+    {Op::v_swmmac_bf16_16x16x32_bf16, false, 'k', 0, 1, 31, 0, 17, 12},
+    {Op::v_swmmac_bf16_16x16x32_bf16, false, 'k', 0, 5, 16, 0, 5, 8},
+    {Op::v_swmmac_bf16_16x16x32_bf16, false, 'k', 0, 15, 31, 0, 31, 12},
+    {Op::v_swmmac_bf16_16x16x32_bf16, false, 'k', 1, 1, 31, 0, 17, 28},
+    {Op::v_swmmac_bf16_16x16x32_bf16, false, 'k', 1, 5, 16, 0, 5, 24},
+    {Op::v_swmmac_bf16_16x16x32_bf16, false, 'k', 1, 15, 31, 0, 31, 28},
+    {Op::v_swmmac_bf16_16x16x32_bf16, true, 'A', 0, 1, 31, 1, 49, 0},
+    {Op::v_swmmac_bf16_16x16x32_bf16, true, 'A', 0, 5, 16, 0, 37, 0},
+    {Op::v_swmmac_bf16_16x16x32_bf16, true, 'A', 0, 15, 31, 1, 63, 0},
+    {Op::v_swmmac_bf16_16x16x32_bf16, true, 'B', 0, 1, 15, 0, 15, 16},
+    {Op::v_swmmac_bf16_16x16x32_bf16, true, 'B', 0, 10, 8, 1, 24, 0},
+    {Op::v_swmmac_bf16_16x16x32_bf16, true, 'B', 0, 31, 15, 3, 63, 16},
+    {Op::v_swmmac_bf16_16x16x32_bf16, true, 'k', 0, 1, 31, 0, 49, 4},
+    {Op::v_swmmac_bf16_16x16x32_bf16, true, 'k', 0, 5, 16, 0, 37, 0},
+    {Op::v_swmmac_bf16_16x16x32_bf16, true, 'k', 0, 15, 31, 0, 63, 4},
+    {Op::v_swmmac_bf16_16x16x32_bf16, true, 'k', 1, 1, 31, 0, 49, 12},
+    {Op::v_swmmac_bf16_16x16x32_bf16, true, 'k', 1, 5, 16, 0, 37, 8},
+    {Op::v_swmmac_bf16_16x16x32_bf16, true, 'k', 1, 15, 31, 0, 63, 12},
+    {Op::v_swmmac_bf16_16x16x32_bf16, true, 'k', 2, 1, 31, 0, 49, 20},
+    {Op::v_swmmac_bf16_16x16x32_bf16, true, 'k', 2, 5, 16, 0, 37, 16},
+    {Op::v_swmmac_bf16_16x16x32_bf16, true, 'k', 2, 15, 31, 0, 63, 20},
+    {Op::v_swmmac_bf16_16x16x32_bf16, true, 'k', 3, 1, 31, 0, 49, 28},
+    {Op::v_swmmac_bf16_16x16x32_bf16, true, 'k', 3, 5, 16, 0, 37, 24},
+    {Op::v_swmmac_bf16_16x16x32_bf16, true, 'k', 3, 15, 31, 0, 63, 28},
+    {Op::v_swmmac_i32_16x16x32_iu8, false, 'A', 0, 1, 31, 1, 17, 16},
+    {Op::v_swmmac_i32_16x16x32_iu8, false, 'A', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_i32_16x16x32_iu8, false, 'A', 0, 15, 31, 1, 31, 16},
+    {Op::v_swmmac_i32_16x16x32_iu8, false, 'B', 0, 1, 15, 0, 15, 8},
+    {Op::v_swmmac_i32_16x16x32_iu8, false, 'B', 0, 10, 8, 2, 8, 16},
+    {Op::v_swmmac_i32_16x16x32_iu8, false, 'B', 0, 31, 15, 3, 31, 24},
+    {Op::v_swmmac_i32_16x16x32_iu8, false, 'k', 0, 1, 31, 0, 17, 12},
+    {Op::v_swmmac_i32_16x16x32_iu8, false, 'k', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_i32_16x16x32_iu8, false, 'k', 0, 15, 31, 0, 31, 12},
+    {Op::v_swmmac_i32_16x16x32_iu8, false, 'k', 1, 1, 31, 0, 17, 28},
+    {Op::v_swmmac_i32_16x16x32_iu8, false, 'k', 1, 5, 16, 0, 21, 16},
+    {Op::v_swmmac_i32_16x16x32_iu8, false, 'k', 1, 15, 31, 0, 31, 28},
+    {Op::v_swmmac_i32_16x16x32_iu8, true, 'A', 0, 1, 31, 0, 49, 16},
+    {Op::v_swmmac_i32_16x16x32_iu8, true, 'A', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_i32_16x16x32_iu8, true, 'A', 0, 15, 31, 0, 63, 16},
+    {Op::v_swmmac_i32_16x16x32_iu8, true, 'B', 0, 1, 15, 0, 15, 8},
+    {Op::v_swmmac_i32_16x16x32_iu8, true, 'B', 0, 10, 8, 0, 40, 16},
+    {Op::v_swmmac_i32_16x16x32_iu8, true, 'B', 0, 31, 15, 1, 63, 24},
+    {Op::v_swmmac_i32_16x16x32_iu8, true, 'k', 0, 1, 31, 0, 49, 4},
+    {Op::v_swmmac_i32_16x16x32_iu8, true, 'k', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_i32_16x16x32_iu8, true, 'k', 0, 15, 31, 0, 63, 4},
+    {Op::v_swmmac_i32_16x16x32_iu8, true, 'k', 1, 1, 31, 0, 49, 12},
+    {Op::v_swmmac_i32_16x16x32_iu8, true, 'k', 1, 5, 16, 0, 21, 8},
+    {Op::v_swmmac_i32_16x16x32_iu8, true, 'k', 1, 15, 31, 0, 63, 12},
+    {Op::v_swmmac_i32_16x16x32_iu8, true, 'k', 2, 1, 31, 0, 49, 20},
+    {Op::v_swmmac_i32_16x16x32_iu8, true, 'k', 2, 5, 16, 0, 21, 16},
+    {Op::v_swmmac_i32_16x16x32_iu8, true, 'k', 2, 15, 31, 0, 63, 20},
+    {Op::v_swmmac_i32_16x16x32_iu8, true, 'k', 3, 1, 31, 0, 49, 28},
+    {Op::v_swmmac_i32_16x16x32_iu8, true, 'k', 3, 5, 16, 0, 21, 24},
+    {Op::v_swmmac_i32_16x16x32_iu8, true, 'k', 3, 15, 31, 0, 63, 28},
+    {Op::v_swmmac_i32_16x16x32_iu4, false, 'A', 0, 1, 31, 0, 17, 24},
+    {Op::v_swmmac_i32_16x16x32_iu4, false, 'A', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_i32_16x16x32_iu4, false, 'A', 0, 15, 31, 0, 31, 24},
+    {Op::v_swmmac_i32_16x16x32_iu4, false, 'B', 0, 1, 15, 0, 15, 4},
+    {Op::v_swmmac_i32_16x16x32_iu4, false, 'B', 0, 10, 8, 1, 8, 8},
+    {Op::v_swmmac_i32_16x16x32_iu4, false, 'B', 0, 31, 15, 1, 31, 28},
+    {Op::v_swmmac_i32_16x16x32_iu4, false, 'k', 0, 1, 31, 0, 17, 12},
+    {Op::v_swmmac_i32_16x16x32_iu4, false, 'k', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_i32_16x16x32_iu4, false, 'k', 0, 15, 31, 0, 31, 12},
+    {Op::v_swmmac_i32_16x16x32_iu4, false, 'k', 1, 1, 31, 0, 17, 28},
+    {Op::v_swmmac_i32_16x16x32_iu4, false, 'k', 1, 5, 16, 0, 21, 16},
+    {Op::v_swmmac_i32_16x16x32_iu4, false, 'k', 1, 15, 31, 0, 31, 28},
+    {Op::v_swmmac_i32_16x16x32_iu4, true, 'A', 0, 1, 31, 0, 17, 24},
+    {Op::v_swmmac_i32_16x16x32_iu4, true, 'A', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_i32_16x16x32_iu4, true, 'A', 0, 15, 31, 0, 31, 24},
+    {Op::v_swmmac_i32_16x16x32_iu4, true, 'B', 0, 1, 15, 0, 15, 4},
+    {Op::v_swmmac_i32_16x16x32_iu4, true, 'B', 0, 10, 8, 0, 40, 8},
+    {Op::v_swmmac_i32_16x16x32_iu4, true, 'B', 0, 31, 15, 0, 63, 28},
+    {Op::v_swmmac_i32_16x16x32_iu4, true, 'k', 0, 1, 31, 0, 17, 12},
+    {Op::v_swmmac_i32_16x16x32_iu4, true, 'k', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_i32_16x16x32_iu4, true, 'k', 0, 15, 31, 0, 31, 12},
+    {Op::v_swmmac_i32_16x16x32_iu4, true, 'k', 1, 1, 31, 0, 17, 28},
+    {Op::v_swmmac_i32_16x16x32_iu4, true, 'k', 1, 5, 16, 0, 21, 16},
+    {Op::v_swmmac_i32_16x16x32_iu4, true, 'k', 1, 15, 31, 0, 31, 28},
+    {Op::v_swmmac_i32_16x16x64_iu4, false, 'A', 0, 1, 63, 1, 17, 24},
+    {Op::v_swmmac_i32_16x16x64_iu4, false, 'A', 0, 5, 32, 0, 21, 0},
+    {Op::v_swmmac_i32_16x16x64_iu4, false, 'A', 0, 15, 63, 1, 31, 24},
+    {Op::v_swmmac_i32_16x16x64_iu4, false, 'B', 0, 1, 15, 0, 15, 4},
+    {Op::v_swmmac_i32_16x16x64_iu4, false, 'B', 0, 21, 8, 2, 8, 20},
+    {Op::v_swmmac_i32_16x16x64_iu4, false, 'B', 0, 63, 15, 3, 31, 28},
+    {Op::v_swmmac_i32_16x16x64_iu4, false, 'k', 0, 1, 63, 0, 17, 28},
+    {Op::v_swmmac_i32_16x16x64_iu4, false, 'k', 0, 5, 32, 0, 21, 0},
+    {Op::v_swmmac_i32_16x16x64_iu4, false, 'k', 0, 15, 63, 0, 31, 28},
+    {Op::v_swmmac_i32_16x16x64_iu4, true, 'A', 0, 1, 63, 0, 49, 24},
+    {Op::v_swmmac_i32_16x16x64_iu4, true, 'A', 0, 5, 32, 0, 21, 0},
+    {Op::v_swmmac_i32_16x16x64_iu4, true, 'A', 0, 15, 63, 0, 63, 24},
+    {Op::v_swmmac_i32_16x16x64_iu4, true, 'B', 0, 1, 15, 0, 15, 4},
+    {Op::v_swmmac_i32_16x16x64_iu4, true, 'B', 0, 21, 8, 0, 40, 20},
+    {Op::v_swmmac_i32_16x16x64_iu4, true, 'B', 0, 63, 15, 1, 63, 28},
+    {Op::v_swmmac_i32_16x16x64_iu4, true, 'k', 0, 1, 63, 0, 49, 12},
+    {Op::v_swmmac_i32_16x16x64_iu4, true, 'k', 0, 5, 32, 0, 21, 0},
+    {Op::v_swmmac_i32_16x16x64_iu4, true, 'k', 0, 15, 63, 0, 63, 12},
+    {Op::v_swmmac_i32_16x16x64_iu4, true, 'k', 1, 1, 63, 0, 49, 28},
+    {Op::v_swmmac_i32_16x16x64_iu4, true, 'k', 1, 5, 32, 0, 21, 16},
+    {Op::v_swmmac_i32_16x16x64_iu4, true, 'k', 1, 15, 63, 0, 63, 28},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, false, 'A', 0, 1, 31, 1, 17, 16},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, false, 'A', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, false, 'A', 0, 15, 31, 1, 31, 16},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, false, 'B', 0, 1, 15, 0, 15, 8},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, false, 'B', 0, 10, 8, 2, 8, 16},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, false, 'B', 0, 31, 15, 3, 31, 24},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, false, 'k', 0, 1, 31, 0, 17, 12},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, false, 'k', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, false, 'k', 0, 15, 31, 0, 31, 12},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, false, 'k', 1, 1, 31, 0, 17, 28},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, false, 'k', 1, 5, 16, 0, 21, 16},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, false, 'k', 1, 15, 31, 0, 31, 28},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, true, 'A', 0, 1, 31, 0, 49, 16},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, true, 'A', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, true, 'A', 0, 15, 31, 0, 63, 16},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, true, 'B', 0, 1, 15, 0, 15, 8},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, true, 'B', 0, 10, 8, 0, 40, 16},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, true, 'B', 0, 31, 15, 1, 63, 24},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, true, 'k', 0, 1, 31, 0, 49, 4},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, true, 'k', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, true, 'k', 0, 15, 31, 0, 63, 4},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, true, 'k', 1, 1, 31, 0, 49, 12},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, true, 'k', 1, 5, 16, 0, 21, 8},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, true, 'k', 1, 15, 31, 0, 63, 12},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, true, 'k', 2, 1, 31, 0, 49, 20},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, true, 'k', 2, 5, 16, 0, 21, 16},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, true, 'k', 2, 15, 31, 0, 63, 20},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, true, 'k', 3, 1, 31, 0, 49, 28},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, true, 'k', 3, 5, 16, 0, 21, 24},
+    {Op::v_swmmac_f32_16x16x32_fp8_fp8, true, 'k', 3, 15, 31, 0, 63, 28},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, false, 'A', 0, 1, 31, 1, 17, 16},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, false, 'A', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, false, 'A', 0, 15, 31, 1, 31, 16},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, false, 'B', 0, 1, 15, 0, 15, 8},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, false, 'B', 0, 10, 8, 2, 8, 16},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, false, 'B', 0, 31, 15, 3, 31, 24},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, false, 'k', 0, 1, 31, 0, 17, 12},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, false, 'k', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, false, 'k', 0, 15, 31, 0, 31, 12},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, false, 'k', 1, 1, 31, 0, 17, 28},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, false, 'k', 1, 5, 16, 0, 21, 16},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, false, 'k', 1, 15, 31, 0, 31, 28},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, true, 'A', 0, 1, 31, 0, 49, 16},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, true, 'A', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, true, 'A', 0, 15, 31, 0, 63, 16},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, true, 'B', 0, 1, 15, 0, 15, 8},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, true, 'B', 0, 10, 8, 0, 40, 16},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, true, 'B', 0, 31, 15, 1, 63, 24},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, true, 'k', 0, 1, 31, 0, 49, 4},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, true, 'k', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, true, 'k', 0, 15, 31, 0, 63, 4},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, true, 'k', 1, 1, 31, 0, 49, 12},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, true, 'k', 1, 5, 16, 0, 21, 8},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, true, 'k', 1, 15, 31, 0, 63, 12},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, true, 'k', 2, 1, 31, 0, 49, 20},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, true, 'k', 2, 5, 16, 0, 21, 16},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, true, 'k', 2, 15, 31, 0, 63, 20},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, true, 'k', 3, 1, 31, 0, 49, 28},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, true, 'k', 3, 5, 16, 0, 21, 24},
+    {Op::v_swmmac_f32_16x16x32_fp8_bf8, true, 'k', 3, 15, 31, 0, 63, 28},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, false, 'A', 0, 1, 31, 1, 17, 16},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, false, 'A', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, false, 'A', 0, 15, 31, 1, 31, 16},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, false, 'B', 0, 1, 15, 0, 15, 8},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, false, 'B', 0, 10, 8, 2, 8, 16},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, false, 'B', 0, 31, 15, 3, 31, 24},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, false, 'k', 0, 1, 31, 0, 17, 12},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, false, 'k', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, false, 'k', 0, 15, 31, 0, 31, 12},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, false, 'k', 1, 1, 31, 0, 17, 28},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, false, 'k', 1, 5, 16, 0, 21, 16},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, false, 'k', 1, 15, 31, 0, 31, 28},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, true, 'A', 0, 1, 31, 0, 49, 16},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, true, 'A', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, true, 'A', 0, 15, 31, 0, 63, 16},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, true, 'B', 0, 1, 15, 0, 15, 8},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, true, 'B', 0, 10, 8, 0, 40, 16},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, true, 'B', 0, 31, 15, 1, 63, 24},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, true, 'k', 0, 1, 31, 0, 49, 4},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, true, 'k', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, true, 'k', 0, 15, 31, 0, 63, 4},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, true, 'k', 1, 1, 31, 0, 49, 12},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, true, 'k', 1, 5, 16, 0, 21, 8},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, true, 'k', 1, 15, 31, 0, 63, 12},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, true, 'k', 2, 1, 31, 0, 49, 20},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, true, 'k', 2, 5, 16, 0, 21, 16},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, true, 'k', 2, 15, 31, 0, 63, 20},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, true, 'k', 3, 1, 31, 0, 49, 28},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, true, 'k', 3, 5, 16, 0, 21, 24},
+    {Op::v_swmmac_f32_16x16x32_bf8_fp8, true, 'k', 3, 15, 31, 0, 63, 28},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, false, 'A', 0, 1, 31, 1, 17, 16},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, false, 'A', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, false, 'A', 0, 15, 31, 1, 31, 16},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, false, 'B', 0, 1, 15, 0, 15, 8},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, false, 'B', 0, 10, 8, 2, 8, 16},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, false, 'B', 0, 31, 15, 3, 31, 24},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, false, 'k', 0, 1, 31, 0, 17, 12},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, false, 'k', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, false, 'k', 0, 15, 31, 0, 31, 12},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, false, 'k', 1, 1, 31, 0, 17, 28},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, false, 'k', 1, 5, 16, 0, 21, 16},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, false, 'k', 1, 15, 31, 0, 31, 28},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, true, 'A', 0, 1, 31, 0, 49, 16},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, true, 'A', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, true, 'A', 0, 15, 31, 0, 63, 16},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, true, 'B', 0, 1, 15, 0, 15, 8},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, true, 'B', 0, 10, 8, 0, 40, 16},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, true, 'B', 0, 31, 15, 1, 63, 24},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, true, 'k', 0, 1, 31, 0, 49, 4},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, true, 'k', 0, 5, 16, 0, 21, 0},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, true, 'k', 0, 15, 31, 0, 63, 4},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, true, 'k', 1, 1, 31, 0, 49, 12},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, true, 'k', 1, 5, 16, 0, 21, 8},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, true, 'k', 1, 15, 31, 0, 63, 12},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, true, 'k', 2, 1, 31, 0, 49, 20},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, true, 'k', 2, 5, 16, 0, 21, 16},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, true, 'k', 2, 15, 31, 0, 63, 20},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, true, 'k', 3, 1, 31, 0, 49, 28},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, true, 'k', 3, 5, 16, 0, 21, 24},
+    {Op::v_swmmac_f32_16x16x32_bf8_bf8, true, 'k', 3, 15, 31, 0, 63, 28},
+};
+
+TEST(WmmaLayout, SparseOperandsAreWhereTheCalculatorPutsThem) {
+  for (const SparsePin& p : kSparsePins) {
+    const WmmaShape s = wmma_shape(p.op);
+    const unsigned bits = wmma_bits(s.a);
+    const std::string what = std::string(op_name(p.op, Gfx::v12)) + " " + p.matrix +
+                             std::to_string(p.row) + "," + std::to_string(p.col);
+    if (p.matrix == 'B') {
+      const WmmaSlot got = swmmac_b_slot(p.wave64, wmma_bits(s.b), s.k, p.col, p.row);
+      EXPECT_EQ(got.gpr, p.gpr) << what;
+      EXPECT_EQ(got.lane, p.lane) << what;
+      EXPECT_EQ(got.bit, p.bit) << what;
+      continue;
+    }
+    const WmmaSlot group = swmmac_a_slot(p.wave64, bits, s.k, p.row, p.col);
+    EXPECT_EQ(group.lane, p.lane) << what;
+    if (p.matrix == 'A') {
+      EXPECT_EQ(group.gpr, p.gpr) << what;
+      EXPECT_EQ(group.bit, p.bit) << what;
+    } else {
+      const unsigned a_regs = wmma_regs(p.op, Gfx::v12, p.wave64).a;
+      EXPECT_EQ(swmmac_index_bit(group, bits, a_regs, p.set), p.bit) << what;
+    }
+  }
+}
+
+// D += A x B with A 4:2 sparse: random kept values and random indices (repeats included: both
+// kept values then meet the same row of B), every index_key set, both waves.
+void check_sparse(Op op, bool wave64, unsigned set, unsigned neg, std::mt19937& rng) {
+  const WmmaShape s = wmma_shape(op);
+  const WmmaRegs regs = wmma_regs(op, Gfx::v12, wave64);
+  const unsigned abits = wmma_bits(s.a), bbits = wmma_bits(s.b), obits = wmma_bits(s.out);
+  const bool integer = s.out == WmmaElem::I32;
+  constexpr unsigned kIndex = kC;
+  FlatMemory mem;
+  Mods m;
+  m.opsel = set;
+  m.neg = neg;
+  m.c_code = 256 + kIndex;
+  std::vector<uint32_t> code = wmma_words(Gfx::v12, op, m);
+  code.push_back(sim::test::kEndpgm);
+  sim::test::put_words(mem, kCode, code);
+  sim::test::WaveRunner runner(mem, kCode, Gfx::v12);
+  Wave w;
+  sim::test::start_wave(w, wave64, kVgprs, kCode);
+  for (unsigned r = 0; r < kVgprs; ++r)
+    for (unsigned l = 0; l < w.lanes(); ++l) {
+      w.select_half(l / 32);
+      w.v(r, l % 32) = rng();
+    }
+  auto put = [&](unsigned reg, unsigned lane, unsigned bit, unsigned bits, uint32_t raw) {
+    for (unsigned l = lane; l < w.lanes(); l += 32) { // lanes 32.. repeat a 32-lane operand
+      if (l != lane && !(wave64 && regs.a == 1 && abits == 4 && s.k == 32)) break;
+      w.select_half(l / 32);
+      uint32_t& word = w.v(reg, l % 32);
+      const uint32_t mask = (bits == 32 ? ~0u : (1u << bits) - 1) << bit;
+      word = (word & ~mask) | (raw << bit);
+    }
+  };
+  uint32_t kept[16][32][2], where[16][32][2], b[64][16], c[16][16];
+  for (unsigned r = 0; r < 16; ++r)
+    for (unsigned g = 0; g < s.k / 4; ++g) {
+      const WmmaSlot slot = swmmac_a_slot(wave64, abits, s.k, r, 4 * g);
+      unsigned field = 0;
+      for (unsigned n = 0; n < 2; ++n) {
+        kept[r][g][n] = random_element(s.a, rng);
+        where[r][g][n] = rng() & 3;
+        field |= where[r][g][n] << (2 * n);
+        put(kA + slot.gpr, slot.lane, slot.bit + n * abits, abits, kept[r][g][n]);
+      }
+      put(kIndex, slot.lane, swmmac_index_bit(slot, abits, regs.a, set), 4, field);
+    }
+  for (unsigned k = 0; k < s.k; ++k)
+    for (unsigned j = 0; j < 16; ++j) {
+      b[k][j] = random_element(s.b, rng);
+      const WmmaSlot sl = swmmac_b_slot(wave64, bbits, s.k, j, k);
+      put(kB + sl.gpr, sl.lane, sl.bit, bbits, b[k][j]);
+    }
+  for (unsigned i = 0; i < 16; ++i)
+    for (unsigned j = 0; j < 16; ++j) {
+      c[i][j] = integer       ? uint32_t(rng())
+                : obits == 16 ? random_element(s.out, rng)
+                              : std::bit_cast<uint32_t>(
+                                    float(std::uniform_real_distribution<float>(-100, 100)(rng)));
+      const WmmaSlot sl = wmma_output_slot(Gfx::v12, wave64, obits, false, i, j);
+      put(kD + sl.gpr, sl.lane, sl.bit, obits, c[i][j]);
+    }
+  w.select_half(0);
+  runner.run(w);
+  ASSERT_TRUE(w.done);
+  const std::string what = std::string(op_name(op, Gfx::v12)) + (wave64 ? " wave64" : " wave32") +
+                           " index_key " + std::to_string(set);
+  for (unsigned i = 0; i < 16; ++i)
+    for (unsigned j = 0; j < 16; ++j) {
+      const WmmaSlot sl = wmma_output_slot(Gfx::v12, wave64, obits, false, i, j);
+      const uint32_t got =
+          (sim::test::lane_vgpr(w, kD + sl.gpr, sl.lane) >> sl.bit) & (obits == 32 ? ~0u : 0xffffu);
+      if (integer) {
+        int64_t sum = int32_t(c[i][j]);
+        for (unsigned g = 0; g < s.k / 4; ++g)
+          for (unsigned n = 0; n < 2; ++n)
+            sum += int64_t(element_value(kept[i][g][n], s.a, neg & 1)) *
+                   int64_t(element_value(b[4 * g + where[i][g][n]][j], s.b, (neg >> 1) & 1));
+        ASSERT_EQ(got, uint32_t(sum)) << what << " D" << i << "," << j;
+        continue;
+      }
+      long double sum = element_value(c[i][j], s.out, false);
+      for (unsigned g = 0; g < s.k / 4; ++g)
+        for (unsigned n = 0; n < 2; ++n) {
+          long double x = element_value(kept[i][g][n], s.a, false);
+          long double y = element_value(b[4 * g + where[i][g][n]][j], s.b, false);
+          if (abits == 16 && ((n ? 0u : neg) & 1)) x = -x; // neg_lo: the first kept (low half)
+          const bool b_hi = swmmac_b_slot(wave64, bbits, s.k, j, 4 * g + where[i][g][n]).bit != 0;
+          if (bbits == 16 && !b_hi && ((neg >> 1) & 1)) y = -y;
+          sum += x * y;
+        }
+      uint32_t want;
+      if (s.out == WmmaElem::F32)
+        want = std::bit_cast<uint32_t>(float(sum));
+      else if (s.out == WmmaElem::F16)
+        want = std::bit_cast<uint16_t>(_Float16(sum));
+      else {
+        const uint32_t u = std::bit_cast<uint32_t>(float(sum));
+        want = (u + 0x7fff + ((u >> 16) & 1)) >> 16;
+      }
+      if (std::isnan(sum)) {
+        const bool nan = obits == 32              ? std::isnan(std::bit_cast<float>(got))
+                         : s.out == WmmaElem::F16 ? (got & 0x7c00) == 0x7c00 && (got & 0x3ff)
+                                                  : (got & 0x7f80) == 0x7f80 && (got & 0x7f);
+        ASSERT_TRUE(nan) << what << " D" << i << "," << j;
+      } else {
+        ASSERT_EQ(got, want) << what << " D" << i << "," << j;
+      }
+    }
+}
+
+TEST(WmmaExecution, SparseFormsWithEveryIndexSet) {
+  std::mt19937 rng(9);
+  const Op ops[] = {Op::v_swmmac_f32_16x16x32_f16,     Op::v_swmmac_f32_16x16x32_bf16,
+                    Op::v_swmmac_f16_16x16x32_f16,     Op::v_swmmac_bf16_16x16x32_bf16,
+                    Op::v_swmmac_i32_16x16x32_iu8,     Op::v_swmmac_i32_16x16x32_iu4,
+                    Op::v_swmmac_i32_16x16x64_iu4,     Op::v_swmmac_f32_16x16x32_fp8_fp8,
+                    Op::v_swmmac_f32_16x16x32_fp8_bf8, Op::v_swmmac_f32_16x16x32_bf8_fp8,
+                    Op::v_swmmac_f32_16x16x32_bf8_bf8};
+  for (Op op : ops)
+    for (bool wave64 : {false, true}) {
+      const WmmaShape s = wmma_shape(op);
+      const unsigned a_regs = wmma_regs(op, Gfx::v12, wave64).a;
+      const unsigned sets = 32 / (4 * (a_regs * 32 / (2 * wmma_bits(s.a))));
+      for (unsigned set = 0; set < sets; ++set) check_sparse(op, wave64, set, 0, rng);
+      // neg_lo[0..1]: signed integers, or negated low halves of 16-bit floats.
+      if (s.out == WmmaElem::I32 || wmma_bits(s.a) == 16) check_sparse(op, wave64, 0, 3, rng);
+    }
+}
+
+} // namespace
