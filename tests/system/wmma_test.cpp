@@ -78,6 +78,32 @@ kernel void mma_iu8(global const char* A, global const char* B, global const int
   const int8 d = WMMA_IU8(a, b, c);
   for (int v = 0; v < 8; ++v) D[D_ROW(l, v) * 16 + l % 16] = d[v];
 }
+
+// gfx12's 4:2 sparse form: `kept` holds each row's two values per group of four K (8 groups),
+// `where` their positions. Element 2g + n of lane l is group 4 (g / 2) + 2 (l / 16) + g % 2's
+// value n, its positions the index VGPR's bits 4g..4g+3; B's element e of lane l is
+// k = 16 (e / 8) + 8 (l / 16) + e % 8 (AMD Matrix Instruction Calculator, RDNA4).
+kernel void smma_f16(global const half* kept, global const uchar* where, global const half* B,
+                     global float* D) {
+#if !(defined(__gfx1100__) || defined(__gfx1101__) || defined(__gfx1102__))
+  const uint l = get_local_id(0), row = l % 16;
+  half8 a;
+  int index = 0;
+  for (int g = 0; g < 4; ++g) {
+    const int group = 4 * (g / 2) + 2 * (l / 16) + g % 2;
+    for (int n = 0; n < 2; ++n) {
+      a[2 * g + n] = kept[(row * 8 + group) * 2 + n];
+      index |= where[(row * 8 + group) * 2 + n] << (4 * g + 2 * n);
+    }
+  }
+  half16 b;
+  for (int e = 0; e < 16; ++e) b[e] = B[(16 * (e / 8) + 8 * (l / 16) + e % 8) * 16 + l % 16];
+  float8 d;
+  for (int v = 0; v < 8; ++v) d[v] = D[(8 * (l / 16) + v) * 16 + l % 16];
+  d = __builtin_amdgcn_swmmac_f32_16x16x32_f16_w32(a, b, d, index);
+  for (int v = 0; v < 8; ++v) D[(8 * (l / 16) + v) * 16 + l % 16] = d[v];
+#endif
+}
 )";
 
 class WmmaTest : public testing::Test {
@@ -148,4 +174,39 @@ TEST_F(WmmaTest, SignedBytesMultiplyIntoInt) {
       EXPECT_EQ(d[i * 16 + j], want) << "D" << i << "," << j;
     }
   for (cl_mem m : {ma, mb, mc, md}) clReleaseMemObject(m);
+}
+
+TEST_F(WmmaTest, SparseHalfMatricesOnGfx12) {
+  char name[64] = "";
+  clGetDeviceInfo(env_.device, CL_DEVICE_NAME, sizeof name, name, nullptr);
+  if (std::string(name).rfind("gfx12", 0) != 0) GTEST_SKIP() << "SWMMAC is gfx12's";
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> dist(-2, 2);
+  std::vector<_Float16> kept(16 * 8 * 2), b(32 * 16);
+  std::vector<uint8_t> where(16 * 8 * 2);
+  std::vector<float> d(256), start(256);
+  for (auto& v : kept) v = _Float16(dist(rng));
+  for (size_t i = 0; i < where.size(); i += 2) { // two distinct positions of four
+    where[i] = uint8_t(rng() % 4);
+    where[i + 1] = uint8_t((where[i] + 1 + rng() % 3) % 4);
+  }
+  for (auto& v : b) v = _Float16(dist(rng));
+  for (auto& v : d) v = dist(rng);
+  start = d;
+  cl_mem mk = env_.buffer(kept.size() * 2, kept.data()),
+         mw = env_.buffer(where.size(), where.data()), mb = env_.buffer(b.size() * 2, b.data()),
+         md = env_.buffer(1024, d.data());
+  run("smma_f16", mk, mw, mb, md);
+  ASSERT_EQ(clEnqueueReadBuffer(env_.queue, md, CL_TRUE, 0, 1024, d.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j) {
+      double want = start[i * 16 + j];
+      for (int g = 0; g < 8; ++g)
+        for (int n = 0; n < 2; ++n)
+          want += double(kept[(i * 8 + g) * 2 + n]) *
+                  double(b[(4 * g + where[(i * 8 + g) * 2 + n]) * 16 + j]);
+      EXPECT_NEAR(d[i * 16 + j], want, 1e-5 * (1 + std::fabs(want))) << "D" << i << "," << j;
+    }
+  for (cl_mem m : {mk, mw, mb, md}) clReleaseMemObject(m);
 }
