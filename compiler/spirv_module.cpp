@@ -1,4 +1,5 @@
 #include "spirv_module.h"
+#include "spirv_legalize.h"
 
 #include <algorithm>
 #include <cstring>
@@ -183,6 +184,7 @@ prepare_spirv(std::span<const uint8_t> bytes,
     error = refused;
     return std::nullopt;
   }
+  legalize_for_translator(out);
   std::vector<uint8_t> result(out.size() * 4);
   std::memcpy(result.data(), out.data(), result.size());
   return result;
