@@ -127,6 +127,7 @@ private:
   void exec_vop3p(Wave& w, const Inst& in);
   void exec_vopd(Wave& w, const Inst& in);
   bool exec_valu_fast(Wave& w, const Inst& in);
+  bool exec_valu64_fast(Wave& w, const Inst& in);
   bool exec_vopc_fast(Wave& w, const Inst& in);
   bool exec_vop3p_fast(Wave& w, const Inst& in);
   bool exec_vopd_fast(Wave& w, const Inst& in);

@@ -233,19 +233,55 @@ bool Executor::exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool s
   const bool store = in.op == Op::store_b32 || in.op == Op::store_b64 || in.op == Op::store_b96 ||
                      in.op == Op::store_b128;
   if (!load && !store) return false;
+  if (!exec) return true;
   const OpInfo& info = op_info(in.op);
   const unsigned n = regs_of(load ? info.dst_dwords : info.src_dwords[0]);
+  // Rows resolved (and checked against the VGPR allocation) once, not per lane.
+  const uint32_t* lo = &vreg(w, in.src[0], 0);
+  const uint32_t* hi = saddr ? nullptr : &vreg(w, in.src[0], 0, 1);
+  const uint64_t offset = uint64_t(int64_t(in.imm));
   uint64_t addr[kWaveSize];
-  for (uint32_t m = exec; m; m &= m - 1) {
-    const unsigned lane = unsigned(std::countr_zero(m));
-    const uint64_t a = (saddr ? sbase + vreg(w, in.src[0], lane)
-                              : uint64_t(vreg(w, in.src[0], lane)) |
-                                    (uint64_t(vreg(w, in.src[0], lane, 1)) << 32)) +
-                       uint64_t(int64_t(in.imm));
-    if ((a & 3) || (a & 4095) + 4 * n > 4096) return false;
-    addr[lane] = a;
+  auto lane_address = [&](unsigned lane) {
+    return (saddr ? sbase + lo[lane] : uint64_t(lo[lane]) | uint64_t(hi[lane]) << 32) + offset;
+  };
+  // Every lane dword-aligned and inside one page; a full wave checks without branches.
+  auto misfit = [&](uint64_t a) { return (a & 3) | uint64_t((a & 4095) + 4 * n > 4096); };
+  bool one_page = exec == ~0u;
+  if (one_page) {
+    uint64_t bad = 0;
+    for (unsigned lane = 0; lane < kWaveSize; ++lane) {
+      addr[lane] = lane_address(lane);
+      bad |= misfit(addr[lane]);
+    }
+    if (bad) return false;
+    for (unsigned lane = 1; lane < kWaveSize; ++lane)
+      one_page &= (addr[lane] >> 12) == (addr[0] >> 12);
+  } else {
+    for (uint32_t m = exec; m; m &= m - 1) {
+      const unsigned lane = unsigned(std::countr_zero(m));
+      addr[lane] = lane_address(lane);
+      if (misfit(addr[lane])) return false;
+    }
   }
+  uint32_t* data[4];
+  for (unsigned i = 0; i < n; ++i) data[i] = &vreg(w, load ? in.dst : in.src[1], 0, i);
   try {
+    if (one_page && n == 1) {
+      // The common case (a coalesced or page-local access of a full wave): one translation.
+      uint8_t* host_page = memory_.translate(addr[0] & ~uint64_t(4095), 4096, store);
+      auto word = [&](unsigned lane) {
+        return std::atomic_ref<uint32_t>(
+            *reinterpret_cast<uint32_t*>(host_page + (addr[lane] & 4095)));
+      };
+      uint32_t* d = data[0];
+      if (load)
+        for (unsigned lane = 0; lane < kWaveSize; ++lane)
+          d[lane] = word(lane).load(std::memory_order_relaxed);
+      else
+        for (unsigned lane = 0; lane < kWaveSize; ++lane)
+          word(lane).store(d[lane], std::memory_order_relaxed);
+      return true;
+    }
     // Neighbouring lanes mostly share a page: translate each page once.
     uint64_t page = ~0ull;
     uint8_t* host_page = nullptr;
@@ -259,9 +295,9 @@ bool Executor::exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool s
       for (unsigned i = 0; i < n; ++i) {
         std::atomic_ref<uint32_t> word(p[i]);
         if (load)
-          vreg(w, in.dst, lane, i) = word.load(std::memory_order_relaxed);
+          data[i][lane] = word.load(std::memory_order_relaxed);
         else
-          word.store(vreg(w, in.src[1], lane, i), std::memory_order_relaxed);
+          word.store(data[i][lane], std::memory_order_relaxed);
       }
     }
   } catch (const MemoryFault& f) {

@@ -448,6 +448,30 @@ template <class T, class U>
   }
 }
 
+// v_add_co_u32 / v_add_co_ci_u32 on rows: the carry-out mask first (d may be a source row),
+// from compares that vectorise (a lane's carry-in bit as a row, s + 1 wraps only from ~0).
+[[gnu::always_inline]] inline uint32_t add_carry(uint32_t exec, uint32_t* d, const uint32_t* a,
+                                                 const uint32_t* b, uint32_t carry_in) {
+  alignas(32) uint32_t ci[kWaveSize];
+  for (unsigned l = 0; l < kWaveSize; ++l) ci[l] = (carry_in >> l) & 1;
+  const uint32_t carry = lane_mask(exec, [&](unsigned l) {
+    const uint32_t s = a[l] + b[l];
+    return (s < a[l]) | (ci[l] & (s == ~0u));
+  });
+  for_lanes(exec, [&](unsigned l) { d[l] = a[l] + b[l] + ci[l]; });
+  return carry;
+}
+uint32_t add_carry_baseline(uint32_t exec, uint32_t* d, const uint32_t* a, const uint32_t* b,
+                            uint32_t carry_in) {
+  return add_carry(exec, d, a, b, carry_in);
+}
+[[gnu::target("avx2")]] uint32_t add_carry_avx2(uint32_t exec, uint32_t* d, const uint32_t* a,
+                                                const uint32_t* b, uint32_t carry_in) {
+  return add_carry(exec, d, a, b, carry_in);
+}
+using AddCarry = uint32_t (*)(uint32_t, uint32_t*, const uint32_t*, const uint32_t*, uint32_t);
+const AddCarry kAddCarry = kLoops == &loops_baseline ? &add_carry_baseline : &add_carry_avx2;
+
 // VOPD halves the loops cover (the rest run lane by lane in vopd.cpp).
 bool fast_dual_op(Op op) {
   switch (op) {
@@ -488,7 +512,83 @@ bool Executor::exec_vopd_fast(Wave& w, const Inst& in) {
   return true;
 }
 
+// The 64-bit shifts and the 32 x 32 + 64 multiply-adds of address arithmetic (valu.cpp's
+// semantics): each lane reads its sources before writing its destination pair, as there.
+bool Executor::exec_valu64_fast(Wave& w, const Inst& in) {
+  if (in.abs || in.neg || in.omod || in.clamp || in.opsel) return false;
+  const uint32_t exec = w.exec();
+  // A 64-bit source row: a VGPR pair, or a scalar's 64-bit value (vread64 as an integer).
+  auto row64 = [&](unsigned i, uint64_t* out) {
+    const uint16_t code = in.src[i];
+    if (code >= src::kVgpr0) {
+      const uint32_t* lo = &vreg(w, code, 0);
+      const uint32_t* hi = &vreg(w, code, 0, 1);
+      for (unsigned l = 0; l < kWaveSize; ++l) out[l] = uint64_t(lo[l]) | uint64_t(hi[l]) << 32;
+    } else {
+      std::fill_n(out, kWaveSize, sread64(w, in, code, false));
+    }
+  };
+  auto row32 = [&](unsigned i, uint32_t* broadcast) -> const uint32_t* {
+    if (in.src[i] >= src::kVgpr0) return &vreg(w, in.src[i], 0);
+    std::fill_n(broadcast, kWaveSize, sread(w, in, in.src[i]));
+    return broadcast;
+  };
+  uint64_t x[kWaveSize], r[kWaveSize];
+  uint32_t sa[kWaveSize], sb[kWaveSize];
+  const uint32_t* a = row32(0, sa);
+  uint32_t carry = 0;
+  switch (in.op) {
+  case Op::v_lshlrev_b64:
+    row64(1, x);
+    for_lanes(exec, [&](unsigned l) { r[l] = x[l] << (a[l] & 63); });
+    break;
+  case Op::v_lshrrev_b64:
+    row64(1, x);
+    for_lanes(exec, [&](unsigned l) { r[l] = x[l] >> (a[l] & 63); });
+    break;
+  case Op::v_ashrrev_i64:
+    row64(1, x);
+    for_lanes(exec, [&](unsigned l) { r[l] = uint64_t(int64_t(x[l]) >> (a[l] & 63)); });
+    break;
+  case Op::v_mad_u64_u32: {
+    const uint32_t* b = row32(1, sb);
+    row64(2, x);
+    for_lanes(exec, [&](unsigned l) {
+      const uint64_t p = uint64_t(a[l]) * b[l];
+      r[l] = p + x[l];
+      carry |= uint32_t(r[l] < p) << l;
+    });
+    break;
+  }
+  case Op::v_mad_i64_i32: {
+    const uint32_t* b = row32(1, sb);
+    row64(2, x);
+    for_lanes(exec, [&](unsigned l) {
+      const int64_t p = int64_t(int32_t(a[l])) * int64_t(int32_t(b[l]));
+      int64_t sum;
+      carry |= uint32_t(__builtin_add_overflow(p, int64_t(x[l]), &sum)) << l;
+      r[l] = uint64_t(sum);
+    });
+    break;
+  }
+  default:
+    return false;
+  }
+  uint32_t* const lo = &vreg(w, in.dst, 0);
+  uint32_t* const hi = &vreg(w, in.dst, 0, 1);
+  for_lanes(exec, [&](unsigned l) { lo[l] = uint32_t(r[l]), hi[l] = uint32_t(r[l] >> 32); });
+  if (in.format == Format::VOP3SD) mask_write(w, in.sdst, carry);
+  return true;
+}
+
 bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
+  switch (in.op) {
+  case Op::v_lshlrev_b64: case Op::v_lshrrev_b64: case Op::v_ashrrev_i64:
+  case Op::v_mad_u64_u32: case Op::v_mad_i64_i32:
+    return exec_valu64_fast(w, in);
+  default:
+    break;
+  }
   if (fast_op16(in.op)) {
     // Integer 16-bit operations ignore abs/neg in the general path; clamp saturates there.
     if (in.clamp || in.abs || in.neg || in.omod) return false;
@@ -547,13 +647,7 @@ bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
   }
   case Op::v_add_co_u32: case Op::v_add_co_ci_u32: {
     const uint32_t carry_in = in.op == Op::v_add_co_ci_u32 ? mask_read(w, in, in.src[2]) : 0;
-    uint32_t carry = 0;
-    for_lanes(exec, [&](unsigned l) {
-      const uint64_t r = uint64_t(a[l]) + b[l] + ((carry_in >> l) & 1);
-      d[l] = uint32_t(r);
-      carry |= uint32_t(r >> 32) << l;
-    });
-    mask_write(w, in.sdst, carry);
+    mask_write(w, in.sdst, kAddCarry(exec, d, a, b, carry_in));
     return true;
   }
   case Op::v_perm_b32:

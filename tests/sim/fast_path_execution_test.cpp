@@ -1,8 +1,9 @@
-// The fast paths of the shader core (sim/shader/valu_fast_path.cpp, memory_fast_path.cpp and
-// the dword fast path of exec_global_dwords) against the general paths (valu.cpp, vopc.cpp,
-// vop3p.cpp, vopd.cpp, flat.cpp, ds.cpp, atomics.cpp), which define the semantics: each
-// instruction runs twice on the same random state, once with Executor::fast_paths and once
-// without, and every VGPR, SGPR, the memory, the LDS and any fault must come out the same.
+// The fast paths of the shader core (sim/shader/valu_fast_path.cpp with the 64-bit address
+// arithmetic, memory_fast_path.cpp and the dword fast path of exec_global_dwords) against the
+// general paths (valu.cpp, vopc.cpp, vop3p.cpp, vopd.cpp, flat.cpp, ds.cpp, atomics.cpp), which
+// define the semantics: each instruction runs twice on the same random state, once with
+// Executor::fast_paths and once without, and every VGPR, SGPR, the memory, the LDS and any
+// fault must come out the same.
 // Wave32 and wave64, full, sparse, single-lane and empty EXEC, true16 halves, scalar, inline and
 // literal operands; memory accesses coalesced, all on one address, scattered (some misaligned),
 // across a page boundary and, for flat, partly in the LDS aperture. The instruction words are
@@ -265,6 +266,31 @@ const Case kValu[] = {
     {"v_perm_b32 v3, v3, v2, 0x7060302", {0xD6440003u, 0x03FE0503u, 0x07060302u}},
 };
 
+// 64-bit shifts, the 32 x 32 + 64 multiply-adds and the carry adds of address arithmetic.
+const Case kAddressArithmetic[] = {
+    {"v_lshlrev_b64 v[0:1], v1, v[2:3]", {0xD73C0000u, 0x00020501u}},
+    {"v_lshlrev_b64 v[0:1], 2, v[2:3]", {0xD73C0000u, 0x00020482u}},
+    {"v_lshlrev_b64 v[2:3], s3, v[2:3]", {0xD73C0002u, 0x00020403u}},
+    {"v_lshlrev_b64 v[0:1], v6, s[2:3]", {0xD73C0000u, 0x00000506u}},
+    {"v_lshrrev_b64 v[0:1], v1, v[2:3]", {0xD73D0000u, 0x00020501u}},
+    {"v_lshrrev_b64 v[1:2], 33, v[1:2]", {0xD73D0001u, 0x000202A1u}},
+    {"v_ashrrev_i64 v[0:1], v1, v[2:3]", {0xD73E0000u, 0x00020501u}},
+    {"v_ashrrev_i64 v[0:1], 63, 0x80000000", {0xD73E0000u, 0x0001FEBFu, 0x80000000u}},
+    {"v_mad_u64_u32 v[0:1], s6, v1, v2, v[3:4]", {0xD6FE0600u, 0x040E0501u}},
+    {"v_mad_u64_u32 v[2:3], null, s2, v3, v[2:3]", {0xD6FE7C02u, 0x040A0602u}},
+    {"v_mad_u64_u32 v[0:1], vcc_lo, v1, 0x1234567, s[4:5]", {0xD6FE6A00u, 0x0011FF01u, 0x01234567u}},
+    {"v_mad_i64_i32 v[0:1], s6, v1, v2, v[3:4]", {0xD6FF0600u, 0x040E0501u}},
+    {"v_mad_i64_i32 v[1:2], null, v1, -5, v[1:2]", {0xD6FF7C01u, 0x04058B01u}},
+    {"v_mad_i64_i32 v[0:1], vcc_lo, s3, v2, 7", {0xD6FF6A00u, 0x021E0403u}},
+    {"v_add_co_u32 v0, s6, v1, v2", {0xD7000600u, 0x00020501u}},
+    {"v_add_co_u32 v0, vcc_lo, s2, v0", {0xD7006A00u, 0x00020002u}},
+    {"v_add_co_u32 v0, vcc_lo, v1, v2", {0xD7006A00u, 0x00020501u}},
+    {"v_add_co_ci_u32_e64 v1, null, s3, v1, vcc_lo", {0xD5207C01u, 0x01AA0203u}},
+    {"v_add_co_ci_u32_e64 v0, s6, v1, v2, s7", {0xD5200600u, 0x001E0501u}},
+    {"v_add_co_ci_u32_e64 v0, vcc_lo, -1, v2, vcc_lo", {0xD5206A00u, 0x01AA04C1u}},
+    {"v_add_co_ci_u32_e32 v0, vcc_lo, v1, v2, vcc_lo", {0x40000501u}},
+};
+
 const Case kCompares[] = {
     {"v_cmp_lt_i16_e32 vcc_lo, v1.l, v2.l", {0x7C620501u}},
     {"v_cmp_lt_i16_e32 vcc_lo, v1.h, v2.h", {0x7C630581u}},
@@ -484,6 +510,11 @@ const Case kGlobal[] = {
     {"global_load_b32 v0, v[4:5], off", {0xDC520000u, 0x007C0004u}},
     {"global_load_b32 v0, v4, s[8:9] offset:3", {0xDC520003u, 0x00080004u}},
     {"global_load_b32 v0, v[4:5], off offset:-2", {0xDC521FFEu, 0x007C0004u}},
+    {"global_load_b64 v[0:1], v[4:5], off", {0xDC560000u, 0x007C0004u}},
+    {"global_load_b128 v[0:3], v4, s[8:9] offset:16", {0xDC5E0010u, 0x00080004u}},
+    {"global_load_b32 v4, v[4:5], off", {0xDC520000u, 0x047C0004u}},
+    {"global_store_b64 v[4:5], v[6:7], off", {0xDC6E0000u, 0x007C0604u}},
+    {"global_store_b128 v4, v[6:9], s[8:9] offset:-16", {0xDC761FF0u, 0x00080604u}},
     {"global_load_d16_b16 v0, v[4:5], off", {0xDC820000u, 0x007C0004u}},
     {"global_load_d16_b16 v0, v4, s[8:9] offset:3", {0xDC820003u, 0x00080004u}},
     {"global_load_d16_b16 v0, v[4:5], off offset:-2", {0xDC821FFEu, 0x007C0004u}},
@@ -870,6 +901,10 @@ void check(const Case& c, bool memory) {
 
 TEST(FastPathExecution, SixteenBitAndThreeSourceValu) {
   for (const Case& c : kValu) check(c, false);
+}
+
+TEST(FastPathExecution, AddressArithmetic) {
+  for (const Case& c : kAddressArithmetic) check(c, false);
 }
 
 TEST(FastPathExecution, PackedSixteenBit) {
