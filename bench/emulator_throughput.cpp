@@ -184,7 +184,8 @@ double memcpy_bytes_per_s() {
   for (int rep = 0; rep < 5; ++rep) {
     const auto t0 = std::chrono::steady_clock::now();
     std::memcpy(dst.data(), src.data(), bytes);
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    const auto t1 = std::chrono::steady_clock::now();
+    best = std::min(best, std::chrono::duration<double>(t1 - t0).count());
     src[rep] = dst[bytes - 1 - rep]; // keeps the copies from being optimised away
   }
   return 2.0 * double(bytes) / best;

@@ -37,14 +37,9 @@ uint32_t lds_bytes(uint32_t rsrc2) { return ((rsrc2 >> 15) & 0x1ff) * 512; }
 ProgramCache::ProgramCache() = default;
 ProgramCache::~ProgramCache() = default;
 
-void ProgramCache::prepare(unsigned workers) {
-  if (workers > slots_.size()) slots_.resize(workers);
-}
-
-Program& ProgramCache::get(unsigned worker, uint64_t entry, Gfx gfx, MemoryPort& memory) {
-  auto& programs = slots_.at(worker); // prepare() sized the slots before the workers started
-  auto it = programs.find(entry);
-  if (it != programs.end() && it->second->gfx() == gfx) {
+Program& ProgramCache::get(uint64_t entry, Gfx gfx, MemoryPort& memory) {
+  auto it = programs_.find(entry);
+  if (it != programs_.end() && it->second->gfx() == gfx) {
     reused_.fetch_add(1, std::memory_order_relaxed);
     // The comparison only tells; the cached code runs either way, as on hardware.
     Program& p = *it->second;
@@ -60,15 +55,13 @@ Program& ProgramCache::get(unsigned worker, uint64_t entry, Gfx gfx, MemoryPort&
     }
     return p;
   }
-  if (programs.size() >= kMaxPerWorker) programs.clear();
-  auto& slot = programs[entry];
+  if (programs_.size() >= kMaxPrograms) programs_.clear();
+  auto& slot = programs_[entry];
   slot = std::make_unique<Program>(memory, entry, gfx);
   return *slot;
 }
 
-void ProgramCache::invalidate() {
-  for (auto& programs : slots_) programs.clear();
-}
+void ProgramCache::invalidate() { programs_.clear(); }
 
 DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool& pool,
                             const std::atomic<bool>* abort, ProgramCache* programs) {
@@ -95,8 +88,8 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
     return result;
   }
 
-  // Work-groups are shared out to host threads; each thread has its own decoded-program and
-  // translation caches, and its own block of scratch slots.
+  // Work-groups are shared out to host threads; each thread has its own translation cache and
+  // its own block of scratch slots, and they share the decoded program.
   // Asked once: hardware_concurrency() reads sysfs on every call (glibc's get_nprocs).
   static const unsigned host_threads = [] {
     unsigned n = std::max(1u, std::thread::hardware_concurrency());
@@ -111,12 +104,12 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
   std::atomic<uint64_t> next{0};
   std::atomic<bool> stop{false};
   std::mutex result_mutex;
+  // One decoded program for all workers: the cached one, or (without a cache) this dispatch's.
+  std::optional<Program> own_program;
+  Program& program = programs ? programs->get(L.pgm_addr, L.gfx, memory)
+                               : own_program.emplace(memory, L.pgm_addr, L.gfx);
   auto worker = [&](unsigned index) {
     TranslationCache cache(memory);
-    std::optional<Program> own_program;
-    Program& program =
-        programs ? programs->get(index, L.pgm_addr, L.gfx, cache)
-                 : own_program.emplace(cache, L.pgm_addr, L.gfx);
     // One executor (and its LDS) and one set of waves serve all of this thread's work-groups:
     // a work-group's state is reset, not reallocated.
     Executor exec(program, cache, lds_bytes(L.rsrc2), abort, &stop);
@@ -248,7 +241,6 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
     result.lane_instructions += lanes;
     result.waves += waves_run;
   };
-  if (programs) programs->prepare(workers);
   pool.run(workers, worker);
   return result;
 }

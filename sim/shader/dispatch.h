@@ -56,20 +56,19 @@ struct DispatchResult {
 class WorkerPool;
 class Program;
 
-// The shader array's instruction cache: decoded programs kept across dispatches, one slot per
-// worker (a worker index is used by one thread at a time, and the MEC runs one dispatch at a
-// time). As the SQC instruction caches do, it keeps serving what it decoded for an address
-// until an ACQUIRE_MEM with GLI_INV invalidates it (invalidate()), even when the memory under
-// it has changed: a driver that reloads code without the invalidation runs the old code.
+// The shader array's instruction cache: decoded programs kept across dispatches, one per code
+// object entry point, shared by every worker thread of a dispatch (each instruction is decoded
+// once, by whichever worker reaches it first). As the SQC instruction caches do, it keeps
+// serving what it decoded for an address until an ACQUIRE_MEM with GLI_INV invalidates it
+// (invalidate()), even when the memory under it has changed: a driver that reloads code without
+// the invalidation runs the old code.
 class ProgramCache {
 public:
   ProgramCache();
   ~ProgramCache();
-  // Makes room for `workers` slots; called before a dispatch's workers start (get() is called
-  // by all of them at once and must not reallocate the slots).
-  void prepare(unsigned workers);
-  // The worker's program for `entry`: the cached one when there is one, else decoded afresh.
-  Program& get(unsigned worker, uint64_t entry, Gfx gfx, MemoryPort& memory);
+  // The program for `entry`: the cached one when there is one, else a new one (decoded as it
+  // runs). Called once per dispatch, before its workers start.
+  Program& get(uint64_t entry, Gfx gfx, MemoryPort& memory);
   // GLI_INV: every decoded program is dropped. Not while a dispatch runs.
   void invalidate();
   uint64_t reused() const { return reused_; }
@@ -78,10 +77,10 @@ public:
   uint64_t stale() const { return stale_; }
 
 private:
-  // Per worker: entry point -> program (a handful of kernels alternate in most programs; the
-  // map is emptied when it grows past kMaxPerWorker).
-  static constexpr size_t kMaxPerWorker = 32;
-  std::vector<std::unordered_map<uint64_t, std::unique_ptr<Program>>> slots_;
+  // Entry point -> program (a handful of kernels alternate in most programs; the map is
+  // emptied when it grows past kMaxPrograms).
+  static constexpr size_t kMaxPrograms = 64;
+  std::unordered_map<uint64_t, std::unique_ptr<Program>> programs_;
   std::atomic<uint64_t> reused_{0};
   std::atomic<uint64_t> stale_{0};
 };

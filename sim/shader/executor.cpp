@@ -39,7 +39,7 @@ uint64_t Executor::run(Wave& w, uint64_t& lane_instructions, uint64_t budget) {
   uint64_t count = 0;
   budget_ = budget;
   while (!w.done && !w.at_barrier && count < budget_) {
-    const Inst& in = program_.at(w.pc);
+    const Inst& in = program_.at(w.pc, memory_);
     const bool scalar = in.format <= Format::SMEM;
     // A full EXEC skips the count; lane_count avoids libgcc's __popcountdi2 (baseline x86-64
     // has no popcnt instruction), which showed in the profiles of sparse-EXEC loops.

@@ -6,10 +6,13 @@
 #include "wave.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -31,26 +34,35 @@ struct ShaderFault : std::runtime_error {
   bool write = false;
 };
 
-// Instructions decoded once per program address and reused by every wave, found through a
-// flat index of dword offsets from the entry point. A program outlives its dispatch (see
-// ProgramCache, the instruction cache): it keeps a copy of every code page it decoded from, so
-// that a reuse after the code changed without an invalidation can be told.
+// Instructions decoded once per program address and reused by every wave of every worker
+// thread, found through an index of dword offsets from the entry point. Lookups take no lock
+// (an instruction is published once, decoded, and never changes); decoding takes the program's
+// lock. A program outlives its dispatch (see ProgramCache, the instruction cache): it keeps a
+// copy of every code page it decoded from, so that a reuse after the code changed without an
+// invalidation can be told.
 class Program {
 public:
-  Program(MemoryPort& memory, uint64_t entry, Gfx gfx = Gfx::v11)
-      : memory_(&memory), base_(entry), gfx_(gfx) {}
-  // Inline: called once per executed instruction; most lookups hit the flat index of the
-  // instructions decoded around the entry point.
-  const Inst& at(uint64_t pc) {
+  Program(MemoryPort& memory, uint64_t entry, Gfx gfx = Gfx::v11);
+  ~Program();
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
+  // The instruction at `pc`, decoded through `memory` (the calling thread's port) when no
+  // thread has decoded it yet. Inline: called once per executed instruction.
+  const Inst& at(uint64_t pc, MemoryPort& memory) {
     const uint64_t slot = (pc - base_) / 4;
-    if (pc >= base_ && slot < index_.size() && index_[slot]) [[likely]]
-      return *index_[slot];
-    return decode_at(pc);
+    if (pc >= base_ && slot < kMaxIndexed) [[likely]]
+      if (const auto* chunk = chunks_[slot / kChunk].load(std::memory_order_acquire)) [[likely]]
+        if (const Inst* in = chunk[slot % kChunk].load(std::memory_order_acquire)) [[likely]]
+          return *in;
+    return decode_at(pc, memory);
   }
+  // Through the port the program was made or last revalidated with (one thread's use).
+  const Inst& at(uint64_t pc) { return at(pc, *memory_); }
   uint64_t entry() const { return base_; }
   Gfx gfx() const { return gfx_; }
   // Points the program at a new dispatch's memory; false when any code page it decoded from
-  // is unmapped or changed (the program must then be decoded afresh).
+  // is unmapped or changed (the program must then be decoded afresh). Not while a dispatch
+  // runs it.
   bool revalidate(MemoryPort& memory);
   // Points the program at a new dispatch's memory whatever its pages hold (a stale reuse).
   void rebind(MemoryPort& memory) { memory_ = &memory; }
@@ -58,14 +70,19 @@ public:
 
 private:
   static constexpr uint64_t kMaxIndexed = 1u << 20; // 4 MiB of code
-  const Inst& decode_at(uint64_t pc);
-  void snapshot_page(uint64_t page_va);
+  static constexpr uint64_t kChunk = 1024;          // index slots allocated together
+  using Slot = std::atomic<const Inst*>;
+  const Inst& decode_at(uint64_t pc, MemoryPort& memory);
+  void snapshot_page(uint64_t page_va, MemoryPort& memory);
   MemoryPort* memory_;
   uint64_t base_;
   Gfx gfx_;
+  std::mutex decode_mutex_; // guards everything below but the published index slots
   std::unordered_map<uint64_t, std::vector<uint8_t>> pages_; // page address -> its bytes
-  std::vector<const Inst*> index_; // dword offset from base_ -> its instruction, or null
-  std::deque<Inst> insts_;         // stable addresses while growing
+  // dword offset from base_ -> its instruction, or null: chunks of kChunk slots.
+  std::array<std::atomic<Slot*>, kMaxIndexed / kChunk> chunks_{};
+  std::vector<std::unique_ptr<Slot[]>> owned_chunks_;
+  std::deque<Inst> insts_; // stable addresses while growing
   std::unordered_map<uint64_t, Inst> far_;
 };
 

@@ -1,12 +1,19 @@
 // Program: a code object's instructions decoded once per address and shared by the waves of a
-// dispatch, and by later dispatches while its code pages hold the same bytes (ProgramCache).
+// dispatch on every worker thread, and by later dispatches while its code pages hold the same
+// bytes (ProgramCache).
 #include "executor.h"
 
 #include <cstring>
 
 namespace sim::shader {
 
+Program::Program(MemoryPort& memory, uint64_t entry, Gfx gfx)
+    : memory_(&memory), base_(entry), gfx_(gfx) {}
+
+Program::~Program() = default;
+
 bool Program::revalidate(MemoryPort& memory) {
+  std::lock_guard lock(decode_mutex_);
   for (const auto& [page, bytes] : pages_) {
     try {
       if (std::memcmp(memory.translate(page, 4096, false, true), bytes.data(), 4096) != 0)
@@ -20,21 +27,30 @@ bool Program::revalidate(MemoryPort& memory) {
 }
 
 // Keeps the bytes of a code page the program decodes from, for revalidate.
-void Program::snapshot_page(uint64_t page_va) {
+void Program::snapshot_page(uint64_t page_va, MemoryPort& memory) {
   if (pages_.count(page_va)) return;
-  const uint8_t* p = memory_->translate(page_va, 4096, false, true);
+  const uint8_t* p = memory.translate(page_va, 4096, false, true);
   pages_.emplace(page_va, std::vector<uint8_t>(p, p + 4096));
 }
 
-const Inst& Program::decode_at(uint64_t pc) {
+const Inst& Program::decode_at(uint64_t pc, MemoryPort& memory) {
   if (pc & 3) throw ShaderFault("misaligned program counter " + hex(pc));
+  const uint64_t slot = (pc - base_) / 4;
+  const bool indexed = pc >= base_ && slot < kMaxIndexed;
+  std::lock_guard lock(decode_mutex_);
+  // Another worker may have decoded it while this one waited.
+  Slot* chunk = indexed ? chunks_[slot / kChunk].load(std::memory_order_relaxed) : nullptr;
+  if (chunk)
+    if (const Inst* in = chunk[slot % kChunk].load(std::memory_order_relaxed)) return *in;
+  if (!indexed)
+    if (auto it = far_.find(pc); it != far_.end()) return it->second;
   // An instruction is at most 3 dwords (64-bit encoding + literal); read what is mapped.
   uint32_t words[3] = {};
   size_t n = 0;
   for (; n < 3; ++n) {
     try {
-      std::memcpy(&words[n], memory_->translate(pc + 4 * n, 4, false, true), 4);
-      snapshot_page((pc + 4 * n) & ~uint64_t(4095));
+      std::memcpy(&words[n], memory.translate(pc + 4 * n, 4, false, true), 4);
+      snapshot_page((pc + 4 * n) & ~uint64_t(4095), memory);
     } catch (const MemoryFault&) {
       if (n == 0) throw;
       break;
@@ -43,14 +59,16 @@ const Inst& Program::decode_at(uint64_t pc) {
   std::string why;
   auto inst = decode(std::span<const uint32_t>(words, n), gfx_, &why);
   if (!inst) throw ShaderFault(why + " at pc " + hex(pc));
-  const uint64_t slot = (pc - base_) / 4;
-  if (pc >= base_ && slot < kMaxIndexed) {
-    if (slot >= index_.size()) index_.resize(size_t(slot) + 1, nullptr);
-    insts_.push_back(*inst);
-    index_[slot] = &insts_.back();
-    return insts_.back();
+  if (!indexed) return far_.emplace(pc, *inst).first->second; // before the entry or far away
+  if (!chunk) {
+    owned_chunks_.push_back(std::make_unique<Slot[]>(kChunk));
+    chunk = owned_chunks_.back().get();
+    chunks_[slot / kChunk].store(chunk, std::memory_order_release);
   }
-  return far_.emplace(pc, *inst).first->second; // code before the entry or far away
+  insts_.push_back(*inst);
+  // Published after it is complete: lookups on other threads take no lock.
+  chunk[slot % kChunk].store(&insts_.back(), std::memory_order_release);
+  return insts_.back();
 }
 
 } // namespace sim::shader
