@@ -1,10 +1,13 @@
 // Device-side figures, amcl's emulated GPU next to PoCL in the same process: empty-kernel
-// dispatch rate, and copy bandwidth host->device, device->host and device->device.
+// dispatch rate, and copy bandwidth host->device, device->host and device->device, beside the
+// host's own memcpy of the same size in the same run (the copies' target: within 2x of it).
 //
 //   OCL_ICD_VENDORS=<build>/vendors build/bench/device_throughput [MiB]
 #include "bench_util.h"
 
 #include <cstdlib>
+#include <cstring>
+#include <vector>
 
 namespace {
 
@@ -84,5 +87,15 @@ int main(int argc, char** argv) {
   row(label, a.d2h, p.d2h);
   std::snprintf(label, sizeof label, "device->device GB/s (%zu MiB)", mib);
   row(label, a.d2d, p.d2d);
+  // The host's memcpy of the same size, one thread, best of three: the copies' yardstick.
+  std::vector<unsigned char> src(mib << 20, 1), dst(mib << 20, 0);
+  const double memcpy_gb = double(mib << 20) * 1e-9 / best_of(3, [&] {
+                             std::memcpy(dst.data(), src.data(), src.size());
+                             src[0] = dst[src.size() - 1];
+                           });
+  std::snprintf(label, sizeof label, "host memcpy GB/s (%zu MiB)", mib);
+  row(label, memcpy_gb, memcpy_gb);
+  std::printf("copies / memcpy: host->device %.2f, device->host %.2f, device->device %.2f\n",
+              a.h2d / memcpy_gb, a.d2h / memcpy_gb, a.d2d / memcpy_gb);
   return 0;
 }
