@@ -248,14 +248,15 @@ bool Executor::exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool s
   auto misfit = [&](uint64_t a) { return (a & 3) | uint64_t((a & 4095) + 4 * n > 4096); };
   bool one_page = exec == ~0u;
   if (one_page) {
-    uint64_t bad = 0;
+    const uint64_t first = lane_address(0);
+    uint64_t bad = 0, differ = 0;
     for (unsigned lane = 0; lane < kWaveSize; ++lane) {
       addr[lane] = lane_address(lane);
       bad |= misfit(addr[lane]);
+      differ |= addr[lane] ^ first;
     }
     if (bad) return false;
-    for (unsigned lane = 1; lane < kWaveSize; ++lane)
-      one_page &= (addr[lane] >> 12) == (addr[0] >> 12);
+    one_page = differ < 4096;
   } else {
     for (uint32_t m = exec; m; m &= m - 1) {
       const unsigned lane = unsigned(std::countr_zero(m));
@@ -282,24 +283,41 @@ bool Executor::exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool s
           word(lane).store(d[lane], std::memory_order_relaxed);
       return true;
     }
-    // Neighbouring lanes mostly share a page: translate each page once.
+    // Every lane's host address first (neighbouring lanes mostly share a page: each page is
+    // translated once), then the accesses in a loop without calls or branches, so that a
+    // gather's cache misses overlap. A lane that faults stops the instruction after the lanes
+    // before it have made their accesses, as lane by lane.
+    uint32_t* host[kWaveSize];
+    auto access = [&](uint32_t lanes) {
+      for (uint32_t m = lanes; m; m &= m - 1) {
+        const unsigned lane = unsigned(std::countr_zero(m));
+        for (unsigned i = 0; i < n; ++i) {
+          std::atomic_ref<uint32_t> word(host[lane][i]);
+          if (load)
+            data[i][lane] = word.load(std::memory_order_relaxed);
+          else
+            word.store(data[i][lane], std::memory_order_relaxed);
+        }
+      }
+    };
     uint64_t page = ~0ull;
     uint8_t* host_page = nullptr;
-    for (uint32_t m = exec; m; m &= m - 1) {
-      const unsigned lane = unsigned(std::countr_zero(m));
-      if ((addr[lane] >> 12) != page) {
-        page = addr[lane] >> 12;
-        host_page = memory_.translate(addr[lane] & ~uint64_t(4095), 4096, store);
+    uint32_t translated = 0;
+    try {
+      for (uint32_t m = exec; m; m &= m - 1) {
+        const unsigned lane = unsigned(std::countr_zero(m));
+        if ((addr[lane] >> 12) != page) {
+          host_page = memory_.translate(addr[lane] & ~uint64_t(4095), 4096, store);
+          page = addr[lane] >> 12;
+        }
+        host[lane] = reinterpret_cast<uint32_t*>(host_page + (addr[lane] & 4095));
+        translated |= 1u << lane;
       }
-      auto* p = reinterpret_cast<uint32_t*>(host_page + (addr[lane] & 4095));
-      for (unsigned i = 0; i < n; ++i) {
-        std::atomic_ref<uint32_t> word(p[i]);
-        if (load)
-          data[i][lane] = word.load(std::memory_order_relaxed);
-        else
-          word.store(data[i][lane], std::memory_order_relaxed);
-      }
+    } catch (const MemoryFault&) {
+      access(translated);
+      throw;
     }
+    access(exec);
   } catch (const MemoryFault& f) {
     throw ShaderFault(std::string(f.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")",
                       f.address, f.write);

@@ -452,6 +452,11 @@ template <class T, class U>
 // from compares that vectorise (a lane's carry-in bit as a row, s + 1 wraps only from ~0).
 [[gnu::always_inline]] inline uint32_t add_carry(uint32_t exec, uint32_t* d, const uint32_t* a,
                                                  const uint32_t* b, uint32_t carry_in) {
+  if (!carry_in) { // v_add_co_u32, or no lane carrying in
+    const uint32_t carry = lane_mask(exec, [&](unsigned l) { return a[l] + b[l] < a[l]; });
+    for_lanes(exec, [&](unsigned l) { d[l] = a[l] + b[l]; });
+    return carry;
+  }
   alignas(32) uint32_t ci[kWaveSize];
   for (unsigned l = 0; l < kWaveSize; ++l) ci[l] = (carry_in >> l) & 1;
   const uint32_t carry = lane_mask(exec, [&](unsigned l) {

@@ -761,8 +761,9 @@ constexpr uint32_t kDsLoadV9V5 = 0xD8D80000u, kDsLoadV9V5Hi = 0x09000005u; // ds
 using FlatMemory = sim::test::FlatMemory<0x10000, 0x10000>;
 
 // How a test lays out the lanes' addresses (v[4:5], or v4 with s[8:9] = 0): Coalesced is
-// a dword in every other (so that 64-bit atomics are aligned too).
-enum class Addresses { Coalesced, Same, Scattered, PageCrossing, SomeInLds, Count };
+// a dword in every other (so that 64-bit atomics are aligned too); SomeUnmapped faults part
+// way through the wave, after the lanes before it have made their accesses.
+enum class Addresses { Coalesced, Same, Scattered, PageCrossing, SomeInLds, SomeUnmapped, Count };
 
 struct Outcome {
   std::vector<uint32_t> vgpr;
@@ -822,6 +823,9 @@ Outcome run_once(const std::vector<uint32_t>& words, bool wave64, uint64_t exec,
       break;
     case Addresses::SomeInLds:
       addr = rng() % 4 ? kData + 0x3000 + lane * 8 : w.shared_aperture + rng() % 64 * 4;
+      break;
+    case Addresses::SomeUnmapped: // coalesced, the upper lanes on a page beyond the memory
+      addr = lane < 20 ? kData + 0x7f00 + lane * 8 : 0x20000 + lane * 8;
       break;
     case Addresses::Count:
       break;
