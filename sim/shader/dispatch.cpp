@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -138,8 +139,11 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
         waves_run += group_waves;
         for (unsigned wi = 0; wi < group_waves; ++wi) {
           Wave& w = waves[wi];
+          // Fresh state, built in place (an assignment from a temporary zeroed one and copied
+          // it: two string operations per wave); the VGPR storage is kept.
           std::vector<uint32_t> storage = std::move(w.vgpr);
-          w = Wave{}; // fresh state; the VGPR storage is kept
+          std::destroy_at(&w);
+          std::construct_at(&w);
           w.vgpr = std::move(storage);
           w.id_in_group = wi;
           w.pc = L.pgm_addr;

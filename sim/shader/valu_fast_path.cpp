@@ -449,33 +449,48 @@ template <class T, class U>
 }
 
 // v_add_co_u32 / v_add_co_ci_u32 on rows: the carry-out mask first (d may be a source row),
-// from compares that vectorise (a lane's carry-in bit as a row, s + 1 wraps only from ~0).
+// from compares that vectorise (a lane's carry-in bit as a row, s + 1 wraps only from ~0). A
+// scalar source (the usual base address) stays in a register, not a broadcast row (which the
+// vector loads would read back from 32 scalar stores).
+template <bool ScalarA>
 [[gnu::always_inline]] inline uint32_t add_carry(uint32_t exec, uint32_t* d, const uint32_t* a,
-                                                 const uint32_t* b, uint32_t carry_in) {
+                                                 uint32_t a0, const uint32_t* b,
+                                                 uint32_t carry_in) {
+  auto A = [&](unsigned l) {
+    if constexpr (ScalarA) return a0;
+    else return a[l];
+  };
   if (!carry_in) { // v_add_co_u32, or no lane carrying in
-    const uint32_t carry = lane_mask(exec, [&](unsigned l) { return a[l] + b[l] < a[l]; });
-    for_lanes(exec, [&](unsigned l) { d[l] = a[l] + b[l]; });
+    const uint32_t carry = lane_mask(exec, [&](unsigned l) { return A(l) + b[l] < A(l); });
+    for_lanes(exec, [&](unsigned l) { d[l] = A(l) + b[l]; });
     return carry;
   }
   alignas(32) uint32_t ci[kWaveSize];
   for (unsigned l = 0; l < kWaveSize; ++l) ci[l] = (carry_in >> l) & 1;
   const uint32_t carry = lane_mask(exec, [&](unsigned l) {
-    const uint32_t s = a[l] + b[l];
-    return (s < a[l]) | (ci[l] & (s == ~0u));
+    const uint32_t s = A(l) + b[l];
+    return (s < A(l)) | (ci[l] & (s == ~0u));
   });
-  for_lanes(exec, [&](unsigned l) { d[l] = a[l] + b[l] + ci[l]; });
+  for_lanes(exec, [&](unsigned l) { d[l] = A(l) + b[l] + ci[l]; });
   return carry;
 }
-uint32_t add_carry_baseline(uint32_t exec, uint32_t* d, const uint32_t* a, const uint32_t* b,
-                            uint32_t carry_in) {
-  return add_carry(exec, d, a, b, carry_in);
+template <bool ScalarA>
+uint32_t add_carry_baseline(uint32_t exec, uint32_t* d, const uint32_t* a, uint32_t a0,
+                            const uint32_t* b, uint32_t carry_in) {
+  return add_carry<ScalarA>(exec, d, a, a0, b, carry_in);
 }
+template <bool ScalarA>
 [[gnu::target("avx2")]] uint32_t add_carry_avx2(uint32_t exec, uint32_t* d, const uint32_t* a,
-                                                const uint32_t* b, uint32_t carry_in) {
-  return add_carry(exec, d, a, b, carry_in);
+                                                uint32_t a0, const uint32_t* b,
+                                                uint32_t carry_in) {
+  return add_carry<ScalarA>(exec, d, a, a0, b, carry_in);
 }
-using AddCarry = uint32_t (*)(uint32_t, uint32_t*, const uint32_t*, const uint32_t*, uint32_t);
-const AddCarry kAddCarry = kLoops == &loops_baseline ? &add_carry_baseline : &add_carry_avx2;
+using AddCarry = uint32_t (*)(uint32_t, uint32_t*, const uint32_t*, uint32_t, const uint32_t*,
+                              uint32_t);
+// [0]: two rows, [1]: a scalar and a row.
+const AddCarry kAddCarry[2] = {
+    kLoops == &loops_baseline ? &add_carry_baseline<false> : &add_carry_avx2<false>,
+    kLoops == &loops_baseline ? &add_carry_baseline<true> : &add_carry_avx2<true>};
 
 // VOPD halves the loops cover (the rest run lane by lane in vopd.cpp).
 bool fast_dual_op(Op op) {
@@ -652,7 +667,13 @@ bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
   }
   case Op::v_add_co_u32: case Op::v_add_co_ci_u32: {
     const uint32_t carry_in = in.op == Op::v_add_co_ci_u32 ? mask_read(w, in, in.src[2]) : 0;
-    mask_write(w, in.sdst, kAddCarry(exec, d, a, b, carry_in));
+    // The sum and its carry do not depend on the sources' order: a scalar goes first.
+    const bool scalar_a = in.src[0] < src::kVgpr0, scalar_b = in.src[1] < src::kVgpr0;
+    const uint32_t carry =
+        scalar_a || !scalar_b
+            ? kAddCarry[scalar_a](exec, d, a, a[0], b, carry_in)
+            : kAddCarry[1](exec, d, b, b[0], a, carry_in);
+    mask_write(w, in.sdst, carry);
     return true;
   }
   case Op::v_perm_b32:
