@@ -248,12 +248,16 @@ bool Executor::exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool s
   auto misfit = [&](uint64_t a) { return (a & 3) | uint64_t((a & 4095) + 4 * n > 4096); };
   bool one_page = exec == ~0u;
   if (one_page) {
-    const uint64_t first = lane_address(0);
+    // Separate loops without exits, which the compiler vectorises.
+    if (saddr)
+      for (unsigned lane = 0; lane < kWaveSize; ++lane) addr[lane] = sbase + lo[lane] + offset;
+    else
+      for (unsigned lane = 0; lane < kWaveSize; ++lane)
+        addr[lane] = (uint64_t(lo[lane]) | uint64_t(hi[lane]) << 32) + offset;
     uint64_t bad = 0, differ = 0;
     for (unsigned lane = 0; lane < kWaveSize; ++lane) {
-      addr[lane] = lane_address(lane);
       bad |= misfit(addr[lane]);
-      differ |= addr[lane] ^ first;
+      differ |= addr[lane] ^ addr[0];
     }
     if (bad) return false;
     one_page = differ < 4096;
