@@ -22,7 +22,8 @@ import tempfile
 import time
 
 # Suites whose full runs take hours on any device: the CTS's own wimpy mode (-w) runs a subset.
-WIMPY = {"conversions", "math_brute_force"}
+# Suites are named after their binaries: math_brute_force's is test_bruteforce.
+WIMPY = {"conversions", "bruteforce"}
 
 
 def find_binaries(root, wanted):
