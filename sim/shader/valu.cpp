@@ -41,7 +41,11 @@ template <class T> T div_scale(T s0, T s1, T s2, bool& vcc, int big, int scale, 
     return s0 == s1 ? std::ldexp(s0, scale) : s0;
   }
   if (denorm(s1)) return std::ldexp(s0, scale);
-  const bool rcp_denorm = denorm(1.0 / double(s1)); // in double for f32 too, as the manual has it
+  // 1/S1 below the normals of T. The manual computes it in double for f32 too; tested as a
+  // double's denormal it could never be one, and a float reciprocal of 2^-128 left the Newton
+  // steps short of a bit (2^64 / 0x1.fffffep+127 came out 0x1p-64, not 0x1.000002p-64).
+  const double rcp = std::fabs(1.0 / double(s1));
+  const bool rcp_denorm = rcp != 0.0 && rcp < double(std::numeric_limits<T>::min());
   if (rcp_denorm && denorm(T(s2 / s1))) {
     vcc = true;
     return s0 == s1 ? std::ldexp(s0, -scale) : s0;

@@ -1,0 +1,82 @@
+// The ground of the CTS "math_brute_force" suite: float math builtins and operators at the edges
+// of the range, against the host. Each case here is one the CTS's wimpy run found wrong on the
+// emulated cards.
+#include "cl_helpers.h"
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+using amcl_test::Env;
+
+namespace {
+
+const char* kSource = R"(
+kernel void divide(global const float* a, global const float* b, global float* out) {
+  size_t i = get_global_id(0);
+  out[i] = a[i] / b[i];
+}
+)";
+
+// Runs the kernel `name` of kSource, built with `options`, over a and b (one result per item).
+std::vector<float> run(Env& env, const char* name, const char* options, const std::vector<float>& a,
+                       const std::vector<float>& b, size_t per_item = 1) {
+  std::vector<float> out(a.size() * per_item, -1.0f);
+  cl_program p = env.program(kSource, options);
+  if (!p) return out;
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, name, &err);
+  cl_mem ma = env.buffer(a.size() * 4, a.data()), mb = env.buffer(b.size() * 4, b.data()),
+         mo = env.buffer(out.size() * 4);
+  clSetKernelArg(k, 0, sizeof ma, &ma);
+  clSetKernelArg(k, 1, sizeof mb, &mb);
+  clSetKernelArg(k, 2, sizeof mo, &mo);
+  size_t n = a.size();
+  EXPECT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(clEnqueueReadBuffer(env.queue, mo, CL_TRUE, 0, out.size() * 4, out.data(), 0, nullptr,
+                                nullptr),
+            CL_SUCCESS);
+  for (cl_mem m : {ma, mb, mo}) clReleaseMemObject(m);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  return out;
+}
+
+std::string hex(float v) {
+  char s[32];
+  std::snprintf(s, sizeof s, "%a", double(v));
+  return s;
+}
+
+// -cl-fp32-correctly-rounded-divide-sqrt (CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT is reported):
+// every quotient is the host's, bit for bit. The denominators lie above 2^126, where 1/b is a
+// float denormal, so the division has to scale its operands; the quotients are normal or
+// denormal. The first pair is math_brute_force divide_cr's: 2^64 / 0x1.fffffep+127 rounds up.
+TEST(Math, CorrectlyRoundedDivisionByHugeDenominators) {
+  Env env;
+  std::vector<float> a = {-0x1p+64f, 0x1p+64f, 1.0f, 0x1.8p+100f, 0x1p-20f},
+                     b = {-0x1.fffffep+127f, 0x1.fffffep+127f, 0x1.fffffep+127f, 0x1.4p+127f,
+                          0x1.000002p+126f};
+  std::mt19937 rng(34);
+  std::uniform_int_distribution<uint32_t> big(0x7e800000u, 0x7f7fffffu),
+      any(0x00000001u, 0x7f7fffffu);
+  for (int i = 0; i < 4096; ++i) {
+    a.push_back(std::bit_cast<float>(any(rng) | (i & 1u) << 31));
+    b.push_back(std::bit_cast<float>(big(rng) | (i & 2u) << 30));
+  }
+  const auto q = run(env, "divide", "-cl-fp32-correctly-rounded-divide-sqrt", a, b);
+  int bad = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const float want = a[i] / b[i];
+    if (std::bit_cast<uint32_t>(q[i]) != std::bit_cast<uint32_t>(want) && ++bad <= 8)
+      ADD_FAILURE() << hex(a[i]) << " / " << hex(b[i]) << ": got " << hex(q[i]) << ", want "
+                    << hex(want);
+  }
+  EXPECT_EQ(bad, 0);
+}
+
+} // namespace
