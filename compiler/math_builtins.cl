@@ -134,6 +134,24 @@ OVERLOAD float exp(float x) {
   }
 EVERY_VECTOR(EXP_VECTOR, float)
 
+// libclc's float exp2 builds its result the same way and is 0 below -126: exp2(-126.03) was 0,
+// not 0x1.ea4afcp-127. Below -64, exp2(x) is exp2(x + 64) * 2^-64: x + 64 is exact (x is a
+// multiple of 2^-17 there), exp2(x + 64) a normal float, and the scaling rounds once.
+#define EXP2_SCALED_BELOW -64.0f
+LIBCLC float __libclc_exp2(float);
+OVERLOAD float exp2(float x) {
+  return x < EXP2_SCALED_BELOW ? __libclc_exp2(x + 64.0f) * 0x1p-64f : __libclc_exp2(x);
+}
+#define EXP2_VECTOR(T, N)                                                                          \
+  LIBCLC T##N __libclc_exp2(T##N);                                                                 \
+  OVERLOAD T##N exp2(T##N x) {                                                                     \
+    T##N r = __libclc_exp2(x);                                                                     \
+    _Pragma("unroll") for (int i = 0; i < N; ++i)                                                  \
+      if (x[i] < EXP2_SCALED_BELOW) r[i] = __libclc_exp2(x[i] + 64.0f) * 0x1p-64f;                 \
+    return r;                                                                                      \
+  }
+EVERY_VECTOR(EXP2_VECTOR, float)
+
 // libclc's float erfc builds on that exp and is 0 from about 9.19 on (erfc(9.70) was 0, not
 // 7.2e-43). There libclc's double erfc, rounded to float once, is well within the bound.
 #define ERFC_DOUBLE_ABOVE 9.0f

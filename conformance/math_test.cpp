@@ -19,6 +19,10 @@ kernel void divide(global const float* a, global const float* b, global float* o
   size_t i = get_global_id(0);
   out[i] = a[i] / b[i];
 }
+kernel void exp2_f32(global const float* a, global const float* unused, global float* out) {
+  size_t i = get_global_id(0);
+  out[i] = exp2(a[i]);
+}
 )";
 
 // Runs the kernel `name` of kSource, built with `options`, over a and b (one result per item).
@@ -75,6 +79,26 @@ TEST(Math, CorrectlyRoundedDivisionByHugeDenominators) {
     if (std::bit_cast<uint32_t>(q[i]) != std::bit_cast<uint32_t>(want) && ++bad <= 8)
       ADD_FAILURE() << hex(a[i]) << " / " << hex(b[i]) << ": got " << hex(q[i]) << ", want "
                     << hex(want);
+  }
+  EXPECT_EQ(bad, 0);
+}
+
+// exp2 is within 3 ulp (OpenCL 3.0 §7.4) down into the denormals: between -149 and -126 its
+// results are float denormals, not 0 (math_brute_force exp2: exp2(-0x1.f84p+6) was 0, not
+// 0x1.ea4afcp-127).
+TEST(Math, Exp2OfTheDenormalRange) {
+  Env env;
+  std::vector<float> x = {-0x1.f84p+6f, -126.0f, -149.0f, -148.5f};
+  for (int i = 0; i < 4096; ++i) x.push_back(-126.0f - 23.5f * float(i) / 4096.0f);
+  const auto r = run(env, "exp2_f32", "", x, x);
+  int bad = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const long double want = std::exp2l((long double)x[i]);
+    // A denormal's ulp is 2^-149; at -126 the result is FLT_MIN, whose ulp is the same.
+    const long double err = std::fabs((long double)r[i] - want) / 0x1p-149L;
+    if (!(err <= 3.0L) && ++bad <= 8)
+      ADD_FAILURE() << "exp2(" << hex(x[i]) << "): got " << hex(r[i]) << ", want about "
+                    << hex(float(want)) << " (" << double(err) << " ulp)";
   }
   EXPECT_EQ(bad, 0);
 }
