@@ -35,6 +35,36 @@ EVERY_WIDTH(KEEP_ZERO_DOUBLE, double)
   SINCOS_IN(T, __global) SINCOS_IN(T, __local) SINCOS_IN(T, __private) SINCOS_IN(T, __generic)
 EVERY_WIDTH(SINCOS, double)
 
+// ---- Signed zeros of sinpi, cospi, tanpi and atanpi ----
+// OpenCL 3.0 §7.5.1 gives their zeros signs that libclc's (of every type) get wrong, or
+// right only by chance: sinpi(n) is copysign(0, n) (sinpi(1) was -0), cospi(n + 0.5) is +0 (was
+// -0), tanpi(n) is copysign(0, n) for even n and copysign(0, -n) for odd n (tanpi(1) was +0);
+// double atanpi(-0) is -0 (was +0). A zero result means such an argument: near 0 the functions
+// are about pi x or 1/pi x, never 0 for a nonzero x.
+#define PI_ZEROS(T)                                                                                \
+  LIBCLC T __libclc_sinpi(T);                                                                      \
+  OVERLOAD T sinpi(T x) {                                                                          \
+    const T r = __libclc_sinpi(x);                                                                 \
+    return r == (T)0 ? __builtin_elementwise_copysign((T)0, x) : r;                                \
+  }                                                                                                \
+  LIBCLC T __libclc_cospi(T);                                                                      \
+  OVERLOAD T cospi(T x) {                                                                          \
+    const T r = __libclc_cospi(x);                                                                 \
+    return r == (T)0 ? (T)0 : r;                                                                   \
+  }                                                                                                \
+  LIBCLC T __libclc_tanpi(T);                                                                      \
+  OVERLOAD T tanpi(T x) {                                                                          \
+    const T r = __libclc_tanpi(x), half_x = x * (T)0.5;                                            \
+    return r == (T)0 ? __builtin_elementwise_copysign(                                             \
+                          (T)0, half_x == __builtin_elementwise_floor(half_x) ? x : -x)            \
+                    : r;                                                                           \
+  }
+EVERY_WIDTH(PI_ZEROS, float)
+EVERY_WIDTH(PI_ZEROS, double)
+EVERY_WIDTH(PI_ZEROS, half)
+#define KEEP_ZERO_ATANPI(T) KEEP_ZERO(atanpi, T)
+EVERY_WIDTH(KEEP_ZERO_ATANPI, double)
+
 // ---- tgamma ----
 // libclc's double tgamma is within 0.6 ulp on [1, 2) but drifts away from it: measured on the
 // host against tgammal, 44 ulp on [5, 10], 393 on [20, 50], 2040 on [150, 171.6], 1762 for

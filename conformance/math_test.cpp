@@ -19,6 +19,21 @@ kernel void divide(global const float* a, global const float* b, global float* o
   size_t i = get_global_id(0);
   out[i] = a[i] / b[i];
 }
+kernel void zeros_f32(global const float* x, global const float* unused, global float* out) {
+  size_t i = get_global_id(0);
+  out[4 * i] = sinpi(x[i]);
+  out[4 * i + 1] = cospi(x[i]);
+  out[4 * i + 2] = tanpi(x[i]);
+  out[4 * i + 3] = atanpi(x[i]);
+}
+kernel void zeros_f64(global const float* x, global const float* unused, global float* out) {
+  size_t i = get_global_id(0);
+  double d = x[i];
+  out[4 * i] = sinpi(d);
+  out[4 * i + 1] = cospi(d);
+  out[4 * i + 2] = tanpi(d);
+  out[4 * i + 3] = atanpi(d);
+}
 kernel void exp2_f32(global const float* a, global const float* unused, global float* out) {
   size_t i = get_global_id(0);
   out[i] = exp2(a[i]);
@@ -101,6 +116,31 @@ TEST(Math, Exp2OfTheDenormalRange) {
                     << hex(float(want)) << " (" << double(err) << " ulp)";
   }
   EXPECT_EQ(bad, 0);
+}
+
+// The zeros of sinpi, cospi and tanpi carry the signs OpenCL 3.0 §7.5.1 gives them, in float
+// and in double (rounded to float: a zero keeps its sign): sinpi(n) is copysign(0, n), cospi(n +
+// 0.5) is +0, tanpi(n) is copysign(0, n) for even n and copysign(0, -n) for odd n, and
+// atanpi(±0) is ±0 (math_brute_force math_edge_cases: sinpi(1) was -0, tanpi(1) +0).
+TEST(Math, ZerosOfThePiFunctionsCarryTheirSigns) {
+  Env env;
+  const std::vector<float> x = {0.0f,  -0.0f, 1.0f,  -1.0f, 2.0f,  -2.0f,   3.0f,
+                                -3.0f, 0.5f,  -0.5f, 2.5f,  -2.5f, 0x1p30f, -0x1p30f};
+  for (const char* kernel : {"zeros_f32", "zeros_f64"}) {
+    const auto r = run(env, kernel, "", x, x, 4);
+    for (size_t i = 0; i < x.size(); ++i) {
+      const float v = x[i];
+      const bool integer = v == std::floor(v), odd = integer && std::fmod(v, 2.0f) != 0.0f;
+      const char* names[4] = {"sinpi", "cospi", "tanpi", "atanpi"};
+      // The expected zero of each function at v, or nothing where the result is not a zero.
+      const bool zero[4] = {integer, !integer, integer, v == 0.0f};
+      const float want[4] = {std::copysign(0.0f, v), 0.0f, std::copysign(0.0f, odd ? -v : v), v};
+      for (int f = 0; f < 4; ++f)
+        if (zero[f])
+          EXPECT_EQ(std::bit_cast<uint32_t>(r[4 * i + f]), std::bit_cast<uint32_t>(want[f]))
+              << kernel << ": " << names[f] << "(" << hex(v) << ") = " << hex(r[4 * i + f]);
+    }
+  }
 }
 
 } // namespace

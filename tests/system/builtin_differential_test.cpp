@@ -494,8 +494,14 @@ std::optional<long double> host_result(const std::string& fn, const std::vector<
   if (fn == "atan2pi") return atan2l(a, b) / pi;
   if (fn == "exp10") return powl(10, a);
   if (fn == "rsqrt") return 1 / sqrtl(a);
-  if (fn == "sinpi") return std::isinf(a) ? NAN : a == 0 ? a : sinl(pi * r2);
-  if (fn == "cospi") return std::isinf(a) ? NAN : cosl(pi * r2);
+  // Their exact zeros have the signs of OpenCL 3.0 §7.5.1, which sinl(pi * r2) and
+  // cosl(pi * r2) miss (pi is rounded): copysign(0, a) at the integers for sinpi, +0 at n + 0.5
+  // for cospi, copysign(0, a) at even and copysign(0, -a) at odd integers for tanpi.
+  const bool integer = std::isfinite(a) && r2 == std::floor(r2);
+  if (fn == "sinpi") return std::isinf(a) ? NAN : integer ? copysignl(0, a) : sinl(pi * r2);
+  if (fn == "cospi")
+    return std::isinf(a) ? NAN : std::fabs(std::fmod(r2, 1.0L)) == 0.5L ? 0.0L : cosl(pi * r2);
+  if (fn == "tanpi" && integer) return copysignl(0, r2 != 0 ? -a : a);
   if (fn == "copysign") return copysignl(a, b);
   if (fn == "fdim") return fdiml(a, b);
   if (fn == "fmod") return fmodl(a, b);
