@@ -200,26 +200,30 @@ OVERLOAD float erfc(float x) {
   }
 EVERY_VECTOR(ERFC_VECTOR, float)
 
-// ---- float fmod, remainder and remquo of a denormal divisor ----
-// libclc's float versions rebuild the result from the divisor's exponent field, which is 0 for
+// ---- float fmod, remainder and remquo of a denormal operand ----
+// libclc's float versions rebuild the result from the operands' exponent fields, which are 0 for
 // a denormal: fmod(0.3387, 0x1.fffffcp-127) was 0, remainder(-7543.95, 0x1p-149) +0 instead of
-// -0, remquo(5.65, 0x1p-149) NaN. The results are exact, and a float denormal is a normal double:
-// the double versions give them, and the quotient bits, exactly.
+// -0, remquo(5.65, 0x1p-149) NaN, remquo(-0x1.5b2dd8p-127, -0x1.0068eap-110) -0 instead of x.
+// The results are exact, and a float denormal is a normal double: the double versions give
+// them, and the quotient bits, exactly.
 static inline int denormal_float(float y) {
   return y != 0.0f && __builtin_fabsf(y) < 0x1p-126f;
+}
+static inline int denormal_operand(float x, float y) {
+  return denormal_float(x) || denormal_float(y);
 }
 #define EXACT_IN_DOUBLE(fn)                                                                        \
   OVERLOAD double fn(double, double);                                                              \
   LIBCLC float __libclc_##fn(float, float);                                                        \
   OVERLOAD float fn(float x, float y) {                                                            \
-    return denormal_float(y) ? (float)fn((double)x, (double)y) : __libclc_##fn(x, y);              \
+    return denormal_operand(x, y) ? (float)fn((double)x, (double)y) : __libclc_##fn(x, y);         \
   }
 #define EXACT_IN_DOUBLE_VECTOR(fn, N)                                                              \
   LIBCLC float##N __libclc_##fn(float##N, float##N);                                               \
   OVERLOAD float##N fn(float##N x, float##N y) {                                                   \
     float##N r = __libclc_##fn(x, y);                                                              \
     _Pragma("unroll") for (int i = 0; i < N; ++i)                                                  \
-      if (denormal_float(y[i])) r[i] = (float)fn((double)x[i], (double)y[i]);                      \
+      if (denormal_operand(x[i], y[i])) r[i] = (float)fn((double)x[i], (double)y[i]);              \
     return r;                                                                                      \
   }
 #define FMOD_VECTOR(T, N) EXACT_IN_DOUBLE_VECTOR(fmod, N)
@@ -233,7 +237,7 @@ OVERLOAD double remquo(double, double, __private int*);
 #define REMQUO_IN(AS)                                                                              \
   LIBCLC float __libclc_remquo(float, float, AS int*);                                             \
   OVERLOAD float remquo(float x, float y, AS int* quo) {                                           \
-    if (!denormal_float(y)) return __libclc_remquo(x, y, quo);                                     \
+    if (!denormal_operand(x, y)) return __libclc_remquo(x, y, quo);                                \
     int q;                                                                                         \
     const float r = (float)remquo((double)x, (double)y, &q);                                       \
     *quo = q;                                                                                      \
@@ -245,7 +249,7 @@ OVERLOAD double remquo(double, double, __private int*);
     float##N r = __libclc_remquo(x, y, quo);                                                       \
     int##N q = *quo;                                                                               \
     _Pragma("unroll") for (int i = 0; i < N; ++i) {                                                \
-      if (!denormal_float(y[i])) continue;                                                         \
+      if (!denormal_operand(x[i], y[i])) continue;                                                 \
       int qi;                                                                                      \
       r[i] = (float)remquo((double)x[i], (double)y[i], &qi);                                       \
       q[i] = qi;                                                                                   \

@@ -34,6 +34,14 @@ kernel void zeros_f64(global const float* x, global const float* unused, global 
   out[4 * i + 2] = tanpi(d);
   out[4 * i + 3] = atanpi(d);
 }
+kernel void remainders(global const float* x, global const float* y, global float* out) {
+  size_t i = get_global_id(0);
+  int q;
+  out[4 * i] = fmod(x[i], y[i]);
+  out[4 * i + 1] = remainder(x[i], y[i]);
+  out[4 * i + 2] = remquo(x[i], y[i], &q);
+  out[4 * i + 3] = as_float(q);
+}
 kernel void exp2_f32(global const float* a, global const float* unused, global float* out) {
   size_t i = get_global_id(0);
   out[i] = exp2(a[i]);
@@ -141,6 +149,46 @@ TEST(Math, ZerosOfThePiFunctionsCarryTheirSigns) {
               << kernel << ": " << names[f] << "(" << hex(v) << ") = " << hex(r[4 * i + f]);
     }
   }
+}
+
+// fmod, remainder and remquo are exact (OpenCL 3.0 §7.4), also of a denormal x, and remquo's
+// quotient has the sign of x / y and the 7 low bits of the integral quotient (math_brute_force
+// remquo: remquo(-0x1.5b2dd8p-127, -0x1.0068eap-110) was -0, not x).
+TEST(Math, RemaindersOfDenormalsAreExact) {
+  Env env;
+  std::vector<float> x = {-0x1.5b2dd8p-127f, 0x1p-149f, 0x1.fffffcp-127f, -0x1p-140f},
+                     y = {-0x1.0068eap-110f, 0x1p-126f, 3.0f, 0x1p-149f};
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<uint32_t> denormal(1u, 0x007fffffu), any(1u, 0x7f7fffffu);
+  for (int i = 0; i < 2048; ++i) {
+    x.push_back(std::bit_cast<float>(denormal(rng) | (i & 1u) << 31));
+    y.push_back(std::bit_cast<float>((i & 4 ? denormal(rng) : any(rng)) | (i & 2u) << 30));
+  }
+  const auto r = run(env, "remainders", "", x, y, 4);
+  int bad = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    int q = 0;
+    const float want[3] = {std::fmod(x[i], y[i]), std::remainder(x[i], y[i]),
+                           std::remquo(x[i], y[i], &q)};
+    // glibc's remquo gives 3 quotient bits; the 7 come from the exact quotient (x - r) / y,
+    // which long double holds while it is below 2^63.
+    const long double n = ((long double)x[i] - want[2]) / y[i];
+    const int got_q = std::bit_cast<int>(r[4 * i + 3]);
+    const bool q_ok = std::fabs(n) < 0x1p63L
+                          ? got_q == int(std::copysign(std::fmod(std::fabs(n), 128.0L), n))
+                          : (std::abs(got_q) & 7) == (std::abs(q) & 7);
+    for (int f = 0; f < 3; ++f)
+      if (std::bit_cast<uint32_t>(r[4 * i + f]) != std::bit_cast<uint32_t>(want[f]) && ++bad <= 8)
+        ADD_FAILURE() << (f == 0   ? "fmod("
+                          : f == 1 ? "remainder("
+                                   : "remquo(")
+                      << hex(x[i]) << ", " << hex(y[i]) << "): got " << hex(r[4 * i + f])
+                      << ", want " << hex(want[f]);
+    if (!q_ok && ++bad <= 8)
+      ADD_FAILURE() << "remquo(" << hex(x[i]) << ", " << hex(y[i]) << ") quotient " << got_q
+                    << ", want " << q;
+  }
+  EXPECT_EQ(bad, 0);
 }
 
 } // namespace
