@@ -200,6 +200,26 @@ OVERLOAD float erfc(float x) {
   }
 EVERY_VECTOR(ERFC_VECTOR, float)
 
+// libclc's float rootn loses results near and below FLT_MIN the same way:
+// rootn(-0x1.000002p-126, 1) was -0. There its double rootn, rounded to float once, is within
+// the bound; zeros go that way too and come back unchanged.
+#define ROOTN_DOUBLE_BELOW 0x1p-125f
+OVERLOAD double rootn(double, int);
+LIBCLC float __libclc_rootn(float, int);
+OVERLOAD float rootn(float x, int n) {
+  const float r = __libclc_rootn(x, n);
+  return __builtin_fabsf(r) < ROOTN_DOUBLE_BELOW ? (float)rootn((double)x, n) : r;
+}
+#define ROOTN_VECTOR(T, N)                                                                         \
+  LIBCLC T##N __libclc_rootn(T##N, int##N);                                                        \
+  OVERLOAD T##N rootn(T##N x, int##N n) {                                                          \
+    T##N r = __libclc_rootn(x, n);                                                                 \
+    _Pragma("unroll") for (int i = 0; i < N; ++i)                                                  \
+      if (__builtin_fabsf(r[i]) < ROOTN_DOUBLE_BELOW) r[i] = (float)rootn((double)x[i], n[i]);     \
+    return r;                                                                                      \
+  }
+EVERY_VECTOR(ROOTN_VECTOR, float)
+
 // ---- float fmod, remainder and remquo of a denormal operand ----
 // libclc's float versions rebuild the result from the operands' exponent fields, which are 0 for
 // a denormal: fmod(0.3387, 0x1.fffffcp-127) was 0, remainder(-7543.95, 0x1p-149) +0 instead of

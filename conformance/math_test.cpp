@@ -42,6 +42,10 @@ kernel void remainders(global const float* x, global const float* y, global floa
   out[4 * i + 2] = remquo(x[i], y[i], &q);
   out[4 * i + 3] = as_float(q);
 }
+kernel void rootn_f32(global const float* x, global const float* n, global float* out) {
+  size_t i = get_global_id(0);
+  out[i] = rootn(x[i], (int)n[i]);
+}
 kernel void exp2_f32(global const float* a, global const float* unused, global float* out) {
   size_t i = get_global_id(0);
   out[i] = exp2(a[i]);
@@ -187,6 +191,35 @@ TEST(Math, RemaindersOfDenormalsAreExact) {
     if (!q_ok && ++bad <= 8)
       ADD_FAILURE() << "remquo(" << hex(x[i]) << ", " << hex(y[i]) << ") quotient " << got_q
                     << ", want " << q;
+  }
+  EXPECT_EQ(bad, 0);
+}
+
+// rootn is within 4 ulp (OpenCL 3.0 §7.4) where its result is near or below FLT_MIN: the first
+// root of x is x (math_brute_force rootn: rootn(-0x1.000002p-126, 1) was -0), roots of a
+// denormal with n = 1 or 2, and inverse roots of huge arguments.
+TEST(Math, RootnOfTheSmallestResults) {
+  Env env;
+  std::vector<float> x = {-0x1.000002p-126f, 0x1p-126f,        0x1.8p-130f,
+                          -0x1p-149f,        0x1.fffffep+127f, 0x1p+127f},
+                     n = {1, 1, 1, 1, -1, -1};
+  for (uint32_t i = 0; i < 1024; ++i) {
+    // Denormal and small normal x for n = 1, x near FLT_MAX (a denormal 1/x) for n = -1.
+    const bool first = i & 2;
+    x.push_back(std::bit_cast<float>(first ? 1u + 0x9000u * i : 0x7f7fffffu - 0x1000u * i));
+    if (i & 1) x.back() = -x.back();
+    n.push_back(first ? 1.0f : -1.0f);
+  }
+  const auto r = run(env, "rootn_f32", "", x, n);
+  int bad = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (!std::isfinite(x[i])) continue;
+    const long double want = n[i] > 0 ? (long double)x[i] : 1.0L / (long double)x[i];
+    const long double ulp = std::fmax(0x1p-149L, std::fabs(want) * 0x1p-23L);
+    const long double err = std::fabs((long double)r[i] - want) / ulp;
+    if (!(err <= 4.0L) && ++bad <= 8)
+      ADD_FAILURE() << "rootn(" << hex(x[i]) << ", " << n[i] << "): got " << hex(r[i])
+                    << ", want about " << hex(float(want)) << " (" << double(err) << " ulp)";
   }
   EXPECT_EQ(bad, 0);
 }
