@@ -492,6 +492,50 @@ const AddCarry kAddCarry[2] = {
     kLoops == &loops_baseline ? &add_carry_baseline<false> : &add_carry_avx2<false>,
     kLoops == &loops_baseline ? &add_carry_baseline<true> : &add_carry_avx2<true>};
 
+// The 64-bit operations' lane loops (exec_valu64_fast resolves the rows): r from a (the shift
+// or first factor), b (the second factor) and x (the 64-bit source); returns the carry-out
+// mask of the multiply-adds.
+[[gnu::always_inline]] inline uint32_t loops64(Op op, uint32_t exec, const uint32_t* a,
+                                               const uint32_t* b, const uint64_t* x,
+                                               uint64_t* r) {
+  switch (op) {
+  case Op::v_lshlrev_b64:
+    for_lanes(exec, [&](unsigned l) { r[l] = x[l] << (a[l] & 63); });
+    return 0;
+  case Op::v_lshrrev_b64:
+    for_lanes(exec, [&](unsigned l) { r[l] = x[l] >> (a[l] & 63); });
+    return 0;
+  case Op::v_ashrrev_i64:
+    for_lanes(exec, [&](unsigned l) { r[l] = uint64_t(int64_t(x[l]) >> (a[l] & 63)); });
+    return 0;
+  case Op::v_mad_u64_u32:
+    for_lanes(exec, [&](unsigned l) { r[l] = uint64_t(a[l]) * b[l] + x[l]; });
+    return lane_mask(exec, [&](unsigned l) { return r[l] < uint64_t(a[l]) * b[l]; });
+  default: { // v_mad_i64_i32
+    uint32_t carry = 0;
+    for_lanes(exec, [&](unsigned l) {
+      const int64_t p = int64_t(int32_t(a[l])) * int64_t(int32_t(b[l]));
+      int64_t sum;
+      carry |= uint32_t(__builtin_add_overflow(p, int64_t(x[l]), &sum)) << l;
+      r[l] = uint64_t(sum);
+    });
+    return carry;
+  }
+  }
+}
+uint32_t loops64_baseline(Op op, uint32_t exec, const uint32_t* a, const uint32_t* b,
+                          const uint64_t* x, uint64_t* r) {
+  return loops64(op, exec, a, b, x, r);
+}
+[[gnu::target("avx2")]] uint32_t loops64_avx2(Op op, uint32_t exec, const uint32_t* a,
+                                              const uint32_t* b, const uint64_t* x,
+                                              uint64_t* r) {
+  return loops64(op, exec, a, b, x, r);
+}
+using Loops64 = uint32_t (*)(Op, uint32_t, const uint32_t*, const uint32_t*, const uint64_t*,
+                             uint64_t*);
+const Loops64 kLoops64 = kLoops == &loops_baseline ? &loops64_baseline : &loops64_avx2;
+
 // VOPD halves the loops cover (the rest run lane by lane in vopd.cpp).
 bool fast_dual_op(Op op) {
   switch (op) {
@@ -553,47 +597,22 @@ bool Executor::exec_valu64_fast(Wave& w, const Inst& in) {
     std::fill_n(broadcast, kWaveSize, sread(w, in, in.src[i]));
     return broadcast;
   };
-  uint64_t x[kWaveSize], r[kWaveSize];
-  uint32_t sa[kWaveSize], sb[kWaveSize];
+  alignas(32) uint64_t x[kWaveSize], r[kWaveSize];
+  alignas(32) uint32_t sa[kWaveSize], sb[kWaveSize];
   const uint32_t* a = row32(0, sa);
-  uint32_t carry = 0;
+  const uint32_t* b = nullptr;
   switch (in.op) {
-  case Op::v_lshlrev_b64:
+  case Op::v_lshlrev_b64: case Op::v_lshrrev_b64: case Op::v_ashrrev_i64:
     row64(1, x);
-    for_lanes(exec, [&](unsigned l) { r[l] = x[l] << (a[l] & 63); });
     break;
-  case Op::v_lshrrev_b64:
-    row64(1, x);
-    for_lanes(exec, [&](unsigned l) { r[l] = x[l] >> (a[l] & 63); });
-    break;
-  case Op::v_ashrrev_i64:
-    row64(1, x);
-    for_lanes(exec, [&](unsigned l) { r[l] = uint64_t(int64_t(x[l]) >> (a[l] & 63)); });
-    break;
-  case Op::v_mad_u64_u32: {
-    const uint32_t* b = row32(1, sb);
+  case Op::v_mad_u64_u32: case Op::v_mad_i64_i32:
+    b = row32(1, sb);
     row64(2, x);
-    for_lanes(exec, [&](unsigned l) {
-      const uint64_t p = uint64_t(a[l]) * b[l];
-      r[l] = p + x[l];
-      carry |= uint32_t(r[l] < p) << l;
-    });
     break;
-  }
-  case Op::v_mad_i64_i32: {
-    const uint32_t* b = row32(1, sb);
-    row64(2, x);
-    for_lanes(exec, [&](unsigned l) {
-      const int64_t p = int64_t(int32_t(a[l])) * int64_t(int32_t(b[l]));
-      int64_t sum;
-      carry |= uint32_t(__builtin_add_overflow(p, int64_t(x[l]), &sum)) << l;
-      r[l] = uint64_t(sum);
-    });
-    break;
-  }
   default:
     return false;
   }
+  const uint32_t carry = kLoops64(in.op, exec, a, b, x, r);
   uint32_t* const lo = &vreg(w, in.dst, 0);
   uint32_t* const hi = &vreg(w, in.dst, 0, 1);
   for_lanes(exec, [&](unsigned l) { lo[l] = uint32_t(r[l]), hi[l] = uint32_t(r[l] >> 32); });
