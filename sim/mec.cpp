@@ -51,26 +51,38 @@ void Mec::process(uint64_t wptr) {
   if (!active_ || stale_doorbell()) return;
   last_wptr_.store(wptr, std::memory_order_release);
   auto& gmc = dev_.gmc();
-  auto ring_dword = [&](uint64_t index) {
-    uint32_t v;
-    gmc.read(hqd_.ring_va + 4 * (index % hqd_.ring_dwords), &v, 4);
-    return v;
+  // The CP fetches the ring ahead in blocks (at most two reads where the ring wraps), not one
+  // translated read per packet: fetch_ holds ring dwords [fetched_from, fetched_to).
+  uint64_t fetched_from = 0, fetched_to = 0;
+  auto fetch = [&](uint64_t index, uint64_t count) -> const uint32_t* {
+    if (index < fetched_from || index + count > fetched_to) {
+      const uint64_t n = std::min(wptr - index, std::max(count, kFetchDwords));
+      fetch_.resize(n);
+      const uint64_t at = index % hqd_.ring_dwords;
+      const uint64_t first = std::min<uint64_t>(n, hqd_.ring_dwords - at);
+      if (first) gmc.read(hqd_.ring_va + 4 * at, fetch_.data(), 4 * first);
+      if (n > first) gmc.read(hqd_.ring_va, fetch_.data() + first, 4 * (n - first));
+      fetched_from = index;
+      fetched_to = index + n;
+    }
+    return fetch_.data() + (index - fetched_from);
   };
-  // A packet's body in at most two reads (the ring may wrap inside it), not one translated
-  // read per dword: the CP fetches whole packets.
-  auto ring_span = [&](uint64_t index, uint32_t* out, uint32_t count) {
-    const uint64_t at = index % hqd_.ring_dwords;
-    const uint64_t first = std::min<uint64_t>(count, hqd_.ring_dwords - at);
-    if (first) gmc.read(hqd_.ring_va + 4 * at, out, 4 * first);
-    if (count > first) gmc.read(hqd_.ring_va, out + first, 4 * (count - first));
+  // The read pointer goes back to memory before a packet that may take long (a dispatch, a
+  // wait) and once caught up, rather than after every packet: the driver reads it only for
+  // room on the ring.
+  uint64_t reported = ~uint64_t(0);
+  auto report_rptr = [&] {
+    if (hqd_.rptr_report_va && reported != rptr_) {
+      reported = rptr_;
+      dev_.gmc().store32(hqd_.rptr_report_va, uint32_t(rptr_ % hqd_.ring_dwords));
+    }
   };
-  std::vector<uint32_t> body;
   try {
     // abort_: a deactivation is waiting for this loop; nothing after the interrupted packet runs.
     // The pipe stopping (CP_MEC_RS64_CNTL, written by a packet of this very ring) ends the
     // fetch too; it goes on from rptr once the pipe runs again.
     while (rptr_ < wptr && !halted() && active_ && !abort_ && dev_.mec_pipe0_runs()) {
-      uint32_t header = ring_dword(rptr_);
+      uint32_t header = *fetch(rptr_, 1);
       uint32_t type = pm4::header_type(header);
       if (type == 2) { // one-dword filler
         ++rptr_;
@@ -79,10 +91,13 @@ void Mec::process(uint64_t wptr) {
       if (type != 3) throw PacketError("PM4 type-" + std::to_string(type) + " packet " + hex(header));
       uint32_t count = pm4::header_count(header);
       if (rptr_ + 1 + count > wptr) throw PacketError("packet runs past the write pointer");
-      body.resize(count);
-      ring_span(rptr_ + 1, body.data(), count);
+      const uint32_t opcode = pm4::header_opcode(header);
+      if (opcode == pm4::DISPATCH_DIRECT || opcode == pm4::DISPATCH_INDIRECT ||
+          opcode == pm4::WAIT_REG_MEM || opcode == pm4::INDIRECT_BUFFER)
+        report_rptr();
+      const uint32_t* body = fetch(rptr_ + 1, count);
       try {
-        execute(header, body);
+        execute(header, std::span<const uint32_t>(body, count));
       } catch (const shader::MemoryFault& e) {
         // A packet's own memory access (WRITE_DATA, RELEASE_MEM, COPY_DATA...) that does not
         // translate: the VM fault is raised and the access dropped; the CP goes on with the
@@ -90,9 +105,10 @@ void Mec::process(uint64_t wptr) {
         dev_.report_vm_fault(e.address, e.write, e.what());
       }
       rptr_ += 1 + count;
-      if (hqd_.rptr_report_va) dev_.gmc().store32(hqd_.rptr_report_va, uint32_t(rptr_ % hqd_.ring_dwords));
     }
+    report_rptr();
   } catch (const PacketError& e) {
+    report_rptr();
     // A packet the CP cannot execute: report CP_BAD_OPCODE and stop, as the MEC does.
     am::hw::ih::IvEntry iv;
     iv.client_id = am::hw::ih::CLIENTID_GRBM_CP;
@@ -311,10 +327,14 @@ void Mec::dispatch(std::array<uint32_t, 3> grid, uint32_t initiator) {
   if (!L.group_size[0] || !L.group_size[1] || !L.group_size[2] ||
       L.group_size[0] * L.group_size[1] * L.group_size[2] > 1024)
     throw PacketError("COMPUTE_NUM_THREAD_* describes an invalid workgroup");
-  const auto t0 = std::chrono::steady_clock::now();
+  // AMCL_SIM_STATS=<file> appends one line per dispatch, for benchmarks and profiling; the
+  // clock is read only then (tens of ns per read on a paravirtualised machine).
+  static const char* stats = std::getenv("AMCL_SIM_STATS");
+  const bool timed = stats && *stats;
+  const auto t0 = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   shader::DispatchResult r = shader::run_dispatch(L, dev_.gmc(), workers_, &abort_, &programs_);
   ++dispatches_;
-  record_stats(r, std::chrono::steady_clock::now() - t0);
+  if (timed) record_stats(stats, r, std::chrono::steady_clock::now() - t0);
   if (r.ok || abort_) return; // a queue reset kills waves without an interrupt
   // The waves are gone; the queue goes on with the next packet, as on hardware with
   // retry faults disabled. The driver learns of the fault from the IH ring.
@@ -335,10 +355,8 @@ void Mec::dispatch(std::array<uint32_t, 3> grid, uint32_t initiator) {
   }
 }
 
-// AMCL_SIM_STATS=<file> appends one line per dispatch, for benchmarks and profiling.
-void Mec::record_stats(const shader::DispatchResult& r, std::chrono::nanoseconds took) {
-  static const char* path = std::getenv("AMCL_SIM_STATS");
-  if (!path || !*path) return;
+void Mec::record_stats(const char* path, const shader::DispatchResult& r,
+                       std::chrono::nanoseconds took) {
   if (FILE* f = std::fopen(path, "a")) {
     std::fprintf(f, "dispatch waves=%llu instructions=%llu lane_instructions=%llu ns=%lld ok=%d\n",
                  static_cast<unsigned long long>(r.waves), static_cast<unsigned long long>(r.instructions),

@@ -58,7 +58,7 @@ private:
   void release_mem(std::span<const uint32_t> body);
   void write_data(std::span<const uint32_t> body);
   void write_mem(uint64_t va, const void* data, size_t len);
-  void record_stats(const shader::DispatchResult& r, std::chrono::nanoseconds took);
+  void record_stats(const char* path, const shader::DispatchResult& r, std::chrono::nanoseconds took);
 
   DeviceServices& dev_;
   std::atomic<uint64_t> last_wptr_ = 0;
@@ -68,6 +68,8 @@ private:
   std::mutex ring_mutex_;           // held while packets are processed
   std::atomic<uint64_t> rptr_{0}; // in dwords, monotonically increasing
   bool in_ib_ = false; // executing an indirect buffer
+  static constexpr uint64_t kFetchDwords = 1024; // the ring is fetched ahead in blocks this long
+  std::vector<uint32_t> fetch_;
   uint32_t sh_regs_[0x400] = {};
   std::atomic<uint64_t> dispatches_ = 0;
   shader::WorkerPool workers_; // the shader array's host threads, kept across dispatches
