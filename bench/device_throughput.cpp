@@ -1,6 +1,7 @@
 // Device-side figures, amcl's emulated GPU next to PoCL in the same process: empty-kernel
-// dispatch rate, and copy bandwidth host->device, device->host and device->device, beside the
-// host's own memcpy of the same size in the same run (the copies' target: within 2x of it).
+// dispatch rate with the queue fed from one application thread and from four, and copy
+// bandwidth host->device, device->host and device->device, beside the host's own memcpy of the
+// same size in the same run (the copies' target: within 2x of it).
 //
 //   OCL_ICD_VENDORS=<build>/vendors build/bench/device_throughput [MiB]
 #include "bench_util.h"
@@ -8,12 +9,14 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 namespace {
 
 struct Figures {
-  double kernels_per_s = 0, h2d = 0, d2h = 0, d2d = 0; // GB/s for the copies
+  double kernels_per_s = 0, kernels_per_s_4 = 0; // fed from one thread, from four
+  double h2d = 0, d2h = 0, d2d = 0;               // GB/s
 };
 
 // Best of `reps` timings of `body`, in seconds (the machines are noisy).
@@ -46,6 +49,20 @@ Figures measure(bench::Platform& p, size_t bytes) {
     clFinish(p.queue);
   });
   f.kernels_per_s = double(kernels) / t;
+  // The same number of kernels enqueued into the one queue by four threads at once (an
+  // application whose worker threads share a queue): the enqueue path's locks are contended.
+  const size_t feeders = 4;
+  const double t4 = best_of(3, [&] {
+    std::vector<std::thread> threads;
+    for (size_t n = 0; n < feeders; ++n)
+      threads.emplace_back([&] {
+        for (size_t i = 0; i < kernels / feeders; ++i)
+          clEnqueueNDRangeKernel(p.queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr);
+      });
+    for (std::thread& t : threads) t.join();
+    clFinish(p.queue);
+  });
+  f.kernels_per_s_4 = double(kernels) / t4;
 
   const double gb = double(bytes) * 1e-9;
   f.h2d = gb / best_of(3, [&] {
@@ -91,7 +108,8 @@ int main(int argc, char** argv) {
   auto row = [](const char* what, double x, double y) {
     std::printf("%-36s %12.3f %12.3f %10s\n", what, x, y, bench::ratio(x, y).c_str());
   };
-  row("empty kernels per second (x1000)", a.kernels_per_s / 1000, p.kernels_per_s / 1000);
+  row("empty kernels/s (x1000), 1 thread", a.kernels_per_s / 1000, p.kernels_per_s / 1000);
+  row("empty kernels/s (x1000), 4 threads", a.kernels_per_s_4 / 1000, p.kernels_per_s_4 / 1000);
   char label[64];
   std::snprintf(label, sizeof label, "host->device GB/s (%zu MiB)", mib);
   row(label, a.h2d, p.h2d);
