@@ -62,7 +62,8 @@ uint64_t nanoseconds_since(std::chrono::steady_clock::time_point start) {
 Device::Device(std::shared_ptr<Pci> pci)
     : pci_(with_trace(with_register_log(std::move(pci)))), nbio_(*pci_), gmc_(*pci_, nbio_),
       memory_(*pci_, gmc_), ih_(*pci_), psp_(*pci_, nbio_), smu_(*pci_), gfx_(*pci_, nbio_),
-      sdma_(*pci_, nbio_), hang_timeout_(hang_timeout_from_env(pci_->emulated())) {
+      sdma_(*pci_, nbio_), interrupts_(*pci_),
+      hang_timeout_(hang_timeout_from_env(pci_->emulated())) {
   boot();
 }
 

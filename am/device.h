@@ -7,6 +7,7 @@
 #include "gfx.h"
 #include "gmc.h"
 #include "ih.h"
+#include "interrupt_waiters.h"
 #include "ip_discovery.h"
 #include "memory.h"
 #include "memory_manager.h"
@@ -127,6 +128,12 @@ public:
   // The same with its own hang limit: work known to be short, checked right after a queue
   // reset on a busy machine, gets more than the short limit a test set for the hang itself.
   void wait(Engine e, uint64_t value, std::chrono::milliseconds hang_timeout);
+  // Waits up to `limit` for the engine's timeline to reach `value`, without taking the faults
+  // or judging a hang (wait() does): several threads may await the same value at once, and
+  // each sees it reached at once. `spin`: poll the signal briefly before sleeping (for a
+  // thread whose caller waits; a background thread leaves the core to the others). True when
+  // the value was reached.
+  bool await(Engine e, uint64_t value, std::chrono::microseconds limit, bool spin);
   uint64_t queue_resets() const { return resets_; }
   uint64_t gpu_clock_hz() const { return 100'000'000; }
   // A GPU timestamp (RELEASE_MEM / COPY_DATA, gpu_clock_hz ticks) as host steady_clock
@@ -181,6 +188,7 @@ private:
   Gfx gfx_;
   Sdma sdma_;
   Timeline compute_timeline_, sdma_timeline_;
+  InterruptWaiters interrupts_; // threads sleeping in wait() and await()
   int64_t clock_offset_ns_ = 0; // host steady_clock ns minus GPU ns
   std::atomic<uint64_t> resets_ = 0;
   // Code memory written since the last instruction-cache invalidation went on the ring. True at

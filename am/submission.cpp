@@ -27,9 +27,9 @@ template <class Write> uint64_t Device::submit(Engine e, Write&& write) {
   // (too large for the ring, a hung queue) must not leave a value nothing will ever signal.
   const uint64_t value = t.issued + 1;
   auto start = std::chrono::steady_clock::now();
-  while (!write(value)) {
+  for (uint64_t seen = interrupts_.epoch(); !write(value); seen = interrupts_.epoch()) {
     // Ring full: wait for the engine to consume.
-    pci_->wait_interrupt(std::chrono::microseconds(200));
+    interrupts_.sleep(seen, std::chrono::microseconds(200));
     if (std::chrono::steady_clock::now() - start > hang_timeout_)
       throw DeviceError(std::string(e == Engine::Compute ? "compute" : "SDMA") +
                         " ring stays full: the queue is hung");
@@ -146,10 +146,32 @@ void Device::reset_queue(Engine e) {
   trace_flush(*pci_); // a hang's or bad packet's trace is on disk before the error goes up
 }
 
+// How long a waiter polls the signal before it sleeps on interrupts: about what a short
+// dispatch or copy takes on the emulated card, far less than a sleep and wake-up costs on a
+// busy paravirtualised machine.
+constexpr std::chrono::microseconds kSpinBeforeSleep{20};
+
+bool Device::await(Engine e, uint64_t value, std::chrono::microseconds limit, bool spin) {
+  if (spin && spin_until([&] { return completed(e) >= value; }, std::min(limit, kSpinBeforeSleep)))
+    return true;
+  const auto until = std::chrono::steady_clock::now() + limit;
+  for (;;) {
+    const uint64_t seen = interrupts_.epoch();
+    ih_.service();
+    if (completed(e) >= value) return true;
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= until) return false;
+    interrupts_.sleep(seen, std::min(std::chrono::duration_cast<std::chrono::microseconds>(until - now),
+                                     std::chrono::microseconds(500)));
+  }
+}
+
 void Device::wait(Engine e, uint64_t value, std::chrono::milliseconds hang_timeout) {
   const char* name = e == Engine::Compute ? "compute queue" : "SDMA queue";
   auto start = std::chrono::steady_clock::now();
+  spin_until([&] { return completed(e) >= value; }, kSpinBeforeSleep);
   for (;;) {
+    const uint64_t seen = interrupts_.epoch();
     ih_.service();
     if (completed(e) >= value) break;
     if (stopped(e)) {
@@ -157,7 +179,7 @@ void Device::wait(Engine e, uint64_t value, std::chrono::milliseconds hang_timeo
       throw DeviceError(std::string(name) +
                         " stopped on a packet it cannot execute; the queue has been reset");
     }
-    pci_->wait_interrupt(std::chrono::microseconds(500));
+    interrupts_.sleep(seen, std::chrono::microseconds(500));
     if (std::chrono::steady_clock::now() - start > hang_timeout) {
       reset_queue(e);
       throw DeviceError(std::string(name) + " did not reach signal value " + std::to_string(value) +
