@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <thread>
 
 namespace am {
 
@@ -33,16 +34,22 @@ private:
 
 // Polls `done` for up to `limit` before a waiter sleeps: a wait that ends within a few
 // microseconds then costs no sleep and wake-up (a futex call and a context switch each, several
-// microseconds on a paravirtualised machine). True when `done` became true.
+// microseconds on a paravirtualised machine). After the first few polls it yields between
+// them, so that on a machine with more busy threads than cores the thread it waits for (the
+// emulated engine, another process) gets the core. True when `done` became true.
 template <class Done> bool spin_until(Done&& done, std::chrono::microseconds limit) {
   const auto until = std::chrono::steady_clock::now() + limit;
   for (unsigned spin = 1;; ++spin) {
     if (done()) return true;
+    if (spin < 64) {
 #if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
+      __builtin_ia32_pause();
 #endif
+    } else {
+      std::this_thread::yield();
+    }
     // A clock read costs tens of ns on a paravirtualised machine: look at it now and then.
-    if (spin % 64 == 0 && std::chrono::steady_clock::now() > until) return done();
+    if (spin % 16 == 0 && std::chrono::steady_clock::now() > until) return done();
   }
 }
 

@@ -161,8 +161,8 @@ bool Device::await(Engine e, uint64_t value, std::chrono::microseconds limit, bo
     if (completed(e) >= value) return true;
     const auto now = std::chrono::steady_clock::now();
     if (now >= until) return false;
-    interrupts_.sleep(seen, std::min(std::chrono::duration_cast<std::chrono::microseconds>(until - now),
-                                     std::chrono::microseconds(500)));
+    const auto left = std::chrono::duration_cast<std::chrono::microseconds>(until - now);
+    interrupts_.sleep(seen, std::min(left, std::chrono::microseconds(500)));
   }
 }
 
