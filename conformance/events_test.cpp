@@ -356,3 +356,71 @@ TEST(Events, OutOfOrderDependencyChainsKeepTheirOrder) {
   clReleaseMemObject(m);
   clReleaseCommandQueue(q);
 }
+
+// An idle queue's dispatch goes on the device from the enqueuing thread; with nobody waiting
+// for it, the submission thread still retires it and its callback runs, also right after
+// earlier work, while that thread lingers and is not woken for each dispatch.
+TEST(Events, DispatchCompletesWithNobodyWaiting) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_int zero = 0;
+  cl_mem m = env.buffer(sizeof(int), &zero);
+  cl_kernel k = env.kernel(kStore, "store");
+  clSetKernelArg(k, 0, sizeof m, &m);
+  size_t one = 1;
+  constexpr cl_int kRounds = 20;
+  std::array<Trace, kRounds> traces; // outlive a callback that comes late
+  for (cl_int i = 0; i < kRounds; ++i) {
+    const cl_int v = i + 1;
+    clSetKernelArg(k, 1, sizeof v, &v);
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, &one, 0, nullptr, nullptr),
+              CL_SUCCESS);
+    ASSERT_EQ(clFinish(env.queue), CL_SUCCESS); // the submission thread has just gone idle
+    cl_event e = nullptr;
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, &one, 0, nullptr, &e),
+              CL_SUCCESS);
+    ASSERT_EQ(clSetEventCallback(e, CL_COMPLETE, &Trace::record, &traces[i]), CL_SUCCESS);
+    ASSERT_EQ(clFlush(env.queue), CL_SUCCESS);
+    // No OpenCL call until the callback has run: no thread of the application pumps for it.
+    EXPECT_EQ(traces[i].after(1), std::vector<cl_int>{CL_COMPLETE}) << "dispatch " << v;
+    clReleaseEvent(e);
+  }
+  clFinish(env.queue);
+  EXPECT_EQ(read_int(env, m), kRounds);
+  clReleaseKernel(k);
+  clReleaseMemObject(m);
+}
+
+// Threads waiting for the same dispatch at once (clWaitForEvents, clFinish) wait for it side by
+// side, whichever sees the end first retires it: all return, with the event complete, and the
+// dispatch retired once (a second retirement would pop a later dispatch or an empty list).
+TEST(Events, ThreadsWaitingForOneDispatchAllReturn) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_int zero = 0, seven = 7;
+  cl_mem m = env.buffer(sizeof(int), &zero);
+  cl_kernel k = env.kernel(kStore, "store");
+  clSetKernelArg(k, 0, sizeof m, &m);
+  clSetKernelArg(k, 1, sizeof seven, &seven);
+  size_t one = 1;
+  for (int round = 0; round < 50; ++round) {
+    cl_event e = nullptr;
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, &one, 0, nullptr, &e),
+              CL_SUCCESS);
+    std::atomic<int> returned = 0;
+    std::vector<std::thread> waiters;
+    for (int t = 0; t < 3; ++t)
+      waiters.emplace_back([&] {
+        EXPECT_EQ(clWaitForEvents(1, &e), CL_SUCCESS);
+        ++returned;
+      });
+    EXPECT_EQ(clFinish(env.queue), CL_SUCCESS);
+    for (std::thread& t : waiters) t.join();
+    EXPECT_EQ(returned, 3);
+    EXPECT_EQ(env.status(e), CL_COMPLETE);
+    clReleaseEvent(e);
+  }
+  EXPECT_EQ(read_int(env, m), 7);
+  clReleaseKernel(k);
+  clReleaseMemObject(m);
+}

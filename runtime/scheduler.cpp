@@ -40,9 +40,18 @@ std::set<cl_command_queue>& active_queues() {
 struct Submitter {
   bool started = false;
   bool idle = false;   // asleep on `wake`
+  bool lingering = false; // asleep on `wake` for at most kLinger: it looks again by itself
   bool kicked = false; // something may have become runnable since it last looked
   std::condition_variable wake;
 };
+// After the pump found nothing more to do, the submission thread sleeps kLinger at a time, up
+// to kLingerRounds times since it was last kicked, before it sleeps until kicked: an application
+// that keeps dispatching then needs no wake-up per dispatch only to have it retired (see
+// watch_locked), and an idle one costs it a few wake-ups once.
+inline constexpr std::chrono::microseconds kLinger{250};
+inline constexpr int kLingerRounds = 8;
+// The submission thread: it leaves waits for the device to the core's other threads.
+thread_local bool on_submission_thread = false;
 Submitter& submitter() {
   static auto* s = new Submitter;
   return *s;
@@ -58,20 +67,46 @@ void kick_locked() {
   if (!s.started) {
     s.started = true;
     std::thread([] {
+      on_submission_thread = true;
       std::unique_lock held(lock());
       Submitter& self = submitter();
+      int rounds = 0;
       for (;;) {
         self.kicked = false;
         pump(held);
-        if (self.kicked) continue;
+        if (self.kicked) {
+          rounds = 0;
+          continue;
+        }
+        if (rounds < kLingerRounds) {
+          ++rounds;
+          self.lingering = true;
+          self.wake.wait_for(held, kLinger, [&] { return self.kicked; });
+          self.lingering = false;
+          if (self.kicked) rounds = 0;
+          continue;
+        }
+        rounds = 0;
         self.idle = true;
         self.wake.wait(held, [&] { return self.kicked; });
         self.idle = false;
       }
     }).detach();
-  } else if (s.idle) {
+  } else if (s.idle || s.lingering) {
     s.wake.notify_one();
   }
+}
+
+// A dispatch this thread put on the device needs someone to retire it should nobody wait for
+// it: the submission thread, woken only when it sleeps until kicked (lingering, it looks again
+// within kLinger by itself, and waking it per dispatch would cost a futex call each).
+void watch_locked() {
+  Submitter& s = submitter();
+  if (s.lingering) {
+    s.kicked = true;
+    return;
+  }
+  kick_locked();
 }
 
 struct Callback {
@@ -261,14 +296,29 @@ bool start_next(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due
   return true;
 }
 
+inline constexpr std::chrono::microseconds kUnclaimedWait{2000};
+
 // Retires the oldest dispatch of `q` once the device has finished it; with `block`, waits for
-// that. Drops the lock meanwhile. Returns whether it retired one.
+// that. Drops the lock meanwhile. Returns whether it retired one (or, having waited, that the
+// caller should look again).
 bool retire_oldest(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due, bool block) {
   if (q->in_flight.empty() || q->retiring) return false;
   am::Device& dev = *q->device->am;
   const uint64_t done = q->in_flight.front().at.done;
   const uint64_t* gpu_times = q->in_flight.front().at.times;
-  if (!block && dev.completed(am::Engine::Compute) < done) return false;
+  if (dev.completed(am::Engine::Compute) < done) {
+    if (!block) return false;
+    // Most dispatches end within microseconds: wait for the end without taking the dispatch,
+    // so that every thread waiting for it (clFinish, the submission thread) sees it at once
+    // and whichever comes first retires it, instead of one waiting for the other to wake up.
+    // Past kUnclaimedWait the dispatch is taken and waited for with fault and hang handling.
+    held.unlock();
+    run_due(due);
+    const bool ended = dev.await(am::Engine::Compute, done, kUnclaimedWait, !on_submission_thread);
+    held.lock();
+    if (ended || q->in_flight.empty() || q->retiring || q->in_flight.front().at.done != done)
+      return true; // look again
+  }
   q->retiring = true; // the front entry is this thread's until it is popped
   Launch launch = std::move(q->in_flight.front().cmd.launch);
   held.unlock();
@@ -395,8 +445,26 @@ cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_even
     // for this lock with the application's next enqueue.
     const bool behind =
         !q->pending.empty() && !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    const bool dispatch = cmd.dispatch;
     q->pending.push_back(std::move(cmd));
     if (active_queues().insert(q).second) retain(q);
+    if (dispatch && !blocking && !behind && !q->running) {
+      // A dispatch that may start now is put on the ring by this thread: handing it to the
+      // submission thread costs a wake-up and a thread hop per dispatch. The submission thread
+      // is still told, to retire it should nobody wait for it.
+      Due due;
+      if (q->in_flight.size() >= kDispatchesInFlight) retire_oldest(q, held, due, false);
+      // Host work that became runnable meanwhile (out of order) stays the submission thread's.
+      if (const size_t i = next_runnable(q, due); i != kNone && q->pending[i].dispatch)
+        start_dispatches(q, held, due);
+      if (q->pending.empty())
+        watch_locked();
+      else
+        kick_locked(); // no slot was free: the submission thread starts it
+      held.unlock();
+      run_due(due);
+      return e;
+    }
     if (blocking) {
       changed().wait(held, [&] {
         pump(held);
