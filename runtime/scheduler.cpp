@@ -312,9 +312,13 @@ bool retire_oldest(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& 
     // so that every thread waiting for it (clFinish, the submission thread) sees it at once
     // and whichever comes first retires it, instead of one waiting for the other to wake up.
     // Past kUnclaimedWait the dispatch is taken and waited for with fault and hang handling.
+    // A caller waiting for the last dispatch (a round trip) polls before it sleeps: it ends
+    // within microseconds. Behind others, polling would take the core the device's threads
+    // need for them.
+    const bool spin = !on_submission_thread && q->in_flight.size() == 1 && q->pending.empty();
     held.unlock();
     run_due(due);
-    const bool ended = dev.await(am::Engine::Compute, done, kUnclaimedWait, !on_submission_thread);
+    const bool ended = dev.await(am::Engine::Compute, done, kUnclaimedWait, spin);
     held.lock();
     if (ended || q->in_flight.empty() || q->retiring || q->in_flight.front().at.done != done)
       return true; // look again
@@ -448,12 +452,13 @@ cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_even
     const bool dispatch = cmd.dispatch;
     q->pending.push_back(std::move(cmd));
     if (active_queues().insert(q).second) retain(q);
-    if (dispatch && !blocking && !behind && !q->running) {
-      // A dispatch that may start now is put on the ring by this thread: handing it to the
-      // submission thread costs a wake-up and a thread hop per dispatch. The submission thread
-      // is still told, to retire it should nobody wait for it.
+    if (dispatch && !blocking && !behind && !q->running && q->in_flight.empty()) {
+      // A dispatch on an idle queue is put on the ring by this thread: handing it to the
+      // submission thread costs a wake-up and a thread hop. The submission thread is still
+      // told, to retire it should nobody wait for it. Behind other dispatches it is left to the
+      // submission thread, which submits what accumulated in one go (one doorbell, and the
+      // emulated MEC woken once, for the lot).
       Due due;
-      if (q->in_flight.size() >= kDispatchesInFlight) retire_oldest(q, held, due, false);
       // Host work that became runnable meanwhile (out of order) stays the submission thread's.
       if (const size_t i = next_runnable(q, due); i != kNone && q->pending[i].dispatch)
         start_dispatches(q, held, due);
