@@ -465,7 +465,7 @@ cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_even
       if (q->pending.empty())
         watch_locked();
       else
-        kick_locked(); // no slot was free: the submission thread starts it
+        kick_locked(); // out of order, host work left pending: the submission thread runs it
       held.unlock();
       run_due(due);
       return e;
