@@ -5,7 +5,7 @@
 // they do not, the host's long double result decides which one is wrong. A file PoCL cannot
 // build (half, which it lacks) still has to build and run on amcl, and its floating-point
 // results are checked against the host's.
-#include "cl_helpers.h"
+#include "builtin_test_platform.h"
 
 #include <gtest/gtest.h>
 
@@ -40,51 +40,15 @@ const std::set<std::string> kKnownMismatches = {};
 // The same, on RDNA4 (gfx12) only: none today.
 const std::set<std::string> kKnownMismatchesRdna4 = {};
 
-struct Platform : amcl_test::PlatformByName {
-  using PlatformByName::PlatformByName;
-  cl_program build(const std::string& src, std::string& log) {
-    const char* p = src.c_str();
-    cl_int err;
-    cl_program prog = clCreateProgramWithSource(context, 1, &p, nullptr, &err);
-    if (clBuildProgram(prog, 1, &device, "-cl-std=CL3.0", nullptr, nullptr) != CL_SUCCESS) {
-      std::vector<char> buf(1 << 16);
-      clGetProgramBuildInfo(prog, device, CL_PROGRAM_BUILD_LOG, buf.size(), buf.data(), nullptr);
-      log = buf.data();
-      clReleaseProgram(prog);
-      return nullptr;
-    }
-    return prog;
-  }
-  // Runs `name` over `items` work-items; "" or what went wrong.
+// The existing layout's launch: `items` work-items in work-groups of kLocal, out zeroed.
+struct Platform : amcl_test::BuiltinPlatform {
+  using BuiltinPlatform::BuiltinPlatform;
   std::string run(cl_program prog, const std::string& name, size_t items,
                   const std::vector<uint8_t>& in, std::vector<uint8_t>& out) {
-    cl_int err;
-    cl_kernel k = clCreateKernel(prog, name.c_str(), &err);
-    if (!k) return "clCreateKernel " + std::to_string(err);
+    amcl_test::NdRange range;
+    range.global[0] = items, range.local[0] = kLocal;
     std::fill(out.begin(), out.end(), 0);
-    cl_mem mi = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, in.size(),
-                               const_cast<uint8_t*>(in.data()), &err);
-    cl_mem mo = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, out.size(), out.data(), &err);
-    clSetKernelArg(k, 0, sizeof mo, &mo);
-    clSetKernelArg(k, 1, sizeof mi, &mi);
-    size_t g = items, l = kLocal;
-    cl_event e = nullptr;
-    err = clEnqueueNDRangeKernel(queue, k, 1, nullptr, &g, &l, 0, nullptr, &e);
-    cl_int status = CL_COMPLETE;
-    if (e) {
-      clWaitForEvents(1, &e);
-      clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
-      clReleaseEvent(e);
-    }
-    std::string result;
-    if (err != CL_SUCCESS || status != CL_COMPLETE)
-      result = "enqueue " + std::to_string(err) + " status " + std::to_string(status);
-    else
-      clEnqueueReadBuffer(queue, mo, CL_TRUE, 0, out.size(), out.data(), 0, nullptr, nullptr);
-    clReleaseMemObject(mi);
-    clReleaseMemObject(mo);
-    clReleaseKernel(k);
-    return result;
+    return BuiltinPlatform::run(prog, name, range, in, out);
   }
 };
 
