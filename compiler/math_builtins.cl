@@ -308,3 +308,102 @@ POW_ANY_X(double, )
 EVERY_VECTOR(POW_ANY_X, double)
 POWR_POSITIVE_X(double, )
 EVERY_VECTOR(POWR_POSITIVE_X, double)
+
+// ---- vstore_half*_rtp and _rtn (OpenCL C 3.0 §6.15.8) ----
+// libclc 22's rounding helper sets the mantissa bits below half's precision and steps to the
+// next float, but counts at most 10 of half's denormal steps, so a value below half's least
+// denormal (2^-24) stays below it and then rounds to zero: vstore_half_rtp(0x1p-100f) stored +0,
+// not 0x0001, and rtn of a tiny negative value -0, not 0x8001 (found by tests/system/
+// builtin_family_differential_test against PoCL). Here the half is rounded in integer
+// arithmetic from the value's bits, in the direction asked, for float and double alike.
+
+// The half nearest x in direction `up` (toward +infinity when the value is positive, -infinity
+// when negative: rtp or rtn by the sign), else toward zero. `bits` is the value's magnitude as
+// an integer with `mant` fraction bits and exponent bias `bias`.
+static ushort half_directed(ulong bits, int mant, int bias, ushort sign, bool up) {
+  const int exp_bits = mant == 23 ? 8 : 11;
+  const ulong exp_field = bits >> mant, frac = bits & ((1UL << mant) - 1);
+  const ulong max_field = (1UL << exp_bits) - 1;
+  if (exp_field == max_field) // infinity, or a NaN kept quiet with its payload's top bits
+    return sign | (frac ? (ushort)(0x7e00 | (frac >> (mant - 10))) : (ushort)0x7c00);
+  if (bits == 0) return sign;
+  // The value is m * 2^(e - mant), m with its leading bit (none for a denormal).
+  const int e = exp_field ? (int)exp_field - bias : 1 - bias;
+  const ulong m = exp_field ? frac | (1UL << mant) : frac;
+  if (e > 15) return sign | (up ? 0x7c00 : 0x7bff);
+  // Fraction bits dropped: half keeps 10 of a normal, fewer of a denormal (exponent -14).
+  int shift = mant - 10 + (e < -14 ? -14 - e : 0);
+  if (shift > mant + 2) shift = mant + 2; // every bit dropped, the value nonzero
+  const ulong q = m >> shift, rest = m & ((1UL << shift) - 1);
+  // A normal's leading bit lands on bit 10 and carries into the exponent field.
+  const uint h = (uint)q + (e >= -14 ? (uint)(e + 14) << 10 : 0u) + (up && rest ? 1u : 0u);
+  if (h >= 0x7c00) return sign | (up ? 0x7c00 : 0x7bff);
+  return sign | (ushort)h;
+}
+static OVERLOAD ushort half_rtp(float x) {
+  const uint u = __builtin_astype(x, uint);
+  return half_directed(u & 0x7fffffff, 23, 127, (ushort)(u >> 16 & 0x8000), !(u >> 31));
+}
+static OVERLOAD ushort half_rtn(float x) {
+  const uint u = __builtin_astype(x, uint);
+  return half_directed(u & 0x7fffffff, 23, 127, (ushort)(u >> 16 & 0x8000), u >> 31);
+}
+static OVERLOAD ushort half_rtp(double x) {
+  const ulong u = __builtin_astype(x, ulong);
+  return half_directed(u & 0x7fffffffffffffffUL, 52, 1023, (ushort)(u >> 48 & 0x8000), !(u >> 63));
+}
+static OVERLOAD ushort half_rtn(double x) {
+  const ulong u = __builtin_astype(x, ulong);
+  return half_directed(u & 0x7fffffffffffffffUL, 52, 1023, (ushort)(u >> 48 & 0x8000), u >> 63);
+}
+
+// vstore_halfN_MODE(data, offset, p) writes p[offset * N + k]; vstorea_halfN_MODE writes
+// p[offset * A + k], A being N but 4 for N = 3. Components are named, not indexed: a component
+// indexed at run time is a v_movrels_b32, which the emulator does not implement yet.
+#define HALF_STORE1(MODE, x, p, at) ((AS_PTR ushort*)(p))[at] = half_##MODE(x);
+#define HALF_COMPONENTS_2(MODE, x, p, at)                                                          \
+  HALF_STORE1(MODE, x.s0, p, at) HALF_STORE1(MODE, x.s1, p, at + 1)
+#define HALF_COMPONENTS_3(MODE, x, p, at)                                                          \
+  HALF_COMPONENTS_2(MODE, x, p, at) HALF_STORE1(MODE, x.s2, p, at + 2)
+#define HALF_COMPONENTS_4(MODE, x, p, at)                                                          \
+  HALF_COMPONENTS_2(MODE, x.lo, p, at) HALF_COMPONENTS_2(MODE, x.hi, p, at + 2)
+#define HALF_COMPONENTS_8(MODE, x, p, at)                                                          \
+  HALF_COMPONENTS_4(MODE, x.lo, p, at) HALF_COMPONENTS_4(MODE, x.hi, p, at + 4)
+#define HALF_COMPONENTS_16(MODE, x, p, at)                                                         \
+  HALF_COMPONENTS_8(MODE, x.lo, p, at) HALF_COMPONENTS_8(MODE, x.hi, p, at + 8)
+
+#define VSTORE_HALF_SCALAR(T, MODE)                                                                \
+  OVERLOAD void vstore_half_##MODE(T x, size_t offset, AS_PTR half* p) {                           \
+    HALF_STORE1(MODE, x, p, offset);                                                               \
+  }
+#define VSTORE_HALF_N(T, N, MODE)                                                                  \
+  OVERLOAD void vstore_half##N##_##MODE(T##N x, size_t offset, AS_PTR half* p) {                   \
+    HALF_COMPONENTS_##N(MODE, x, p, offset* N);                                                    \
+  }
+#define VSTOREA_HALF_N(T, N, A, MODE)                                                              \
+  OVERLOAD void vstorea_half##N##_##MODE(T##N x, size_t offset, AS_PTR half* p) {                  \
+    HALF_COMPONENTS_##N(MODE, x, p, offset* A);                                                    \
+  }
+#define VSTORE_HALF_VECTOR(T, N, A, MODE) VSTORE_HALF_N(T, N, MODE) VSTOREA_HALF_N(T, N, A, MODE)
+#define VSTORE_HALF_MODE(T, MODE)                                                                  \
+  VSTORE_HALF_SCALAR(T, MODE)                                                                      \
+  VSTORE_HALF_VECTOR(T, 2, 2, MODE)                                                                \
+  VSTORE_HALF_VECTOR(T, 3, 4, MODE)                                                                \
+  VSTORE_HALF_VECTOR(T, 4, 4, MODE)                                                                \
+  VSTORE_HALF_VECTOR(T, 8, 8, MODE) VSTORE_HALF_VECTOR(T, 16, 16, MODE)
+#define VSTORE_HALF_DIRECTED()                                                                     \
+  VSTORE_HALF_MODE(float, rtp)                                                                     \
+  VSTORE_HALF_MODE(float, rtn) VSTORE_HALF_MODE(double, rtp) VSTORE_HALF_MODE(double, rtn)
+
+#define AS_PTR __global
+VSTORE_HALF_DIRECTED()
+#undef AS_PTR
+#define AS_PTR __local
+VSTORE_HALF_DIRECTED()
+#undef AS_PTR
+#define AS_PTR __private
+VSTORE_HALF_DIRECTED()
+#undef AS_PTR
+#define AS_PTR __generic
+VSTORE_HALF_DIRECTED()
+#undef AS_PTR
