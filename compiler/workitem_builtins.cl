@@ -649,15 +649,20 @@ ATOMIC_MIXED_NAMED(__local)
 
 // §6.15.12.6 "Atomic Compare and Exchange" with `expected` in another named address space than
 // the object (libclc defines the same-space ones). The exchange works on a private copy of
-// *expected, which takes the value found when the exchange fails.
-#define ATOMIC_CMPXCHG_KIND(KIND, AS, A, C, EAS)                                                 \
+// *expected, which takes the value found when the exchange fails. It compares bits, through the
+// integer type AI/CI of the object's size: C11 §7.17.7.4 compares memory as memcmp does, and
+// clang 22 compares a float or double object's old value as a number (v_cmp_eq_f32 after the
+// cmpswap), so an exchange from a NaN reported failure and -0 for +0 success without exchanging
+// (found by tests/system/builtin_family_differential_test against PoCL); the floating-point
+// objects get every address-space pair here.
+#define ATOMIC_CMPXCHG_KIND(KIND, AS, A, C, EAS, AI, CI)                                         \
   OVERLOAD bool atomic_compare_exchange_##KIND##_explicit(volatile AS A* object, EAS C* expected, \
                                                           C desired, memory_order success,        \
                                                           memory_order failure, memory_scope scope) { \
-    C e = *expected;                                                                             \
-    const bool done =                                                                            \
-        __opencl_atomic_compare_exchange_##KIND(object, &e, desired, success, failure, scope);   \
-    if (!done) *expected = e;                                                                    \
+    CI e = __builtin_astype(*expected, CI);                                                      \
+    const bool done = __opencl_atomic_compare_exchange_##KIND(                                    \
+        (volatile AS AI*)object, &e, __builtin_astype(desired, CI), success, failure, scope);    \
+    if (!done) *expected = __builtin_astype(e, C);                                               \
     return done;                                                                                 \
   }                                                                                              \
   OVERLOAD bool atomic_compare_exchange_##KIND##_explicit(volatile AS A* object, EAS C* expected, \
@@ -672,14 +677,19 @@ ATOMIC_MIXED_NAMED(__local)
                                                      (memory_order)__ATOMIC_SEQ_CST,             \
                                                      (memory_scope)__OPENCL_MEMORY_SCOPE_DEVICE); \
   }
-#define ATOMIC_CMPXCHG(AS, A, C, EAS)                                                            \
-  ATOMIC_CMPXCHG_KIND(strong, AS, A, C, EAS) ATOMIC_CMPXCHG_KIND(weak, AS, A, C, EAS)
-#define ATOMIC_CMPXCHG_TYPE(A, C)                                                                \
-  ATOMIC_CMPXCHG(__global, A, C, __local) ATOMIC_CMPXCHG(__global, A, C, __private)              \
-  ATOMIC_CMPXCHG(__local, A, C, __global) ATOMIC_CMPXCHG(__local, A, C, __private)
-ATOMIC_CMPXCHG_TYPE(atomic_int, int)
-ATOMIC_CMPXCHG_TYPE(atomic_uint, uint)
-ATOMIC_CMPXCHG_TYPE(atomic_long, long)
-ATOMIC_CMPXCHG_TYPE(atomic_ulong, ulong)
-ATOMIC_CMPXCHG_TYPE(atomic_float, float)
-ATOMIC_CMPXCHG_TYPE(atomic_double, double)
+#define ATOMIC_CMPXCHG(AS, A, C, EAS, AI, CI)                                                    \
+  ATOMIC_CMPXCHG_KIND(strong, AS, A, C, EAS, AI, CI) ATOMIC_CMPXCHG_KIND(weak, AS, A, C, EAS, AI, CI)
+#define ATOMIC_CMPXCHG_CROSS(A, C, AI, CI)                                                       \
+  ATOMIC_CMPXCHG(__global, A, C, __local, AI, CI) ATOMIC_CMPXCHG(__global, A, C, __private, AI, CI) \
+  ATOMIC_CMPXCHG(__local, A, C, __global, AI, CI) ATOMIC_CMPXCHG(__local, A, C, __private, AI, CI)
+#define ATOMIC_CMPXCHG_SAME(A, C, AI, CI)                                                        \
+  ATOMIC_CMPXCHG(__global, A, C, __global, AI, CI) ATOMIC_CMPXCHG(__local, A, C, __local, AI, CI) \
+  ATOMIC_CMPXCHG(__generic, A, C, __generic, AI, CI)
+ATOMIC_CMPXCHG_CROSS(atomic_int, int, atomic_int, int)
+ATOMIC_CMPXCHG_CROSS(atomic_uint, uint, atomic_uint, uint)
+ATOMIC_CMPXCHG_CROSS(atomic_long, long, atomic_long, long)
+ATOMIC_CMPXCHG_CROSS(atomic_ulong, ulong, atomic_ulong, ulong)
+ATOMIC_CMPXCHG_CROSS(atomic_float, float, atomic_uint, uint)
+ATOMIC_CMPXCHG_SAME(atomic_float, float, atomic_uint, uint)
+ATOMIC_CMPXCHG_CROSS(atomic_double, double, atomic_ulong, ulong)
+ATOMIC_CMPXCHG_SAME(atomic_double, double, atomic_ulong, ulong)
