@@ -10,8 +10,7 @@
 // kSlot and stores the result at out + i * kOutBlock, and what a pointer parameter received
 // (fract, frexp, modf, sincos, lgamma_r, remquo) at out + i * kOutBlock + kSlot. Each kernel is
 // preceded by a comment line "// overload <kernel> <signature>".
-#include "compiler/builtin_coverage.h"
-#include "runtime/device_caps.h"
+#include "builtin_declarations.h"
 
 #include <cctype>
 #include <cstdio>
@@ -264,12 +263,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s <output directory>\n", argv[0]);
     return 2;
   }
-  amcl::compiler::DeclarationRequest req;
-  req.target = "gfx1100";
-  req.c_versions = {"CL3.0"};
-  req.extensions = amcl::rt::names(amcl::rt::device_extensions());
-  req.features = amcl::rt::names(amcl::rt::opencl_c_features());
-  const auto declared = amcl::compiler::declared_builtins(req);
+  const auto declared = amcl_device_builtins();
   if (!declared.ok) {
     std::fprintf(stderr, "%s", declared.log.c_str());
     return 1;
