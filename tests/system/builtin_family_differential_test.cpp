@@ -1,12 +1,13 @@
 // The builtin families builtin_family_kernel_generator writes kernels for (conversions,
 // reinterpretations, vector loads and stores, work-item functions, async copies,
-// synchronisation, atomics) run on amcl and on PoCL with the same inputs, through the ICD loader
-// in one process: the whole output buffers agree byte for byte (any NaN matching any NaN where
-// the outputs are floating-point). Where PoCL cannot be the reference the kernels say so: half
-// (PoCL lacks cl_khr_fp16) runs against a twin with half as ushort where the builtin only moves
-// bits, and conversions to and from half against the host's exact results; the work-item
+// synchronisation, atomics, sub-groups) run on amcl and on PoCL with the same inputs, through the
+// ICD loader in one process: the whole output buffers agree byte for byte (any NaN matching any NaN
+// where the outputs are floating-point). Where PoCL cannot be the reference the kernels say so:
+// half (PoCL lacks cl_khr_fp16) runs against a twin with half as ushort where the builtin only
+// moves bits, and conversions to and from half against the host's exact results; the work-item
 // functions (PoCL has no non-uniform work-groups) against the host's values; atomic min/max on
-// float and double (PoCL lacks them) against plain code in the same kernel.
+// float and double and the sub-group functions (PoCL lacks them; the sub-group size is the
+// device's) against plain code in the same kernel.
 #include "builtin_test_platform.h"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // Writes test kernels for builtin_family_differential_test: the builtin families whose results
 // are not a value of one work-item's arguments, or that are many overloads of one shape
 // (conversions, reinterpretations, vector loads and stores, work-item functions, async copies,
-// synchronisation, atomics). Every overload OpenCL C 3.0 declares for an amcl device
+// synchronisation, atomics, sub-groups). Every overload OpenCL C 3.0 declares for an amcl device
 // (compiler/builtin_coverage) under the families' names is called by some kernel (the
 // generator fails otherwise); one kernel calls many overloads, each a "case" writing its own
 // part of the output.
@@ -15,13 +15,12 @@
 //   // overload <kernel> <signature>
 // <check> is "pocl" (the whole output equals PoCL's), "self" (each case's first half is the
 // builtin's result, its second half what plain code computed: atomic min/max on float and
-// double, which PoCL lacks), "convert" (conversions to and from half, which PoCL lacks: the
-// test computes them) or "workitem" (the test computes the work-item functions' values, also
-// for the non-uniform work-groups PoCL lacks). A file marked twin has a "<name>.ref" for PoCL:
-// the same source with half as ushort (for families that only move bits) and without casts to
-// the generic address space, which PoCL 3.1 lacks.
-#include "compiler/builtin_coverage.h"
-#include "runtime/device_caps.h"
+// double and the sub-group functions, which PoCL lacks), "convert" (conversions to and from half,
+// which PoCL lacks: the test computes them) or "workitem" (the test computes the work-item
+// functions' values, also for the non-uniform work-groups PoCL lacks). A file marked twin has a
+// "<name>.ref" for PoCL: the same source with half as ushort (for families that only move bits) and
+// without casts to the generic address space, which PoCL 3.1 lacks.
+#include "builtin_declarations.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -167,7 +166,7 @@ std::string text(const Program& p) {
       << "(global uchar* out, global const uchar* in, constant uchar* cin) {\n"
       << "  const size_t items = get_global_size(0) * get_global_size(1) * get_global_size(2);\n"
       << "  const size_t i = get_global_linear_id();\n"
-      << "  global const uchar* args = in + i * " << kInBlock << ";\n";
+      << "  global const uchar* args = in + i % " << kItems << " * " << kInBlock << ";\n";
     if (k.local_bytes) s << "  local ulong lmem[" << k.local_bytes / 8 << "];\n";
     s << k.body << "}\n";
   }
@@ -841,6 +840,285 @@ void atomics(const Overloads& all, std::vector<Program>& out) {
   floats.kernels.push_back(k);
   out.push_back(floats);
 }
+
+// ---- Sub-groups (cl_khr_subgroups and the cl_khr_subgroup_* extensions amcl reports) ----
+// PoCL has none, and the sub-group size is the device's: each case computes what the builtin
+// must return from a table in local memory that every work-item fills at (sub-group id, local
+// id), and writes both ("self"). Work-groups of 48 make the second sub-group of each a partial
+// one on wave32 cards. The non-uniform functions run in work-items whose local id is not 1
+// mod 3. Values are chosen so that any order of a floating-point reduction is exact.
+constexpr unsigned kSubGroupLocal = 48, kSubGroupCase = 2 * kSlot;
+
+// The value of `op` combining a and b, in type T (integer arithmetic through the unsigned type:
+// wrapping, as the hardware does, where a signed overflow would be undefined in OpenCL C).
+std::string combine(const std::string& op, const std::string& T, const std::string& a,
+                    const std::string& b) {
+  const bool fp = is_float(T);
+  const std::string U = T[0] == 'u' || fp ? T : "u" + T;
+  if (op == "add" || op == "mul") {
+    const char* o = op == "add" ? " + " : " * ";
+    if (fp) return "(" + a + o + b + ")";
+    return "(" + T + ")((" + U + ")" + a + o + "(" + U + ")" + b + ")";
+  }
+  if (op == "min") return "(" + a + " < " + b + " ? " + a + " : " + b + ")";
+  if (op == "max") return "(" + a + " > " + b + " ? " + a + " : " + b + ")";
+  if (op == "and") return "(" + T + ")(" + a + " & " + b + ")";
+  if (op == "or") return "(" + T + ")(" + a + " | " + b + ")";
+  if (op == "xor") return "(" + T + ")(" + a + " ^ " + b + ")";
+  if (op == "logical_and") return "(" + a + " && " + b + ")";
+  if (op == "logical_or") return "(" + a + " || " + b + ")";
+  return "((" + a + " != 0) != (" + b + " != 0))"; // logical_xor
+}
+// The identity of `op` in type T (the exclusive scans' first value).
+std::string identity(const std::string& op, const std::string& T) {
+  static const std::map<std::string, std::pair<const char*, const char*>> kLimits = {
+      {"char", {"CHAR_MAX", "CHAR_MIN"}},   {"uchar", {"UCHAR_MAX", "0"}},
+      {"short", {"SHRT_MAX", "SHRT_MIN"}},  {"ushort", {"USHRT_MAX", "0"}},
+      {"int", {"INT_MAX", "INT_MIN"}},      {"uint", {"UINT_MAX", "0"}},
+      {"long", {"LONG_MAX", "LONG_MIN"}},   {"ulong", {"ULONG_MAX", "0"}},
+      {"float", {"INFINITY", "-INFINITY"}}, {"double", {"INFINITY", "-INFINITY"}},
+      {"half", {"INFINITY", "-INFINITY"}}};
+  if (op == "add" || op == "or" || op == "xor" || op == "logical_or" || op == "logical_xor")
+    return "(" + T + ")0";
+  if (op == "mul" || op == "logical_and") return "(" + T + ")1";
+  if (op == "and") return "(" + T + ")~0";
+  return "(" + T + ")" + (op == "min" ? kLimits.at(T).first : kLimits.at(T).second);
+}
+
+// Sets bit k of the uint4 `want`, naming the component (a component indexed at run time is a
+// v_movrels_b32, which the emulator does not implement yet).
+const std::string kSetBit =
+    "{ const uint b = 1u << (k % 32); if (k < 32) want.x |= b; else if "
+    "(k < 64) want.y |= b; else if (k < 96) want.z |= b; else want.w |= b; }";
+
+void sub_groups(const Overloads& all, std::vector<Program>& out) {
+  Program p{"sub_groups"};
+  p.fp16 = true;
+  std::map<std::string, Kernel> kernels; // by function
+  for (const DeclaredBuiltin* b : all) {
+    Kernel& k = kernels[b->name];
+    k.name = "test_" + b->name;
+    k.check = "self";
+    k.global[0] = 2 * kSubGroupLocal, k.local[0] = kSubGroupLocal;
+    k.case_bytes = kSubGroupCase;
+    k.local_bytes = kSubGroupLocal * kSlot;
+    k.overloads.push_back(b->signature);
+    const size_t c = k.cases.size();
+    k.cases.push_back(b->signature);
+    const std::string& fn = b->name;
+    // The value type: the first parameter's, else the result's (uint for void).
+    const ValueType& vt =
+        !b->params.empty() && !b->params[0].name.empty() ? b->params[0] : b->result;
+    const std::string T = vt.name.empty() ? "uint" : vt.name,
+                      S = vt.name.empty() ? "uint" : scalar_of(vt);
+    const unsigned width = vt.name.empty() ? 1 : vt.width;
+    const std::string R = b->result.name.empty() ? "uint" : b->result.name;
+    const unsigned rwidth = b->result.name.empty() ? 1 : b->result.width;
+    const std::string RS = b->result.name.empty() ? "uint" : scalar_of(b->result);
+    std::ostringstream s;
+    s << "  { // case " << c << "\n"
+      << "    const uint sgl = get_sub_group_local_id(), sgs = get_sub_group_size();\n"
+      << "    const uint base = get_sub_group_id() * get_max_sub_group_size();\n"
+      << "    const bool first_group = get_group_id(0) == 0, active = sgl % 3 != 1;\n"
+      << "    const uint r = *(global const uint*)(args + " << (c % 16) * 8 << ");\n";
+    // The work-item's value.
+    std::string make;
+    const bool pred = fn.find("logical") != std::string::npos || fn == "sub_group_all" ||
+                      fn == "sub_group_any" || fn.find("non_uniform_all") != std::string::npos ||
+                      fn.find("non_uniform_any") != std::string::npos || fn == "sub_group_ballot";
+    const bool mul = fn.find("_mul") != std::string::npos;
+    if (fn == "sub_group_all" || fn == "sub_group_non_uniform_all")
+      make = "(" + T + ")(first_group || sgl != 5)";
+    else if (fn == "sub_group_any" || fn == "sub_group_non_uniform_any")
+      make = "(" + T + ")(!first_group && sgl == 5)";
+    else if (fn == "sub_group_non_uniform_all_equal")
+      make = "(" + T + ")(first_group || sgl != 5 ? 1 : 2)";
+    else if (pred)
+      make = "(" + T + ")(r & 1)";
+    else if (is_float(S) && mul)
+      make = S == "half"
+                 ? "(" + T + ")((r & 1) ? -1 : 1)"
+                 : "(" + T +
+                       ")(((r & 1) ? -1 : 1) * ((r & 6) == 2 ? 2.0f : (r & 6) == 4 ? 0.5f : 1.0f))";
+    else if (is_float(S))
+      make = "(" + T + ")((int)(r & 15) - 8)";
+    else
+      make = load(S, width, "args + " + std::to_string((c % 4) * 8)); // raw bits
+    s << "    local " << S << "* lt = (local " << S << "*)lmem;\n"
+      << "    const " << T << " x = " << make << ";\n";
+    if (width == 1)
+      s << "    lt[base + sgl] = x;\n";
+    else if (width == 3)
+      s << "    vstore3(x, base + sgl, lt);\n";
+    else
+      s << "    vstore" << width << "(x, base + sgl, lt);\n";
+    s << "    barrier(CLK_LOCAL_MEM_FENCE);\n";
+    auto at = [&](const std::string& lane) { // the table's value of a lane
+      return width == 1 ? "lt[base + " + lane + "]"
+                        : "vload" + std::to_string(width) + "(base + " + lane + ", lt)";
+    };
+    s << "    " << R << " got = (" << R << ")0, want = (" << R << ")0;\n";
+    std::string body; // statements setting got and want
+    auto fold = [&](const std::string& op, const std::string& from, const std::string& to,
+                    const std::string& cond, const std::string& init) {
+      return "      { " + T + " acc = " + init + "; for (uint k = " + from + "; k < " + to +
+             "; ++k) if (" + cond + ") acc = " + combine(op, T, "acc", at("k")) +
+             "; want = acc; }\n";
+    };
+    std::string op;
+    for (const char* o : {"logical_and", "logical_or", "logical_xor", "add", "mul", "min", "max",
+                          "and", "or", "xor"}) {
+      const std::string suffix = std::string("_") + o;
+      if (fn.size() > suffix.size() &&
+          fn.compare(fn.size() - suffix.size(), suffix.size(), suffix) == 0 && op.empty())
+        op = o;
+    }
+    const bool non_uniform = fn.find("non_uniform") != std::string::npos;
+    const std::string cond = non_uniform ? "k % 3 != 1" : "true";
+    if (fn.rfind("get_", 0) == 0) {
+      const std::string lid = "(uint)get_local_linear_id()", max = "get_max_sub_group_size()";
+      body += "      got = " + fn + "();\n";
+      if (fn == "get_sub_group_size")
+        body += "      want = min(" + max + ", (uint)get_local_size(0) - get_sub_group_id() * " +
+                max + ");\n";
+      else if (fn == "get_max_sub_group_size")
+        body += "      want = got == 32 || got == 64 ? got : 0;\n";
+      else if (fn == "get_num_sub_groups")
+        body += "      want = ((uint)get_local_size(0) + " + max + " - 1) / " + max + ";\n";
+      else if (fn == "get_enqueued_num_sub_groups")
+        body +=
+            "      want = ((uint)get_enqueued_local_size(0) + " + max + " - 1) / " + max + ";\n";
+      else if (fn == "get_sub_group_id")
+        body += "      want = " + lid + " / " + max + ";\n";
+      else if (fn == "get_sub_group_local_id")
+        body += "      want = " + lid + " % " + max + ";\n";
+      else { // the masks, over the sub-group's bits
+        const std::string rel = fn == "get_sub_group_eq_mask"   ? "=="
+                                : fn == "get_sub_group_ge_mask" ? ">="
+                                : fn == "get_sub_group_gt_mask" ? ">"
+                                : fn == "get_sub_group_le_mask" ? "<="
+                                                                : "<";
+        body += "      for (uint k = 0; k < sgs; ++k) if (k " + rel + " sgl) " + kSetBit +
+                "\n"
+                "      const uint4 in_group = (uint4)(sgs > 0 ? (sgs >= 32 ? ~0u : (1u << sgs) - "
+                "1) : 0, sgs >= 64 ? ~0u : sgs > 32 ? (1u << (sgs - 32)) - 1 : 0, 0, 0);\n"
+                "      got &= in_group;\n"
+                "";
+      }
+    } else if (fn == "sub_group_barrier") {
+      const std::string call =
+          b->params.size() == 2 ? "sub_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_sub_group)"
+                                : "sub_group_barrier(CLK_LOCAL_MEM_FENCE)";
+      body += "      lt[base + sgl] = x + 1;\n      " + call +
+              ";\n"
+              "      got = lt[base + (sgl + 1) % sgs];\n"
+              "      want = ((uint)*(global const uint*)(in + (i - sgl + (sgl + 1) % sgs) % 64 * " +
+              std::to_string(kInBlock) + " + " + std::to_string((c % 4) * 8) + ")) + 1;\n";
+    } else if (fn == "sub_group_broadcast") {
+      body += "      const uint id = (sgs - 1) / 2;\n      got = sub_group_broadcast(x, id);\n     "
+              " want = " +
+              at("id") + ";\n";
+    } else if (fn == "sub_group_non_uniform_broadcast" || fn == "sub_group_broadcast_first") {
+      body += std::string("      got = ") +
+              (fn == "sub_group_broadcast_first" ? "sub_group_broadcast_first(x)"
+                                                 : "sub_group_non_uniform_broadcast(x, 0)") +
+              ";\n      want = " + at("0") + ";\n";
+    } else if (fn == "sub_group_shuffle") {
+      body += "      const uint id = (sgl * 5 + 3) % sgs;\n      got = sub_group_shuffle(x, id);\n "
+              "     want = " +
+              at("id") + ";\n";
+    } else if (fn == "sub_group_shuffle_xor") {
+      body += "      got = sub_group_shuffle_xor(x, 3);\n      want = " + at("(sgl ^ 3)") + ";\n";
+    } else if (fn == "sub_group_shuffle_up") {
+      body += "      got = sub_group_shuffle_up(x, 2);\n      want = sgl >= 2 ? " +
+              at("(sgl - 2)") + " : got;\n";
+    } else if (fn == "sub_group_shuffle_down") {
+      body += "      got = sub_group_shuffle_down(x, 3);\n      want = sgl + 3 < sgs ? " +
+              at("(sgl + 3)") + " : got;\n";
+    } else if (fn == "sub_group_rotate") {
+      body +=
+          "      got = sub_group_rotate(x, 5);\n      want = " + at("((sgl + 5) % sgs)") + ";\n";
+    } else if (fn == "sub_group_clustered_rotate") {
+      body += "      got = sub_group_clustered_rotate(x, 3, 4);\n      want = " +
+              at("(sgl - sgl % 4 + (sgl % 4 + 3) % 4)") + ";\n";
+    } else if (fn == "sub_group_elect") {
+      body += "      got = sub_group_elect();\n      want = sgl == 0;\n";
+    } else if (fn == "sub_group_all" || fn == "sub_group_any" ||
+               fn == "sub_group_non_uniform_all" || fn == "sub_group_non_uniform_any" ||
+               fn == "sub_group_non_uniform_all_equal") {
+      const bool all_fn = fn.find("_all") != std::string::npos;
+      body += "      got = " + fn + "(x);\n      want = " + (all_fn ? "1" : "0") +
+              ";\n"
+              "      for (uint k = 0; k < sgs; ++k) if (" +
+              cond + ") want = want " + (all_fn ? "&&" : "||") + " (" +
+              (fn == "sub_group_non_uniform_all_equal" ? at("k") + " == " + at("0")
+                                                       : at("k") + " != 0") +
+              ");\n";
+    } else if (fn == "sub_group_ballot") {
+      body += "      got = sub_group_ballot(x);\n"
+              "      for (uint k = 0; k < sgs; ++k) if (" +
+              at("k") + ") " + kSetBit + "\n";
+    } else if (fn.find("ballot") != std::string::npos) { // on a uniform mask
+      const std::string bit =
+          "((k < 32 ? v.x : k < 64 ? v.y : k < 96 ? v.z : v.w) >> (k % 32) & 1)";
+      // Count and find consider the bits up to the largest sub-group's size, also in a partial
+      // one (as the CTS's subgroup_functions_ballot counts them).
+      body += "      const uint4 v = (uint4)(0x9abcdef0u, 0x12345678u, 0x0f0f0f0fu, 0xf0f0f0f0u);\n"
+              "      const uint bits = get_max_sub_group_size();\n";
+      if (fn == "sub_group_inverse_ballot")
+        body +=
+            "      got = sub_group_inverse_ballot(v);\n      { const uint k = sgl; want = " + bit +
+            "; }\n";
+      else if (fn == "sub_group_ballot_bit_extract")
+        body += "      got = sub_group_ballot_bit_extract(v, sgl);\n      { const uint k = sgl; "
+                "want = " +
+                bit + "; }\n";
+      else if (fn == "sub_group_ballot_bit_count")
+        body += "      got = sub_group_ballot_bit_count(v);\n      for (uint k = 0; k < bits; ++k) "
+                "want += " +
+                bit + ";\n";
+      else if (fn == "sub_group_ballot_inclusive_scan")
+        body += "      got = sub_group_ballot_inclusive_scan(v);\n      for (uint k = 0; k <= sgl; "
+                "++k) want += " +
+                bit + ";\n";
+      else if (fn == "sub_group_ballot_exclusive_scan")
+        body += "      got = sub_group_ballot_exclusive_scan(v);\n      for (uint k = 0; k < sgl; "
+                "++k) want += " +
+                bit + ";\n";
+      else if (fn == "sub_group_ballot_find_lsb")
+        body += "      got = sub_group_ballot_find_lsb(v);\n      want = ~0u;\n      for (uint k = "
+                "bits; k-- > 0;) if (" +
+                bit + ") want = k;\n";
+      else
+        body += "      got = sub_group_ballot_find_msb(v);\n      want = ~0u;\n      for (uint k = "
+                "0; k < bits; ++k) if (" +
+                bit + ") want = k;\n";
+    } else if (fn.find("clustered_reduce") != std::string::npos) {
+      body += "      got = " + fn + "(x, 4);\n" +
+              fold(op, "sgl - sgl % 4", "sgl - sgl % 4 + 4", "true", identity(op, T));
+    } else if (fn.find("reduce") != std::string::npos) {
+      body += "      got = " + fn + "(x);\n" + fold(op, "0", "sgs", cond, identity(op, T));
+    } else if (fn.find("scan_inclusive") != std::string::npos) {
+      body += "      got = " + fn + "(x);\n" + fold(op, "0", "sgl + 1", cond, identity(op, T));
+    } else if (fn.find("scan_exclusive") != std::string::npos) {
+      body += "      got = " + fn + "(x);\n" + fold(op, "0", "sgl", cond, identity(op, T));
+    } else {
+      std::fprintf(stderr, "sub-groups: no reference for %s\n", b->signature.c_str());
+      body += "      got = (" + R + ")1;\n"; // fails the test: want stays 0
+    }
+    if (non_uniform || fn == "sub_group_elect" || fn == "sub_group_broadcast_first")
+      s << "    if (active) {\n" << body << "    }\n";
+    else
+      s << "    {\n" << body << "    }\n";
+    s << "    " << store(RS, rwidth, "got", k.at(c)) << "\n"
+      << "    " << store(RS, rwidth, "want", k.at(c) + " + " + std::to_string(kSubGroupCase / 2))
+      << "\n"
+      << "    barrier(CLK_LOCAL_MEM_FENCE);\n  }\n";
+    k.body += s.str();
+  }
+  for (auto& [name, k] : kernels) p.kernels.push_back(k);
+  out.push_back(p);
+}
 } // namespace
 
 int main(int argc, char** argv) {
@@ -849,12 +1127,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s <output directory> [--dump]\n", argv[0]);
     return 2;
   }
-  amcl::compiler::DeclarationRequest req;
-  req.target = "gfx1100";
-  req.c_versions = {"CL3.0"};
-  req.extensions = amcl::rt::names(amcl::rt::device_extensions());
-  req.features = amcl::rt::names(amcl::rt::opencl_c_features());
-  const auto declared = amcl::compiler::declared_builtins(req);
+  const auto declared = amcl_device_builtins();
   if (!declared.ok) {
     std::fprintf(stderr, "%s", declared.log.c_str());
     return 1;
@@ -881,6 +1154,8 @@ int main(int argc, char** argv) {
       {"async_copies", [&](const std::string& n) { return kAsync.count(n) > 0; }},
       {"synchronisation", [&](const std::string& n) { return kSync.count(n) > 0; }},
       {"atomics", [&](const std::string& n) { return starts(n, "atomic_") || starts(n, "atom_"); }},
+      {"sub_groups",
+       [&](const std::string& n) { return n.find("sub_group") != std::string::npos; }},
   };
   std::map<std::string, Overloads> family;
   for (const DeclaredBuiltin& b : declared.functions)
@@ -894,6 +1169,7 @@ int main(int argc, char** argv) {
   async_copies(family["async_copies"], programs);
   synchronisation(family["synchronisation"], programs);
   atomics(family["atomics"], programs);
+  sub_groups(family["sub_groups"], programs);
   // Every declared overload of a family is called somewhere.
   std::set<std::string> called;
   size_t kernels = 0, cases = 0;
