@@ -651,10 +651,12 @@ ATOMIC_MIXED_NAMED(__local)
 // the object (libclc defines the same-space ones). The exchange works on a private copy of
 // *expected, which takes the value found when the exchange fails. It compares bits, through the
 // integer type AI/CI of the object's size: C11 §7.17.7.4 compares memory as memcmp does, and
-// clang 22 compares a float or double object's old value as a number (v_cmp_eq_f32 after the
-// cmpswap), so an exchange from a NaN reported failure and -0 for +0 success without exchanging
-// (found by tests/system/builtin_family_differential_test against PoCL); the floating-point
-// objects get every address-space pair here.
+// the float and double definitions as linked (libclc's same-space ones, and these before they
+// went through the integer type) compared the old value as a number (v_cmp_eq_f32 after the
+// cmpswap; the builtin called from a program compares bits), so an exchange from a NaN reported
+// failure and -0 for +0 success without exchanging (found by tests/system/
+// builtin_family_differential_test against PoCL); the floating-point objects get every
+// address-space pair here.
 #define ATOMIC_CMPXCHG_KIND(KIND, AS, A, C, EAS, AI, CI)                                         \
   OVERLOAD bool atomic_compare_exchange_##KIND##_explicit(volatile AS A* object, EAS C* expected, \
                                                           C desired, memory_order success,        \
