@@ -48,6 +48,7 @@ void Ih::add_source(int client, uint8_t source, Handler handler) {
 }
 
 void Ih::service() {
+  std::lock_guard serving(service_mutex_);
   for (const hw::ih::IvEntry& iv : ring_.drain()) {
     if (trace_detail::open_traces.load(std::memory_order_relaxed)) {
       uint32_t entry[hw::ih::kEntryDwords];

@@ -65,6 +65,10 @@ private:
   Allocation ring_mem_;
   IhRing ring_;
   std::vector<Source> sources_;
+  // One servicer at a time, from the drain to the last handler: a waiter whose work is done
+  // must not see the ring empty while another thread still handles the fault that work raised
+  // (it would report success, and the fault would go to the next work).
+  std::mutex service_mutex_;
   std::mutex fault_mutex_;
   std::vector<DeviceFault> faults_;
 };
