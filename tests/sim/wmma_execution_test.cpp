@@ -466,6 +466,20 @@ long double element_value(uint32_t raw, WmmaElem e, bool is_signed) {
   }
 }
 
+// Whether a floating-point D element `got` is `sum` rounded once to D's type (to nearest even;
+// any NaN for a NaN).
+bool result_is(uint32_t got, long double sum, WmmaElem out) {
+  if (std::isnan(sum)) {
+    if (out == WmmaElem::F32) return std::isnan(std::bit_cast<float>(got));
+    if (out == WmmaElem::F16) return (got & 0x7c00) == 0x7c00 && (got & 0x3ff);
+    return (got & 0x7f80) == 0x7f80 && (got & 0x7f);
+  }
+  if (out == WmmaElem::F32) return got == std::bit_cast<uint32_t>(float(sum));
+  if (out == WmmaElem::F16) return got == std::bit_cast<uint16_t>(_Float16(sum));
+  const uint32_t u = std::bit_cast<uint32_t>(float(sum));
+  return got == (u + 0x7fff + ((u >> 16) & 1)) >> 16;
+}
+
 struct Case {
   Gfx gfx;
   Op op;
@@ -568,26 +582,8 @@ void check(const Case& c, const Mods& m, std::mt19937& rng) {
         if (bbits == 16 && (((b_hi ? m.neg_hi : m.neg) >> 1) & 1)) y = -y;
         sum += x * y;
       }
-      uint32_t want;
-      if (s.out == WmmaElem::F32)
-        want = std::bit_cast<uint32_t>(float(sum));
-      else if (s.out == WmmaElem::F16)
-        want = std::bit_cast<uint16_t>(_Float16(sum));
-      else {
-        const float f = float(sum);
-        uint32_t u = std::bit_cast<uint32_t>(f);
-        want = std::isnan(f) ? (u >> 16) | 0x40 : (u + 0x7fff + ((u >> 16) & 1)) >> 16;
-      }
-      if (std::isnan(sum)) {
-        const bool nan = obits == 32 ? std::isnan(std::bit_cast<float>(got))
-                                     : ((got >> (s.out == WmmaElem::F16 ? 10 : 7)) &
-                                        (s.out == WmmaElem::F16 ? 31 : 255)) ==
-                                               (s.out == WmmaElem::F16 ? 31u : 255u) &&
-                                           (got & (s.out == WmmaElem::F16 ? 0x3ff : 0x7f));
-        ASSERT_TRUE(nan) << what << " D" << i << "," << j << " = 0x" << std::hex << got;
-      } else {
-        ASSERT_EQ(got, want) << what << " D" << i << "," << j;
-      }
+      ASSERT_TRUE(result_is(got, sum, s.out))
+          << what << " D" << i << "," << j << " = 0x" << std::hex << got;
     }
   // gfx11's 16-bit results leave the other half of each D dword as it was.
   if (c.gfx == Gfx::v11 && obits == 16)
@@ -1108,23 +1104,8 @@ void check_sparse(Op op, bool wave64, unsigned set, unsigned neg, std::mt19937& 
           if (bbits == 16 && !b_hi && ((neg >> 1) & 1)) y = -y;
           sum += x * y;
         }
-      uint32_t want;
-      if (s.out == WmmaElem::F32)
-        want = std::bit_cast<uint32_t>(float(sum));
-      else if (s.out == WmmaElem::F16)
-        want = std::bit_cast<uint16_t>(_Float16(sum));
-      else {
-        const uint32_t u = std::bit_cast<uint32_t>(float(sum));
-        want = (u + 0x7fff + ((u >> 16) & 1)) >> 16;
-      }
-      if (std::isnan(sum)) {
-        const bool nan = obits == 32              ? std::isnan(std::bit_cast<float>(got))
-                         : s.out == WmmaElem::F16 ? (got & 0x7c00) == 0x7c00 && (got & 0x3ff)
-                                                  : (got & 0x7f80) == 0x7f80 && (got & 0x7f);
-        ASSERT_TRUE(nan) << what << " D" << i << "," << j;
-      } else {
-        ASSERT_EQ(got, want) << what << " D" << i << "," << j;
-      }
+      ASSERT_TRUE(result_is(got, sum, s.out))
+          << what << " D" << i << "," << j << " = 0x" << std::hex << got;
     }
 }
 
