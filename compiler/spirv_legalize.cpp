@@ -1,4 +1,5 @@
 #include "spirv_legalize.h"
+#include "spirv_opcodes.h"
 
 #include <algorithm>
 #include <optional>
@@ -9,42 +10,7 @@
 namespace amcl::compiler {
 namespace {
 
-// SPIR-V 1.5 specification, 3.32 "Instructions" (SPIRV-Headers unified1/spirv.hpp).
-enum Op : uint16_t {
-  OpMemoryModel = 14,
-  OpTypeInt = 21,
-  OpTypeFloat = 22,
-  OpTypeVector = 23,
-  OpTypeArray = 28,
-  OpTypeStruct = 30,
-  OpTypePointer = 32,
-  OpConstant = 43,
-  OpLine = 8,
-  OpFunction = 54,
-  OpVariable = 59,
-  OpLabel = 248,
-  OpNoLine = 317,
-  OpCopyMemory = 63,
-  OpCopyMemorySized = 64,
-  OpCompositeConstruct = 80,
-  OpCompositeExtract = 81,
-  OpCopyObject = 83,
-  OpConvertPtrToU = 117,
-  OpConvertUToPtr = 120,
-  OpBitcast = 124,
-  OpISub = 130,
-  OpSDiv = 135,
-  OpSConvert = 114,
-  OpIEqual = 170,
-  OpINotEqual = 171,
-  OpCopyLogical = 400,
-  OpPtrEqual = 401,
-  OpPtrNotEqual = 402,
-  OpPtrDiff = 403,
-  OpDecorateString = 5632,
-  OpMemberDecorateString = 5633,
-};
-constexpr size_t kHeaderWords = 5;
+using namespace spv;
 constexpr uint32_t kStorageFunction = 7; // StorageClass Function
 
 // Instructions whose result type and result id are words 1 and 2, among those an operand of the
@@ -263,7 +229,7 @@ void legalize_for_translator(std::vector<uint32_t>& words) {
     }
     if (in_variables && op == OpVariable && n == 5 && in[3] == kStorageFunction) {
       out.insert(out.end(), {head(OpVariable, 4), in[1], in[2], in[3]});
-      initial_stores.insert(initial_stores.end(), {head(62, 3), in[2], in[4]}); // OpStore
+      initial_stores.insert(initial_stores.end(), {head(OpStore, 3), in[2], in[4]});
       continue;
     }
     if (in_variables && op != OpVariable && op != OpLine && op != OpNoLine) {
@@ -283,10 +249,10 @@ void legalize_for_translator(std::vector<uint32_t>& words) {
       std::vector<uint32_t> source_mem(in.begin() + 3 + long(target_mem.size()), in.end());
       if (source_mem.empty()) source_mem = target_mem;
       const uint32_t value = fresh();
-      out.push_back(head(61, 4 + source_mem.size())); // OpLoad
+      out.push_back(head(OpLoad, 4 + source_mem.size()));
       out.insert(out.end(), {f.pointee[f.type_of[in[2]]], value, in[2]});
       out.insert(out.end(), source_mem.begin(), source_mem.end());
-      out.push_back(head(62, 3 + target_mem.size())); // OpStore
+      out.push_back(head(OpStore, 3 + target_mem.size()));
       out.insert(out.end(), {in[1], value});
       out.insert(out.end(), target_mem.begin(), target_mem.end());
       continue;

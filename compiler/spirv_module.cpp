@@ -1,5 +1,6 @@
 #include "spirv_module.h"
 #include "spirv_legalize.h"
+#include "spirv_opcodes.h"
 
 #include <algorithm>
 #include <cstring>
@@ -11,21 +12,7 @@ namespace {
 // SPIR-V 1.5 specification, 2.3 "Physical Layout" and 3.32 "Instructions"
 // (SPIRV-Headers include/spirv/unified1/spirv.hpp).
 constexpr uint32_t kMagic = 0x07230203;
-constexpr uint32_t kHeaderWords = 5;
-enum Op : uint16_t {
-  OpTypeBool = 20,
-  OpTypeInt = 21,
-  OpTypeFloat = 22,
-  OpTypeVector = 23,
-  OpConstantTrue = 41,
-  OpConstantFalse = 42,
-  OpConstant = 43,
-  OpConstantNull = 46,
-  OpSpecConstantTrue = 48,
-  OpSpecConstantFalse = 49,
-  OpSpecConstant = 50,
-  OpDecorate = 71,
-};
+using namespace spv;
 constexpr uint32_t kDecorationSpecId = 1;
 constexpr uint32_t kTranslatorMaxVersion = 0x00010400;
 
