@@ -36,6 +36,12 @@ std::chrono::milliseconds hang_timeout_from_env(bool emulated) {
   return std::chrono::milliseconds(ms > 0 ? ms : fallback);
 }
 
+int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 // printf into a std::string, for the boot phases' results.
 __attribute__((format(printf, 1, 2))) std::string printf_string(const char* fmt, ...) {
   va_list args;
@@ -194,7 +200,9 @@ void Device::boot() {
   });
   boot_phase("clock", [&] {
     calibrate_clock();
-    return std::string("the compute queue ran its first packets");
+    return printf_string("the compute queue ran its first packets; GPU clock on the host's "
+                         "within %lld ns",
+                         static_cast<long long>(clock_uncertainty_ns_));
   });
   pci_->reg_write32(gfx_.gc()(gfx_.gc()->SCRATCH_REG7), kAmBootedMagic);
   AM_LOG(kDebugBoot, *pci_, "booted (%s) in %.1f ms", to_string(boot_state_),
@@ -295,19 +303,31 @@ void Device::add_interrupt_sources() {
                  [this](const IvEntry& iv) { return sdma_.on_queue_hang(iv); });
 }
 
-// One GPU clock sample between two host clock reads: the offset that puts GPU timestamps on
-// the host's steady clock (the GPU's 100 MHz reference and the host clock do not drift apart
-// measurably over a process's life).
+// The offset that puts GPU timestamps on the host's steady clock (the GPU's 100 MHz reference
+// and the host clock do not drift apart measurably over a process's life). Each GPU clock sample
+// lies between two host clock reads, which bound the offset from both sides; the bounds of
+// several samples are intersected and the offset is the middle of what is left. One sample's
+// midpoint was off by microseconds (a waking MEC or waiter), which put a short kernel's START
+// before its SUBMIT.
 void Device::calibrate_clock() {
-  Pm4Builder p;
-  p.copy_data_to_mem(hw::pm4::COPY_DATA_TIMESTAMP, 0, signals_.va(SignalPage::kClockSample), true);
-  const auto before = std::chrono::steady_clock::now();
-  wait(Engine::Compute, submit_compute(p));
-  const auto after = std::chrono::steady_clock::now();
-  const int64_t host_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                              (before + (after - before) / 2).time_since_epoch())
-                              .count();
-  clock_offset_ns_ = host_ns - int64_t(gpu_ns(signals_.load(SignalPage::kClockSample)));
+  constexpr int kSamples = 16;
+  int64_t lowest = INT64_MIN, highest = INT64_MAX; // the offset's bounds
+  for (int i = 0; i < kSamples; ++i) {
+    Pm4Builder p;
+    p.copy_data_to_mem(hw::pm4::COPY_DATA_TIMESTAMP, 0, signals_.va(SignalPage::kClockSample),
+                       true);
+    const int64_t before = steady_ns();
+    wait(Engine::Compute, submit_compute(p));
+    const int64_t after = steady_ns();
+    const int64_t gpu = int64_t(gpu_ns(signals_.load(SignalPage::kClockSample)));
+    // The sample is truncated to a tick: the GPU's moment was up to a tick later.
+    lowest = std::max(lowest, before - gpu - int64_t(1'000'000'000 / gpu_clock_hz()));
+    highest = std::min(highest, after - gpu);
+  }
+  if (lowest > highest) // a host or GPU clock that stepped: keep the last sample's bounds
+    lowest = highest;
+  clock_offset_ns_ = lowest + (highest - lowest) / 2;
+  clock_uncertainty_ns_ = (highest - lowest) / 2;
 }
 
 uint64_t Device::gpu_ns(uint64_t ticks) const {

@@ -189,7 +189,8 @@ private:
   Sdma sdma_;
   Timeline compute_timeline_, sdma_timeline_;
   InterruptWaiters interrupts_; // threads sleeping in wait() and await()
-  int64_t clock_offset_ns_ = 0; // host steady_clock ns minus GPU ns
+  int64_t clock_offset_ns_ = 0;      // host steady_clock ns minus GPU ns
+  int64_t clock_uncertainty_ns_ = 0; // the offset is right within this
   std::atomic<uint64_t> resets_ = 0;
   // Code memory written since the last instruction-cache invalidation went on the ring. True at
   // boot: a fast re-init finds the previous process's code in the caches.
