@@ -145,6 +145,7 @@ private:
   void exec_vopd(Wave& w, const Inst& in);
   bool exec_valu_fast(Wave& w, const Inst& in);
   bool exec_valu64_fast(Wave& w, const Inst& in);
+  bool exec_f64_fast(Wave& w, const Inst& in);
   bool exec_vopc_fast(Wave& w, const Inst& in);
   bool exec_vop3p_fast(Wave& w, const Inst& in);
   bool exec_vopd_fast(Wave& w, const Inst& in);

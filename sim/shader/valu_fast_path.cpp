@@ -536,6 +536,43 @@ using Loops64 = uint32_t (*)(Op, uint32_t, const uint32_t*, const uint32_t*, con
                              uint64_t*);
 const Loops64 kLoops64 = kLoops == &loops_baseline ? &loops64_baseline : &loops64_avx2;
 
+// The rows of an f64 operation: each source's low and high halves (VGPR rows or a scalar's
+// halves broadcast) with its abs (clear) and neg (flip) as sign-bit masks, and the destination's.
+struct F64Rows {
+  const uint32_t *lo[3], *hi[3];
+  uint64_t clear[3], flip[3];
+  uint32_t *dlo, *dhi;
+};
+
+// The f64 arithmetic valu.cpp defines (no f64 denormal flushing there either), pairs packed and
+// unpacked in the loop so that all of it runs in the host's vector registers.
+[[gnu::always_inline]] inline void loops_f64(Op op, uint32_t exec, const F64Rows& r) {
+  auto x = [&](unsigned i, unsigned l) AMCL_INLINE {
+    return f64(((uint64_t(r.lo[i][l]) | uint64_t(r.hi[i][l]) << 32) & ~r.clear[i]) ^ r.flip[i]);
+  };
+  auto put = [&](unsigned l, double v) AMCL_INLINE {
+    const uint64_t bits = u64(v);
+    r.dlo[l] = uint32_t(bits), r.dhi[l] = uint32_t(bits >> 32);
+  };
+  switch (op) {
+  case Op::v_add_f64: for_lanes(exec, [&](unsigned l) { put(l, x(0, l) + x(1, l)); }); break;
+  case Op::v_mul_f64: for_lanes(exec, [&](unsigned l) { put(l, x(0, l) * x(1, l)); }); break;
+  case Op::v_min_f64: for_lanes(exec, [&](unsigned l) { put(l, fmin_ieee(x(0, l), x(1, l))); }); break;
+  case Op::v_max_f64: for_lanes(exec, [&](unsigned l) { put(l, fmax_ieee(x(0, l), x(1, l))); }); break;
+  default: // v_fma_f64
+    for_lanes(exec, [&](unsigned l) { put(l, std::fma(x(0, l), x(1, l), x(2, l))); });
+    break;
+  }
+}
+void loops_f64_baseline(Op op, uint32_t exec, const F64Rows& r) { loops_f64(op, exec, r); }
+// std::fma is a libm call on baseline x86-64; a vfmadd here.
+[[gnu::target("avx2,fma")]] void loops_f64_avx2_fma(Op op, uint32_t exec, const F64Rows& r) {
+  loops_f64(op, exec, r);
+}
+using LoopsF64 = void (*)(Op, uint32_t, const F64Rows&);
+const LoopsF64 kLoopsF64 =
+    kLoops == &loops_baseline ? &loops_f64_baseline : &loops_f64_avx2_fma;
+
 // VOPD halves the loops cover (the rest run lane by lane in vopd.cpp).
 bool fast_dual_op(Op op) {
   switch (op) {
@@ -620,11 +657,44 @@ bool Executor::exec_valu64_fast(Wave& w, const Inst& in) {
   return true;
 }
 
+// f64 add, multiply, fma, min and max (valu.cpp's semantics): sources are VGPR pairs or a
+// scalar's 64-bit value read as a double; abs and neg are the sign-bit operations valu.cpp's
+// fabs and negation are; omod and clamp take the general path.
+bool Executor::exec_f64_fast(Wave& w, const Inst& in) {
+  if (in.omod || in.clamp || in.opsel) return false;
+  const unsigned nsrc = in.op == Op::v_fma_f64 ? 3 : 2;
+  uint32_t broadcast[3][2][kWaveSize];
+  F64Rows rows{};
+  for (unsigned i = 0; i < nsrc; ++i) {
+    const uint16_t code = in.src[i];
+    if (code >= src::kVgpr0) {
+      rows.lo[i] = &vreg(w, code, 0);
+      rows.hi[i] = &vreg(w, code, 0, 1);
+    } else {
+      const uint64_t v = sread64(w, in, code, true);
+      std::fill_n(broadcast[i][0], kWaveSize, uint32_t(v));
+      std::fill_n(broadcast[i][1], kWaveSize, uint32_t(v >> 32));
+      rows.lo[i] = broadcast[i][0];
+      rows.hi[i] = broadcast[i][1];
+    }
+    const uint64_t sign = uint64_t(1) << 63;
+    rows.clear[i] = (in.abs >> i) & 1 ? sign : 0;
+    rows.flip[i] = (in.neg >> i) & 1 ? sign : 0;
+  }
+  rows.dlo = &vreg(w, in.dst, 0);
+  rows.dhi = &vreg(w, in.dst, 0, 1);
+  kLoopsF64(in.op, w.exec(), rows);
+  return true;
+}
+
 bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
   switch (in.op) {
   case Op::v_lshlrev_b64: case Op::v_lshrrev_b64: case Op::v_ashrrev_i64:
   case Op::v_mad_u64_u32: case Op::v_mad_i64_i32:
     return exec_valu64_fast(w, in);
+  case Op::v_add_f64: case Op::v_mul_f64: case Op::v_fma_f64: case Op::v_min_f64:
+  case Op::v_max_f64:
+    return exec_f64_fast(w, in);
   default:
     break;
   }

@@ -291,6 +291,25 @@ const Case kAddressArithmetic[] = {
     {"v_add_co_ci_u32_e32 v0, vcc_lo, v1, v2, vcc_lo", {0x40000501u}},
 };
 
+// f64 arithmetic, with the modifiers the fast path takes (abs, neg) and the ones it leaves to
+// the general path (clamp, omod); 64-bit scalar, inline and literal operands.
+const Case kF64[] = {
+    {"v_add_f64 v[0:1], v[2:3], v[4:5]", {0xD7270000u, 0x00020902u}},
+    {"v_add_f64 v[0:1], s[2:3], v[4:5]", {0xD7270000u, 0x00020802u}},
+    {"v_add_f64 v[1:2], v[0:1], v[2:3]", {0xD7270001u, 0x00020500u}},
+    {"v_mul_f64 v[0:1], -v[2:3], |v[4:5]|", {0xD7280200u, 0x20020902u}},
+    {"v_mul_f64 v[0:1], v[2:3], 0x400c0000", {0xD7280000u, 0x0001FF02u, 0x400C0000u}},
+    {"v_fma_f64 v[0:1], v[2:3], v[4:5], v[6:7]", {0xD6140000u, 0x041A0902u}},
+    {"v_fma_f64 v[0:1], v[0:1], s[2:3], 0.5", {0xD6140000u, 0x03C00500u}},
+    {"v_fma_f64 v[2:3], -v[2:3], v[4:5], 1.0", {0xD6140002u, 0x23CA0902u}},
+    {"v_fma_f64 v[0:1], v[2:3], -|s[4:5]|, -v[0:1]", {0xD6140200u, 0xC4000902u}},
+    {"v_min_f64 v[0:1], v[2:3], v[4:5]", {0xD7290000u, 0x00020902u}},
+    {"v_max_f64 v[0:1], -v[2:3], v[2:3]", {0xD72A0000u, 0x20020502u}},
+    {"v_max_f64 v[0:1], v[2:3], -4.0", {0xD72A0000u, 0x0001EF02u}},
+    {"v_mul_f64 v[0:1], v[2:3], v[4:5] clamp", {0xD7288000u, 0x00020902u}},
+    {"v_add_f64 v[0:1], v[2:3], v[4:5] mul:2", {0xD7270000u, 0x08020902u}},
+};
+
 const Case kCompares[] = {
     {"v_cmp_lt_i16_e32 vcc_lo, v1.l, v2.l", {0x7C620501u}},
     {"v_cmp_lt_i16_e32 vcc_lo, v1.h, v2.h", {0x7C630581u}},
@@ -777,7 +796,8 @@ uint32_t pick(std::mt19937& rng) {
   static const uint32_t kEdges[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,
                                     0x7fa00000u, 0x00000001u, 0x807fffffu, 0x3f800000u, 0xffffffffu,
                                     0x7fffffffu, 0x00ff00ffu, 0x80808080u, 0x00008000u, 0x7fff8000u,
-                                    0xffff0000u, 0x00010001u, 0x3c00bc00u};
+                                    0xffff0000u, 0x00010001u, 0x3c00bc00u, 0x7ff00000u,
+                                    0xfff00000u, 0x000fffffu}; // f64 infinities, denormals
   const uint32_t r = rng();
   if (r % 3 == 0) return kEdges[(r >> 8) % std::size(kEdges)];
   if (r % 3 == 1) return rng() % 8 * 0x00010001u; // small halves: equal operands, small shifts
@@ -909,6 +929,10 @@ TEST(FastPathExecution, SixteenBitAndThreeSourceValu) {
 
 TEST(FastPathExecution, AddressArithmetic) {
   for (const Case& c : kAddressArithmetic) check(c, false);
+}
+
+TEST(FastPathExecution, DoublePrecision) {
+  for (const Case& c : kF64) check(c, false);
 }
 
 TEST(FastPathExecution, PackedSixteenBit) {
