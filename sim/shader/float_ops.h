@@ -35,6 +35,56 @@ inline uint64_t u64(double d) {
   return v;
 }
 
+// Which NaN a result carries when several sources are NaN is not in the public manuals. The
+// host's arithmetic leaves it to the operand order its compiler picked (vfmadd132/213/231, a
+// commuted add in a vector loop), so the emulator fixes one: the first NaN source in the
+// instruction's operand order, quieted. (One NaN source: the host already gives it, quieted.)
+inline float quieted(float x) { return f32(u32(x) | 0x00400000u); }
+inline double quieted(double x) { return f64(u64(x) | (uint64_t(1) << 51)); }
+template <class T> [[gnu::always_inline]] inline T first_nan(T r, T a, T b) {
+  return r == r ? r : a != a ? quieted(a) : b != b ? quieted(b) : r;
+}
+template <class T> [[gnu::always_inline]] inline T first_nan(T r, T a, T b, T c) {
+  return r == r ? r : a != a ? quieted(a) : b != b ? quieted(b) : c != c ? quieted(c) : r;
+}
+// The arithmetic with that rule; sources in operand order.
+template <class T> [[gnu::always_inline]] inline T isa_add(T a, T b) { return first_nan(a + b, a, b); }
+template <class T> [[gnu::always_inline]] inline T isa_sub(T a, T b) { return first_nan(a - b, a, b); }
+// b - a, with a the first source (V_SUBREV).
+template <class T> [[gnu::always_inline]] inline T isa_subrev(T a, T b) { return first_nan(b - a, a, b); }
+template <class T> [[gnu::always_inline]] inline T isa_mul(T a, T b) { return first_nan(a * b, a, b); }
+template <class T> [[gnu::always_inline]] inline T isa_fma(T a, T b, T c) {
+  return first_nan(std::fma(a, b, c), a, b, c);
+}
+
+// Rounding to an integral value quiets a signalling NaN (IEEE 754 roundToIntegral; the host's
+// libm trunc and floor return it as it is, its vroundps quiets it).
+template <class T> [[gnu::always_inline]] inline T isa_trunc(T x) {
+  return x != x ? quieted(x) : std::trunc(x);
+}
+template <class T> [[gnu::always_inline]] inline T isa_floor(T x) {
+  return x != x ? quieted(x) : std::floor(x);
+}
+template <class T> [[gnu::always_inline]] inline T isa_ceil(T x) {
+  return x != x ? quieted(x) : std::ceil(x);
+}
+template <class T> [[gnu::always_inline]] inline T isa_rndne(T x) {
+  return x != x ? quieted(x) : std::nearbyint(x);
+}
+
+// V_FREXP_*: NaN and infinity give 0 exponent and the input itself as mantissa.
+inline int32_t frexp_exp(float x) {
+  if (std::isnan(x) || std::isinf(x)) return 0;
+  int e;
+  std::frexp(x, &e);
+  return e;
+}
+inline float frexp_mant(float x) {
+  if (std::isnan(x) || std::isinf(x)) return x;
+  int e;
+  return std::frexp(x, &e);
+}
+
 // Denormal flushing per the MODE register's FP_DENORM field, sign kept.
 inline float flush(float x, bool on) {
   return on && std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x;

@@ -84,19 +84,6 @@ template <class T> T div_fixup(T s0, T s1, T s2, int underflow = std::numeric_li
   return sign ? -std::fabs(s0) : std::fabs(s0);
 }
 
-// V_FREXP_*: NaN and infinity give 0 exponent and the input itself as mantissa.
-int32_t frexp_exp(float x) {
-  if (std::isnan(x) || std::isinf(x)) return 0;
-  int e;
-  std::frexp(x, &e);
-  return e;
-}
-float frexp_mant(float x) {
-  if (std::isnan(x) || std::isinf(x)) return x;
-  int e;
-  return std::frexp(x, &e);
-}
-
 // 1/x rounded toward zero: the correctly rounded quotient, stepped back when it rounded away
 // from zero (the double quotient is exact enough to tell).
 float rcp_toward_zero(float x) {
@@ -257,10 +244,10 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     // Moves and selects still honour VOP3's abs/neg, as operations on the sign bit.
     case Op::v_mov_b32: d = bitmods(a(), 0); break;
     case Op::v_cndmask_b32: d = (carry_in >> lane) & 1 ? bitmods(b(), 1) : bitmods(a(), 0); break;
-    case Op::v_add_f32: d = fout(fa() + fb()); break;
-    case Op::v_sub_f32: d = fout(fa() - fb()); break;
-    case Op::v_subrev_f32: d = fout(fb() - fa()); break;
-    case Op::v_mul_f32: d = fout(fa() * fb()); break;
+    case Op::v_add_f32: d = fout(isa_add(fa(), fb())); break;
+    case Op::v_sub_f32: d = fout(isa_sub(fa(), fb())); break;
+    case Op::v_subrev_f32: d = fout(isa_subrev(fa(), fb())); break;
+    case Op::v_mul_f32: d = fout(isa_mul(fa(), fb())); break;
     case Op::v_mul_dx9_zero_f32: d = fout(fmul_dx9_zero(fa(), fb())); break;
     // 16-bit operations (true16 halves)
     case Op::v_add_f16: half_dst(d, hout(double(hf(0, lane)) + hf(1, lane))); break;
@@ -506,10 +493,10 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
         break;
       }
       case Op::v_ldexp_f64: r = std::ldexp(D(0), int32_t(b())); break;
-      case Op::v_trunc_f64: r = std::trunc(D(0)); break;
-      case Op::v_ceil_f64: r = std::ceil(D(0)); break;
-      case Op::v_rndne_f64: r = std::nearbyint(D(0)); break;
-      case Op::v_floor_f64: r = std::floor(D(0)); break;
+      case Op::v_trunc_f64: r = isa_trunc(D(0)); break;
+      case Op::v_ceil_f64: r = isa_ceil(D(0)); break;
+      case Op::v_rndne_f64: r = isa_rndne(D(0)); break;
+      case Op::v_floor_f64: r = isa_floor(D(0)); break;
       case Op::v_rcp_f64: r = 1.0 / D(0); break;
       case Op::v_rsq_f64: r = 1.0 / std::sqrt(D(0)); break;
       case Op::v_cvt_f64_i32: r = double(int32_t(a())); break;
@@ -528,10 +515,10 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
         d = std::isnan(x) ? 0 : uint32_t(std::clamp(x, 0.0, 4294967295.0));
       break;
     }
-    case Op::v_fma_f32: d = fout(std::fma(fa(), fb(), fc())); break;
-    case Op::v_fmac_f32: d = fout(std::fma(fa(), fb(), flush(f32(d), ftz))); break;
-    case Op::v_fmamk_f32: d = fout(std::fma(fa(), f32(in.literal), fin(b(), 1))); break;
-    case Op::v_fmaak_f32: d = fout(std::fma(fa(), fb(), f32(in.literal))); break;
+    case Op::v_fma_f32: d = fout(isa_fma(fa(), fb(), fc())); break;
+    case Op::v_fmac_f32: d = fout(isa_fma(fa(), fb(), flush(f32(d), ftz))); break;
+    case Op::v_fmamk_f32: d = fout(isa_fma(fa(), f32(in.literal), fin(b(), 1))); break;
+    case Op::v_fmaak_f32: d = fout(isa_fma(fa(), fb(), f32(in.literal))); break;
     case Op::v_min_f32: d = fout(fmin_ieee(fa(), fb())); break;
     case Op::v_max_f32: d = fout(fmax_ieee(fa(), fb())); break;
     case Op::v_min3_f32: d = fout(fmin_ieee(fmin_ieee(fa(), fb()), fc())); break;
@@ -664,11 +651,11 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
       double x = dfin(vread64(w, in, 0, lane, true), 0), y = dfin(vread64(w, in, 1, lane, true), 1);
       double r;
       switch (in.op) {
-      case Op::v_add_f64: r = x + y; break;
-      case Op::v_mul_f64: r = x * y; break;
+      case Op::v_add_f64: r = isa_add(x, y); break;
+      case Op::v_mul_f64: r = isa_mul(x, y); break;
       case Op::v_min_f64: r = fmin_ieee(x, y); break;
       case Op::v_max_f64: r = fmax_ieee(x, y); break;
-      default: r = std::fma(x, y, dfin(vread64(w, in, 2, lane, true), 2)); break;
+      default: r = isa_fma(x, y, dfin(vread64(w, in, 2, lane, true), 2)); break;
       }
       uint64_t bits = dout(r);
       d = uint32_t(bits); vreg(w, in.dst, lane, 1) = uint32_t(bits >> 32); break;
@@ -689,10 +676,10 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
                              : std::fmin(x - std::floor(x), 0x1.fffffep-1f));
       break;
     }
-    case Op::v_trunc_f32: d = fout(std::trunc(fa())); break;
-    case Op::v_ceil_f32: d = fout(std::ceil(fa())); break;
-    case Op::v_rndne_f32: d = fout(std::nearbyint(fa())); break;
-    case Op::v_floor_f32: d = fout(std::floor(fa())); break;
+    case Op::v_trunc_f32: d = fout(isa_trunc(fa())); break;
+    case Op::v_ceil_f32: d = fout(isa_ceil(fa())); break;
+    case Op::v_rndne_f32: d = fout(isa_rndne(fa())); break;
+    case Op::v_floor_f32: d = fout(isa_floor(fa())); break;
     case Op::v_exp_f32: d = fout(std::exp2(fa())); break;
     case Op::v_log_f32: d = fout(std::log2(fa())); break;
     case Op::v_rcp_f32: d = fout(1.0f / fa()); break;

@@ -26,6 +26,7 @@ bool fast_op3(Op op) {
   case Op::v_bfe_u32: case Op::v_bfe_i32: case Op::v_bfi_b32: case Op::v_perm_b32:
   case Op::v_lshl_add_u32: case Op::v_add3_u32: case Op::v_lshl_or_b32: case Op::v_and_or_b32:
   case Op::v_or3_b32: case Op::v_xad_u32: case Op::v_mad_u32_u24: case Op::v_alignbit_b32:
+  case Op::v_xor3_b32:
     return true;
   default:
     return false;
@@ -40,10 +41,32 @@ bool fast_op(Op op) {
   case Op::v_ashrrev_i32: case Op::v_and_b32: case Op::v_or_b32: case Op::v_xor_b32:
   case Op::v_mul_lo_u32: case Op::v_min_u32: case Op::v_max_u32: case Op::v_min_i32:
   case Op::v_max_i32: case Op::v_add_co_u32: case Op::v_add_co_ci_u32: case Op::v_cndmask_b32:
-  case Op::v_not_b32: case Op::v_mul_u32_u24: case Op::v_subrev_nc_u32:
+  case Op::v_not_b32: case Op::v_mul_u32_u24: case Op::v_subrev_nc_u32: case Op::v_min_f32:
+  case Op::v_max_f32: case Op::v_frexp_mant_f32: case Op::v_frexp_exp_i32_f32:
+  case Op::v_ldexp_f32: case Op::v_cvt_f32_i32: case Op::v_cvt_f32_u32: case Op::v_cvt_i32_f32:
+  case Op::v_cvt_u32_f32: case Op::v_rcp_f32: case Op::v_sqrt_f32: case Op::v_trunc_f32:
+  case Op::v_floor_f32: case Op::v_ceil_f32: case Op::v_rndne_f32: case Op::v_mul_hi_u32:
+  case Op::v_mul_hi_i32: case Op::v_clz_i32_u32:
     return true;
   default:
     return fast_op3(op);
+  }
+}
+
+// The operations whose sources take VOP3's abs and neg in the general path (fin, or bitmods for
+// the moves and selects): here they become sign-bit operations on the source rows. Integer
+// operations ignore the bits there, so they take the general path when one is set.
+bool takes_float_modifiers(Op op) {
+  switch (op) {
+  case Op::v_add_f32: case Op::v_sub_f32: case Op::v_mul_f32: case Op::v_fma_f32:
+  case Op::v_fmac_f32: case Op::v_min_f32: case Op::v_max_f32: case Op::v_mov_b32:
+  case Op::v_cndmask_b32: case Op::v_frexp_mant_f32: case Op::v_frexp_exp_i32_f32:
+  case Op::v_ldexp_f32: case Op::v_cvt_i32_f32: case Op::v_cvt_u32_f32: case Op::v_rcp_f32:
+  case Op::v_sqrt_f32: case Op::v_trunc_f32: case Op::v_floor_f32: case Op::v_ceil_f32:
+  case Op::v_rndne_f32:
+    return true;
+  default:
+    return false;
   }
 }
 
@@ -123,17 +146,17 @@ template <bool FTZ> [[gnu::always_inline]] inline bool loops(Op op, uint32_t exe
   const float k = f32(r.k);
   switch (op) {
   case Op::v_mov_b32: for_lanes(exec, [&](unsigned l) { d[l] = a[l]; }); break;
-  case Op::v_add_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(F(a[l]) + F(b[l])); }); break;
-  case Op::v_sub_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(F(a[l]) - F(b[l])); }); break;
-  case Op::v_mul_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(F(a[l]) * F(b[l])); }); break;
+  case Op::v_add_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(isa_add(F(a[l]), F(b[l]))); }); break;
+  case Op::v_sub_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(isa_sub(F(a[l]), F(b[l]))); }); break;
+  case Op::v_mul_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(isa_mul(F(a[l]), F(b[l]))); }); break;
   case Op::v_fma_f32:
-    for_lanes(exec, [&](unsigned l) { d[l] = R(std::fma(F(a[l]), F(b[l]), F(c[l]))); });
+    for_lanes(exec, [&](unsigned l) { d[l] = R(isa_fma(F(a[l]), F(b[l]), F(c[l]))); });
     break;
   case Op::v_fmac_f32:
-    for_lanes(exec, [&](unsigned l) { d[l] = R(std::fma(F(a[l]), F(b[l]), F(d[l]))); });
+    for_lanes(exec, [&](unsigned l) { d[l] = R(isa_fma(F(a[l]), F(b[l]), F(d[l]))); });
     break;
-  case Op::v_fmamk_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(std::fma(F(a[l]), k, F(b[l]))); }); break;
-  case Op::v_fmaak_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(std::fma(F(a[l]), F(b[l]), k)); }); break;
+  case Op::v_fmamk_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(isa_fma(F(a[l]), k, F(b[l]))); }); break;
+  case Op::v_fmaak_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(isa_fma(F(a[l]), F(b[l]), k)); }); break;
   case Op::v_add_nc_u32: for_lanes(exec, [&](unsigned l) { d[l] = a[l] + b[l]; }); break;
   case Op::v_sub_nc_u32: for_lanes(exec, [&](unsigned l) { d[l] = a[l] - b[l]; }); break;
   case Op::v_lshlrev_b32: for_lanes(exec, [&](unsigned l) { d[l] = b[l] << (a[l] & 31); }); break;
@@ -186,6 +209,34 @@ template <bool FTZ> [[gnu::always_inline]] inline bool loops(Op op, uint32_t exe
   case Op::v_and_or_b32: for_lanes(exec, [&](unsigned l) { d[l] = (a[l] & b[l]) | c[l]; }); break;
   case Op::v_or3_b32: for_lanes(exec, [&](unsigned l) { d[l] = a[l] | b[l] | c[l]; }); break;
   case Op::v_xad_u32: for_lanes(exec, [&](unsigned l) { d[l] = (a[l] ^ b[l]) + c[l]; }); break;
+  case Op::v_xor3_b32: for_lanes(exec, [&](unsigned l) { d[l] = a[l] ^ b[l] ^ c[l]; }); break;
+  // Library calls per lane, but no per-lane dispatch (valu.cpp's lines, modifier-free).
+  case Op::v_min_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(fmin_ieee(F(a[l]), F(b[l]))); }); break;
+  case Op::v_max_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(fmax_ieee(F(a[l]), F(b[l]))); }); break;
+  case Op::v_frexp_mant_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(frexp_mant(F(a[l]))); }); break;
+  case Op::v_frexp_exp_i32_f32: for_lanes(exec, [&](unsigned l) { d[l] = uint32_t(frexp_exp(F(a[l]))); }); break;
+  case Op::v_ldexp_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(std::ldexp(F(a[l]), int32_t(b[l]))); }); break;
+  case Op::v_cvt_f32_i32: for_lanes(exec, [&](unsigned l) { d[l] = R(float(int32_t(a[l]))); }); break;
+  case Op::v_cvt_f32_u32: for_lanes(exec, [&](unsigned l) { d[l] = R(float(a[l])); }); break;
+  case Op::v_cvt_i32_f32: for_lanes(exec, [&](unsigned l) { d[l] = uint32_t(cvt_f32_to_i32(F(a[l]))); }); break;
+  case Op::v_cvt_u32_f32: for_lanes(exec, [&](unsigned l) { d[l] = cvt_f32_to_u32(F(a[l])); }); break;
+  case Op::v_rcp_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(1.0f / F(a[l])); }); break;
+  case Op::v_sqrt_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(std::sqrt(F(a[l]))); }); break;
+  case Op::v_trunc_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(isa_trunc(F(a[l]))); }); break;
+  case Op::v_floor_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(isa_floor(F(a[l]))); }); break;
+  case Op::v_ceil_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(isa_ceil(F(a[l]))); }); break;
+  case Op::v_rndne_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(isa_rndne(F(a[l]))); }); break;
+  case Op::v_mul_hi_u32:
+    for_lanes(exec, [&](unsigned l) { d[l] = uint32_t((uint64_t(a[l]) * b[l]) >> 32); });
+    break;
+  case Op::v_mul_hi_i32:
+    for_lanes(exec, [&](unsigned l) {
+      d[l] = uint32_t(uint64_t(int64_t(int32_t(a[l])) * int32_t(b[l])) >> 32);
+    });
+    break;
+  case Op::v_clz_i32_u32:
+    for_lanes(exec, [&](unsigned l) { d[l] = a[l] ? uint32_t(std::countl_zero(a[l])) : ~0u; });
+    break;
   default: return false;
   }
   return true;
@@ -555,12 +606,12 @@ struct F64Rows {
     r.dlo[l] = uint32_t(bits), r.dhi[l] = uint32_t(bits >> 32);
   };
   switch (op) {
-  case Op::v_add_f64: for_lanes(exec, [&](unsigned l) { put(l, x(0, l) + x(1, l)); }); break;
-  case Op::v_mul_f64: for_lanes(exec, [&](unsigned l) { put(l, x(0, l) * x(1, l)); }); break;
+  case Op::v_add_f64: for_lanes(exec, [&](unsigned l) { put(l, isa_add(x(0, l), x(1, l))); }); break;
+  case Op::v_mul_f64: for_lanes(exec, [&](unsigned l) { put(l, isa_mul(x(0, l), x(1, l))); }); break;
   case Op::v_min_f64: for_lanes(exec, [&](unsigned l) { put(l, fmin_ieee(x(0, l), x(1, l))); }); break;
   case Op::v_max_f64: for_lanes(exec, [&](unsigned l) { put(l, fmax_ieee(x(0, l), x(1, l))); }); break;
   default: // v_fma_f64
-    for_lanes(exec, [&](unsigned l) { put(l, std::fma(x(0, l), x(1, l), x(2, l))); });
+    for_lanes(exec, [&](unsigned l) { put(l, isa_fma(x(0, l), x(1, l), x(2, l))); });
     break;
   }
 }
@@ -724,19 +775,27 @@ bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
                     Rows16{&vreg(w, in.dst, 0), src[0], src[1], src[2], high[0], high[1], high[2],
                            (in.opsel & 8) != 0, mask});
   }
-  if (!fast_op(in.op) || in.abs || in.neg || in.omod || in.clamp || in.opsel) return false;
+  if (!fast_op(in.op) || in.omod || in.clamp || in.opsel) return false;
+  if ((in.abs || in.neg) && !takes_float_modifiers(in.op)) return false;
   const uint32_t exec = w.exec();
   const OpInfo& info = op_info(in.op);
-  // Sources: a VGPR row (checked against the allocation once) or a scalar broadcast.
+  // Sources: a VGPR row (checked against the allocation once) or a scalar broadcast; with abs or
+  // neg, a copy with the sign bits cleared or flipped.
   uint32_t broadcast[3][kWaveSize];
   const uint32_t* src[3] = {nullptr, nullptr, nullptr};
   const unsigned nsrc =
       in.op == Op::v_fma_f32 || fast_op3(in.op) ? 3 : info.src_dwords[1] ? 2 : 1;
   for (unsigned i = 0; i < nsrc; ++i) {
+    const uint32_t clear = (in.abs >> i) & 1 ? 0x80000000u : 0;
+    const uint32_t flip = (in.neg >> i) & 1 ? 0x80000000u : 0;
     if (in.src[i] >= src::kVgpr0) {
       src[i] = &vreg(w, in.src[i], 0);
+      if (clear | flip) {
+        for (unsigned l = 0; l < kWaveSize; ++l) broadcast[i][l] = (src[i][l] & ~clear) ^ flip;
+        src[i] = broadcast[i];
+      }
     } else {
-      std::fill_n(broadcast[i], kWaveSize, sread(w, in, in.src[i]));
+      std::fill_n(broadcast[i], kWaveSize, (sread(w, in, in.src[i]) & ~clear) ^ flip);
       src[i] = broadcast[i];
     }
   }

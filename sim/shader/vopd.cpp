@@ -18,13 +18,13 @@ uint32_t dual_lane(Op op, uint32_t a, uint32_t b, uint32_t acc, uint32_t literal
   // One operation per line: it reads as the ISA table it is.
   // clang-format off
   switch (op) {
-  case Op::v_fmac_f32: return R(std::fma(F(a), F(b), F(acc)));
-  case Op::v_fmaak_f32: return R(std::fma(F(a), F(b), f32(literal)));
-  case Op::v_fmamk_f32: return R(std::fma(F(a), f32(literal), F(b)));
-  case Op::v_mul_f32: return R(F(a) * F(b));
-  case Op::v_add_f32: return R(F(a) + F(b));
-  case Op::v_sub_f32: return R(F(a) - F(b));
-  case Op::v_subrev_f32: return R(F(b) - F(a));
+  case Op::v_fmac_f32: return R(isa_fma(F(a), F(b), F(acc)));
+  case Op::v_fmaak_f32: return R(isa_fma(F(a), F(b), f32(literal)));
+  case Op::v_fmamk_f32: return R(isa_fma(F(a), f32(literal), F(b)));
+  case Op::v_mul_f32: return R(isa_mul(F(a), F(b)));
+  case Op::v_add_f32: return R(isa_add(F(a), F(b)));
+  case Op::v_sub_f32: return R(isa_sub(F(a), F(b)));
+  case Op::v_subrev_f32: return R(isa_subrev(F(a), F(b)));
   case Op::v_mul_dx9_zero_f32: return R(fmul_dx9_zero(F(a), F(b)));
   case Op::v_mov_b32: return a;
   case Op::v_cndmask_b32: return vcc ? b : a;

@@ -291,6 +291,47 @@ const Case kAddressArithmetic[] = {
     {"v_add_co_ci_u32_e32 v0, vcc_lo, v1, v2, vcc_lo", {0x40000501u}},
 };
 
+// f32 operations with VOP3's abs and neg (sign-bit operations on the rows), the conversions,
+// rounding and library operations with no per-lane dispatch, and modifiers the fast path leaves
+// to the general path (clamp, omod, abs/neg on integer operations).
+const Case kFloat[] = {
+    {"v_fma_f32 v0, -v1, v2, v3", {0xD6130000u, 0x240E0501u}},
+    {"v_fma_f32 v0, v1, |v2|, -v3", {0xD6130200u, 0x840E0501u}},
+    {"v_fma_f32 v0, -|s3|, v2, 0.5", {0xD6130100u, 0x23C20403u}},
+    {"v_add_f32_e64 v0, -v1, v2", {0xD5030000u, 0x20020501u}},
+    {"v_sub_f32_e64 v0, |v1|, -s3", {0xD5040100u, 0x40000701u}},
+    {"v_mul_f32_e64 v0, -v1, -v1", {0xD5080000u, 0x60020301u}},
+    {"v_fmac_f32_e64 v0, -v1, |v2|", {0xD52B0200u, 0x20020501u}},
+    {"v_cndmask_b32_e64 v0, -v1, |v2|, s6", {0xD5010200u, 0x201A0501u}},
+    {"v_min_f32_e32 v0, v1, v2", {0x1E000501u}},
+    {"v_max_f32_e64 v0, -v1, s3", {0xD5100000u, 0x20000701u}},
+    {"v_max_f32_e32 v0, 0x7fc00000, v2", {0x200004FFu, 0x7FC00000u}},
+    {"v_frexp_mant_f32_e32 v0, v1", {0x7E008101u}},
+    {"v_frexp_mant_f32_e64 v0, -|v1|", {0xD5C00100u, 0x20000101u}},
+    {"v_frexp_exp_i32_f32_e32 v0, v1", {0x7E007F01u}},
+    {"v_ldexp_f32 v0, v1, v2", {0xD71C0000u, 0x00020501u}},
+    {"v_ldexp_f32 v0, -v1, s3", {0xD71C0000u, 0x20000701u}},
+    {"v_cvt_f32_i32_e32 v0, v1", {0x7E000B01u}},
+    {"v_cvt_f32_u32_e32 v0, s3", {0x7E000C03u}},
+    {"v_cvt_i32_f32_e32 v0, v1", {0x7E001101u}},
+    {"v_cvt_u32_f32_e64 v0, -v1", {0xD5870000u, 0x20000101u}},
+    {"v_rcp_f32_e32 v0, v1", {0x7E005501u}},
+    {"v_rcp_f32_e64 v0, -|v1|", {0xD5AA0100u, 0x20000101u}},
+    {"v_sqrt_f32_e32 v0, v1", {0x7E006701u}},
+    {"v_trunc_f32_e32 v0, v1", {0x7E004301u}},
+    {"v_floor_f32_e32 v0, v1", {0x7E004901u}},
+    {"v_ceil_f32_e64 v0, -v1", {0xD5A20000u, 0x20000101u}},
+    {"v_rndne_f32_e32 v0, v1", {0x7E004701u}},
+    {"v_mul_hi_u32 v0, v1, v2", {0xD72D0000u, 0x00020501u}},
+    {"v_mul_hi_i32 v0, v1, s3", {0xD72E0000u, 0x00000701u}},
+    {"v_clz_i32_u32_e32 v0, v1", {0x7E007301u}},
+    {"v_xor3_b32 v0, v1, v2, v3", {0xD6400000u, 0x040E0501u}},
+    {"v_xor3_b32 v0, s3, v2, 0x1234", {0xD6400000u, 0x03FE0403u, 0x00001234u}},
+    {"v_add_nc_u32_e64 v0, v1, v2 clamp", {0xD5258000u, 0x00020501u}},
+    {"v_fma_f32 v0, v1, v2, v3 clamp", {0xD6138000u, 0x040E0501u}},
+    {"v_sqrt_f32_e64 v0, v1 mul:2", {0xD5B30000u, 0x08000101u}},
+};
+
 // f64 arithmetic, with the modifiers the fast path takes (abs, neg) and the ones it leaves to
 // the general path (clamp, omod); 64-bit scalar, inline and literal operands.
 const Case kF64[] = {
@@ -929,6 +970,10 @@ TEST(FastPathExecution, SixteenBitAndThreeSourceValu) {
 
 TEST(FastPathExecution, AddressArithmetic) {
   for (const Case& c : kAddressArithmetic) check(c, false);
+}
+
+TEST(FastPathExecution, FloatModifiersAndConversions) {
+  for (const Case& c : kFloat) check(c, false);
 }
 
 TEST(FastPathExecution, DoublePrecision) {
