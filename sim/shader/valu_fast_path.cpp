@@ -6,6 +6,7 @@
 // or any modifier, takes the general path (valu.cpp, vopc.cpp, vop3p.cpp, vopd.cpp), which
 // defines the semantics; these loops must agree with it (the corpus and conformance tests run
 // both).
+#include "division_ops.h"
 #include "executor.h"
 #include "float_ops.h"
 
@@ -588,16 +589,19 @@ using Loops64 = uint32_t (*)(Op, uint32_t, const uint32_t*, const uint32_t*, con
 const Loops64 kLoops64 = kLoops == &loops_baseline ? &loops64_baseline : &loops64_avx2;
 
 // The rows of an f64 operation: each source's low and high halves (VGPR rows or a scalar's
-// halves broadcast) with its abs (clear) and neg (flip) as sign-bit masks, and the destination's.
+// halves broadcast; a 32-bit source has only `lo`) with its abs (clear) and neg (flip) as
+// sign-bit masks, the destination's halves, and VCC (V_DIV_FMAS reads it).
 struct F64Rows {
   const uint32_t *lo[3], *hi[3];
   uint64_t clear[3], flip[3];
   uint32_t *dlo, *dhi;
+  uint32_t vcc;
 };
 
-// The f64 arithmetic valu.cpp defines (no f64 denormal flushing there either), pairs packed and
-// unpacked in the loop so that all of it runs in the host's vector registers.
-[[gnu::always_inline]] inline void loops_f64(Op op, uint32_t exec, const F64Rows& r) {
+// The f64 operations valu.cpp defines (no f64 denormal flushing there either), pairs packed and
+// unpacked in the loop so that the arithmetic runs in the host's vector registers; returns the
+// lane mask V_DIV_SCALE writes.
+[[gnu::always_inline]] inline uint32_t loops_f64(Op op, uint32_t exec, const F64Rows& r) {
   auto x = [&](unsigned i, unsigned l) AMCL_INLINE {
     return f64(((uint64_t(r.lo[i][l]) | uint64_t(r.hi[i][l]) << 32) & ~r.clear[i]) ^ r.flip[i]);
   };
@@ -610,19 +614,66 @@ struct F64Rows {
   case Op::v_mul_f64: for_lanes(exec, [&](unsigned l) { put(l, isa_mul(x(0, l), x(1, l))); }); break;
   case Op::v_min_f64: for_lanes(exec, [&](unsigned l) { put(l, fmin_ieee(x(0, l), x(1, l))); }); break;
   case Op::v_max_f64: for_lanes(exec, [&](unsigned l) { put(l, fmax_ieee(x(0, l), x(1, l))); }); break;
-  default: // v_fma_f64
+  case Op::v_fma_f64:
     for_lanes(exec, [&](unsigned l) { put(l, isa_fma(x(0, l), x(1, l), x(2, l))); });
     break;
+  // Library calls or branches per lane, but no per-lane dispatch (valu.cpp's lines).
+  case Op::v_ldexp_f64:
+    for_lanes(exec, [&](unsigned l) { put(l, std::ldexp(x(0, l), int32_t(r.lo[1][l]))); });
+    break;
+  case Op::v_trunc_f64: for_lanes(exec, [&](unsigned l) { put(l, isa_trunc(x(0, l))); }); break;
+  case Op::v_ceil_f64: for_lanes(exec, [&](unsigned l) { put(l, isa_ceil(x(0, l))); }); break;
+  case Op::v_rndne_f64: for_lanes(exec, [&](unsigned l) { put(l, isa_rndne(x(0, l))); }); break;
+  case Op::v_floor_f64: for_lanes(exec, [&](unsigned l) { put(l, isa_floor(x(0, l))); }); break;
+  case Op::v_rcp_f64: for_lanes(exec, [&](unsigned l) { put(l, 1.0 / x(0, l)); }); break;
+  case Op::v_rsq_f64: for_lanes(exec, [&](unsigned l) { put(l, 1.0 / std::sqrt(x(0, l))); }); break;
+  case Op::v_cvt_f64_i32: for_lanes(exec, [&](unsigned l) { put(l, double(int32_t(r.lo[0][l]))); }); break;
+  case Op::v_cvt_f64_u32: for_lanes(exec, [&](unsigned l) { put(l, double(r.lo[0][l])); }); break;
+  case Op::v_div_fixup_f64:
+    for_lanes(exec, [&](unsigned l) { put(l, div_fixup(x(0, l), x(1, l), x(2, l), -1075)); });
+    break;
+  case Op::v_div_fmas_f64:
+    for_lanes(exec, [&](unsigned l) {
+      put(l, div_fmas_f64(x(0, l), x(1, l), x(2, l), (r.vcc >> l) & 1));
+    });
+    break;
+  default: { // v_div_scale_f64
+    uint32_t vcc = 0;
+    for_lanes(exec, [&](unsigned l) {
+      bool v;
+      put(l, div_scale(x(0, l), x(1, l), x(2, l), v, 768, 128, 53));
+      vcc |= uint32_t(v) << l;
+    });
+    return vcc;
   }
+  }
+  return 0;
 }
-void loops_f64_baseline(Op op, uint32_t exec, const F64Rows& r) { loops_f64(op, exec, r); }
+uint32_t loops_f64_baseline(Op op, uint32_t exec, const F64Rows& r) { return loops_f64(op, exec, r); }
 // std::fma is a libm call on baseline x86-64; a vfmadd here.
-[[gnu::target("avx2,fma")]] void loops_f64_avx2_fma(Op op, uint32_t exec, const F64Rows& r) {
-  loops_f64(op, exec, r);
+[[gnu::target("avx2,fma")]] uint32_t loops_f64_avx2_fma(Op op, uint32_t exec, const F64Rows& r) {
+  return loops_f64(op, exec, r);
 }
-using LoopsF64 = void (*)(Op, uint32_t, const F64Rows&);
+using LoopsF64 = uint32_t (*)(Op, uint32_t, const F64Rows&);
 const LoopsF64 kLoopsF64 =
     kLoops == &loops_baseline ? &loops_f64_baseline : &loops_f64_avx2_fma;
+
+// The sources of each f64 operation: how many, and which are 32-bit (bit i for source i).
+struct F64Sources {
+  unsigned count, narrow;
+};
+F64Sources f64_sources(Op op) {
+  switch (op) {
+  case Op::v_fma_f64: case Op::v_div_fixup_f64: case Op::v_div_fmas_f64: case Op::v_div_scale_f64:
+    return {3, 0};
+  case Op::v_trunc_f64: case Op::v_ceil_f64: case Op::v_rndne_f64: case Op::v_floor_f64:
+  case Op::v_rcp_f64: case Op::v_rsq_f64:
+    return {1, 0};
+  case Op::v_ldexp_f64: return {2, 2};
+  case Op::v_cvt_f64_i32: case Op::v_cvt_f64_u32: return {1, 1};
+  default: return {2, 0}; // add, mul, min, max
+  }
+}
 
 // VOPD halves the loops cover (the rest run lane by lane in vopd.cpp).
 bool fast_dual_op(Op op) {
@@ -708,21 +759,24 @@ bool Executor::exec_valu64_fast(Wave& w, const Inst& in) {
   return true;
 }
 
-// f64 add, multiply, fma, min and max (valu.cpp's semantics): sources are VGPR pairs or a
-// scalar's 64-bit value read as a double; abs and neg are the sign-bit operations valu.cpp's
-// fabs and negation are; omod and clamp take the general path.
+// The f64 operations (valu.cpp's semantics): 64-bit sources are VGPR pairs or a scalar's 64-bit
+// value read as a double, with abs and neg as the sign-bit operations valu.cpp's fabs and
+// negation are; 32-bit sources (ldexp's exponent, the integer conversions' input) are read as
+// there, without modifiers. omod and clamp take the general path.
 bool Executor::exec_f64_fast(Wave& w, const Inst& in) {
   if (in.omod || in.clamp || in.opsel) return false;
-  const unsigned nsrc = in.op == Op::v_fma_f64 ? 3 : 2;
+  const F64Sources sources = f64_sources(in.op);
+  if ((in.abs | in.neg) & sources.narrow) return false;
   uint32_t broadcast[3][2][kWaveSize];
   F64Rows rows{};
-  for (unsigned i = 0; i < nsrc; ++i) {
+  for (unsigned i = 0; i < sources.count; ++i) {
     const uint16_t code = in.src[i];
+    const bool narrow = (sources.narrow >> i) & 1;
     if (code >= src::kVgpr0) {
       rows.lo[i] = &vreg(w, code, 0);
-      rows.hi[i] = &vreg(w, code, 0, 1);
+      rows.hi[i] = narrow ? nullptr : &vreg(w, code, 0, 1);
     } else {
-      const uint64_t v = sread64(w, in, code, true);
+      const uint64_t v = narrow ? sread(w, in, code) : sread64(w, in, code, true);
       std::fill_n(broadcast[i][0], kWaveSize, uint32_t(v));
       std::fill_n(broadcast[i][1], kWaveSize, uint32_t(v >> 32));
       rows.lo[i] = broadcast[i][0];
@@ -734,7 +788,9 @@ bool Executor::exec_f64_fast(Wave& w, const Inst& in) {
   }
   rows.dlo = &vreg(w, in.dst, 0);
   rows.dhi = &vreg(w, in.dst, 0, 1);
-  kLoopsF64(in.op, w.exec(), rows);
+  rows.vcc = in.op == Op::v_div_fmas_f64 ? w.vcc() : 0;
+  const uint32_t mask = kLoopsF64(in.op, w.exec(), rows);
+  if (in.op == Op::v_div_scale_f64) mask_write(w, in.sdst, mask);
   return true;
 }
 
@@ -744,7 +800,10 @@ bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
   case Op::v_mad_u64_u32: case Op::v_mad_i64_i32:
     return exec_valu64_fast(w, in);
   case Op::v_add_f64: case Op::v_mul_f64: case Op::v_fma_f64: case Op::v_min_f64:
-  case Op::v_max_f64:
+  case Op::v_max_f64: case Op::v_ldexp_f64: case Op::v_trunc_f64: case Op::v_ceil_f64:
+  case Op::v_rndne_f64: case Op::v_floor_f64: case Op::v_rcp_f64: case Op::v_rsq_f64:
+  case Op::v_cvt_f64_i32: case Op::v_cvt_f64_u32: case Op::v_div_fixup_f64:
+  case Op::v_div_fmas_f64: case Op::v_div_scale_f64:
     return exec_f64_fast(w, in);
   default:
     break;

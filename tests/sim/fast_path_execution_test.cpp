@@ -348,7 +348,27 @@ const Case kF64[] = {
     {"v_max_f64 v[0:1], -v[2:3], v[2:3]", {0xD72A0000u, 0x20020502u}},
     {"v_max_f64 v[0:1], v[2:3], -4.0", {0xD72A0000u, 0x0001EF02u}},
     {"v_mul_f64 v[0:1], v[2:3], v[4:5] clamp", {0xD7288000u, 0x00020902u}},
-    {"v_add_f64 v[0:1], v[2:3], v[4:5] mul:2", {0xD7270000u, 0x08020902u}},
+    {"v_add_f64 v[0:1], v[2:3], v[4:5] mul:2", {0xD7270000u, 0x08020902u}},    // The division sequence's steps, ldexp, rounding, reciprocals and conversions.
+    {"v_ldexp_f64 v[0:1], v[2:3], v4", {0xD72B0000u, 0x00020902u}},
+    {"v_ldexp_f64 v[0:1], -v[2:3], s3", {0xD72B0000u, 0x20000702u}},
+    {"v_ldexp_f64 v[0:1], s[2:3], 0x64", {0xD72B0000u, 0x0001FE02u, 0x00000064u}},
+    {"v_trunc_f64_e32 v[0:1], v[2:3]", {0x7E002F02u}},
+    {"v_floor_f64_e64 v[0:1], -|v[2:3]|", {0xD59A0100u, 0x20000102u}},
+    {"v_ceil_f64_e32 v[0:1], s[4:5]", {0x7E003004u}},
+    {"v_rndne_f64_e32 v[0:1], v[2:3]", {0x7E003302u}},
+    {"v_rcp_f64_e32 v[0:1], v[2:3]", {0x7E005F02u}},
+    {"v_rsq_f64_e64 v[0:1], |v[2:3]|", {0xD5B10100u, 0x00000102u}},
+    {"v_cvt_f64_i32_e32 v[0:1], v4", {0x7E000904u}},
+    {"v_cvt_f64_i32_e32 v[0:1], s3", {0x7E000803u}},
+    {"v_cvt_f64_u32_e32 v[1:2], v1", {0x7E022D01u}},
+    {"v_div_fixup_f64 v[0:1], v[2:3], v[4:5], v[6:7]", {0xD6280000u, 0x041A0902u}},
+    {"v_div_fixup_f64 v[0:1], -v[2:3], s[4:5], 1.0", {0xD6280000u, 0x23C80902u}},
+    {"v_div_fmas_f64 v[0:1], v[2:3], v[4:5], v[6:7]", {0xD6380000u, 0x041A0902u}},
+    {"v_div_fmas_f64 v[0:1], -v[2:3], v[4:5], 0.5", {0xD6380000u, 0x23C20902u}},
+    {"v_div_scale_f64 v[0:1], vcc_lo, v[2:3], v[4:5], v[6:7]", {0xD6FD6A00u, 0x041A0902u}},
+    {"v_div_scale_f64 v[6:7], s6, v[4:5], v[4:5], v[2:3]", {0xD6FD0606u, 0x040A0904u}},
+    {"v_div_scale_f64 v[0:1], null, -v[2:3], v[2:3], s[4:5]", {0xD6FD7C00u, 0x20120502u}},
+    {"v_rcp_f64_e64 v[0:1], v[2:3] clamp", {0xD5AF8000u, 0x00000102u}},
 };
 
 const Case kCompares[] = {
