@@ -675,6 +675,35 @@ F64Sources f64_sources(Op op) {
   }
 }
 
+// V_CVT_F32_F16 and V_CVT_F16_F32 (valu.cpp's lines, modifier-free): `x` the 32-bit source row,
+// `high` its half for the f16 source; the f16 result goes to the destination's half `dhigh`.
+[[gnu::always_inline]] inline void loops_half_conversions(Op op, uint32_t exec, uint32_t* d,
+                                                          const uint32_t* x, bool high,
+                                                          bool dhigh, bool ftz) {
+  if (op == Op::v_cvt_f32_f16) {
+    const unsigned shift = high ? 16 : 0;
+    for_lanes(exec, [&](unsigned l) { d[l] = u32(sim::shader::flush(h2f(uint16_t(x[l] >> shift)), ftz)); });
+    return;
+  }
+  const unsigned shift = dhigh ? 16 : 0;
+  const uint32_t keep = dhigh ? 0xffffu : 0xffff0000u;
+  for_lanes(exec, [&](unsigned l) {
+    d[l] = (d[l] & keep) | uint32_t(f2h(double(sim::shader::flush(f32(x[l]), ftz)))) << shift;
+  });
+}
+void half_conversions_baseline(Op op, uint32_t exec, uint32_t* d, const uint32_t* x, bool high,
+                               bool dhigh, bool ftz) {
+  loops_half_conversions(op, exec, d, x, high, dhigh, ftz);
+}
+[[gnu::target("avx2,f16c")]] void half_conversions_avx2(Op op, uint32_t exec, uint32_t* d,
+                                                        const uint32_t* x, bool high, bool dhigh,
+                                                        bool ftz) {
+  loops_half_conversions(op, exec, d, x, high, dhigh, ftz);
+}
+using HalfConversions = void (*)(Op, uint32_t, uint32_t*, const uint32_t*, bool, bool, bool);
+const HalfConversions kHalfConversions =
+    kLoops == &loops_baseline ? &half_conversions_baseline : &half_conversions_avx2;
+
 // VOPD halves the loops cover (the rest run lane by lane in vopd.cpp).
 bool fast_dual_op(Op op) {
   switch (op) {
@@ -807,6 +836,23 @@ bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
     return exec_f64_fast(w, in);
   default:
     break;
+  }
+  if (in.op == Op::v_cvt_f32_f16 || in.op == Op::v_cvt_f16_f32) {
+    if (in.abs || in.neg || in.omod || in.clamp) return false;
+    uint32_t broadcast[kWaveSize];
+    const uint32_t* x = &broadcast[0];
+    bool high = false;
+    if (in.src[0] >= src::kVgpr0) {
+      x = &vreg(w, in.src[0], 0);
+      high = in.op == Op::v_cvt_f32_f16 && (in.opsel & 1);
+    } else if (in.op == Op::v_cvt_f32_f16) { // the f16 inline constants, or a scalar's low half
+      std::fill_n(broadcast, kWaveSize, uint32_t(read_half(w, in, 0, 0)));
+    } else {
+      std::fill_n(broadcast, kWaveSize, sread(w, in, in.src[0]));
+    }
+    kHalfConversions(in.op, w.exec(), &vreg(w, in.dst, 0), x, high, (in.opsel & 8) != 0,
+                     w.flush_f32_denorms);
+    return true;
   }
   if (fast_op16(in.op)) {
     // Integer 16-bit operations ignore abs/neg in the general path; clamp saturates there.

@@ -332,6 +332,22 @@ const Case kFloat[] = {
     {"v_sqrt_f32_e64 v0, v1 mul:2", {0xD5B30000u, 0x08000101u}},
 };
 
+// The f16 <-> f32 conversions: halves of VGPRs (true16), f16 inline constants, scalars.
+const Case kHalfConversions[] = {
+    {"v_cvt_f32_f16_e32 v0, v1.l", {0x7E001701u}},
+    {"v_cvt_f32_f16_e32 v0, v1.h", {0x7E001781u}},
+    {"v_cvt_f32_f16_e64 v0, v1.h op_sel:[1,0]", {0xD58B0800u, 0x00000101u}},
+    {"v_cvt_f32_f16_e32 v0, 0.5", {0x7E0016F0u}},
+    {"v_cvt_f32_f16_e32 v0, s3", {0x7E001603u}},
+    {"v_cvt_f32_f16_e64 v0, -v1.l", {0xD58B0000u, 0x20000101u}},
+    {"v_cvt_f16_f32_e32 v0.l, v1", {0x7E001501u}},
+    {"v_cvt_f16_f32_e32 v0.h, v1", {0x7F001501u}},
+    {"v_cvt_f16_f32_e32 v1.h, v1", {0x7F021501u}},
+    {"v_cvt_f16_f32_e32 v0.l, s3", {0x7E001403u}},
+    {"v_cvt_f16_f32_e32 v0.l, 0.5", {0x7E0014F0u}},
+    {"v_cvt_f16_f32_e64 v0.l, |v1|", {0xD58A0100u, 0x00000101u}},
+};
+
 // f64 arithmetic, with the modifiers the fast path takes (abs, neg) and the ones it leaves to
 // the general path (clamp, omod); 64-bit scalar, inline and literal operands.
 const Case kF64[] = {
@@ -994,6 +1010,10 @@ TEST(FastPathExecution, AddressArithmetic) {
 
 TEST(FastPathExecution, FloatModifiersAndConversions) {
   for (const Case& c : kFloat) check(c, false);
+}
+
+TEST(FastPathExecution, HalfConversions) {
+  for (const Case& c : kHalfConversions) check(c, false);
 }
 
 TEST(FastPathExecution, DoublePrecision) {
