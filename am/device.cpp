@@ -373,4 +373,12 @@ void Device::unmap_host(void* host, uint64_t size) {
   memory_.unmap_host(host, size);
 }
 
+Allocation Device::map_transfer(const void* host, uint64_t size, bool device_writes) {
+  return memory_.map_transfer(host, size, device_writes);
+}
+
+void Device::unmap_transfer(const Allocation& a) {
+  memory_.unmap_transfer(a);
+}
+
 } // namespace am

@@ -95,6 +95,9 @@ public:
   // unmap_host before the memory is released; the device unmaps what is left when it goes.
   void map_host(void* host, uint64_t size);
   void unmap_host(void* host, uint64_t size);
+  // One transfer's application memory mapped for the DMA engines (MemoryManager::map_transfer).
+  Allocation map_transfer(const void* host, uint64_t size, bool device_writes);
+  void unmap_transfer(const Allocation& a);
   uint64_t vram_free() const { return memory_.vram_free(); }
   uint64_t visible_vram_free() const { return memory_.visible_vram_free(); }
   // Allocations (VRAM and system memory) not yet freed, and their bytes: what a test checks

@@ -222,6 +222,40 @@ void MemoryManager::unmap_host(void* host, uint64_t size) {
   pci_.dma_unmap(host, size);
 }
 
+Allocation MemoryManager::map_transfer(const void* host, uint64_t size, bool device_writes) {
+  const auto at = reinterpret_cast<uintptr_t>(host);
+  const uint64_t first = at & ~(kPage - 1), bytes = round_up(at + size, kPage) - first;
+  // Shared virtual memory is mapped at its own address already, pinned by map_host: a second
+  // pinning would be undone (munlock does not count) while that mapping still needs it.
+  for (const VaSpace::Window& w : VaSpace::kHostWindows)
+    if (first < w.base + w.size && w.base < first + bytes)
+      throw DeviceError("transfer memory inside a shared-memory window");
+  auto* cpu = reinterpret_cast<uint8_t*>(first);
+  std::vector<uint64_t> pages;
+  try {
+    pages = pci_.dma_map(cpu, bytes);
+  } catch (const std::exception& e) {
+    throw DeviceError(std::string("DMA map failed: ") + e.what());
+  }
+  auto va = VaSpace::process().allocate(bytes, kPage);
+  if (!va) {
+    pci_.dma_unmap(cpu, bytes);
+    throw DeviceError("out of GPU virtual address space");
+  }
+  uint32_t access = PageTable::kRead | PageTable::kSystem | PageTable::kSnooped;
+  if (device_writes) access |= PageTable::kWrite;
+  gmc_.page_table().map_pages(*va, pages, access);
+  gmc_.invalidate_tlb();
+  return Allocation{*va, bytes, cpu, MemoryKind::System, pages.front()};
+}
+
+void MemoryManager::unmap_transfer(const Allocation& a) {
+  gmc_.page_table().unmap(a.va, a.size);
+  gmc_.invalidate_tlb(); // before the pages are unpinned and the address reused
+  VaSpace::process().free(a.va, a.size);
+  pci_.dma_unmap(a.cpu, a.size);
+}
+
 void MemoryManager::fini() {
   for (const Allocation& p : std::vector<Allocation>(peers_)) unmap_peer(p);
   std::vector<Allocation> hosts;

@@ -52,6 +52,13 @@ public:
   // and be page-aligned; undo with unmap_host before the memory goes.
   void map_host(void* host, uint64_t size);
   void unmap_host(void* host, uint64_t size);
+  // The application's memory of one transfer, mapped for the card's DMA engines for its
+  // duration: the pages around [host, host + size) pinned and IOMMU-mapped (Pci::dma_map), at a
+  // fresh GPU address, readable only unless `device_writes`. The result covers whole pages (its
+  // `va` maps `cpu`, the first page's start). Throws DeviceError when the pages cannot be
+  // mapped (the caller copies through staging instead). Undo with unmap_transfer.
+  Allocation map_transfer(const void* host, uint64_t size, bool device_writes);
+  void unmap_transfer(const Allocation& a);
   // Unmaps what is left of the peers and the boot region's mappings (the boot memory itself
   // stays reserved for the next session).
   void fini();
