@@ -4,8 +4,13 @@
 // callbacks and clGetMemObjectInfo. The error codes are the OpenCL 3.0 specification's.
 #include "cl_helpers.h"
 
+#include <sys/mman.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <numeric>
+#include <thread>
+#include <vector>
 
 using amcl_test::Env;
 using amcl_test::device_info;
@@ -675,4 +680,90 @@ TEST(Buffers, RectTransfersOfManyRowsComplete) {
   EXPECT_EQ(clFinish(env.queue), CL_SUCCESS);
   clReleaseMemObject(a);
   clReleaseMemObject(b);
+}
+
+// Large transfers (a megabyte and more) move between the buffer and the application's own
+// pages in one DMA copy: at host addresses and buffer offsets of any alignment, the bytes land
+// exactly, none beside them; a non-blocking write is done before a read queued behind it.
+TEST(Buffers, LargeTransfersAtOddAddressesAreExact) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  const size_t size = (3 << 20) + 7, offset = 5, lead = 3, guard = 4096;
+  cl_int err;
+  cl_mem m = clCreateBuffer(env.context, CL_MEM_READ_WRITE, size + 64, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  std::vector<uint8_t> in(lead + size + guard);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = uint8_t(i * 2654435761u >> 24);
+  ASSERT_EQ(clEnqueueWriteBuffer(env.queue, m, CL_FALSE, offset, size, in.data() + lead, 0,
+                                 nullptr, nullptr),
+            CL_SUCCESS);
+  std::vector<uint8_t> out(lead + size + guard, 0xa5);
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, offset, size, out.data() + lead, 0,
+                                nullptr, nullptr),
+            CL_SUCCESS);
+  for (size_t i = 0; i < lead; ++i) ASSERT_EQ(out[i], 0xa5) << "before, " << i;
+  for (size_t i = lead; i < lead + size; ++i) ASSERT_EQ(out[i], in[i]) << i;
+  for (size_t i = lead + size; i < out.size(); ++i) ASSERT_EQ(out[i], 0xa5) << "after, " << i;
+  clReleaseMemObject(m);
+}
+
+// Two queues transferring at once, to and from halves of one host array that share a page:
+// whichever goes directly and whichever through staging, both arrive whole, and the shared
+// page stays usable for the other.
+TEST(Buffers, LargeTransfersFromTwoQueuesAtOnce) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  const size_t half = (2 << 20) + 1000; // the split lies inside a page
+  cl_int err;
+  cl_command_queue second = clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_mem bufs[2];
+  for (cl_mem& b : bufs) {
+    b = clCreateBuffer(env.context, CL_MEM_READ_WRITE, half, nullptr, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+  }
+  std::vector<uint8_t> in(2 * half), out(2 * half);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = uint8_t(i * 40503u >> 8);
+  std::vector<cl_int> results(2 * 8, CL_SUCCESS);
+  auto run = [&](size_t side, cl_command_queue q) {
+    for (size_t round = 0; round < 4; ++round) {
+      std::fill_n(out.begin() + ptrdiff_t(side * half), half, uint8_t(0));
+      results[side * 8 + round * 2] = clEnqueueWriteBuffer(q, bufs[side], CL_TRUE, 0, half,
+                                                           in.data() + side * half, 0, nullptr, nullptr);
+      results[side * 8 + round * 2 + 1] = clEnqueueReadBuffer(q, bufs[side], CL_TRUE, 0, half,
+                                                              out.data() + side * half, 0, nullptr, nullptr);
+      if (!std::equal(in.begin() + ptrdiff_t(side * half), in.begin() + ptrdiff_t((side + 1) * half),
+                      out.begin() + ptrdiff_t(side * half)))
+        results[side * 8 + round * 2 + 1] = -1000; // marked: the bytes differ
+    }
+  };
+  std::thread other(run, 1, second);
+  run(0, env.queue);
+  other.join();
+  for (size_t i = 0; i < results.size(); ++i) EXPECT_EQ(results[i], CL_SUCCESS) << i;
+  for (cl_mem b : bufs) clReleaseMemObject(b);
+  clReleaseCommandQueue(second);
+}
+
+// A write from read-only host memory (the application's constant data) works: the DMA engine
+// only reads the application's pages.
+TEST(Buffers, LargeWriteFromReadOnlyMemory) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  const size_t size = 2 << 20;
+  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(p, MAP_FAILED);
+  auto* bytes = static_cast<uint8_t*>(p);
+  for (size_t i = 0; i < size; ++i) bytes[i] = uint8_t(i * 7 + 1);
+  ASSERT_EQ(mprotect(p, size, PROT_READ), 0);
+  cl_int err;
+  cl_mem m = clCreateBuffer(env.context, CL_MEM_READ_WRITE, size, nullptr, &err);
+  ASSERT_EQ(clEnqueueWriteBuffer(env.queue, m, CL_TRUE, 0, size, bytes, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  std::vector<uint8_t> out(size);
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, size, out.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_TRUE(std::equal(out.begin(), out.end(), bytes));
+  clReleaseMemObject(m);
+  munmap(p, size);
 }

@@ -1,14 +1,19 @@
 #include "staging.h"
 
+#include "am/device_error.h"
+
 #include <algorithm>
 #include <cstring>
 #include <exception>
+#include <mutex>
 
 namespace amcl::rt {
 
-// Host <-> device copies go through the staging buffer in two halves: while the SDMA engine
-// moves one half, the host fills (or empties) the other, so a large transfer takes about as
-// long as the slower of the two copies instead of their sum.
+// Host <-> device copies of 1 MiB and more are one SDMA copy from or to the application's own
+// pages (copy_direct). The others, and those whose pages cannot be mapped, go through the
+// staging buffer in two halves: while the SDMA engine moves one half, the host fills (or
+// empties) the other, so a large transfer takes about as long as the slower of the two copies
+// instead of their sum.
 namespace {
 
 constexpr size_t kHalf = kStagingBytes / 2;
@@ -43,6 +48,48 @@ uint64_t submit_copy(am::Device& dev, uint64_t dst, uint64_t src, size_t n) {
   return dev.submit_sdma(b);
 }
 
+// Transfers of at least this size skip the staging buffer when the application's pages can be
+// mapped for DMA: one SDMA copy instead of a host memcpy and an SDMA copy competing for cores.
+// Below it, pinning and mapping the pages costs more than the staging copy saves.
+constexpr size_t kDirectMin = 1 << 20;
+
+// One direct transfer at a time in the process: two sharing a page of the application would
+// pin it twice, and the first to finish would unpin it for both (munlock does not count). A
+// transfer that finds the slot busy goes through staging instead of waiting for it.
+std::mutex direct_slot;
+
+void run_sdma_copy(am::Device& dev, uint64_t dst, uint64_t src, size_t n) {
+  am::SdmaBuilder b;
+  b.copy_linear(dst, src, n);
+  run_sdma(dev, b);
+}
+
+// Copies between device memory and the application's memory by one SDMA copy that reads or
+// writes the application's pages directly (mapped for DMA for its duration, as a real card's
+// driver pins user memory); false when that is not possible, and the caller stages.
+bool copy_direct(am::Device& dev, uint64_t device_va, const uint8_t* host, size_t size,
+                 bool to_device) {
+  if (size < kDirectMin) return false;
+  std::unique_lock slot(direct_slot, std::try_to_lock);
+  if (!slot) return false;
+  am::Allocation mapped;
+  try {
+    mapped = dev.map_transfer(host, size, !to_device);
+  } catch (const am::DeviceError&) {
+    return false; // e.g. no CAP_SYS_ADMIN to pin, read-only pages, shared virtual memory
+  }
+  const uint64_t host_va = mapped.va + uint64_t(host - mapped.cpu);
+  try {
+    if (to_device) run_sdma_copy(dev, device_va, host_va, size);
+    else run_sdma_copy(dev, host_va, device_va, size);
+  } catch (...) {
+    dev.unmap_transfer(mapped);
+    throw;
+  }
+  dev.unmap_transfer(mapped);
+  return true;
+}
+
 } // namespace
 
 void ensure_staging(cl_command_queue q) {
@@ -51,6 +98,7 @@ void ensure_staging(cl_command_queue q) {
 
 void copy_to_device(am::Device& dev, am::Allocation& staging, uint64_t dst_va, const uint8_t* src,
                     size_t size) {
+  if (copy_direct(dev, dst_va, src, size, true)) return;
   ensure_staging(dev, staging);
   uint64_t pending[2] = {0, 0};
   try {
@@ -80,6 +128,7 @@ void copy_to_device(cl_command_queue q, uint64_t dst_va, const uint8_t* src, siz
 
 void copy_from_device(cl_command_queue q, uint8_t* dst, uint64_t src_va, size_t size) {
   am::Device& dev = device_of(q);
+  if (copy_direct(dev, src_va, dst, size, false)) return;
   ensure_staging(q);
   const size_t chunks = (size + kHalf - 1) / kHalf;
   auto bytes = [&](size_t c) { return std::min<size_t>(size - c * kHalf, kHalf); };

@@ -10,8 +10,10 @@ namespace amcl::rt {
 
 inline constexpr uint64_t kStagingBytes = 4 << 20; // two halves, see copy_to_device
 
-// Staged copies through a pinned staging buffer the caller holds exclusively: the queue's
-// (q->mutex held) or the device's (device->staging_mutex held, for work outside any queue).
+// Host <-> device copies: large ones by DMA straight from or to `src`/`dst` (mapped for the
+// copy's duration), others staged through a pinned staging buffer the caller holds exclusively:
+// the queue's (q->mutex held) or the device's (device->staging_mutex held, for work outside any
+// queue).
 void copy_to_device(am::Device& dev, am::Allocation& staging, uint64_t dst_va, const uint8_t* src,
                     size_t size);
 void copy_to_device(cl_command_queue q, uint64_t dst_va, const uint8_t* src, size_t size);
