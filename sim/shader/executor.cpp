@@ -5,6 +5,7 @@
 #include "executor.h"
 #include "wmma_layout.h"
 
+#include <array>
 #include <bit>
 #include <cstdio>
 #include <string>
@@ -22,6 +23,20 @@ constexpr uint64_t lane_count(uint64_t x) {
 }
 static_assert(lane_count(0) == 0 && lane_count(~0ull) == 64 &&
               lane_count(0x8000000100000011ull) == 4);
+
+// Program-control instructions that only steer the hardware's scheduling (dependency hints,
+// clauses, counter waits): memory is performed in program order here, so they only advance
+// the pc. LLVM puts several in every short kernel (a memory-bound one: 8 of 26). Same list as
+// the no-op cases of exec_sopp.
+constexpr auto kSchedulingHints = [] {
+  std::array<bool, size_t(Op::kCount)> t{};
+  for (Op op : {Op::s_nop, Op::s_clause, Op::s_delay_alu, Op::s_waitcnt, Op::s_waitcnt_depctr,
+                Op::s_set_inst_prefetch_distance, Op::s_wait_loadcnt, Op::s_wait_storecnt,
+                Op::s_wait_samplecnt, Op::s_wait_bvhcnt, Op::s_wait_expcnt, Op::s_wait_dscnt,
+                Op::s_wait_kmcnt, Op::s_wait_loadcnt_dscnt, Op::s_wait_storecnt_dscnt})
+    t[size_t(op)] = true;
+  return t;
+}();
 
 } // namespace
 
@@ -47,7 +62,10 @@ uint64_t Executor::run(Wave& w, uint64_t& lane_instructions, uint64_t budget) {
     lane_instructions += scalar                              ? 1
                          : exec == ~0ull >> (64 - w.lanes()) ? w.lanes()
                                                              : lane_count(exec);
-    step(w, in);
+    if (in.format == Format::SOPP && kSchedulingHints[size_t(in.op)])
+      w.pc += in.size;
+    else
+      step(w, in);
     // Checking the abort flag every 64K instructions keeps it off the hot path.
     if ((++count & 0xffff) == 0) {
       if (abort_ && abort_->load(std::memory_order_relaxed))
