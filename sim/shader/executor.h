@@ -3,6 +3,7 @@
 #pragma once
 #include "isa.h"
 #include "memory_port.h"
+#include "translation_cache.h"
 #include "wave.h"
 
 #include <algorithm>
@@ -97,7 +98,8 @@ public:
   // `abort` (a queue reset) and `stop` (another worker faulted) end the waves early.
   Executor(Program& program, MemoryPort& memory, uint32_t lds_bytes,
            const std::atomic<bool>* abort = nullptr, const std::atomic<bool>* stop = nullptr)
-      : program_(program), memory_(memory), lds_(lds_bytes, 0), abort_(abort), stop_(stop) {}
+      : program_(program), memory_(memory), cache_(dynamic_cast<TranslationCache*>(&memory)),
+        lds_(lds_bytes, 0), abort_(abort), stop_(stop) {}
 
   // Runs `wave` until it ends, reaches s_barrier or has executed `budget` instructions (so
   // the other waves of its work-group get their turn: sub-groups make independent forward
@@ -239,8 +241,15 @@ private:
     uint32_t value = 0;
     bool held = false;
   } held_mask_;
+  // A page of global memory for an access (flat.cpp's row paths): through the translation
+  // cache inline when memory_ is one (a dispatch's), else the port's virtual call.
+  uint8_t* page_of(uint64_t page_va, bool write) {
+    return cache_ ? cache_->translate(page_va, 4096, write) : memory_.translate(page_va, 4096, write);
+  }
+
   Program& program_;
   MemoryPort& memory_;
+  TranslationCache* const cache_; // memory_, when it is a dispatch's translation cache
   std::vector<uint8_t> lds_;
   const std::atomic<bool>* abort_;
   const std::atomic<bool>* stop_;

@@ -254,9 +254,13 @@ bool Executor::exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool s
     else
       for (unsigned lane = 0; lane < kWaveSize; ++lane)
         addr[lane] = (uint64_t(lo[lane]) | uint64_t(hi[lane]) << 32) + offset;
-    uint64_t bad = 0, differ = 0;
+    // The fit depends on the low 12 bits only: checked in 32-bit lanes with a signed compare,
+    // which baseline x86-64 (SSE2) vectorises; its 64-bit forms ran lane by lane.
+    uint32_t bad = 0;
+    uint64_t differ = 0;
     for (unsigned lane = 0; lane < kWaveSize; ++lane) {
-      bad |= misfit(addr[lane]);
+      const auto low = int32_t(uint32_t(addr[lane]) & 4095);
+      bad |= uint32_t(low & 3) | uint32_t(low + int32_t(4 * n) > 4096);
       differ |= addr[lane] ^ addr[0];
     }
     if (bad) return false;
@@ -273,7 +277,7 @@ bool Executor::exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool s
   try {
     if (one_page && n == 1) {
       // The common case (a coalesced or page-local access of a full wave): one translation.
-      uint8_t* host_page = memory_.translate(addr[0] & ~uint64_t(4095), 4096, store);
+      uint8_t* host_page = page_of(addr[0] & ~uint64_t(4095), store);
       auto word = [&](unsigned lane) {
         return std::atomic_ref<uint32_t>(
             *reinterpret_cast<uint32_t*>(host_page + (addr[lane] & 4095)));
@@ -311,7 +315,7 @@ bool Executor::exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool s
       for (uint32_t m = exec; m; m &= m - 1) {
         const unsigned lane = unsigned(std::countr_zero(m));
         if ((addr[lane] >> 12) != page) {
-          host_page = memory_.translate(addr[lane] & ~uint64_t(4095), 4096, store);
+          host_page = page_of(addr[lane] & ~uint64_t(4095), store);
           page = addr[lane] >> 12;
         }
         host[lane] = reinterpret_cast<uint32_t*>(host_page + (addr[lane] & 4095));

@@ -142,7 +142,7 @@ bool Executor::exec_vmem_fast(Wave& w, const Inst& in, uint32_t exec, bool saddr
     auto host = [&](uint64_t a) {
       if ((a >> 12) != page) {
         page = a >> 12;
-        host_page = memory_.translate(a & ~uint64_t(4095), 4096, write);
+        host_page = page_of(a & ~uint64_t(4095), write);
       }
       return host_page + (a & 4095);
     };

@@ -13,12 +13,14 @@
 
 namespace sim::shader {
 
-class TranslationCache : public MemoryPort {
+class TranslationCache final : public MemoryPort {
 public:
   explicit TranslationCache(MemoryPort& inner)
       : inner_(inner), entries_(thread_entries()),
         epoch_(next_epoch_.fetch_add(1, std::memory_order_relaxed)) {}
 
+  // Final: callers holding a TranslationCache (Executor::page_of) get this inline, without a
+  // virtual call per lane of a gather.
   uint8_t* translate(uint64_t va, size_t len, bool write, bool execute = false) override {
     const uint64_t page = va >> 12;
     Entry& e = entries_[page & (kEntries - 1)];
