@@ -5,6 +5,7 @@
 // opcode is a fault that names it.
 #include "executor.h"
 
+#include <atomic>
 #include <cstdio>
 
 namespace sim::shader {
@@ -108,7 +109,19 @@ void Executor::exec_smem(Wave& w, const Inst& in) {
       return;
     }
     if (!buffer) {
-      memory_.read((base + uint64_t(off)) & ~3ull, &w.sgpr[in.dst], a.bytes);
+      const uint64_t at = (base + uint64_t(off)) & ~3ull;
+      if ((at & 4095) + a.bytes <= 4096) {
+        // Inside one page (kernel arguments, descriptors): one translation through the
+        // dispatch's cache, dwords read as MemoryPort::read reads them (relaxed). A short
+        // kernel has several of these per wave.
+        const uint8_t* p = page_of(at & ~uint64_t(4095), false) + (at & 4095);
+        for (unsigned i = 0; i < n; ++i)
+          w.sgpr[in.dst + i] =
+              std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(const_cast<uint8_t*>(p + 4 * i)))
+                  .load(std::memory_order_relaxed);
+        return;
+      }
+      memory_.read(at, &w.sgpr[in.dst], a.bytes);
       return;
     }
     for (unsigned i = 0; i < n; ++i) {
