@@ -27,7 +27,8 @@ bool fast_op3(Op op) {
   case Op::v_bfe_u32: case Op::v_bfe_i32: case Op::v_bfi_b32: case Op::v_perm_b32:
   case Op::v_lshl_add_u32: case Op::v_add3_u32: case Op::v_lshl_or_b32: case Op::v_and_or_b32:
   case Op::v_or3_b32: case Op::v_xad_u32: case Op::v_mad_u32_u24: case Op::v_alignbit_b32:
-  case Op::v_xor3_b32:
+  case Op::v_xor3_b32: case Op::v_med3_i32: case Op::v_med3_u32: case Op::v_min3_i32:
+  case Op::v_max3_i32: case Op::v_min3_u32: case Op::v_max3_u32: case Op::v_mad_i32_i24:
     return true;
   default:
     return false;
@@ -47,7 +48,7 @@ bool fast_op(Op op) {
   case Op::v_ldexp_f32: case Op::v_cvt_f32_i32: case Op::v_cvt_f32_u32: case Op::v_cvt_i32_f32:
   case Op::v_cvt_u32_f32: case Op::v_rcp_f32: case Op::v_sqrt_f32: case Op::v_trunc_f32:
   case Op::v_floor_f32: case Op::v_ceil_f32: case Op::v_rndne_f32: case Op::v_mul_hi_u32:
-  case Op::v_mul_hi_i32: case Op::v_clz_i32_u32:
+  case Op::v_mul_hi_i32: case Op::v_clz_i32_u32: case Op::v_mul_i32_i24: case Op::v_bfrev_b32:
     return true;
   default:
     return fast_op3(op);
@@ -89,6 +90,15 @@ template <class F> [[gnu::always_inline]] inline void for_lanes(uint32_t exec, F
   } else {
     for (uint32_t m = exec; m; m &= m - 1) f(unsigned(std::countr_zero(m)));
   }
+}
+
+// V_BFREV_B32: bit i to bit 31 - i.
+[[gnu::always_inline]] inline uint32_t bit_reverse(uint32_t v) {
+  v = (v >> 1 & 0x55555555u) | (v & 0x55555555u) << 1;
+  v = (v >> 2 & 0x33333333u) | (v & 0x33333333u) << 2;
+  v = (v >> 4 & 0x0f0f0f0fu) | (v & 0x0f0f0f0fu) << 4;
+  v = (v >> 8 & 0x00ff00ffu) | (v & 0x00ff00ffu) << 8;
+  return v >> 16 | v << 16;
 }
 
 // V_PERM_B32 (as in valu.cpp): each result byte picks a byte of {src0, src1}, a constant,
@@ -238,15 +248,43 @@ template <bool FTZ> [[gnu::always_inline]] inline bool loops(Op op, uint32_t exe
   case Op::v_clz_i32_u32:
     for_lanes(exec, [&](unsigned l) { d[l] = a[l] ? uint32_t(std::countl_zero(a[l])) : ~0u; });
     break;
+  case Op::v_bfrev_b32: for_lanes(exec, [&](unsigned l) { d[l] = bit_reverse(a[l]); }); break;
+  case Op::v_mul_i32_i24:
+    for_lanes(exec, [&](unsigned l) { d[l] = uint32_t(int32_t(a[l] << 8) >> 8) * uint32_t(int32_t(b[l] << 8) >> 8); });
+    break;
+  case Op::v_mad_i32_i24:
+    for_lanes(exec, [&](unsigned l) {
+      d[l] = uint32_t(int32_t(a[l] << 8) >> 8) * uint32_t(int32_t(b[l] << 8) >> 8) + c[l];
+    });
+    break;
+  case Op::v_med3_i32:
+    for_lanes(exec, [&](unsigned l) {
+      const int32_t x = int32_t(a[l]), y = int32_t(b[l]), z = int32_t(c[l]);
+      d[l] = uint32_t(std::max(std::min(x, y), std::min(std::max(x, y), z)));
+    });
+    break;
+  case Op::v_med3_u32:
+    for_lanes(exec, [&](unsigned l) {
+      d[l] = std::max(std::min(a[l], b[l]), std::min(std::max(a[l], b[l]), c[l]));
+    });
+    break;
+  case Op::v_min3_i32:
+    for_lanes(exec, [&](unsigned l) { d[l] = uint32_t(std::min(std::min(int32_t(a[l]), int32_t(b[l])), int32_t(c[l]))); });
+    break;
+  case Op::v_max3_i32:
+    for_lanes(exec, [&](unsigned l) { d[l] = uint32_t(std::max(std::max(int32_t(a[l]), int32_t(b[l])), int32_t(c[l]))); });
+    break;
+  case Op::v_min3_u32: for_lanes(exec, [&](unsigned l) { d[l] = std::min(std::min(a[l], b[l]), c[l]); }); break;
+  case Op::v_max3_u32: for_lanes(exec, [&](unsigned l) { d[l] = std::max(std::max(a[l], b[l]), c[l]); }); break;
   default: return false;
   }
   return true;
 }
 
-bool loops_baseline(Op op, uint32_t exec, const Rows& r, bool ftz) {
+[[gnu::flatten]] bool loops_baseline(Op op, uint32_t exec, const Rows& r, bool ftz) {
   return ftz ? loops<true>(op, exec, r) : loops<false>(op, exec, r);
 }
-[[gnu::target("avx2,fma")]] bool loops_avx2_fma(Op op, uint32_t exec, const Rows& r, bool ftz) {
+[[gnu::target("avx2,fma"), gnu::flatten]] bool loops_avx2_fma(Op op, uint32_t exec, const Rows& r, bool ftz) {
   return ftz ? loops<true>(op, exec, r) : loops<false>(op, exec, r);
 }
 using Loops = bool (*)(Op, uint32_t, const Rows&, bool);
@@ -271,6 +309,8 @@ bool fast_op16(Op op) {
   case Op::v_min_i16: case Op::v_cndmask_b16: case Op::v_cvt_i32_i16: case Op::v_cvt_u32_u16:
   case Op::v_mad_u16: case Op::v_mad_i16: case Op::v_min3_i16: case Op::v_max3_i16:
   case Op::v_med3_i16: case Op::v_min3_u16: case Op::v_max3_u16: case Op::v_med3_u16:
+  case Op::v_cvt_i16_f16: case Op::v_cvt_u16_f16: case Op::v_floor_f16: case Op::v_ceil_f16:
+  case Op::v_trunc_f16: case Op::v_rndne_f16:
     return true;
   default:
     return false;
@@ -348,6 +388,23 @@ struct Rows16 {
       R[l] = uint16_t(std::max(std::min(x, y), std::min(std::max(x, y), z)));
     });
     break;
+  // f16 operations (valu.cpp's lines, modifier-free; clamp is refused before).
+  case Op::v_cvt_i16_f16:
+    all([&](unsigned l) {
+      const float x = h2f(A[l]);
+      R[l] = std::isnan(x) ? 0 : uint16_t(int16_t(std::clamp(x, -32768.0f, 32767.0f)));
+    });
+    break;
+  case Op::v_cvt_u16_f16:
+    all([&](unsigned l) {
+      const float x = h2f(A[l]);
+      R[l] = std::isnan(x) ? 0 : uint16_t(std::clamp(x, 0.0f, 65535.0f));
+    });
+    break;
+  case Op::v_floor_f16: all([&](unsigned l) { R[l] = f2h(std::floor(h2f(A[l]))); }); break;
+  case Op::v_ceil_f16: all([&](unsigned l) { R[l] = f2h(std::ceil(h2f(A[l]))); }); break;
+  case Op::v_trunc_f16: all([&](unsigned l) { R[l] = f2h(std::trunc(h2f(A[l]))); }); break;
+  case Op::v_rndne_f16: all([&](unsigned l) { R[l] = f2h(std::nearbyint(h2f(A[l]))); }); break;
   case Op::v_min3_u16: all([&](unsigned l) { R[l] = std::min(std::min(A[l], B[l]), C[l]); }); break;
   case Op::v_max3_u16: all([&](unsigned l) { R[l] = std::max(std::max(A[l], B[l]), C[l]); }); break;
   case Op::v_med3_u16:
@@ -364,8 +421,8 @@ struct Rows16 {
     for_lanes(exec, [&](unsigned l) { d[l] = (d[l] & 0xffff0000u) | R[l]; });
   return true;
 }
-bool loops16_baseline(Op op, uint32_t exec, const Rows16& r) { return loops16(op, exec, r); }
-[[gnu::target("avx2")]] bool loops16_avx2(Op op, uint32_t exec, const Rows16& r) {
+[[gnu::flatten]] bool loops16_baseline(Op op, uint32_t exec, const Rows16& r) { return loops16(op, exec, r); }
+[[gnu::target("avx2"), gnu::flatten]] bool loops16_avx2(Op op, uint32_t exec, const Rows16& r) {
   return loops16(op, exec, r);
 }
 // The packed 16-bit integer operations without clamp (vop3p.cpp's exec_vop3p): each lane's
@@ -629,6 +686,19 @@ struct F64Rows {
   case Op::v_rsq_f64: for_lanes(exec, [&](unsigned l) { put(l, 1.0 / std::sqrt(x(0, l))); }); break;
   case Op::v_cvt_f64_i32: for_lanes(exec, [&](unsigned l) { put(l, double(int32_t(r.lo[0][l]))); }); break;
   case Op::v_cvt_f64_u32: for_lanes(exec, [&](unsigned l) { put(l, double(r.lo[0][l])); }); break;
+  // 32-bit results: the destination's low register only.
+  case Op::v_cvt_i32_f64:
+    for_lanes(exec, [&](unsigned l) {
+      const double v = x(0, l);
+      r.dlo[l] = std::isnan(v) ? 0 : uint32_t(int32_t(std::clamp(v, -2147483648.0, 2147483647.0)));
+    });
+    break;
+  case Op::v_cvt_u32_f64:
+    for_lanes(exec, [&](unsigned l) {
+      const double v = x(0, l);
+      r.dlo[l] = std::isnan(v) ? 0 : uint32_t(std::clamp(v, 0.0, 4294967295.0));
+    });
+    break;
   case Op::v_div_fixup_f64:
     for_lanes(exec, [&](unsigned l) { put(l, div_fixup(x(0, l), x(1, l), x(2, l), -1075)); });
     break;
@@ -649,9 +719,9 @@ struct F64Rows {
   }
   return 0;
 }
-uint32_t loops_f64_baseline(Op op, uint32_t exec, const F64Rows& r) { return loops_f64(op, exec, r); }
+[[gnu::flatten]] uint32_t loops_f64_baseline(Op op, uint32_t exec, const F64Rows& r) { return loops_f64(op, exec, r); }
 // std::fma is a libm call on baseline x86-64; a vfmadd here.
-[[gnu::target("avx2,fma")]] uint32_t loops_f64_avx2_fma(Op op, uint32_t exec, const F64Rows& r) {
+[[gnu::target("avx2,fma"), gnu::flatten]] uint32_t loops_f64_avx2_fma(Op op, uint32_t exec, const F64Rows& r) {
   return loops_f64(op, exec, r);
 }
 using LoopsF64 = uint32_t (*)(Op, uint32_t, const F64Rows&);
@@ -667,7 +737,7 @@ F64Sources f64_sources(Op op) {
   case Op::v_fma_f64: case Op::v_div_fixup_f64: case Op::v_div_fmas_f64: case Op::v_div_scale_f64:
     return {3, 0};
   case Op::v_trunc_f64: case Op::v_ceil_f64: case Op::v_rndne_f64: case Op::v_floor_f64:
-  case Op::v_rcp_f64: case Op::v_rsq_f64:
+  case Op::v_rcp_f64: case Op::v_rsq_f64: case Op::v_cvt_i32_f64: case Op::v_cvt_u32_f64:
     return {1, 0};
   case Op::v_ldexp_f64: return {2, 2};
   case Op::v_cvt_f64_i32: case Op::v_cvt_f64_u32: return {1, 1};
@@ -691,11 +761,11 @@ F64Sources f64_sources(Op op) {
     d[l] = (d[l] & keep) | uint32_t(f2h(double(sim::shader::flush(f32(x[l]), ftz)))) << shift;
   });
 }
-void half_conversions_baseline(Op op, uint32_t exec, uint32_t* d, const uint32_t* x, bool high,
+[[gnu::flatten]] void half_conversions_baseline(Op op, uint32_t exec, uint32_t* d, const uint32_t* x, bool high,
                                bool dhigh, bool ftz) {
   loops_half_conversions(op, exec, d, x, high, dhigh, ftz);
 }
-[[gnu::target("avx2,f16c")]] void half_conversions_avx2(Op op, uint32_t exec, uint32_t* d,
+[[gnu::target("avx2,f16c"), gnu::flatten]] void half_conversions_avx2(Op op, uint32_t exec, uint32_t* d,
                                                         const uint32_t* x, bool high, bool dhigh,
                                                         bool ftz) {
   loops_half_conversions(op, exec, d, x, high, dhigh, ftz);
@@ -816,7 +886,8 @@ bool Executor::exec_f64_fast(Wave& w, const Inst& in) {
     rows.flip[i] = (in.neg >> i) & 1 ? sign : 0;
   }
   rows.dlo = &vreg(w, in.dst, 0);
-  rows.dhi = &vreg(w, in.dst, 0, 1);
+  const bool narrow_result = in.op == Op::v_cvt_i32_f64 || in.op == Op::v_cvt_u32_f64;
+  rows.dhi = narrow_result ? nullptr : &vreg(w, in.dst, 0, 1);
   rows.vcc = in.op == Op::v_div_fmas_f64 ? w.vcc() : 0;
   const uint32_t mask = kLoopsF64(in.op, w.exec(), rows);
   if (in.op == Op::v_div_scale_f64) mask_write(w, in.sdst, mask);
@@ -832,7 +903,8 @@ bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
   case Op::v_max_f64: case Op::v_ldexp_f64: case Op::v_trunc_f64: case Op::v_ceil_f64:
   case Op::v_rndne_f64: case Op::v_floor_f64: case Op::v_rcp_f64: case Op::v_rsq_f64:
   case Op::v_cvt_f64_i32: case Op::v_cvt_f64_u32: case Op::v_div_fixup_f64:
-  case Op::v_div_fmas_f64: case Op::v_div_scale_f64:
+  case Op::v_div_fmas_f64: case Op::v_div_scale_f64: case Op::v_cvt_i32_f64:
+  case Op::v_cvt_u32_f64:
     return exec_f64_fast(w, in);
   default:
     break;
