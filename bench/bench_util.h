@@ -63,6 +63,17 @@ inline double now_us() {
       .count();
 }
 
+// Best of `reps` wall-clock timings of `body`, in seconds (the machines are noisy).
+template <class F> double best_of(int reps, F body) {
+  double best = 1e30;
+  for (int r = 0; r < reps; ++r) {
+    const double t0 = now_us();
+    body();
+    best = std::min(best, (now_us() - t0) * 1e-6);
+  }
+  return best;
+}
+
 struct Stats {
   double mean = 0, p50 = 0, p99 = 0;
   size_t n = 0;

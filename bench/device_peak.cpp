@@ -66,17 +66,6 @@ COMPUTE_KERNEL(mad_uint, uint, uint, IMAD8) COMPUTE_KERNEL(mad_uint4, uint4, uin
 
 const char* kEmptySource = "__kernel void empty(__global int* p) { }";
 
-// Best of `reps` wall-clock timings of `body`, in seconds (the machines are noisy).
-template <class F> double best_of(int reps, F body) {
-  double best = 1e30;
-  for (int r = 0; r < reps; ++r) {
-    const double t0 = bench::now_us();
-    body();
-    best = std::min(best, (bench::now_us() - t0) * 1e-6);
-  }
-  return best;
-}
-
 struct Row {
   std::string what;
   double amcl = 0, pocl = 0;
@@ -176,19 +165,20 @@ public:
     cl_mem b = buffer(CL_MEM_READ_WRITE, bytes_, nullptr);
     const double gb = double(bytes_) * 1e-9;
     std::vector<double> r;
-    r.push_back(gb / best_of(3, [&] {
+    r.push_back(gb / bench::best_of(3, [&] {
                   clEnqueueWriteBuffer(p_.queue, a, CL_TRUE, 0, bytes_, host.data(), 0, nullptr,
                                        nullptr);
                 }));
-    r.push_back(gb / best_of(3, [&] {
+    r.push_back(gb / bench::best_of(3, [&] {
                   clEnqueueReadBuffer(p_.queue, a, CL_TRUE, 0, bytes_, back.data(), 0, nullptr,
                                       nullptr);
                 }));
     bool ok = back == host;
-    r.push_back(gb / best_of(3, [&] { map_copy(a, CL_MAP_WRITE_INVALIDATE_REGION, host, true); }));
-    r.push_back(gb / best_of(3, [&] { map_copy(a, CL_MAP_READ, back, false); }));
+    r.push_back(
+        gb / bench::best_of(3, [&] { map_copy(a, CL_MAP_WRITE_INVALIDATE_REGION, host, true); }));
+    r.push_back(gb / bench::best_of(3, [&] { map_copy(a, CL_MAP_READ, back, false); }));
     ok = ok && back == host;
-    r.push_back(gb / best_of(3, [&] {
+    r.push_back(gb / bench::best_of(3, [&] {
                   clEnqueueCopyBuffer(p_.queue, a, b, 0, 0, bytes_, 0, nullptr, nullptr);
                   clFinish(p_.queue);
                 }));
@@ -213,7 +203,7 @@ private:
     const size_t local = 64;
     clEnqueueNDRangeKernel(p_.queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr);
     clFinish(p_.queue); // warm-up: code upload, first touch of the buffers
-    return best_of(3, [&] {
+    return bench::best_of(3, [&] {
       clEnqueueNDRangeKernel(p_.queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr);
       clFinish(p_.queue);
     });
@@ -320,7 +310,7 @@ int main(int argc, char** argv) {
   const std::vector<double> p =
       pocl ? characterise(pocl, bytes, global, nullptr) : std::vector<double>(a.size(), 0);
   std::vector<unsigned char> src(bytes, 1), dst(bytes, 0);
-  const double memcpy_gb = double(bytes) * 1e-9 / best_of(5, [&] {
+  const double memcpy_gb = double(bytes) * 1e-9 / bench::best_of(5, [&] {
                              std::memcpy(dst.data(), src.data(), bytes);
                              src[0] = dst[bytes - 1];
                            });

@@ -19,17 +19,6 @@ struct Figures {
   double h2d = 0, d2h = 0, d2d = 0;               // GB/s
 };
 
-// Best of `reps` timings of `body`, in seconds (the machines are noisy).
-template <class F> double best_of(int reps, F body) {
-  double best = 1e30;
-  for (int r = 0; r < reps; ++r) {
-    const double t0 = bench::now_us();
-    body();
-    best = std::min(best, (bench::now_us() - t0) * 1e-6);
-  }
-  return best;
-}
-
 Figures measure(bench::Platform& p, size_t bytes) {
   Figures f;
   cl_program prog = p.build("__kernel void empty(__global int* p) { }");
@@ -43,7 +32,7 @@ Figures measure(bench::Platform& p, size_t bytes) {
   const size_t global = 64, local = 64, kernels = 2000;
   clEnqueueNDRangeKernel(p.queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr);
   clFinish(p.queue);
-  const double t = best_of(3, [&] {
+  const double t = bench::best_of(3, [&] {
     for (size_t i = 0; i < kernels; ++i)
       clEnqueueNDRangeKernel(p.queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr);
     clFinish(p.queue);
@@ -52,7 +41,7 @@ Figures measure(bench::Platform& p, size_t bytes) {
   // The same number of kernels enqueued into the one queue by four threads at once (an
   // application whose worker threads share a queue): the enqueue path's locks are contended.
   const size_t feeders = 4;
-  const double t4 = best_of(3, [&] {
+  const double t4 = bench::best_of(3, [&] {
     std::vector<std::thread> threads;
     for (size_t n = 0; n < feeders; ++n)
       threads.emplace_back([&] {
@@ -65,13 +54,13 @@ Figures measure(bench::Platform& p, size_t bytes) {
   f.kernels_per_s_4 = double(kernels) / t4;
 
   const double gb = double(bytes) * 1e-9;
-  f.h2d = gb / best_of(3, [&] {
+  f.h2d = gb / bench::best_of(3, [&] {
             clEnqueueWriteBuffer(p.queue, a, CL_TRUE, 0, bytes, host.data(), 0, nullptr, nullptr);
           });
-  f.d2h = gb / best_of(3, [&] {
+  f.d2h = gb / bench::best_of(3, [&] {
             clEnqueueReadBuffer(p.queue, a, CL_TRUE, 0, bytes, host.data(), 0, nullptr, nullptr);
           });
-  f.d2d = gb / best_of(3, [&] {
+  f.d2d = gb / bench::best_of(3, [&] {
             clEnqueueCopyBuffer(p.queue, a, b, 0, 0, bytes, 0, nullptr, nullptr);
             clFinish(p.queue);
           });
@@ -95,7 +84,7 @@ int main(int argc, char** argv) {
   // (the machines are noisy): the copies' yardstick.
   std::vector<unsigned char> src(mib << 20, 1), dst(mib << 20, 0);
   auto memcpy_gb = [&] {
-    return double(mib << 20) * 1e-9 / best_of(5, [&] {
+    return double(mib << 20) * 1e-9 / bench::best_of(5, [&] {
              std::memcpy(dst.data(), src.data(), src.size());
              src[0] = dst[src.size() - 1];
            });

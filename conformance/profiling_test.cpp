@@ -10,6 +10,12 @@ using amcl_test::Env;
 
 namespace {
 const char* kStore = "__kernel void store(__global int* p, int v) { p[get_global_id(0)] = v; }";
+
+// An in-order queue with profiling on `env`'s device, or null.
+cl_command_queue profiling_queue(const Env& env) {
+  cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+  return clCreateCommandQueueWithProperties(env.context, env.device, props, nullptr);
+}
 } // namespace
 
 // Dispatches queue behind each other on the device: their profiling times come from the GPU's
@@ -20,10 +26,8 @@ const char* kStore = "__kernel void store(__global int* p, int v) { p[get_global
 TEST(Profiling, TimesOfQueuedDispatchesComeFromTheGpu) {
   Env env;
   ASSERT_TRUE(env.queue);
-  cl_int err;
-  cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-  cl_command_queue q = clCreateCommandQueueWithProperties(env.context, env.device, props, &err);
-  ASSERT_EQ(err, CL_SUCCESS);
+  cl_command_queue q = profiling_queue(env);
+  ASSERT_TRUE(q);
   cl_kernel slow = env.kernel("__kernel void slow(__global uint* p) { uint x = p[get_global_id(0)];"
                               " for (uint j = 0; j < 30000u; ++j) x = x * 1664525u + j;"
                               " p[get_global_id(0)] = x; }",
@@ -77,10 +81,8 @@ TEST(Profiling, TimesOfQueuedDispatchesComeFromTheGpu) {
 TEST(Profiling, AnIdleQueuesDispatchStartsAfterItsSubmission) {
   Env env;
   ASSERT_TRUE(env.queue);
-  cl_int err;
-  cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-  cl_command_queue q = clCreateCommandQueueWithProperties(env.context, env.device, props, &err);
-  ASSERT_EQ(err, CL_SUCCESS);
+  cl_command_queue q = profiling_queue(env);
+  ASSERT_TRUE(q);
   cl_kernel k = env.kernel(kStore, "store");
   cl_mem m = env.buffer(64 * 4);
   int v = 1;
