@@ -34,6 +34,28 @@ template <class T> void move_relaxed(uint8_t* dst, const uint8_t* src, size_t n)
   }
 }
 
+// Both sides in guest memory at different alignments (a DMA copy of rows whose pitch is no
+// multiple of 8): the naturally aligned words covering the source are read into a host bounce
+// buffer, then written as aligned words, with bytes only at the ends of the destination. The
+// covering words lie in the source's page, so nothing outside it is touched.
+void move_misaligned(uint8_t* dst, const uint8_t* src, size_t n) {
+  constexpr size_t kPiece = 4096;
+  alignas(8) uint8_t bounce[kPiece + 16];
+  while (n) {
+    const size_t piece = std::min(n, kPiece);
+    const uintptr_t first = reinterpret_cast<uintptr_t>(src) & ~uintptr_t{7};
+    const uintptr_t end = (reinterpret_cast<uintptr_t>(src) + piece + 7) & ~uintptr_t{7};
+    move_relaxed<uint64_t>(bounce, reinterpret_cast<const uint8_t*>(first), end - first);
+    const uint8_t* from = bounce + (reinterpret_cast<uintptr_t>(src) - first);
+    const size_t head = std::min(piece, (8 - reinterpret_cast<uintptr_t>(dst) % 8) % 8);
+    copy_relaxed<uint8_t>(dst, from, head, true);
+    const size_t words = (piece - head) & ~size_t{7};
+    copy_relaxed<uint64_t>(dst + head, from + head, words, true);
+    copy_relaxed<uint8_t>(dst + head + words, from + head + words, piece - head - words, true);
+    dst += piece, src += piece, n -= piece;
+  }
+}
+
 void guest_copy(uint8_t* dst, const uint8_t* src, size_t n, bool to_guest) {
   const uintptr_t guest = reinterpret_cast<uintptr_t>(to_guest ? dst : src);
   if ((guest | n) % 8 == 0) copy_relaxed<uint64_t>(dst, src, n, to_guest);
@@ -72,7 +94,8 @@ void MemoryPort::copy(uint64_t dst_va, uint64_t src_va, size_t len) {
     const uintptr_t both = reinterpret_cast<uintptr_t>(src) | reinterpret_cast<uintptr_t>(dst) | chunk;
     if (both % 8 == 0) move_relaxed<uint64_t>(dst, src, chunk);
     else if (both % 4 == 0) move_relaxed<uint32_t>(dst, src, chunk);
-    else move_relaxed<uint8_t>(dst, src, chunk);
+    else if (chunk < 16) move_relaxed<uint8_t>(dst, src, chunk);
+    else move_misaligned(dst, src, chunk);
     src_va += chunk, dst_va += chunk, len -= chunk;
   }
 }
