@@ -88,6 +88,26 @@ cl_event enqueue_fill_image(cl_command_queue q, cl_mem image, std::vector<uint8_
       false);
 }
 
+void* take_map_copy(cl_mem image, size_t& bytes) {
+  {
+    std::lock_guard lock(image->map_mutex);
+    _cl_mem::Image& im = *image->image;
+    if (im.spare_map && im.spare_map_bytes >= bytes) {
+      bytes = im.spare_map_bytes;
+      return im.spare_map.release();
+    }
+  }
+  return std::malloc(bytes);
+}
+
+void keep_map_copy(cl_mem image, void* ptr, size_t bytes) {
+  std::lock_guard lock(image->map_mutex);
+  _cl_mem::Image& im = *image->image;
+  if (im.spare_map && im.spare_map_bytes >= bytes) return std::free(ptr);
+  im.spare_map.reset(ptr);
+  im.spare_map_bytes = bytes;
+}
+
 MappedImage enqueue_map_image(cl_command_queue q, cl_mem image, cl_map_flags flags,
                               const size_t* origin, const size_t* region, const cl_event* waits,
                               cl_uint nwait, bool blocking) {
@@ -110,7 +130,8 @@ MappedImage enqueue_map_image(cl_command_queue q, cl_mem image, cl_map_flags fla
     map.row_pitch = region[0] * im.element_size;
     map.slice_pitch = layers_are_rows ? map.row_pitch : map.row_pitch * region[1];
     const size_t count = layers_are_rows ? region[1] : region[2];
-    map.ptr = std::malloc(std::max<size_t>(1, map.slice_pitch * count));
+    map.size = std::max<size_t>(1, map.slice_pitch * count);
+    map.ptr = take_map_copy(image, map.size);
     if (!map.ptr) throw ClError{CL_OUT_OF_HOST_MEMORY, ""};
     map.owned = true;
   }

@@ -38,6 +38,11 @@ struct MappedImage {
   Mapped mapped;
   size_t row_pitch, slice_pitch;
 };
+// The host memory of an image map that amcl allocates: the image's spare copy when it is
+// large enough, else new memory; keep_map_copy takes it back when the unmap has run.
+void* take_map_copy(cl_mem image, size_t& bytes);
+void keep_map_copy(cl_mem image, void* ptr, size_t bytes);
+
 MappedImage enqueue_map_image(cl_command_queue q, cl_mem image, cl_map_flags flags,
                               const size_t* origin, const size_t* region, const cl_event* waits,
                               cl_uint nwait, bool blocking);

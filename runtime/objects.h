@@ -15,6 +15,7 @@
 #include <map>
 #include <cstdint>
 #include <functional>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -182,6 +183,11 @@ struct _cl_mem : amcl::rt::ObjectHeader {
     // One AMCL_IMAGE_BLOCK_BYTES block per GPU generation (compiler/image_abi.h), on the
     // context's first device and mapped into the others, as buffers are.
     am::Allocation descriptors;
+    // The host copy of the last finished map, kept for the next one (ROCclr keeps a memory
+    // object's map memory the same way): an image mapped again and again would otherwise fault
+    // in fresh pages each time. Guarded by map_mutex (runtime/image_transfer.h).
+    std::unique_ptr<void, void (*)(void*)> spare_map{nullptr, std::free};
+    size_t spare_map_bytes = 0;
   };
   std::unique_ptr<Image> image;
   // The device address of the storage (an image from a sub-buffer: through two parents).

@@ -2,6 +2,7 @@
 
 #include "hold.h"
 #include "image.h"
+#include "image_transfer.h"
 #include "scheduler.h"
 #include "staging.h"
 
@@ -188,8 +189,10 @@ cl_event enqueue_unmap(cl_command_queue q, cl_mem m, void* mapped, const cl_even
     --m->map_count;
   }
   // The host copy lives until the command has run (or been dropped).
-  std::shared_ptr<void> host(
-      map.ptr, map.owned ? [](void* p) { std::free(p); } : [](void*) {});
+  std::shared_ptr<void> host(map.ptr, [mem = Hold(m), map](void* p) {
+    if (map.owned && map.image) keep_map_copy(mem.get(), p, map.size);
+    else if (map.owned) std::free(p);
+  });
   const bool write_back = map.flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION);
   return enqueue(
       q, CL_COMMAND_UNMAP_MEM_OBJECT, waits, nwait,

@@ -215,3 +215,62 @@ TEST(ImageTransfer, MapOfAHostPointerImageIsThatMemory) {
   ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
   clReleaseMemObject(m);
 }
+
+// An image without host memory maps onto a host copy that the next map of it reuses (no fresh
+// pages for a test that maps a large image over and over), yet every map shows the texels the
+// device holds then, and only a written map is written back.
+TEST(ImageTransfer, MapsReuseTheHostCopyAndShowTheCurrentTexels) {
+  Env env;
+  ASSERT_NE(env.context, nullptr);
+  const size_t w = 32, h = 8, bytes = w * h * 4;
+  cl_mem m = image2d(env, {CL_RGBA, CL_UNSIGNED_INT8}, w, h);
+  const size_t o[3] = {0, 0, 0}, r[3] = {w, h, 1}, part[3] = {4, 2, 1};
+  auto fill = [&](uint8_t seed) {
+    std::vector<uint8_t> v(bytes);
+    for (size_t i = 0; i < bytes; ++i) v[i] = uint8_t(i * 3 + seed);
+    return v;
+  };
+  auto map = [&](cl_map_flags flags, const size_t* region) {
+    cl_int err = 1;
+    size_t row = 0;
+    void* p = clEnqueueMapImage(env.queue, m, CL_TRUE, flags, o, region, &row, nullptr, 0,
+                                nullptr, nullptr, &err);
+    EXPECT_EQ(err, CL_SUCCESS);
+    EXPECT_EQ(row, region[0] * 4);
+    return static_cast<uint8_t*>(p);
+  };
+  auto unmap = [&](void* p) {
+    ASSERT_EQ(clEnqueueUnmapMemObject(env.queue, m, p, 0, nullptr, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
+  };
+  const std::vector<uint8_t> a = fill(1), b = fill(2), c = fill(3);
+  ASSERT_EQ(clEnqueueWriteImage(env.queue, m, CL_TRUE, o, r, 0, 0, a.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  uint8_t* first = map(CL_MAP_READ | CL_MAP_WRITE, r);
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(std::memcmp(first, a.data(), bytes), 0);
+  std::memcpy(first, c.data(), bytes);
+  unmap(first);
+  EXPECT_EQ(read_all(env, m, w, h, 4), c);
+
+  ASSERT_EQ(clEnqueueWriteImage(env.queue, m, CL_TRUE, o, r, 0, 0, b.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  uint8_t* again = map(CL_MAP_READ, r);
+  EXPECT_EQ(again, first); // the same host copy, holding the device's new texels
+  EXPECT_EQ(std::memcmp(again, b.data(), bytes), 0);
+  std::memset(again, 0, bytes); // a read map is not written back
+  // A second, smaller map while the first is live gets memory of its own.
+  uint8_t* corner = map(CL_MAP_READ, part);
+  EXPECT_NE(corner, again);
+  for (size_t y = 0; y < part[1]; ++y)
+    EXPECT_EQ(std::memcmp(corner + y * part[0] * 4, b.data() + y * w * 4, part[0] * 4), 0) << y;
+  unmap(again);
+  unmap(corner);
+  EXPECT_EQ(read_all(env, m, w, h, 4), b);
+  // The smaller map's region fits the kept copy.
+  uint8_t* small = map(CL_MAP_READ, part);
+  EXPECT_EQ(small, first);
+  EXPECT_EQ(std::memcmp(small, b.data(), part[0] * 4), 0);
+  unmap(small);
+  clReleaseMemObject(m);
+}
