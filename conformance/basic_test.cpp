@@ -99,6 +99,42 @@ TEST(Basic, WorkItemFunctionsOverEveryShape) {
   clReleaseKernel(k);
 }
 
+// With no local size given, an OpenCL C 1.2 kernel (whole groups only) over odd sizes still
+// gets groups of many work-items: the CTS image suites' NDRanges (329 x 349 x 202 and the like)
+// ran one work-item per group, 32 times the waves.
+TEST(Basic, UnspecifiedWorkGroupsSpreadOverTheDimensions) {
+  Env env;
+  ASSERT_NE(env.queue, nullptr);
+  cl_program p = env.program(R"CL(
+__kernel void shape(__global uint* out) {
+  if (get_global_id(0) + get_global_id(1) + get_global_id(2) != 0) return;
+  for (uint d = 0; d < 3; ++d) {
+    out[d] = get_local_size(d);
+    out[3 + d] = get_num_groups(d);
+  }
+})CL",
+                             "-cl-std=CL1.2");
+  ASSERT_NE(p, nullptr);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "shape", &err);
+  clReleaseProgram(p);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_mem out = env.buffer(6 * sizeof(cl_uint));
+  ASSERT_EQ(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+  const size_t global[3] = {21, 17, 6}; // 3 * 7, a prime, 2 * 3
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 3, nullptr, global, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  cl_uint v[6] = {};
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, out, CL_TRUE, 0, sizeof v, v, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  for (int d = 0; d < 3; ++d) EXPECT_EQ(v[d] * v[3 + d], global[d]) << d;
+  EXPECT_EQ(v[0], 21u);
+  EXPECT_EQ(v[1], 1u);
+  EXPECT_EQ(v[2], 6u);
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+}
+
 TEST(Basic, EnqueueTaskRunsOneWorkItem) {
   Env env;
   ASSERT_NE(env.queue, nullptr);

@@ -2,6 +2,7 @@
 
 #include "am/hw/sh_regs.h"
 #include "image.h"
+#include "local_size.h"
 #include "printf_output.h"
 #include "sampler.h"
 #include "scheduler.h"
@@ -192,9 +193,8 @@ Launch prepare_launch(cl_kernel k, cl_device_id device, cl_uint dims, const size
         throw ClError{CL_INVALID_WORK_GROUP_SIZE, ""};
     }
   } else {
-    // Largest power-of-two divisor of the first dimension up to 256 threads: whole groups.
-    size_t cap = std::min<size_t>(256, info.max_flat_workgroup_size);
-    while (l[0] * 2 <= cap && g[0] % (l[0] * 2) == 0) l[0] *= 2;
+    // Up to 256 work-items, whole groups, spread over the dimensions (local_size.h).
+    choose_local_size(dims, g, std::min<size_t>(256, info.max_flat_workgroup_size), l);
   }
   if (l[0] * l[1] * l[2] > info.max_flat_workgroup_size)
     throw ClError{CL_INVALID_WORK_GROUP_SIZE, ""};
