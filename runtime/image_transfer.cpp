@@ -74,15 +74,17 @@ cl_event enqueue_fill_image(cl_command_queue q, cl_mem image, std::vector<uint8_
   return enqueue(
       q, CL_COMMAND_FILL_IMAGE, waits, nwait,
       [q, mem = Hold(image), texel = std::move(texel), dev, r] {
-        // One row of texels in the staging memory (at most 16384 x 16 bytes), copied to each
-        // row of the region.
+        // A row of texels in the staging memory, copied to each row of the region; a longer
+        // row (a 1D buffer image) is copied in pieces of the staging memory's size.
         ensure_staging(q);
-        const size_t es = texel.size(), row = r[0] * es;
-        for (size_t i = 0; i < r[0]; ++i) std::memcpy(q->staging.cpu + i * es, texel.data(), es);
+        const size_t es = texel.size(), staged = std::min<size_t>(r[0], kStagingBytes / es);
+        for (size_t i = 0; i < staged; ++i) std::memcpy(q->staging.cpu + i * es, texel.data(), es);
         am::SdmaBuilder b;
         for (size_t z = 0; z < r[2]; ++z)
           for (size_t y = 0; y < r[1]; ++y)
-            b.copy_linear(mem->va() + dev.offset(y, z), q->staging.va, row);
+            for (size_t x = 0; x < r[0]; x += staged)
+              b.copy_linear(mem->va() + dev.offset(y, z) + x * es, q->staging.va,
+                            std::min(staged, r[0] - x) * es);
         run_sdma(q, b);
       },
       false);

@@ -104,6 +104,41 @@ TEST(ImageTransfer, FillEveryTypeOf3DAndArrays) {
   clReleaseMemObject(m);
 }
 
+// A 1D buffer image may be far wider than a 2D one: a fill of a row longer than the queue's
+// 4 MiB staging memory (CTS cl_fill_images 1Dbuffer at 5,294,588 texels) wrote past it and
+// the copy engine then read unmapped memory.
+TEST(ImageTransfer, FillOfARowLongerThanTheStagingMemory) {
+  Env env;
+  ASSERT_NE(env.context, nullptr);
+  const size_t w = (5u << 20) + 3; // texels of one byte: 5 MiB and a bit
+  cl_mem buffer = env.buffer(w);
+  const cl_image_format f{CL_R, CL_SIGNED_INT8};
+  cl_image_desc d{};
+  d.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
+  d.image_width = w;
+  d.buffer = buffer;
+  cl_int err = 1;
+  cl_mem m = clCreateImage(env.context, 0, &f, &d, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  const uint8_t zero = 0;
+  ASSERT_EQ(clEnqueueFillBuffer(env.queue, buffer, &zero, 1, 0, w, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  const int32_t colour[4] = {-7, 0, 0, 0};
+  const size_t o[3] = {1, 0, 0}, r[3] = {w - 2, 1, 1};
+  cl_event e = nullptr;
+  ASSERT_EQ(clEnqueueFillImage(env.queue, m, colour, o, r, 0, nullptr, &e), CL_SUCCESS);
+  EXPECT_EQ(env.final_status(e), CL_COMPLETE);
+  clReleaseEvent(e);
+  std::vector<int8_t> got(w, 1);
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, buffer, CL_TRUE, 0, w, got.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(got[0], 0);
+  EXPECT_EQ(got[w - 1], 0);
+  for (size_t x = 1; x + 1 < w; ++x) ASSERT_EQ(got[x], -7) << x;
+  clReleaseMemObject(m);
+  clReleaseMemObject(buffer);
+}
+
 TEST(ImageTransfer, MapReadsAndUnmapWritesBack) {
   Env env;
   ASSERT_NE(env.context, nullptr);
