@@ -419,7 +419,8 @@ bool decode_vop3p(Inst& inst, std::span<const uint32_t> w, std::string* why) {
   inst.src[1] = uint16_t(bits(d1, 17, 9));
   inst.src[2] = uint16_t(bits(d1, 26, 18));
   inst.neg = uint8_t(bits(d1, 31, 29));
-  if (is_wmma(inst.op) && !wmma_fields_valid(inst, why)) return false;
+  inst.wmma = is_wmma(inst.op);
+  if (inst.wmma && !wmma_fields_valid(inst, why)) return false;
   const bool int_dot = inst.op == Op::v_dot4_i32_iu8 || inst.op == Op::v_dot4_u32_u8 ||
                        inst.op == Op::v_dot8_i32_iu4 || inst.op == Op::v_dot8_u32_u4;
   if (int_dot && (inst.opsel || inst.neg_hi || (inst.neg & 4)))

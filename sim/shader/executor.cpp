@@ -166,7 +166,7 @@ void Executor::exec_wave64(Wave& w, const Inst& in) {
     w.select_half(0);
   };
   // One matrix product for the whole wave.
-  if (in.format == Format::VOP3P && is_wmma(in.op)) return exec_wmma(w, in);
+  if (in.wmma) return exec_wmma(w, in);
   switch (in.op) {
   case Op::v_readfirstlane_b32: {
     const uint64_t exec = w.exec_mask();

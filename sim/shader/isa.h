@@ -206,6 +206,7 @@ struct Inst {
   Format format = Format::SOPP;
   Encoding encoding = Encoding::Native;
   bool cmpx = false;     // VOPC writing EXEC
+  bool wmma = false;     // VOP3P WMMA/SWMMAC, decided once at decode (wmma_layout.h is_wmma)
   uint8_t size = 4;      // bytes, including a literal
   uint16_t dst = 0;      // operand code (SGPR/VGPR via src:: numbering; VGPRs as 256 + n)
   uint16_t sdst = src::kNull; // VOP3SD carry-out / VOPC destination

@@ -13,7 +13,7 @@ namespace sim::shader {
 // VOP3P: packed 16-bit math (op_sel / op_sel_hi pick each half's sources) and mixed
 // precision FMA (op_sel_hi says which sources are f16, op_sel which half).
 void Executor::exec_vop3p(Wave& w, const Inst& in) {
-  if (is_wmma(in.op)) return exec_wmma(w, in);
+  if (in.wmma) return exec_wmma(w, in);
   if (fast_paths && exec_vop3p_fast(w, in)) return;
   if (is_f8_dot(in.op)) return exec_dot4_f8(w, in);
   const uint32_t exec = w.exec();
