@@ -472,7 +472,7 @@ std::string disassemble(const Inst& in, bool wave64) {
   case Format::SOP1:
     if (in.op == Op::s_getpc_b64) return name + " " + operand(in.dst, 2, 0);
     if (in.op == Op::s_setpc_b64) return name + " " + operand(in.src[0], 2, 0);
-    if (in.op == Op::s_barrier_signal) return name + " " + operand(in.src[0], 1, in.literal);
+    if (in.op == Op::s_barrier_signal || in.op == Op::s_barrier_signal_isfirst) return name + " " + operand(in.src[0], 1, in.literal);
     if (in.op == Op::s_rfe_b64) return name + " " + operand(in.src[0], 2, in.literal);
     if (in.op == Op::s_sleep_var) return name + " " + operand(in.src[0], 1, in.literal);
     if (in.op == Op::s_sendmsg_rtn_b32 || in.op == Op::s_sendmsg_rtn_b64)

@@ -115,6 +115,7 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
     // a work-group's state is reset, not reallocated.
     Executor exec(program, cache, lds_bytes(L.rsrc2), abort, &stop);
     std::vector<Wave> waves;
+    GroupBarrier group_barrier;
     const Wave* running = nullptr; // the wave exec.run is stepping, for a fault's report
     uint64_t instructions = 0, lanes = 0, waves_run = 0;
     try {
@@ -136,6 +137,7 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
         const unsigned group_waves = (threads + wave_lanes - 1) / wave_lanes;
         exec.reset_lds();
         waves.resize(group_waves);
+        group_barrier = {group_waves, 0};
         waves_run += group_waves;
         for (unsigned wi = 0; wi < group_waves; ++wi) {
           Wave& w = waves[wi];
@@ -146,6 +148,7 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
           std::construct_at(&w);
           w.vgpr = std::move(storage);
           w.id_in_group = wi;
+          w.group_barrier = &group_barrier;
           w.pc = L.pgm_addr;
           w.wave64 = !L.wave32;
           w.allocate_vgprs(nvgpr);
@@ -207,8 +210,10 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
           }
           running = nullptr;
           if (!live) break;
-          if (all_waiting)
+          if (all_waiting) {
             for (Wave& w : waves) w.at_barrier = false;
+            group_barrier.signalled = 0; // complete: the live waves all signalled
+          }
           if (abort && abort->load(std::memory_order_relaxed))
             throw ShaderFault("dispatch aborted by a queue reset");
           if (stop) break;

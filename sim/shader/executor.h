@@ -127,6 +127,7 @@ private:
   void exec_salu(Wave& w, const Inst& in);
   bool exec_salu_float(Wave& w, const Inst& in);
   bool exec_salu_extra(Wave& w, const Inst& in);
+  void exec_barrier(Wave& w, const Inst& in); // gfx12's s_barrier_signal{_isfirst}, s_get_barrier_state
   bool exec_sopp_extra(Wave& w, const Inst& in);
   void exec_sopp(Wave& w, const Inst& in);
   void exec_smem(Wave& w, const Inst& in);

@@ -17,8 +17,6 @@ struct Named {
 constexpr Named kNamed[] = {
     {1, "SOPK", 22, "s_subvector_loop_begin"},
     {1, "SOPK", 23, "s_subvector_loop_end"},
-    {2, "SOP1", 79, "s_barrier_signal_isfirst"},
-    {2, "SOP1", 80, "s_get_barrier_state"},
     {2, "SOP1", 81, "s_barrier_init"},
     {2, "SOP1", 82, "s_barrier_join"},
     {2, "SOP1", 83, "s_alloc_vgpr"},

@@ -112,12 +112,8 @@ void Executor::exec_salu(Wave& w, const Inst& in) {
   case Op::s_add_nc_u64: swrite64(w, in.dst, s0_64() + s1_64()); break;
   case Op::s_sub_nc_u64: swrite64(w, in.dst, s0_64() - s1_64()); break;
   case Op::s_mul_u64: swrite64(w, in.dst, s0_64() * s1_64()); break;
-  case Op::s_barrier_signal:
-    // -1 names the work-group barrier, the only one compute code uses (named barriers are not
-    // modelled).
-    if (int32_t(s0()) != -1) instruction_fault(w, in, "s_barrier_signal of a named barrier is not implemented");
-    w.barrier_signalled = true;
-    break;
+  case Op::s_barrier_signal: case Op::s_barrier_signal_isfirst: case Op::s_get_barrier_state:
+    exec_barrier(w, in); break;
   // SOP1
   case Op::s_mov_b32: set(s0()); break;
   case Op::s_mov_b64: swrite64(w, in.dst, s0_64()); break;

@@ -12,6 +12,14 @@ namespace sim::shader {
 // Wave64"): its lane masks are SGPR pairs whose low and high dwords belong to the two passes.
 inline constexpr unsigned kWaveSize = 32;
 
+// A work-group's barrier as gfx12 keeps it (RDNA4 ISA manual, "Barrier State"): how many waves
+// must signal it (the work-group's) and how many have since it last completed. Shared by the
+// work-group's waves; the trap barrier has the same members and user code never signals it.
+struct GroupBarrier {
+  unsigned members = 0;
+  unsigned signalled = 0;
+};
+
 struct Wave {
   // SGPR file indexed by operand code: s0..s105, vcc_lo/hi (106/107), m0 (125),
   // exec_lo/hi (126/127) live in the same array so operand codes index it directly.
@@ -31,6 +39,7 @@ struct Wave {
   bool done = false;
   bool at_barrier = false;
   bool barrier_signalled = false; // gfx12: s_barrier_signal seen, s_barrier_wait not yet
+  GroupBarrier* group_barrier = nullptr; // the work-group's (gfx12 barrier state)
   unsigned id_in_group = 0;
   // Private memory: this wave's slot in the scratch ring and its size (0: no scratch).
   uint64_t scratch_base = 0;

@@ -677,8 +677,10 @@ struct KnownGaps {
 // - refuse: opcodes absent from gfx11_opcodes.def / gfx12_opcodes.def, which the executor cannot
 //   run: global_load_tr_b64/b128 (gfx12's transposing loads for the matrix operations); ds_bvh_stack_* (ray tracing: the manuals leave
 //   DECODE_ADDR, ENCODE_ADDR and INVALID_NODE undefined); global_atomic_ordered_add_b64 (GS
-//   ordered IDs, VGT_GS_MAX_WAVE_ID); gfx12's named-barrier operations and s_alloc_vgpr (SOP1)
-//   and s_barrier_leave (SOPP, "Reserved" in the RDNA4 manual); gfx12's s_waitcnt (SOPP 9:
+//   ordered IDs, VGT_GS_MAX_WAVE_ID); gfx12's s_barrier_init/join (SOP1: named barriers, which
+//   RDNA4 does not have; not in its manual's opcode table), s_alloc_vgpr (illegal unless the
+//   dispatch enables dynamic VGPRs, which amcl never does) and s_barrier_leave (SOPP,
+//   "Reserved" in the RDNA4 manual); gfx12's s_waitcnt (SOPP 9:
 //   in the RDNA4 manual's table, but gfx12 code uses the per-counter waits and
 //   Gfx12Execution.Gfx11CodeIsNotGfx12Code keeps it a fault); gfx11's s_subvector_loop_*
 //   (SOPK, not in the RDNA3 manual); and encodings amcl checks more strictly than LLVM:
@@ -703,7 +705,7 @@ constexpr KnownGaps kKnownGaps[] = {
     {11, "DPP8", 50, 0, 380},
     {11, "DS", 1, 8, 0},
     {11, "MUBUF", 0, 0, 4},
-    {12, "SOP1", 0, 28, 0},
+    {12, "SOP1", 0, 18, 0},
     {12, "SOPP", 2, 4, 2},
     {12, "VOP1", 5, 0, 14},
     {12, "VOP3", 68, 0, 1427},
