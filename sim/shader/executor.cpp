@@ -167,6 +167,7 @@ void Executor::exec_wave64(Wave& w, const Inst& in) {
   };
   // One matrix product for the whole wave.
   if (in.wmma) return exec_wmma(w, in);
+  if (is_load_transpose(in.op)) return exec_load_transpose(w, in); // one 16x16 matrix per wave
   switch (in.op) {
   case Op::v_readfirstlane_b32: {
     const uint64_t exec = w.exec_mask();

@@ -179,6 +179,7 @@ private:
   // flat_extra.cpp: gfx12's block moves (one lane) and the thread-id addressed global accesses.
   void block_lane(Wave& w, const Inst& in, MemoryPort& mem, uint64_t addr, unsigned lane);
   void exec_global_addtid(Wave& w, const Inst& in);
+  void exec_load_transpose(Wave& w, const Inst& in); // gfx12 global_load_tr_b64/b128, once per wave
   // atomics.cpp: one lane's atomic of the general FLAT/GLOBAL and DS paths.
   void flat_atomic_lane(Wave& w, const Inst& in, MemoryPort& mem, uint64_t addr, unsigned lane);
   void ds_atomic_lane(Wave& w, const Inst& in, uint32_t addr, unsigned lane);

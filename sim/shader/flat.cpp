@@ -42,6 +42,7 @@ void Executor::exec_flat(Wave& w, const Inst& in) {
   if (is_cache_control(in.op)) return; // gfx12 cache control: coherent in the model
   if (in.segment == Segment::Scratch) return exec_scratch(w, in);
   if (is_flat_addtid(in.op)) return exec_global_addtid(w, in);
+  if (is_load_transpose(in.op)) return exec_load_transpose(w, in);
   const OpInfo& info = op_info(in.op);
   const uint32_t exec = w.exec();
   const bool saddr = in.segment == Segment::Global && in.soffset != src::kNull;

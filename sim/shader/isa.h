@@ -123,9 +123,14 @@ inline constexpr bool is_cache_control(Op op) {
 inline constexpr bool is_flat_addtid(Op op) {
   return op == Op::load_addtid_b32 || op == Op::store_addtid_b32;
 }
+// gfx12's transposing loads of a 16x16 matrix of 16-bit (b128) or 8-bit (b64) elements into the
+// WMMA operand layout (RDNA4 ISA manual, 11.6 "WMMA Matrix Load Ops with Transpose").
+inline constexpr bool is_load_transpose(Op op) {
+  return op == Op::load_tr_b128 || op == Op::load_tr_b64;
+}
 // FLAT-family operations that exist in the global segment only (llvm-mc-22 rejects the others).
 inline constexpr bool is_global_only(Op op) {
-  return is_cache_control(op) || is_flat_addtid(op);
+  return is_cache_control(op) || is_flat_addtid(op) || is_load_transpose(op);
 }
 // gfx12's block moves of up to 32 VGPRs, M0 picking which (RDNA4 ISA manual, 11.5): global and
 // scratch segments only.

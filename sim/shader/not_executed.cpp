@@ -26,8 +26,6 @@ constexpr Named kNamed[] = {
     {2, "DS", 224, "ds_bvh_stack_push4_pop1_rtn_b32"},
     {2, "DS", 225, "ds_bvh_stack_push8_pop1_rtn_b32"},
     {2, "DS", 226, "ds_bvh_stack_push8_pop2_rtn_b64"},
-    {2, "VFLAT", 87, "global_load_tr_b128"},
-    {2, "VFLAT", 88, "global_load_tr_b64"},
     {2, "VFLAT", 115, "global_atomic_ordered_add_b64"},
 };
 

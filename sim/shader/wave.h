@@ -80,6 +80,10 @@ struct Wave {
     return wave64 ? sgpr[src::kVccLo] | uint64_t(sgpr[src::kVccHi]) << 32 : sgpr[src::kVccLo];
   }
   uint32_t& v(unsigned reg, unsigned lane) { return vrow[reg * kWaveSize + lane]; }
+  // VGPR `reg` of lane `lane` (0..63) of the whole wave, whichever pass is selected.
+  uint32_t& whole_wave_v(unsigned reg, unsigned lane) {
+    return vgpr[(lane / kWaveSize) * half_stride + reg * kWaveSize + lane % kWaveSize];
+  }
 };
 
 } // namespace sim::shader

@@ -14,9 +14,7 @@ namespace sim::shader {
 namespace {
 
 // The dword of VGPR `reg` in `lane` (0..63) of the whole wave.
-uint32_t& lane_reg(Wave& w, unsigned reg, unsigned lane) {
-  return w.vgpr[(lane / kWaveSize) * w.half_stride + reg * kWaveSize + lane % kWaveSize];
-}
+uint32_t& lane_reg(Wave& w, unsigned reg, unsigned lane) { return w.whole_wave_v(reg, lane); }
 
 double element_value(uint32_t raw, WmmaElem e, bool is_signed) {
   switch (e) {
