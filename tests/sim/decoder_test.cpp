@@ -190,7 +190,9 @@ TEST(Decoder, RefusedInstructionsAreNamed) {
   };
   const Case cases[] = {
       {Gfx::v11, {0xDAB40000, 0x03020100}, "ds_bvh_stack_rtn_b32"},
-      {Gfx::v12, {0xEE16007C, 4, 1}, "global_load_tr_b64"},
+      // global_atomic_ordered_add_b64 v[2:3], v[0:1], v[4:5], off th:TH_ATOMIC_RETURN (the example
+      // was global_load_tr_b64 until issue 26 implemented it)
+      {Gfx::v12, {0xEE1CC07C, 0x02100002, 0}, "global_atomic_ordered_add_b64"},
       {Gfx::v12, {0xBE805308}, "s_alloc_vgpr"},
       {Gfx::v11, {0xBB000010}, "s_subvector_loop_begin"},
       {Gfx::v11, {0xF800080F, 0x04030201}, "exp"},
