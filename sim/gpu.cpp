@@ -358,9 +358,9 @@ void Gpu::write_reg(uint32_t index, uint32_t value) {
     } else if (mec_control_.write(index, value, grbm_select_, mec_started)) {
       if (mec_started) effect = Effect::MecRun;
     } else if (index == gc(gc_regs_.SH_MEM_BASES)) {
-      sh_mem_bases_[(grbm_select_ >> 4) & 0xf] = value;
+      sh_mem_bases_[(grbm_select_ >> 4) & 0xf].store(value, std::memory_order_release);
     } else if (index == gc(gc_regs_.SH_MEM_CONFIG)) {
-      sh_mem_config_[(grbm_select_ >> 4) & 0xf] = value;
+      sh_mem_config_[(grbm_select_ >> 4) & 0xf].store(value, std::memory_order_release);
     } else if (hqd_register(index)) {
       hqd_banks_[grbm_select_][index] = value;
       if (index == gc(gc_regs_.CP_HQD_ACTIVE)) {
@@ -522,8 +522,8 @@ void Gpu::mode1_reset() {
   mec_control_.reset();
   grbm_select_ = 0;
   mmhub_sem_held_ = false;
-  std::fill(std::begin(sh_mem_bases_), std::end(sh_mem_bases_), 0u);
-  std::fill(std::begin(sh_mem_config_), std::end(sh_mem_config_), 0u);
+  for (auto& r : sh_mem_bases_) r.store(0, std::memory_order_relaxed);
+  for (auto& r : sh_mem_config_) r.store(0, std::memory_order_relaxed);
   hqd_banks_.clear();
   sq_.reset();
   smu_.reset();
@@ -565,13 +565,11 @@ void Gpu::assume_booted_by_another_driver() {
 }
 
 uint32_t Gpu::sh_mem_bases(unsigned vmid) {
-  std::lock_guard lock(reg_mutex_);
-  return sh_mem_bases_[vmid & 0xf];
+  return sh_mem_bases_[vmid & 0xf].load(std::memory_order_acquire);
 }
 
 uint32_t Gpu::sh_mem_config(unsigned vmid) {
-  std::lock_guard lock(reg_mutex_);
-  return sh_mem_config_[vmid & 0xf];
+  return sh_mem_config_[vmid & 0xf].load(std::memory_order_acquire);
 }
 
 HqdState Gpu::latch_hqd() {

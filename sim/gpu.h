@@ -209,8 +209,10 @@ private:
   void reset_config_space();
   std::mutex reg_mutex_;
   uint32_t grbm_select_ = 0;
-  uint32_t sh_mem_bases_[16] = {}; // SH_MEM_BASES per VMID
-  uint32_t sh_mem_config_[16] = {};
+  // SH_MEM_BASES / SH_MEM_CONFIG per VMID: written under reg_mutex_, read by the MEC on every
+  // dispatch without it (the values change only when the driver programs a VMID).
+  std::array<std::atomic<uint32_t>, 16> sh_mem_bases_{};
+  std::array<std::atomic<uint32_t>, 16> sh_mem_config_{};
   std::unordered_map<uint32_t, std::unordered_map<uint32_t, uint32_t>> hqd_banks_;
   MecControl mec_control_;
   const am::hw::sq::SqRegs& sq_regs_;
