@@ -137,6 +137,9 @@ public:
   // thread whose caller waits; a background thread leaves the core to the others). True when
   // the value was reached.
   bool await(Engine e, uint64_t value, std::chrono::microseconds limit, bool spin);
+  // Whether a queue reset threw away work with a timeline value in [first, last]: what one
+  // wait() for `last` cannot tell of the values before it.
+  bool lost_between(Engine e, uint64_t first, uint64_t last);
   uint64_t queue_resets() const { return resets_; }
   uint64_t gpu_clock_hz() const { return 100'000'000; }
   // A GPU timestamp (RELEASE_MEM / COPY_DATA, gpu_clock_hz ticks) as host steady_clock

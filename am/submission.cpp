@@ -166,6 +166,13 @@ bool Device::await(Engine e, uint64_t value, std::chrono::microseconds limit, bo
   }
 }
 
+bool Device::lost_between(Engine e, uint64_t first, uint64_t last) {
+  Timeline& t = timeline(e);
+  std::lock_guard lock(t.mutex);
+  return std::any_of(t.lost.begin(), t.lost.end(),
+                     [&](const auto& range) { return range.first <= last && first <= range.second; });
+}
+
 void Device::wait(Engine e, uint64_t value, std::chrono::milliseconds hang_timeout) {
   const char* name = e == Engine::Compute ? "compute queue" : "SDMA queue";
   auto start = std::chrono::steady_clock::now();

@@ -298,14 +298,13 @@ bool start_next(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due
 
 inline constexpr std::chrono::microseconds kUnclaimedWait{2000};
 
-// Retires the oldest dispatch of `q` once the device has finished it; with `block`, waits for
-// that. Drops the lock meanwhile. Returns whether it retired one (or, having waited, that the
-// caller should look again).
+// Retires the oldest dispatch of `q` (and every one after it the device has also finished)
+// once the device has finished it; with `block`, waits for that. Drops the lock meanwhile.
+// Returns whether it retired some (or, having waited, that the caller should look again).
 bool retire_oldest(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due, bool block) {
   if (q->in_flight.empty() || q->retiring) return false;
   am::Device& dev = *q->device->am;
   const uint64_t done = q->in_flight.front().at.done;
-  const uint64_t* gpu_times = q->in_flight.front().at.times;
   if (dev.completed(am::Engine::Compute) < done) {
     if (!block) return false;
     // Most dispatches end within microseconds: wait for the end without taking the dispatch,
@@ -323,40 +322,55 @@ bool retire_oldest(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& 
     if (ended || q->in_flight.empty() || q->retiring || q->in_flight.front().at.done != done)
       return true; // look again
   }
-  q->retiring = true; // the front entry is this thread's until it is popped
-  Launch launch = std::move(q->in_flight.front().cmd.launch);
+  // Every dispatch at the front that the device has finished goes in this pass: one wait for
+  // the newest of them (it reports faults and hangs) and one trip through the lock, instead of
+  // one each. A fault it reports is blamed on the oldest and fails the others in flight with it
+  // (failed_through), as one by one, where the first wait found the fault on the IH ring.
+  const uint64_t reached = dev.completed(am::Engine::Compute);
+  size_t count = 1;
+  while (count < q->in_flight.size() && count < kDispatchesInFlight &&
+         q->in_flight[count].at.done <= reached)
+    ++count;
+  // Work a reset threw away fails each on its own: one by one, then.
+  if (count > 1 && dev.lost_between(am::Engine::Compute, done, q->in_flight[count - 1].at.done))
+    count = 1;
+  const uint64_t last = q->in_flight[count - 1].at.done;
+  q->retiring = true; // the front `count` entries are this thread's until they are popped
+  // The launches' references go outside the lock; the array is the thread's, kept across calls.
+  thread_local std::vector<Launch> launches;
+  for (size_t i = 0; i < count; ++i) launches.push_back(std::move(q->in_flight[i].cmd.launch));
   held.unlock();
   run_due(due);
   cl_int status = CL_COMPLETE;
-  uint64_t gpu_start = 0, gpu_end = 0;
   try {
-    dev.wait(am::Engine::Compute, done); // reports faults and hangs
-    if (gpu_times) {                     // written by the CP before the completion signal
-      gpu_start =
-          dev.host_ns_from_gpu_ticks(std::atomic_ref(*const_cast<uint64_t*>(gpu_times)).load());
-      gpu_end =
-          dev.host_ns_from_gpu_ticks(std::atomic_ref(*const_cast<uint64_t*>(gpu_times + 1)).load());
-    }
+    dev.wait(am::Engine::Compute, last); // reports faults and hangs
   } catch (const am::DeviceError& e) {
     status = report_failure(q, e);
   }
-  launch.reset(); // the launch's references go outside the lock
+  launches.clear();
   held.lock();
   q->retiring = false;
-  if (status != CL_COMPLETE)
-    q->failed_through = q->in_flight.back().at.done;
-  else if (done <= q->failed_through)
-    status = CL_OUT_OF_RESOURCES;
-  _cl_command_queue::Command cmd = std::move(q->in_flight.front().cmd);
-  q->in_flight.pop_front();
-  if (status == CL_COMPLETE && gpu_times) {
-    // When the GPU ran it, not when the host handed it over or noticed the end: dispatches
-    // queue behind each other on the ring. Kept within SUBMIT ≤ START ≤ END.
-    cl_event e = cmd.event;
-    e->start = std::max(e->submit, gpu_start);
-    e->end = std::max(e->start, gpu_end);
+  if (status != CL_COMPLETE) q->failed_through = q->in_flight.back().at.done;
+  for (size_t i = 0; i < count; ++i) {
+    const _cl_command_queue::Submitted at = q->in_flight.front().at;
+    cl_int own = i == 0 ? status : CL_COMPLETE;
+    if (own == CL_COMPLETE && at.done <= q->failed_through) own = CL_OUT_OF_RESOURCES;
+    _cl_command_queue::Command cmd = std::move(q->in_flight.front().cmd);
+    q->in_flight.pop_front();
+    if (own == CL_COMPLETE && at.times) {
+      // When the GPU ran it, not when the host handed it over or noticed the end: dispatches
+      // queue behind each other on the ring. Kept within SUBMIT ≤ START ≤ END. The CP wrote
+      // the timestamps before the completion signal.
+      const uint64_t gpu_start = dev.host_ns_from_gpu_ticks(
+          std::atomic_ref(*const_cast<uint64_t*>(at.times)).load());
+      const uint64_t gpu_end = dev.host_ns_from_gpu_ticks(
+          std::atomic_ref(*const_cast<uint64_t*>(at.times + 1)).load());
+      cl_event e = cmd.event;
+      e->start = std::max(e->submit, gpu_start);
+      e->end = std::max(e->start, gpu_end);
+    }
+    finish_locked(cmd, own, due);
   }
-  finish_locked(cmd, status, due);
   return true;
 }
 
