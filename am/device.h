@@ -108,7 +108,13 @@ public:
   // Submits packets to an engine and returns the timeline value that marks their completion.
   // An SDMA stream longer than kMaxSubmissionDwords goes as several submissions, split between
   // packets (a rectangular copy of many rows is one packet per row).
-  uint64_t submit_compute(const Pm4Builder& packets);
+  // `more_follow`: the caller submits more at once and ends the run with a submission without
+  // it (or ring_compute): these packets wait on the ring for the run's one doorbell, and their
+  // end raises no interrupt (the run's last does; a waiter looks at the signal at least every
+  // 500 µs anyway). A real driver masks the end-of-pipe interrupts nobody sleeps on, too.
+  uint64_t submit_compute(const Pm4Builder& packets, bool more_follow = false);
+  // Hands the compute engine what submissions with `more_follow` left on the ring, if any.
+  void ring_compute();
   uint64_t submit_sdma(const SdmaBuilder& packets);
   // Instructions were written to memory a dispatch may run (a program loaded, or reloaded at
   // an address that held other code): the next compute submission starts with an ACQUIRE_MEM
@@ -195,6 +201,7 @@ private:
   Sdma sdma_;
   Timeline compute_timeline_, sdma_timeline_;
   InterruptWaiters interrupts_; // threads sleeping in wait() and await()
+  std::atomic<bool> compute_owed_ = false; // packets on the compute ring without a doorbell
   int64_t clock_offset_ns_ = 0;      // host steady_clock ns minus GPU ns
   int64_t clock_uncertainty_ns_ = 0; // the offset is right within this
   std::atomic<uint64_t> resets_ = 0;

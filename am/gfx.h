@@ -48,6 +48,9 @@ public:
 
   // Copies `words` to the compute ring and rings its doorbell; false while the ring lacks room.
   bool submit(std::span<const uint32_t> words) { return queue_.submit(words); }
+  // Without the doorbell: more follow at once (QueueRing::submit_deferred), then ring().
+  bool submit_deferred(std::span<const uint32_t> words) { return queue_.submit_deferred(words); }
+  void ring() { queue_.ring(); }
   // A queue reset: stop_queue takes the queue off the hardware (DeviceError when it stays
   // active), restart_queue programs it again over an empty ring (starting the MEC again first
   // when the stream stopped it).

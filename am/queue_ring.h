@@ -34,16 +34,27 @@ public:
   // flush. False while the ring lacks room. `starts`: the packets' starts in an SDMA stream,
   // for AM_TRACE.
   bool submit(std::span<const uint32_t> words, std::span<const size_t> starts = {});
+  // The same without handing the write pointer over yet: more packets follow at once, and the
+  // next submit() or ring() hands the engine all of them with one doorbell. A ring without room
+  // hands over what it holds first, so that the engine can make room.
+  bool submit_deferred(std::span<const uint32_t> words);
+  // Hands the engine packets submit_deferred left on the ring (nothing when none are).
+  void ring();
   // After the engine's queue came off: an empty ring, both pointers back at 0.
   void reset();
 
 private:
+  // Copies `words` to the ring without handing them over; false while the ring lacks room.
+  bool write(std::span<const uint32_t> words);
+  void trace(std::span<const uint32_t> words, std::span<const size_t> starts); // AM_TRACE
+  void doorbell(uint64_t wptr);
   Pci* pci_ = nullptr;
   Nbio* nbio_ = nullptr;
   SignalPage* signals_ = nullptr;
   Allocation mem_;
   Layout layout_{};
   Ring ring_;
+  bool owed_ = false; // packets on the ring whose write pointer the engine was not given
 };
 
 } // namespace am

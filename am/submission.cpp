@@ -38,7 +38,7 @@ template <class Write> uint64_t Device::submit(Engine e, Write&& write) {
   return value;
 }
 
-uint64_t Device::submit_compute(const Pm4Builder& packets) {
+uint64_t Device::submit_compute(const Pm4Builder& packets, bool more_follow) {
   bool told = false; // a full ring retries; the stream is told once
   // Taken once, under the timeline's lock: the invalidation is on the ring before any dispatch
   // submitted after note_code_written() returned.
@@ -48,7 +48,7 @@ uint64_t Device::submit_compute(const Pm4Builder& packets) {
       invalidate_code = code_written_.exchange(false, std::memory_order_acq_rel);
     Pm4Builder head, tail;
     if (*invalidate_code) head.acquire_mem_all();
-    tail.release_mem_signal(signals_.va(SignalPage::kComputeSignal), value, true);
+    tail.release_mem_signal(signals_.va(SignalPage::kComputeSignal), value, !more_follow);
     std::vector<uint32_t> all = head.words();
     all.insert(all.end(), packets.words().begin(), packets.words().end());
     all.insert(all.end(), tail.words().begin(), tail.words().end());
@@ -57,7 +57,13 @@ uint64_t Device::submit_compute(const Pm4Builder& packets) {
                   static_cast<unsigned long long>(value), pm4_packet_names(all).c_str(),
                   all.size());
     told = true;
-    return gfx_.submit(all);
+    if (!more_follow) {
+      compute_owed_.store(false, std::memory_order_relaxed);
+      return gfx_.submit(all);
+    }
+    if (!gfx_.submit_deferred(all)) return false;
+    compute_owed_.store(true, std::memory_order_release);
+    return true;
   };
   try {
     return submit(Engine::Compute, write);
@@ -65,6 +71,14 @@ uint64_t Device::submit_compute(const Pm4Builder& packets) {
     if (invalidate_code.value_or(false)) note_code_written(); // it never reached the ring
     throw;
   }
+}
+
+void Device::ring_compute() {
+  if (!compute_owed_.load(std::memory_order_acquire)) return;
+  Timeline& t = timeline(Engine::Compute);
+  std::lock_guard lock(t.mutex);
+  compute_owed_.store(false, std::memory_order_relaxed);
+  gfx_.ring();
 }
 
 uint64_t Device::submit_sdma(const SdmaBuilder& packets) {
@@ -127,10 +141,12 @@ uint64_t Device::submitted(Engine e) {
 void Device::reset_queue(Engine e) {
   Timeline& t = timeline(e);
   std::lock_guard lock(t.mutex);
-  if (e == Engine::Compute)
+  if (e == Engine::Compute) {
+    compute_owed_.store(false, std::memory_order_relaxed); // the ring starts empty again
     gfx_.stop_queue();
-  else
+  } else {
     sdma_.stop_queue();
+  }
   ih_.discard_faults(); // whatever the killed work reported belongs to it, not to later work
   if (e == Engine::Compute)
     gfx_.restart_queue();
@@ -152,6 +168,7 @@ void Device::reset_queue(Engine e) {
 constexpr std::chrono::microseconds kSpinBeforeSleep{20};
 
 bool Device::await(Engine e, uint64_t value, std::chrono::microseconds limit, bool spin) {
+  if (e == Engine::Compute) ring_compute(); // nobody waits for packets the engine was not given
   if (spin && spin_until([&] { return completed(e) >= value; }, std::min(limit, kSpinBeforeSleep)))
     return true;
   const auto until = std::chrono::steady_clock::now() + limit;
@@ -175,6 +192,7 @@ bool Device::lost_between(Engine e, uint64_t first, uint64_t last) {
 
 void Device::wait(Engine e, uint64_t value, std::chrono::milliseconds hang_timeout) {
   const char* name = e == Engine::Compute ? "compute queue" : "SDMA queue";
+  if (e == Engine::Compute) ring_compute(); // nobody waits for packets the engine was not given
   auto start = std::chrono::steady_clock::now();
   spin_until([&] { return completed(e) >= value; }, kSpinBeforeSleep);
   for (;;) {

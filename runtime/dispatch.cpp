@@ -218,7 +218,7 @@ Launch prepare_launch(cl_kernel k, cl_device_id device, cl_uint dims, const size
   return L;
 }
 
-_cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L) {
+_cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L, bool more_follow) {
   cl_kernel k = L.kernel;
   const compiler::KernelInfo& info = *k->info_for(q->device); // prepare_launch checked it exists
   const size_t* g = L.global;
@@ -399,7 +399,7 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L) 
   if (partial) initiator |= DISPATCH_PARTIAL_TG_EN;
   pm4.dispatch_direct(groups[0], groups[1], groups[2], initiator);
   if (profiled) pm4.release_mem_timestamp(times_va + 8);
-  const uint64_t done = dev.submit_compute(pm4);
+  const uint64_t done = dev.submit_compute(pm4, more_follow);
   ++q->launches;
   return {done, profiled ? reinterpret_cast<const uint64_t*>(base + kTimesOffset) : nullptr};
 }

@@ -25,7 +25,10 @@ Launch prepare_launch(cl_kernel k, cl_device_id device, cl_uint dims, const size
 // caller makes sure fewer than kDispatchesInFlight dispatches of `q` are unfinished. Throws
 // am::DeviceError or ClError.
 // On a profiling queue the CP also writes GPU timestamps at the dispatch's start and end.
-_cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& launch);
+// `more_follow`: the caller submits more dispatches at once and hands them to the device with
+// the last (am::Device::submit_compute).
+_cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& launch,
+                                           bool more_follow = false);
 // Submits, waits for completion and writes what the kernel printed.
 void run_launch(cl_command_queue q, const Launch& launch);
 

@@ -225,9 +225,9 @@ void finish_locked(_cl_command_queue::Command& cmd, cl_int status, Due& due) {
 
 // Submits a dispatch; a failure becomes its status.
 cl_int submit_dispatch(cl_command_queue q, _cl_command_queue::Command& cmd,
-                       _cl_command_queue::Submitted& at) {
+                       _cl_command_queue::Submitted& at, bool more_follow) {
   try {
-    at = submit_launch(q, cmd.launch);
+    at = submit_launch(q, cmd.launch, more_follow);
     return CL_COMPLETE;
   } catch (const am::DeviceError& e) {
     return report_failure(q, e);
@@ -251,8 +251,11 @@ void start_dispatches(cl_command_queue q, std::unique_lock<std::mutex>& held, Du
   std::vector<std::pair<cl_int, _cl_command_queue::Submitted>> results(batch.size());
   {
     std::lock_guard device_lock(q->mutex);
+    // One doorbell and one end-of-pipe interrupt for the lot: the MEC is woken once, and so is
+    // whoever waits for the batch (the submission thread, to retire it).
     for (size_t i = 0; i < batch.size(); ++i)
-      results[i].first = submit_dispatch(q, batch[i], results[i].second);
+      results[i].first = submit_dispatch(q, batch[i], results[i].second, i + 1 < batch.size());
+    q->device->am->ring_compute(); // the last one's submission failed: the others still go
   }
   for (size_t i = 0; i < batch.size(); ++i)
     if (results[i].first != CL_COMPLETE) batch[i].launch.reset(); // references go outside the lock

@@ -128,6 +128,44 @@ TEST_P(AmDevice, EachSubmissionLeavesItsWritePointerAtThePollAddress) {
   EXPECT_NE(reg(m.gc->SDMA0_QUEUE0_IB_CNTL) & am::hw::SDMA_IB_CNTL_IB_ENABLE, 0u);
 }
 
+// A run of compute submissions with more_follow reaches the MEC with the run's last one: one
+// doorbell, and one end-of-pipe interrupt for the lot. ring_compute (or a wait) hands over a
+// run whose last submission never came.
+TEST_P(AmDevice, ARunOfComputeSubmissionsGetsOneDoorbellAndOneInterrupt) {
+  auto gpu = card();
+  am::Device dev(gpu);
+  am::Allocation mem = dev.alloc_vram(4096);
+  std::memset(mem.cpu, 0, 4096);
+  const auto* words = reinterpret_cast<volatile uint32_t*>(mem.cpu);
+  dev.wait(am::Engine::Compute, dev.submit_compute(am::Pm4Builder{}));
+  const uint64_t posted = gpu->ih().posted();
+  am::Pm4Builder a, b, c;
+  a.write_data_mem(mem.va, {1});
+  b.write_data_mem(mem.va + 4, {2});
+  c.write_data_mem(mem.va + 8, {3});
+  const uint64_t first = dev.submit_compute(a, true);
+  dev.submit_compute(b, true);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_LT(dev.completed(am::Engine::Compute), first) << "ran before the run's doorbell";
+  EXPECT_EQ(words[0], 0u);
+  dev.wait(am::Engine::Compute, dev.submit_compute(c));
+  EXPECT_EQ(words[0], 1u);
+  EXPECT_EQ(words[1], 2u);
+  EXPECT_EQ(words[2], 3u);
+  EXPECT_EQ(gpu->ih().posted() - posted, 1u);
+
+  am::Pm4Builder d, e;
+  d.write_data_mem(mem.va + 12, {4});
+  const uint64_t lone = dev.submit_compute(d, true);
+  dev.ring_compute();
+  EXPECT_TRUE(eventually([&] { return dev.completed(am::Engine::Compute) >= lone; }));
+  EXPECT_EQ(words[3], 4u);
+  e.write_data_mem(mem.va + 16, {5});
+  dev.wait(am::Engine::Compute, dev.submit_compute(e, true)); // the wait hands it over
+  EXPECT_EQ(words[4], 5u);
+  dev.free(mem);
+}
+
 // An emulated card runs kernels thousands of times slower than a real one: its default hang
 // limit is 10 minutes, not a real card's 60 s (a CTS image test's kernels ran past 60 s).
 TEST_P(AmDevice, AnEmulatedCardWaitsTenMinutesBeforeCallingAQueueHung) {
