@@ -85,7 +85,7 @@ void Mec::process(uint64_t wptr) {
       uint32_t header = *fetch(rptr_, 1);
       uint32_t type = pm4::header_type(header);
       if (type == 2) { // one-dword filler
-        ++rptr_;
+        advance(1);
         continue;
       }
       if (type != 3) throw PacketError("PM4 type-" + std::to_string(type) + " packet " + hex(header));
@@ -104,7 +104,7 @@ void Mec::process(uint64_t wptr) {
         // next packet. (A fault fetching the ring itself stops the queue below.)
         dev_.report_vm_fault(e.address, e.write, e.what());
       }
-      rptr_ += 1 + count;
+      advance(1 + count);
     }
     report_rptr();
   } catch (const PacketError& e) {
