@@ -181,6 +181,60 @@ TEST(Events, DispatchesInFlightRunInOrderWithTheirArguments) {
   clReleaseKernel(k);
 }
 
+// Dispatches held back by a user event go to the device in one batch once it completes: one
+// doorbell, and an end-of-pipe interrupt only for the batch's last. A wait for the first of them
+// still returns, each completes in order with its own arguments and GPU times.
+TEST(Events, DispatchesReleasedTogetherEachComplete) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_int err;
+  cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+  cl_command_queue q = clCreateCommandQueueWithProperties(env.context, env.device, props, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  constexpr size_t kLaunches = 40;
+  std::vector<int> out(kLaunches, 0);
+  cl_mem m = env.buffer(kLaunches * sizeof(int), out.data());
+  cl_kernel k = env.kernel(kStore, "store");
+  clSetKernelArg(k, 0, sizeof m, &m);
+  cl_event gate = clCreateUserEvent(env.context, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  std::vector<cl_event> done(kLaunches);
+  for (size_t i = 0; i < kLaunches; ++i) {
+    const int v = int(i) + 1;
+    clSetKernelArg(k, 1, sizeof v, &v);
+    size_t offset = i, one = 1;
+    ASSERT_EQ(clEnqueueNDRangeKernel(q, k, 1, &offset, &one, &one, i == 0 ? 1 : 0,
+                                     i == 0 ? &gate : nullptr, &done[i]),
+              CL_SUCCESS);
+  }
+  EXPECT_EQ(env.status(done[0]), CL_SUBMITTED);
+  ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  EXPECT_EQ(clWaitForEvents(1, &done[0]), CL_SUCCESS);
+  EXPECT_EQ(clWaitForEvents(cl_uint(kLaunches), done.data()), CL_SUCCESS);
+  cl_ulong previous_end = 0;
+  for (size_t i = 0; i < kLaunches; ++i) {
+    EXPECT_EQ(env.status(done[i]), CL_COMPLETE) << i;
+    cl_ulong start = 0, end = 0;
+    EXPECT_EQ(clGetEventProfilingInfo(done[i], CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                      nullptr),
+              CL_SUCCESS);
+    EXPECT_EQ(clGetEventProfilingInfo(done[i], CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr),
+              CL_SUCCESS);
+    EXPECT_GE(start, previous_end) << i;
+    EXPECT_GE(end, start) << i;
+    previous_end = end;
+  }
+  ASSERT_EQ(clEnqueueReadBuffer(q, m, CL_TRUE, 0, kLaunches * sizeof(int), out.data(), 0, nullptr,
+                                nullptr),
+            CL_SUCCESS);
+  for (size_t i = 0; i < kLaunches; ++i) EXPECT_EQ(out[i], int(i) + 1) << i;
+  for (cl_event e : done) clReleaseEvent(e);
+  clReleaseEvent(gate);
+  clReleaseKernel(k);
+  clReleaseMemObject(m);
+  clReleaseCommandQueue(q);
+}
+
 // Launches with unchanged arguments share one snapshot of them; it holds the buffers only while
 // a launch needs it: once they have run, a buffer the application released is gone, though the
 // kernel still names it.
