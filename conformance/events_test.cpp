@@ -188,16 +188,16 @@ TEST(Events, DispatchesReleasedTogetherEachComplete) {
   Env env;
   ASSERT_TRUE(env.queue);
   cl_int err;
-  cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-  cl_command_queue q = clCreateCommandQueueWithProperties(env.context, env.device, props, &err);
+  cl_event gate = clCreateUserEvent(env.context, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  const cl_queue_properties profiling[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+  cl_command_queue q = clCreateCommandQueueWithProperties(env.context, env.device, profiling, &err);
   ASSERT_EQ(err, CL_SUCCESS);
   constexpr size_t kLaunches = 40;
   std::vector<int> out(kLaunches, 0);
   cl_mem m = env.buffer(kLaunches * sizeof(int), out.data());
   cl_kernel k = env.kernel(kStore, "store");
   clSetKernelArg(k, 0, sizeof m, &m);
-  cl_event gate = clCreateUserEvent(env.context, &err);
-  ASSERT_EQ(err, CL_SUCCESS);
   std::vector<cl_event> done(kLaunches);
   for (size_t i = 0; i < kLaunches; ++i) {
     const int v = int(i) + 1;
