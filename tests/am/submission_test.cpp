@@ -137,7 +137,10 @@ TEST_P(AmDevice, ARunOfComputeSubmissionsGetsOneDoorbellAndOneInterrupt) {
   am::Allocation mem = dev.alloc_vram(4096);
   std::memset(mem.cpu, 0, 4096);
   const auto* words = reinterpret_cast<volatile uint32_t*>(mem.cpu);
+  const uint64_t booted = gpu->ih().posted();
   dev.wait(am::Engine::Compute, dev.submit_compute(am::Pm4Builder{}));
+  // Its interrupt follows its signal's write (INT_SEL_SEND_AFTER_WRITE_CONFIRM): counted first.
+  EXPECT_TRUE(eventually([&] { return gpu->ih().posted() > booted; }));
   const uint64_t posted = gpu->ih().posted();
   am::Pm4Builder a, b, c;
   a.write_data_mem(mem.va, {1});
@@ -152,6 +155,8 @@ TEST_P(AmDevice, ARunOfComputeSubmissionsGetsOneDoorbellAndOneInterrupt) {
   EXPECT_EQ(words[0], 1u);
   EXPECT_EQ(words[1], 2u);
   EXPECT_EQ(words[2], 3u);
+  // Likewise; the first two would have been posted before the MEC took the third packet.
+  EXPECT_TRUE(eventually([&] { return gpu->ih().posted() - posted >= 1; }));
   EXPECT_EQ(gpu->ih().posted() - posted, 1u);
 
   am::Pm4Builder d, e;
