@@ -40,6 +40,9 @@ bool address_texel(int& i, unsigned size, Clamp mode) {
 
 AxisTaps axis_taps(float coord, unsigned size, bool normalized, bool linear, Clamp mode) {
   AxisTaps t;
+  // Wrap takes the fraction of a normalized coordinate before scaling it (OpenCL 3.0 §8.2,
+  // CL_ADDRESS_REPEAT): scaling first moves a weight of exactly 0 onto a neighbour by rounding.
+  if (normalized && mode == Clamp::Wrap) coord -= std::floor(coord);
   const float u = normalized ? coord * float(size) : coord;
   if (!linear) {
     t.index[0] = int(std::floor(u));
