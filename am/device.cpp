@@ -310,9 +310,11 @@ void Device::add_interrupt_sources() {
 // midpoint was off by microseconds (a waking MEC or waiter), which put a short kernel's START
 // before its SUBMIT.
 void Device::calibrate_clock() {
-  constexpr int kSamples = 16;
+  // 16 samples, and up to 64 while the bounds are more than 2 µs apart (a loaded host).
+  constexpr int kSamples = 16, kMaxSamples = 64;
+  constexpr int64_t kWantedWidthNs = 2000;
   int64_t lowest = INT64_MIN, highest = INT64_MAX; // the offset's bounds
-  for (int i = 0; i < kSamples; ++i) {
+  for (int i = 0; i < kMaxSamples && (i < kSamples || highest - lowest > kWantedWidthNs); ++i) {
     Pm4Builder p;
     p.copy_data_to_mem(hw::pm4::COPY_DATA_TIMESTAMP, 0, signals_.va(SignalPage::kClockSample),
                        true);
