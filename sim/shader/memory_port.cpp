@@ -35,23 +35,26 @@ template <class T> void move_relaxed(uint8_t* dst, const uint8_t* src, size_t n)
 }
 
 // Both sides in guest memory at different alignments (a DMA copy of rows whose pitch is no
-// multiple of 8): the naturally aligned words covering the source are read into a host bounce
-// buffer, then written as aligned words, with bytes only at the ends of the destination. The
-// covering words lie in the source's page, so nothing outside it is touched.
+// multiple of 8): the source is read into a host bounce buffer as the aligned words inside it
+// (bytes at its ends: a DMA engine reads only what it copies, and the source may end inside a
+// host allocation mapped for DMA), then written as aligned words, with bytes only at the ends of
+// the destination.
 void move_misaligned(uint8_t* dst, const uint8_t* src, size_t n) {
   constexpr size_t kPiece = 4096;
-  alignas(8) uint8_t bounce[kPiece + 16];
+  uint8_t bounce[kPiece];
   while (n) {
     const size_t piece = std::min(n, kPiece);
-    const uintptr_t first = reinterpret_cast<uintptr_t>(src) & ~uintptr_t{7};
-    const uintptr_t end = (reinterpret_cast<uintptr_t>(src) + piece + 7) & ~uintptr_t{7};
-    move_relaxed<uint64_t>(bounce, reinterpret_cast<const uint8_t*>(first), end - first);
-    const uint8_t* from = bounce + (reinterpret_cast<uintptr_t>(src) - first);
+    const size_t src_head = std::min(piece, (8 - reinterpret_cast<uintptr_t>(src) % 8) % 8);
+    const size_t src_words = (piece - src_head) & ~size_t{7};
+    copy_relaxed<uint8_t>(bounce, src, src_head, false);
+    copy_relaxed<uint64_t>(bounce + src_head, src + src_head, src_words, false);
+    copy_relaxed<uint8_t>(bounce + src_head + src_words, src + src_head + src_words,
+                          piece - src_head - src_words, false);
     const size_t head = std::min(piece, (8 - reinterpret_cast<uintptr_t>(dst) % 8) % 8);
-    copy_relaxed<uint8_t>(dst, from, head, true);
+    copy_relaxed<uint8_t>(dst, bounce, head, true);
     const size_t words = (piece - head) & ~size_t{7};
-    copy_relaxed<uint64_t>(dst + head, from + head, words, true);
-    copy_relaxed<uint8_t>(dst + head + words, from + head + words, piece - head - words, true);
+    copy_relaxed<uint64_t>(dst + head, bounce + head, words, true);
+    copy_relaxed<uint8_t>(dst + head + words, bounce + head + words, piece - head - words, true);
     dst += piece, src += piece, n -= piece;
   }
 }
