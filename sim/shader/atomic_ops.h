@@ -41,7 +41,16 @@ enum class Rmw : uint8_t {
   SubClamp, // old >= data ? old - data : 0 (gfx12)
   PkAddF16,  // each 16-bit half: old + data as halves (gfx12)
   PkAddBF16, // each 16-bit half: old + data as bf16 (gfx12)
+  // gfx12 streamout's ordered add on {id dword, value dword}: when the id in memory is the
+  // data's id, the id moves to the next one and the value adds the data's high dword.
+  OrderedAdd,
 };
+
+// VGT_GS_MAX_WAVE_ID, where GLOBAL_ATOMIC_ORDERED_ADD_B64's ordered id wraps (RDNA4 ISA manual
+// pseudocode: (old_mem_id + 1) & VGT_GS_MAX_WAVE_ID). A geometry-engine register amcl's compute
+// queues never program; the model holds amdgpu's golden value for gfx10.3 (gfx_v10_0.c:
+// mmVGT_GS_MAX_WAVE_ID, mask 0xfff, value 0x3ff), as no gfx12 value is public.
+inline constexpr uint32_t kVgtGsMaxWaveId = 0x3ff;
 
 struct AtomicOp {
   Rmw rmw = Rmw::None;
@@ -292,6 +301,8 @@ constexpr AtomicOp flat_atomic(Op op) {
     return {Rmw::Inc, 8};
   case Op::atomic_dec_u64:
     return {Rmw::Dec, 8};
+  case Op::atomic_ordered_add_b64:
+    return {Rmw::OrderedAdd, 8};
   default:
     return {};
   }
@@ -378,6 +389,13 @@ template <class T> T rmw_result(Rmw rmw, T old, T data, T data2) {
     }
     break;
   }
+  case Rmw::OrderedAdd:
+    if constexpr (sizeof(T) == 8) {
+      const uint32_t id = uint32_t(old), value = uint32_t(old >> 32);
+      if (id != uint32_t(data)) return old;
+      return T((id + 1) & kVgtGsMaxWaveId) | (T(value + uint32_t(data >> 32)) << 32);
+    }
+    break;
   case Rmw::None:
     break;
   }

@@ -92,7 +92,8 @@ std::string unimplemented_text(Gfx gfx, const char* family, uint32_t code, uint3
   const std::string where = std::string(family) + " opcode " + std::to_string(code) + " (" +
                             hex32(d0) + ")";
   if (const char* name = not_executed_name(gfx, family, code))
-    return std::string(name) + " is not implemented: " + where;
+    return std::string(name) + " cannot run: " + not_executed_reason(gfx, family, code) + "; " +
+           where;
   return "unimplemented " + where;
 }
 

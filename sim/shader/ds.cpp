@@ -40,6 +40,7 @@ void Executor::exec_ds_dwords(Wave& w, const Inst& in) {
 void Executor::exec_ds(Wave& w, const Inst& in) {
   if (in.op == Op::ds_load_b32 || in.op == Op::ds_store_b32) return exec_ds_dwords(w, in);
   if (in.op == Op::ds_nop) return;
+  if (is_ds_bvh_stack(in.op)) return exec_ds_bvh_stack(w, in);
   if (in.op == Op::ds_swizzle_b32 || in.op == Op::ds_permute_b32 ||
       in.op == Op::ds_bpermute_b32 || in.op == Op::ds_bpermute_fi_b32)
     return exec_ds_cross_lane(w, in);

@@ -109,6 +109,10 @@ public:
   uint64_t run(Wave& wave, uint64_t& lane_instructions, uint64_t budget = ~uint64_t(0));
   // A new work-group starts on this executor: LDS reads as zeros again.
   void reset_lds() { std::fill(lds_.begin(), lds_.end(), uint8_t(0)); }
+  // The work-group's LDS as the waves left it (the execution tests read it).
+  void read_lds(uint32_t offset, void* out, uint32_t bytes) const {
+    std::memcpy(out, lds_.data() + offset, bytes);
+  }
   // Test hook: false sends every instruction through the general paths (valu.cpp, vopc.cpp,
   // flat.cpp, ds.cpp, ...), which the fast paths (valu_fast_path.cpp, memory_fast_path.cpp) must
   // agree with bit for bit.
@@ -176,6 +180,8 @@ private:
   // _addtid_ loads and stores).
   void exec_ds_counter(Wave& w, const Inst& in);
   void exec_ds_addtid(Wave& w, const Inst& in);
+  // ds_bvh.cpp: the ray-tracing stack operations, lane by lane.
+  void exec_ds_bvh_stack(Wave& w, const Inst& in);
   // flat_extra.cpp: gfx12's block moves (one lane) and the thread-id addressed global accesses.
   void block_lane(Wave& w, const Inst& in, MemoryPort& mem, uint64_t addr, unsigned lane);
   void exec_global_addtid(Wave& w, const Inst& in);

@@ -130,7 +130,8 @@ inline constexpr bool is_load_transpose(Op op) {
 }
 // FLAT-family operations that exist in the global segment only (llvm-mc-22 rejects the others).
 inline constexpr bool is_global_only(Op op) {
-  return is_cache_control(op) || is_flat_addtid(op) || is_load_transpose(op);
+  return is_cache_control(op) || is_flat_addtid(op) || is_load_transpose(op) ||
+         op == Op::atomic_ordered_add_b64;
 }
 // gfx12's block moves of up to 32 VGPRs, M0 picking which (RDNA4 ISA manual, 11.5): global and
 // scratch segments only.
@@ -142,6 +143,12 @@ inline constexpr bool is_block_move(Op op) {
 inline constexpr bool ds_without_addr(Op op) {
   return op == Op::ds_append || op == Op::ds_consume || op == Op::ds_load_addtid_b32 ||
          op == Op::ds_store_addtid_b32;
+}
+
+// The ray-tracing stack operations of the LDS (ds_bvh.cpp).
+inline constexpr bool is_ds_bvh_stack(Op op) {
+  return op == Op::ds_bvh_stack_rtn_b32 || op == Op::ds_bvh_stack_push8_pop1_rtn_b32 ||
+         op == Op::ds_bvh_stack_push8_pop2_rtn_b64;
 }
 
 // gfx12's 8-bit float conversions (RDNA4 ISA manual, 7.6.2): op_sel picks bytes or halves,

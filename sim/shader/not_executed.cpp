@@ -12,30 +12,51 @@ struct Named {
   const char* family;
   uint16_t code;
   const char* name;
+  const char* why;
 };
-// llvm-mc-22 --disassemble; the reasons they are not executed are in the decode sweep.
+// Mnemonics from llvm-mc-22 --disassemble, which decodes them all; why each cannot run from the
+// RDNA3/RDNA4 ISA manuals. tests/sim/decoder_test.cpp (NotExecutedListIsEnumerated) lists them.
 constexpr Named kNamed[] = {
-    {1, "SOPK", 22, "s_subvector_loop_begin"},
-    {1, "SOPK", 23, "s_subvector_loop_end"},
-    {2, "SOP1", 81, "s_barrier_init"},
-    {2, "SOP1", 82, "s_barrier_join"},
-    {2, "SOP1", 83, "s_alloc_vgpr"},
-    {2, "SOPP", 9, "s_waitcnt"},
-    {2, "SOPP", 21, "s_barrier_leave"},
-    {1, "DS", 173, "ds_bvh_stack_rtn_b32"},
-    {2, "DS", 224, "ds_bvh_stack_push4_pop1_rtn_b32"},
-    {2, "DS", 225, "ds_bvh_stack_push8_pop1_rtn_b32"},
-    {2, "DS", 226, "ds_bvh_stack_push8_pop2_rtn_b64"},
-    {2, "VFLAT", 115, "global_atomic_ordered_add_b64"},
+    {1, "SOPK", 22, "s_subvector_loop_begin",
+     "the RDNA3 ISA manual gives it no pseudocode, nor any public source its semantics"},
+    {1, "SOPK", 23, "s_subvector_loop_end",
+     "the RDNA3 ISA manual gives it no pseudocode, nor any public source its semantics"},
+    {2, "SOP1", 81, "s_barrier_init",
+     "RDNA4 has no named barriers (ISA manual 5.6; its SOP1 table has no opcode 81)"},
+    {2, "SOP1", 82, "s_barrier_join",
+     "RDNA4 has no named barriers (ISA manual 5.6; its SOP1 table has no opcode 82)"},
+    {2, "SOP1", 83, "s_alloc_vgpr",
+     "illegal unless the dispatch enables dynamic VGPRs (DVGPR_EN), which amcl never does "
+     "(RDNA4 ISA manual, S_ALLOC_VGPR)"},
+    {2, "SOPP", 21, "s_barrier_leave",
+     "RDNA4 has no named barriers (ISA manual 5.6; SOPP opcode 21 is reserved)"},
 };
+
+const Named* find(Gfx gfx, const char* family, uint32_t code) {
+  const unsigned gen = gfx == Gfx::v11 ? 1 : 2;
+  for (const Named& n : kNamed)
+    if ((n.gens & gen) && n.code == code && std::strcmp(n.family, family) == 0) return &n;
+  return nullptr;
+}
 
 } // namespace
 
 const char* not_executed_name(Gfx gfx, const char* family, uint32_t code) {
+  const Named* n = find(gfx, family, code);
+  return n ? n->name : nullptr;
+}
+
+const char* not_executed_reason(Gfx gfx, const char* family, uint32_t code) {
+  const Named* n = find(gfx, family, code);
+  return n ? n->why : nullptr;
+}
+
+std::vector<std::string> not_executed_names(Gfx gfx) {
   const unsigned gen = gfx == Gfx::v11 ? 1 : 2;
+  std::vector<std::string> names;
   for (const Named& n : kNamed)
-    if ((n.gens & gen) && n.code == code && std::strcmp(n.family, family) == 0) return n.name;
-  return nullptr;
+    if (n.gens & gen) names.emplace_back(n.name);
+  return names;
 }
 
 // Exports (EXP), parameter interpolation (VINTERP) and LDS parameter loads (LDSDIR) serve pixel

@@ -674,16 +674,13 @@ struct KnownGaps {
   size_t differ, refuse, accept;
 };
 // Why they remain:
-// - refuse: opcodes absent from gfx11_opcodes.def / gfx12_opcodes.def, which the executor cannot
-//   run: ds_bvh_stack_* (ray tracing: the manuals leave DECODE_ADDR, ENCODE_ADDR and
-//   INVALID_NODE undefined); global_atomic_ordered_add_b64 (transform feedback's ordered ids,
-//   which compute waves do not have); gfx12's s_barrier_init/join (SOP1: named barriers, which
-//   RDNA4 does not have; not in its manual's opcode table), s_alloc_vgpr (illegal unless the
-//   dispatch enables dynamic VGPRs, which amcl never does) and s_barrier_leave (SOPP,
-//   "Reserved" in the RDNA4 manual); gfx12's s_waitcnt (SOPP 9:
-//   in the RDNA4 manual's table, but gfx12 code uses the per-counter waits and
-//   Gfx12Execution.Gfx11CodeIsNotGfx12Code keeps it a fault); gfx11's s_subvector_loop_*
-//   (SOPK, not in the RDNA3 manual); and encodings amcl checks more strictly than LLVM:
+// - refuse: opcodes absent from gfx11_opcodes.def / gfx12_opcodes.def, which fault by name
+//   (not_executed.cpp, enumerated by Decoder.NotExecutedListIsEnumerated): gfx12's
+//   s_barrier_init/join (SOP1: named barriers, which RDNA4 does not have; not in its manual's
+//   opcode table), s_alloc_vgpr (illegal unless the dispatch enables dynamic VGPRs, which amcl
+//   never does) and s_barrier_leave (SOPP, "Reserved" in the RDNA4 manual); gfx11's
+//   s_subvector_loop_* (SOPK, no pseudocode in the RDNA3 manual); and encodings amcl checks
+//   more strictly than LLVM:
 //   s_movrelsd_2_b32 from a constant, v_pk_minimum/maximum_f16 with clamp, and the DPP16 forms
 //   of v_fma_mixlo/mixhi_f16 and v_cvt_pk_fp8/bf8_f32, whose quad_perm llvm-objdump-22 prints
 //   differently from the DPP dword;
@@ -703,18 +700,17 @@ constexpr KnownGaps kKnownGaps[] = {
     {11, "VOP3P", 3, 0, 16},
     {11, "DPP16", 76, 4, 497},
     {11, "DPP8", 50, 0, 380},
-    {11, "DS", 1, 8, 0},
+    {11, "DS", 1, 0, 0},
     {11, "MUBUF", 0, 0, 4},
     {12, "SOP1", 0, 18, 0},
-    {12, "SOPP", 2, 4, 2},
+    {12, "SOPP", 2, 1, 2},
     {12, "VOP1", 5, 0, 14},
     {12, "VOP3", 68, 0, 1427},
     {12, "VOP3SD", 46, 0, 567},
     {12, "VOP3P", 3, 2, 16},
     {12, "DPP16", 49, 10, 476},
     {12, "DPP8", 46, 0, 344},
-    {12, "DS", 1, 24, 0},
-    {12, "GLOBAL", 0, 7, 0},
+    {12, "DS", 1, 0, 0},
     // clang-format on
     // END GAPS
 };

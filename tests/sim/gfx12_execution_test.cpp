@@ -161,16 +161,69 @@ TEST(Gfx12Execution, ScalarFloatAndArchitectedWorkGroupIds) {
 }
 
 TEST(Gfx12Execution, Gfx11CodeIsNotGfx12Code) {
-  // s_waitcnt (gfx11 SOPP 9) does not exist on gfx12: the dispatch faults and names it.
+  // s_waitcnt_vscnt null, 0 (gfx11 SOPK 24) does not exist on gfx12 (llvm-mc-22 -mcpu=gfx1201
+  // cannot decode 0xbc7c0000): the dispatch faults and names the encoding.
   FlatMemory mem;
-  mem.put<uint32_t>(kCode, 0xBF890000);
+  mem.put<uint32_t>(kCode, 0xBC7C0000);
   mem.put<uint32_t>(kCode + 4, 0xBFB00000);
   const DispatchResult r = sim::test::dispatch(launch(), mem);
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.fault.find("SOPP"), std::string::npos) << r.fault;
+  EXPECT_NE(r.fault.find("SOPK"), std::string::npos) << r.fault;
   LaunchState l11 = launch();
   l11.gfx = Gfx::v11;
   EXPECT_TRUE(sim::test::dispatch(l11, mem).ok);
+}
+
+TEST(Gfx12Execution, SWaitcntIsAWait) {
+  // gfx12 kept s_waitcnt as SOPP 9 (RDNA4 ISA manual's SOPP table; llvm-mc-22 -mcpu=gfx1201
+  // decodes 0xbf89fc07 as "s_waitcnt lgkmcnt(0)"): memory is performed in program order, so the
+  // wait is satisfied at once and the program goes on.
+  FlatMemory mem;
+  mem.put<uint32_t>(kCode, 0xBF89FC07);
+  mem.put<uint32_t>(kCode + 4, 0xBF890000);
+  mem.put<uint32_t>(kCode + 8, 0xBFB00000);
+  const DispatchResult r = sim::test::dispatch(launch(), mem);
+  EXPECT_TRUE(r.ok) << r.fault;
+}
+
+// global_atomic_ordered_add_b64 v[2:3], v[0:1], v[4:5], off th:TH_ATOMIC_RETURN (llvm-mc-22
+// -mcpu=gfx1201: 0xee1cc07c 0x02100002 0x00000000) on {id, value} pairs, one per lane, against
+// the RDNA4 ISA manual's pseudocode: when the id in memory is the lane's id (DATA[31:0]) the id
+// moves to (id + 1) & VGT_GS_MAX_WAVE_ID (0x3ff) and the value adds DATA[63:32]; the old pair is
+// returned either way.
+TEST(Gfx12Execution, OrderedAddFollowsThePseudocode) {
+  FlatMemory mem;
+  const uint32_t code[] = {0xEE1CC07C, 0x02100002, 0x00000000, 0xBFB00000};
+  for (size_t i = 0; i < std::size(code); ++i) mem.put<uint32_t>(kCode + 4 * i, code[i]);
+  sim::test::WaveRunner runner(mem, kCode, Gfx::v12);
+  Wave w;
+  sim::test::start_wave(w, false, 8, kCode);
+  uint32_t old_id[32], old_value[32], id[32], add[32];
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    old_id[lane] = lane % 4 == 3 ? 0x3ffu : lane * 37u;
+    old_value[lane] = lane % 5 == 4 ? 0xfffffff0u : lane * 1000u;
+    id[lane] = lane % 3 == 1 ? old_id[lane] + 1 : old_id[lane]; // some lanes out of order
+    add[lane] = 16u + lane;
+    const uint64_t a = kBuf + 8 * lane;
+    mem.put<uint32_t>(a, old_id[lane]);
+    mem.put<uint32_t>(a + 4, old_value[lane]);
+    w.v(0, lane) = uint32_t(a);
+    w.v(1, lane) = uint32_t(a >> 32);
+    w.v(4, lane) = id[lane];
+    w.v(5, lane) = add[lane];
+  }
+  runner.run(w);
+  ASSERT_TRUE(w.done);
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    const bool in_order = id[lane] == old_id[lane];
+    const uint64_t a = kBuf + 8 * lane;
+    EXPECT_EQ(mem.get<uint32_t>(a), in_order ? (old_id[lane] + 1) & 0x3ffu : old_id[lane])
+        << "lane " << lane;
+    EXPECT_EQ(mem.get<uint32_t>(a + 4), in_order ? old_value[lane] + add[lane] : old_value[lane])
+        << "lane " << lane;
+    EXPECT_EQ(w.v(2, lane), old_id[lane]) << "lane " << lane;
+    EXPECT_EQ(w.v(3, lane), old_value[lane]) << "lane " << lane;
+  }
 }
 
 TEST(Gfx12Execution, BarrierWaitWithoutSignalFaults) {
