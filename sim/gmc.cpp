@@ -59,6 +59,65 @@ uint8_t* Gmc::translate(uint64_t va, size_t len, bool write, bool execute) {
   return resolve(pte, va, len, write, execute);
 }
 
+uint8_t* Gmc::translate_run(uint64_t va, size_t len, bool write, size_t& run) {
+  run = std::min<size_t>(len, 4096 - (va & 4095));
+  uint8_t* p = translate(va, run, write); // the first page: the TLB, the aperture, its faults
+  if (run == len) return p;
+  const unsigned slot = unsigned((va >> 12) % Tlb::kEntries);
+  if (tlb.page[slot] != va >> 12) {
+    // Not cached, so translate took the system aperture: frame-buffer addresses, contiguous.
+    const uint64_t high =
+        (uint64_t(regs_.read(reg(hub_.SYSTEM_APERTURE_HIGH_ADDR)) & 0x3fffffff) << 18) | 0x3ffff;
+    const uint64_t fb = uint64_t(regs_.read(reg(hub_.FB_LOCATION_BASE)) & 0xffffff) << 24;
+    const uint64_t end = std::min(high + 1, fb + vram_size_);
+    if (va < end) run = std::min<uint64_t>(len, end - va);
+    return p;
+  }
+  const uint64_t pte = tlb.pte[slot];
+  const uint64_t more = extend_run(va, pte, len - run, write);
+  if (!more) return p;
+  const uint64_t pa = (pte & gmc::kAddressMask) + (va & 4095);
+  // One lookup for the whole run; a run the IOMMU does not map in one piece goes page by page.
+  uint8_t* whole =
+      (pte & gmc::PTE_SYSTEM) ? iommu_.translate(pa, run + more) : vram_at(pa, run + more);
+  if (whole != p) return p;
+  run += more;
+  return p;
+}
+
+uint64_t Gmc::extend_run(uint64_t va, uint64_t pte, uint64_t want, bool write) const {
+  Leaf leaf;
+  try {
+    // The cached entry must be what the tables say now, or the run would mix the two.
+    if (walk(va, 1, write, &leaf) != pte) return 0;
+  } catch (const shader::MemoryFault&) {
+    return 0;
+  }
+  const VmHubRegs& h = hub_;
+  const uint64_t start = regs_.read64(reg(h.PAGE_TABLE_START_LO32), reg(h.PAGE_TABLE_START_HI32))
+                         << 12;
+  const uint64_t last =
+      (regs_.read64(reg(h.PAGE_TABLE_END_LO32), reg(h.PAGE_TABLE_END_HI32)) << 12) + 4095;
+  const uint64_t page_va = va & ~uint64_t(4095);
+  if (page_va + 4096 - 1 >= last) return 0;
+  want = std::min(want, last - (page_va + 4096) + 1); // walk's range check, for the whole run
+  const uint64_t need = write ? gmc::PTE_WRITEABLE : gmc::PTE_READABLE;
+  const uint64_t pde_pte = gmc::pde_pte_flag(model_.pte_format);
+  // The rest of the leaf entry's own block (nothing for a 4 KiB PTE), then the next entries of
+  // its table while they continue it.
+  const uint64_t block = 1ull << gmc::level_shift(leaf.level);
+  uint64_t got = block - ((page_va - start) & (block - 1)) - 4096;
+  uint64_t expect = (pte & gmc::kAddressMask) + 4096 + got;
+  for (unsigned i = leaf.index + 1; got < want && i < gmc::kEntriesPerTable; ++i) {
+    const uint64_t e = read_entry(leaf.table, i, va);
+    if (!(e & gmc::PTE_VALID) || !(e & need) || (e & gmc::PTE_SYSTEM) != (pte & gmc::PTE_SYSTEM) ||
+        (e & gmc::kAddressMask) != expect || (leaf.level == 1 && !(e & pde_pte)))
+      break;
+    got += block, expect += block;
+  }
+  return std::min(got, want);
+}
+
 uint8_t* Gmc::system_aperture(uint64_t va, size_t len, bool write) const {
   const uint64_t low = uint64_t(regs_.read(reg(hub_.SYSTEM_APERTURE_LOW_ADDR)) & 0x3fffffff) << 18;
   const uint64_t high =
@@ -70,7 +129,7 @@ uint8_t* Gmc::system_aperture(uint64_t va, size_t len, bool write) const {
   return p;
 }
 
-uint64_t Gmc::walk(uint64_t va, size_t len, bool write) const {
+uint64_t Gmc::walk(uint64_t va, size_t len, bool write, Leaf* leaf) const {
   const VmHubRegs& h = hub_;
   const uint32_t cntl = regs_.read(reg(h.CONTEXT0_CNTL));
   if (!(cntl & VM_CONTEXT_CNTL_ENABLE)) fault("VMID 0 context disabled", va, write);
@@ -95,6 +154,7 @@ uint64_t Gmc::walk(uint64_t va, size_t len, bool write) const {
     unsigned index = unsigned(rel >> gmc::level_shift(unsigned(level))) & 511;
     entry = read_entry(table, index, va);
     if (!(entry & gmc::PTE_VALID)) fault("invalid page table entry", va, write);
+    if (leaf) *leaf = Leaf{table, index, unsigned(level)};
     if (level == 0) {
       page_size = gmc::kPageSize;
       break;

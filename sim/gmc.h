@@ -29,6 +29,11 @@ public:
         vram_size_(vram_size), iommu_(iommu) {}
 
   uint8_t* translate(uint64_t va, size_t len, bool write, bool execute = false) override;
+  // The run of pages after va's that continue it in host memory with the same rights: one
+  // walk, then the leaf table's next entries (or the rest of a 2 MiB PDE-as-PTE block), each
+  // taken from the TLB when it holds the page, as a page-by-page walk would; the run ends
+  // before the first page that differs or would fault, and the IOMMU is asked once per run.
+  uint8_t* translate_run(uint64_t va, size_t len, bool write, size_t& run) override;
   // The BAR5 dword index of one of this hub's registers.
   uint32_t reg(am::hw::Reg r) const { return seg_[r.base_idx] + r.offset; }
   const am::hw::VmHubRegs& hub() const { return hub_; }
@@ -46,8 +51,18 @@ private:
   // (amdgpu and tinygrad's AM aim it at the frame buffer). nullptr outside the aperture.
   uint8_t* system_aperture(uint64_t va, size_t len, bool write) const;
   uint64_t read_entry(uint64_t table_pa, unsigned index, uint64_t va) const;
-  // Walks the page tables: the leaf entry for va's 4 KiB page, its address narrowed to that page.
-  uint64_t walk(uint64_t va, size_t len, bool write) const;
+  // Where a walk ended: the table holding the leaf entry, its index and level (0: a PTB,
+  // 1: a PDE-as-PTE block).
+  struct Leaf {
+    uint64_t table = 0;
+    unsigned index = 0, level = 0;
+  };
+  // Walks the page tables: the leaf entry for va's 4 KiB page, its address narrowed to that
+  // page; `leaf` (optional) receives where it was found.
+  uint64_t walk(uint64_t va, size_t len, bool write, Leaf* leaf = nullptr) const;
+  // How many bytes after va's page (up to `want`) continue `pte`'s page contiguously with the
+  // same rights, 0 when none do. Never faults.
+  uint64_t extend_run(uint64_t va, uint64_t pte, uint64_t want, bool write) const;
   // Checks the entry's permissions and returns the host memory behind it.
   uint8_t* resolve(uint64_t pte, uint64_t va, size_t len, bool write, bool execute) const;
   [[noreturn]] void fault(const char* what, uint64_t va, bool write) const;

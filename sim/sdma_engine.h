@@ -3,6 +3,7 @@
 #pragma once
 #include "device_services.h"
 #include "engine.h"
+#include "shader/worker_pool.h"
 
 #include <cstdint>
 #include <mutex>
@@ -40,6 +41,9 @@ private:
   std::atomic<bool> enabled_ = false;
   std::atomic<bool> abort_ = false; // raised by disable() to end a poll
   std::mutex ring_mutex_;
+  // Host threads that share a long linear copy with the engine's own (the engine moves its
+  // bytes as fast as the host can, not at a modelled rate).
+  shader::WorkerPool copiers_;
 };
 
 } // namespace sim

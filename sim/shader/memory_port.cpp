@@ -1,8 +1,12 @@
 #include "memory_port.h"
 
+#include "worker_pool.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <exception>
+#include <vector>
 
 namespace sim::shader {
 namespace {
@@ -59,6 +63,19 @@ void move_misaligned(uint8_t* dst, const uint8_t* src, size_t n) {
   }
 }
 
+// One translated run of a DMA copy, in the widest words both sides' alignment allows.
+void move_run(uint8_t* dst, const uint8_t* src, size_t n) {
+  const uintptr_t both = reinterpret_cast<uintptr_t>(src) | reinterpret_cast<uintptr_t>(dst) | n;
+  if (both % 8 == 0)
+    move_relaxed<uint64_t>(dst, src, n);
+  else if (both % 4 == 0)
+    move_relaxed<uint32_t>(dst, src, n);
+  else if (n < 16)
+    move_relaxed<uint8_t>(dst, src, n);
+  else
+    move_misaligned(dst, src, n);
+}
+
 void guest_copy(uint8_t* dst, const uint8_t* src, size_t n, bool to_guest) {
   const uintptr_t guest = reinterpret_cast<uintptr_t>(to_guest ? dst : src);
   if ((guest | n) % 8 == 0) copy_relaxed<uint64_t>(dst, src, n, to_guest);
@@ -91,16 +108,65 @@ void MemoryPort::write(uint64_t va, const void* src, size_t len) {
 
 void MemoryPort::copy(uint64_t dst_va, uint64_t src_va, size_t len) {
   while (len) {
-    const size_t chunk = std::min({len, contiguous(src_va), contiguous(dst_va)});
-    const uint8_t* src = translate(src_va, chunk, false);
-    uint8_t* dst = translate(dst_va, chunk, true);
-    const uintptr_t both = reinterpret_cast<uintptr_t>(src) | reinterpret_cast<uintptr_t>(dst) | chunk;
-    if (both % 8 == 0) move_relaxed<uint64_t>(dst, src, chunk);
-    else if (both % 4 == 0) move_relaxed<uint32_t>(dst, src, chunk);
-    else if (chunk < 16) move_relaxed<uint8_t>(dst, src, chunk);
-    else move_misaligned(dst, src, chunk);
+    // Both sides' runs (whole pages to a page table's end) before moving any byte, so a fault
+    // on either side stops the copy where page-by-page translation would.
+    size_t src_run = 0, dst_run = 0;
+    const uint8_t* src = translate_run(src_va, len, false, src_run);
+    uint8_t* dst = translate_run(dst_va, src_run, true, dst_run);
+    const size_t chunk = std::min(src_run, dst_run);
+    move_run(dst, src, chunk);
     src_va += chunk, dst_va += chunk, len -= chunk;
   }
+}
+
+void MemoryPort::copy_parallel(uint64_t dst_va, uint64_t src_va, size_t len, WorkerPool& pool,
+                               unsigned parts) {
+  if (parts < 2 || (dst_va < src_va + len && src_va < dst_va + len))
+    return copy(dst_va, src_va, len); // overlapping ranges copy forwards
+  struct Run {
+    uint8_t* dst;
+    const uint8_t* src;
+    size_t n;
+  };
+  std::vector<Run> runs;
+  std::exception_ptr fault;
+  size_t planned = 0;
+  uintptr_t src_lo = UINTPTR_MAX, src_hi = 0, dst_lo = UINTPTR_MAX, dst_hi = 0;
+  try {
+    while (planned < len) {
+      size_t src_run = 0, dst_run = 0;
+      const uint8_t* src = translate_run(src_va + planned, len - planned, false, src_run);
+      uint8_t* dst = translate_run(dst_va + planned, src_run, true, dst_run);
+      const size_t n = std::min(src_run, dst_run);
+      runs.push_back({dst, src, n});
+      planned += n;
+      src_lo = std::min(src_lo, reinterpret_cast<uintptr_t>(src));
+      src_hi = std::max(src_hi, reinterpret_cast<uintptr_t>(src) + n);
+      dst_lo = std::min(dst_lo, reinterpret_cast<uintptr_t>(dst));
+      dst_hi = std::max(dst_hi, reinterpret_cast<uintptr_t>(dst) + n);
+    }
+  } catch (const MemoryFault&) {
+    fault = std::current_exception();
+  }
+  // Two addresses of one page (the same memory mapped twice) would make the order matter.
+  if (src_lo < dst_hi && dst_lo < src_hi) parts = 1;
+  // Slices cut at 4 KiB multiples of the copy, so each side keeps its alignment in every slice.
+  auto slice = [&](unsigned i) {
+    const size_t begin = i ? planned * i / parts & ~size_t{4095} : 0;
+    const size_t end = i + 1 < parts ? planned * (i + 1) / parts & ~size_t{4095} : planned;
+    size_t at = 0;
+    for (const Run& r : runs) {
+      const size_t from = std::max(begin, at), to = std::min(end, at + r.n);
+      if (from < to) move_run(r.dst + (from - at), r.src + (from - at), to - from);
+      at += r.n;
+      if (at >= end) break;
+    }
+  };
+  if (parts == 1)
+    slice(0);
+  else
+    pool.run(parts, slice);
+  if (fault) std::rethrow_exception(fault);
 }
 
 void MemoryPort::store32(uint64_t va, uint32_t value) {

@@ -2,10 +2,13 @@
 // land where a byte-by-byte copy would put them, across page boundaries, and nothing beside the
 // destination changes.
 #include "flat_memory.h"
+#include "sim/shader/worker_pool.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -70,6 +73,63 @@ TEST(MemoryPortCopy, ReadsNothingPastTheSourcesEnd) {
     std::fill_n(mem.dst.get(), size + 16, uint8_t(0));
     mem.copy(TwoAllocations::kDst + 5, TwoAllocations::kSrc + 3, size - 3);
     for (size_t i = 0; i + 3 < size; ++i) ASSERT_EQ(mem.dst[5 + i], mem.src[3 + i]) << i;
+  }
+}
+
+// The emulated SDMA's long copies (MemoryPort::copy_parallel): translated a run at a time
+// (here runs end where a page of the source is unreadable) and moved by several threads, they
+// leave memory exactly as copy() does, including when a page in the middle faults: the bytes
+// before that page moved, none after, and the fault reaches the caller.
+struct Holed : sim::shader::MemoryPort {
+  static constexpr uint64_t kSrc = 0x1000000, kDst = 0x4000000, kBytes = 6 << 20;
+  std::vector<uint8_t> src = std::vector<uint8_t>(kBytes), dst = std::vector<uint8_t>(kBytes);
+  uint64_t hole = ~uint64_t{0}; // a source page that faults
+  uint8_t* translate(uint64_t va, size_t len, bool write, bool) override {
+    if (va >= kSrc && va - kSrc + len <= kBytes && !write && (va >> 12) != (hole >> 12))
+      return src.data() + (va - kSrc);
+    if (va >= kDst && va - kDst + len <= kBytes) return dst.data() + (va - kDst);
+    throw sim::shader::MemoryFault(va, write, "unmapped");
+  }
+  // Runs as long as the range is mapped (the GMC's end at page tables and holes).
+  uint8_t* translate_run(uint64_t va, size_t len, bool write, size_t& run) override {
+    uint8_t* p = translate(va, 1, write, false);
+    const uint64_t end =
+        va < kDst ? (hole > va ? std::min<uint64_t>(hole & ~uint64_t{4095}, kSrc + kBytes)
+                               : kSrc + kBytes)
+                  : kDst + kBytes;
+    run = std::min<uint64_t>(len, std::max<uint64_t>(end - va, 4096 - (va & 4095)));
+    return p;
+  }
+};
+
+TEST(MemoryPortCopy, ParallelCopiesMoveWhatCopyMovesAndStopAtAFault) {
+  sim::shader::WorkerPool pool;
+  for (const uint64_t hole : {~uint64_t{0}, uint64_t{Holed::kSrc + (3 << 20) + 5 * 4096}}) {
+    for (const size_t off : {size_t{0}, size_t{3}}) {
+      Holed a, b;
+      for (size_t i = 0; i < Holed::kBytes; ++i) a.src[i] = b.src[i] = uint8_t(i * 31 + (i >> 12));
+      a.hole = b.hole = hole;
+      const size_t len = Holed::kBytes - 4096 - off;
+      bool a_faulted = false, b_faulted = false;
+      try {
+        a.copy(Holed::kDst + 4096 - off, Holed::kSrc + off, len);
+      } catch (const sim::shader::MemoryFault&) {
+        a_faulted = true;
+      }
+      try {
+        b.copy_parallel(Holed::kDst + 4096 - off, Holed::kSrc + off, len, pool, 3);
+      } catch (const sim::shader::MemoryFault& f) {
+        b_faulted = true;
+        EXPECT_EQ(f.address >> 12, hole >> 12);
+      }
+      EXPECT_EQ(a_faulted, hole != ~uint64_t{0});
+      EXPECT_EQ(b_faulted, a_faulted);
+      ASSERT_EQ(a.dst, b.dst) << "hole " << hole << " offset " << off;
+      if (hole == ~uint64_t{0})
+        EXPECT_EQ(std::memcmp(b.dst.data() + 4096 - off, b.src.data() + off, len), 0);
+      else
+        EXPECT_EQ(b.dst[hole - Holed::kSrc - off + 4096 - off], 0) << "a byte past the fault";
+    }
   }
 }
 
