@@ -320,6 +320,9 @@ bool Executor::exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool s
           page = addr[lane] >> 12;
         }
         host[lane] = reinterpret_cast<uint32_t*>(host_page + (addr[lane] & 4095));
+        // The line is requested now, while the other lanes translate: a gather's misses start
+        // before the access loop instead of queuing behind the translation loop's branches.
+        __builtin_prefetch(host[lane]);
         translated |= 1u << lane;
       }
     } catch (const MemoryFault&) {
