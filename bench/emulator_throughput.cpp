@@ -156,14 +156,19 @@ struct Target {
 
 // Sums the emulator's per-dispatch counts written since `from` bytes into the stats file:
 // lane-instructions, and wave-instructions into `waves` when given.
+// `cpu_s`, when given, receives the dispatching thread's CPU seconds (cpu_ns).
 unsigned long long lane_instructions(const std::string& path, std::streamoff& from,
-                                     unsigned long long* waves = nullptr) {
+                                     unsigned long long* waves = nullptr, double* cpu_s = nullptr) {
   std::ifstream f(path);
   f.seekg(from);
   std::string line;
   unsigned long long total = 0;
   if (waves) *waves = 0;
+  if (cpu_s) *cpu_s = 0;
   while (std::getline(f, line)) {
+    auto c = line.find(" cpu_ns=");
+    if (cpu_s && c != std::string::npos)
+      *cpu_s += 1e-9 * std::strtod(line.c_str() + c + 8, nullptr);
     auto p = line.find("lane_instructions=");
     if (p != std::string::npos) total += std::strtoull(line.c_str() + p + 18, nullptr, 10);
     auto q = line.find(" instructions=");
@@ -225,16 +230,22 @@ int main(int argc, char** argv) {
   if (const char* env = std::getenv("AMCL_SIM_THREADS")) threads = std::max(1, std::atoi(env));
   // The best of three runs of each kernel (the machines are noisy), after a warm-up run (code
   // upload, decode).
-  auto best_run = [&](Target& t, const Case& c, unsigned long long& lanes) {
+  // `cpu_s`: the least CPU time of the three runs' dispatches (the whole emulator's with one
+  // emulator thread, which runs the work-groups on the dispatching thread).
+  auto best_run = [&](Target& t, const Case& c, unsigned long long& lanes,
+                      double* cpu_s = nullptr) {
     t.run(c.kernel, c.items, c.local);
     lane_instructions(stats, offset);
     Run a = t.run(c.kernel, c.items, c.local);
-    lanes = lane_instructions(stats, offset);
+    double cpu = 0, least = 0;
+    lanes = lane_instructions(stats, offset, nullptr, &least);
     for (int rep = 0; rep < 2; ++rep) {
       const Run again = t.run(c.kernel, c.items, c.local);
       if (again.seconds < a.seconds) a = again;
+      lane_instructions(stats, offset, nullptr, &cpu);
+      least = std::min(least, cpu);
     }
-    lane_instructions(stats, offset);
+    if (cpu_s) *cpu_s = least;
     return a;
   };
   struct Moved {
@@ -242,16 +253,23 @@ int main(int argc, char** argv) {
     double bytes_per_s;
   };
   std::vector<Moved> moved;
-  std::printf("%-10s %14s %12s %16s %14s %12s %10s\n", "kernel", "lane-instr", "amcl s",
-              "lane-instr/s", "per thread", "PoCL s", "slowdown");
+  // "per CPU s": lane-instructions per second of the emulator's CPU time, printed with one
+  // emulator thread (AMCL_SIM_THREADS=1); on a loaded machine it moves less than the wall time.
+  std::printf("%-10s %14s %12s %16s %14s %12s %10s %12s\n", "kernel", "lane-instr", "amcl s",
+              "lane-instr/s", "per thread", "PoCL s", "slowdown", "per CPU s");
+  auto per_cpu = [&](unsigned long long lanes, double cpu) {
+    return threads == 1 && cpu > 0 ? double(lanes) / cpu : 0.0;
+  };
   for (const Case& c : cases) {
     if (!wanted(c.kernel)) continue;
     unsigned long long lanes = 0;
-    Run a = best_run(amcl, c, lanes);
+    double cpu = 0;
+    Run a = best_run(amcl, c, lanes, &cpu);
     Run p = pocl ? pocl.run(c.kernel, c.items, c.local) : Run{};
     const double rate = a.seconds > 0 ? lanes / a.seconds : 0.0;
-    std::printf("%-10s %14llu %12.4f %16.3e %14.3e %12.4f %10.1f%s\n", c.kernel, lanes, a.seconds,
-                rate, rate / threads, p.seconds, p.seconds > 0 ? a.seconds / p.seconds : 0.0,
+    std::printf("%-10s %14llu %12.4f %16.3e %14.3e %12.4f %10.1f %12.3e%s\n", c.kernel, lanes,
+                a.seconds, rate, rate / threads, p.seconds,
+                p.seconds > 0 ? a.seconds / p.seconds : 0.0, per_cpu(lanes, cpu),
                 a.ok ? "" : "  (amcl run FAILED)");
     if (a.seconds > 0) moved.push_back({c.kernel, double(c.items) * c.bytes / a.seconds});
   }
@@ -261,11 +279,13 @@ int main(int argc, char** argv) {
     if (!amcl64) break;
     if (!wanted(c.kernel)) continue;
     unsigned long long lanes = 0;
-    Run a = best_run(amcl64, c, lanes);
+    double cpu = 0;
+    Run a = best_run(amcl64, c, lanes, &cpu);
     const double rate = a.seconds > 0 ? lanes / a.seconds : 0.0;
     const std::string name = std::string(c.kernel) + "/w64";
-    std::printf("%-10s %14llu %12.4f %16.3e %14.3e%s\n", name.c_str(), lanes, a.seconds, rate,
-                rate / threads, a.ok ? "" : "  (amcl run FAILED)");
+    std::printf("%-10s %14llu %12.4f %16.3e %14.3e %12s %10s %12.3e%s\n", name.c_str(), lanes,
+                a.seconds, rate, rate / threads, "", "", per_cpu(lanes, cpu),
+                a.ok ? "" : "  (amcl run FAILED)");
     if (a.seconds > 0) moved.push_back({name, double(c.items) * c.bytes / a.seconds});
   }
   // Roofline: global memory bytes read and written per second by the emulated GPU, against

@@ -63,7 +63,9 @@ private:
   void advance(uint64_t dwords) {
     rptr_.store(rptr_.load(std::memory_order_relaxed) + dwords, std::memory_order_release);
   }
-  void record_stats(const char* path, const shader::DispatchResult& r, std::chrono::nanoseconds took);
+  void record_stats(const char* path, const shader::DispatchResult& r,
+                    std::chrono::nanoseconds took, std::chrono::nanoseconds cpu);
+  static int64_t thread_cpu_ns();
 
   DeviceServices& dev_;
   std::atomic<uint64_t> last_wptr_ = 0;
