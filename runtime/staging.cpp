@@ -3,6 +3,7 @@
 #include "am/device_error.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -58,6 +59,8 @@ constexpr size_t kDirectMin = 1 << 20;
 // transfer that finds the slot busy goes through staging instead of waiting for it.
 std::mutex direct_slot;
 
+std::atomic<uint64_t> direct_count{0};
+
 void run_sdma_copy(am::Device& dev, uint64_t dst, uint64_t src, size_t n) {
   am::SdmaBuilder b;
   b.copy_linear(dst, src, n);
@@ -87,6 +90,7 @@ bool copy_direct(am::Device& dev, uint64_t device_va, const uint8_t* host, size_
     throw;
   }
   dev.unmap_transfer(mapped);
+  direct_count.fetch_add(1, std::memory_order_relaxed);
   return true;
 }
 
@@ -126,23 +130,31 @@ void copy_to_device(cl_command_queue q, uint64_t dst_va, const uint8_t* src, siz
   copy_to_device(device_of(q), q->staging, dst_va, src, size);
 }
 
+uint64_t direct_transfers() {
+  return direct_count.load(std::memory_order_relaxed);
+}
+
 void copy_from_device(cl_command_queue q, uint8_t* dst, uint64_t src_va, size_t size) {
-  am::Device& dev = device_of(q);
+  copy_from_device(device_of(q), q->staging, dst, src_va, size);
+}
+
+void copy_from_device(am::Device& dev, am::Allocation& staging, uint8_t* dst, uint64_t src_va,
+                      size_t size) {
   if (copy_direct(dev, src_va, dst, size, false)) return;
-  ensure_staging(q);
+  ensure_staging(dev, staging);
   const size_t chunks = (size + kHalf - 1) / kHalf;
   auto bytes = [&](size_t c) { return std::min<size_t>(size - c * kHalf, kHalf); };
   uint64_t pending[2] = {0, 0};
   try {
-    pending[0] = submit_copy(dev, q->staging.va, src_va, bytes(0));
+    pending[0] = submit_copy(dev, staging.va, src_va, bytes(0));
     for (size_t c = 0; c < chunks; ++c) {
       const size_t half = c & 1;
       dev.wait(am::Engine::Sdma, pending[half]);
       pending[half] = 0;
       if (c + 1 < chunks) // the next chunk lands in the other half while this one is read out
-        pending[half ^ 1] = submit_copy(dev, q->staging.va + (half ^ 1) * kHalf,
+        pending[half ^ 1] = submit_copy(dev, staging.va + (half ^ 1) * kHalf,
                                         src_va + (c + 1) * kHalf, bytes(c + 1));
-      std::memcpy(dst + c * kHalf, q->staging.cpu + half * kHalf, bytes(c));
+      std::memcpy(dst + c * kHalf, staging.cpu + half * kHalf, bytes(c));
     }
   } catch (...) {
     try {

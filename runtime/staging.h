@@ -17,7 +17,12 @@ inline constexpr uint64_t kStagingBytes = 4 << 20; // two halves, see copy_to_de
 void copy_to_device(am::Device& dev, am::Allocation& staging, uint64_t dst_va, const uint8_t* src,
                     size_t size);
 void copy_to_device(cl_command_queue q, uint64_t dst_va, const uint8_t* src, size_t size);
+void copy_from_device(am::Device& dev, am::Allocation& staging, uint8_t* dst, uint64_t src_va,
+                      size_t size);
 void copy_from_device(cl_command_queue q, uint8_t* dst, uint64_t src_va, size_t size);
+// Host <-> device copies made so far in this process by DMA of the application's own pages
+// (for tests: a large transfer must not stage).
+uint64_t direct_transfers();
 void ensure_staging(cl_command_queue q);
 // Submits SDMA packets and waits for them.
 void run_sdma(am::Device& dev, const am::SdmaBuilder& packets);
