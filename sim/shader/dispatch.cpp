@@ -13,7 +13,6 @@
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <thread>
 
 namespace sim::shader {
@@ -107,9 +106,12 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
   std::atomic<bool> stop{false};
   std::mutex result_mutex;
   // One decoded program for all workers: the cached one, or (without a cache) this dispatch's.
-  std::optional<Program> own_program;
-  Program& program = programs ? programs->get(L.pgm_addr, L.gfx, memory)
-                               : own_program.emplace(memory, L.pgm_addr, L.gfx);
+  // On the heap, and only without a cache: an empty std::optional<Program> on the stack was
+  // zeroed in full (8 KiB of instruction index) on every dispatch.
+  std::unique_ptr<Program> own_program;
+  Program& program = programs
+                         ? programs->get(L.pgm_addr, L.gfx, memory)
+                         : *(own_program = std::make_unique<Program>(memory, L.pgm_addr, L.gfx));
   auto worker = [&](unsigned index) {
     TranslationCache cache(memory);
     // One executor (and its LDS) and one set of waves serve all of this thread's work-groups:

@@ -62,8 +62,8 @@ public:
   uint64_t entry() const { return base_; }
   Gfx gfx() const { return gfx_; }
   // Points the program at a new dispatch's memory; false when any code page it decoded from
-  // is unmapped or changed (the program must then be decoded afresh). Not while a dispatch
-  // runs it.
+  // is unmapped or a byte it decoded changed (the program must then be decoded afresh). Not
+  // while a dispatch runs it.
   bool revalidate(MemoryPort& memory);
   // Points the program at a new dispatch's memory whatever its pages hold (a stale reuse).
   void rebind(MemoryPort& memory) { memory_ = &memory; }
@@ -74,12 +74,17 @@ private:
   static constexpr uint64_t kChunk = 1024;          // index slots allocated together
   using Slot = std::atomic<const Inst*>;
   const Inst& decode_at(uint64_t pc, MemoryPort& memory);
-  void snapshot_page(uint64_t page_va, MemoryPort& memory);
+  void snapshot_dword(uint64_t va, MemoryPort& memory);
   MemoryPort* memory_;
   uint64_t base_;
   Gfx gfx_;
   std::mutex decode_mutex_; // guards everything below but the published index slots
-  std::unordered_map<uint64_t, std::vector<uint8_t>> pages_; // page address -> its bytes
+  // A code page's bytes as decoded, and the range [lo, hi) decodes read of it.
+  struct PageCopy {
+    std::vector<uint8_t> bytes;
+    uint32_t lo, hi;
+  };
+  std::unordered_map<uint64_t, PageCopy> pages_; // page address -> its copy
   // dword offset from base_ -> its instruction, or null: chunks of kChunk slots.
   std::array<std::atomic<Slot*>, kMaxIndexed / kChunk> chunks_{};
   std::vector<std::unique_ptr<Slot[]>> owned_chunks_;

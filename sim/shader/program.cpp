@@ -3,6 +3,7 @@
 // bytes (ProgramCache).
 #include "executor.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace sim::shader {
@@ -12,11 +13,14 @@ Program::Program(MemoryPort& memory, uint64_t entry, Gfx gfx)
 
 Program::~Program() = default;
 
+// Compares only the bytes decodes read (an empty kernel's one dword, not its page's 4 KiB):
+// once per dispatch, the whole page's memcmp was a tenth of the emulated MEC's time.
 bool Program::revalidate(MemoryPort& memory) {
   std::lock_guard lock(decode_mutex_);
-  for (const auto& [page, bytes] : pages_) {
+  for (const auto& [page, copy] : pages_) {
     try {
-      if (std::memcmp(memory.translate(page, 4096, false, true), bytes.data(), 4096) != 0)
+      const uint8_t* now = memory.translate(page, 4096, false, true);
+      if (std::memcmp(now + copy.lo, copy.bytes.data() + copy.lo, copy.hi - copy.lo) != 0)
         return false;
     } catch (const MemoryFault&) {
       return false;
@@ -26,11 +30,18 @@ bool Program::revalidate(MemoryPort& memory) {
   return true;
 }
 
-// Keeps the bytes of a code page the program decodes from, for revalidate.
-void Program::snapshot_page(uint64_t page_va, MemoryPort& memory) {
-  if (pages_.count(page_va)) return;
-  const uint8_t* p = memory.translate(page_va, 4096, false, true);
-  pages_.emplace(page_va, std::vector<uint8_t>(p, p + 4096));
+// Keeps the bytes of the code page holding the dword at `va`, and marks that dword as read by
+// a decode, for revalidate.
+void Program::snapshot_dword(uint64_t va, MemoryPort& memory) {
+  const uint64_t page_va = va & ~uint64_t(4095);
+  auto it = pages_.find(page_va);
+  if (it == pages_.end()) {
+    const uint8_t* p = memory.translate(page_va, 4096, false, true);
+    it = pages_.emplace(page_va, PageCopy{std::vector<uint8_t>(p, p + 4096), 4096, 0}).first;
+  }
+  const uint32_t off = uint32_t(va & 4095);
+  it->second.lo = std::min(it->second.lo, off);
+  it->second.hi = std::max(it->second.hi, off + 4);
 }
 
 const Inst& Program::decode_at(uint64_t pc, MemoryPort& memory) {
@@ -50,7 +61,7 @@ const Inst& Program::decode_at(uint64_t pc, MemoryPort& memory) {
   for (; n < 3; ++n) {
     try {
       std::memcpy(&words[n], memory.translate(pc + 4 * n, 4, false, true), 4);
-      snapshot_page((pc + 4 * n) & ~uint64_t(4095), memory);
+      snapshot_dword(pc + 4 * n, memory);
     } catch (const MemoryFault&) {
       if (n == 0) throw;
       break;

@@ -133,6 +133,11 @@ TEST(ProgramCache, AProgramWhosePagesWentAwayIsNotReused) {
   mem.second_page_mapped = false;
   EXPECT_FALSE(p.revalidate(mem));
   mem.second_page_mapped = true;
-  mem.bytes[4096 + 100] ^= 1; // any byte of a page it decoded from counts
+  EXPECT_TRUE(p.revalidate(mem));
+  // Bytes of its pages that no decode read do not count (only those are compared, which keeps
+  // the check per dispatch cheap); a byte a decode read does.
+  mem.bytes[4096 + 100] ^= 1;
+  EXPECT_TRUE(p.revalidate(mem));
+  mem.bytes[4096 + 4] ^= 1; // the decode read three dwords: into the second page's second
   EXPECT_FALSE(p.revalidate(mem));
 }
