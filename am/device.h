@@ -113,7 +113,8 @@ public:
   // end raises no interrupt (the run's last does; a waiter looks at the signal at least every
   // 500 µs anyway). A real driver masks the end-of-pipe interrupts nobody sleeps on, too.
   uint64_t submit_compute(const Pm4Builder& packets, bool more_follow = false);
-  // Hands the compute engine what submissions with `more_follow` left on the ring, if any.
+  // Hands the compute engine what submissions with `more_follow` left on the ring, if any,
+  // behind one interrupting fence for the lot.
   void ring_compute();
   uint64_t submit_sdma(const SdmaBuilder& packets);
   // Instructions were written to memory a dispatch may run (a program loaded, or reloaded at
@@ -202,6 +203,7 @@ private:
   Timeline compute_timeline_, sdma_timeline_;
   InterruptWaiters interrupts_; // threads sleeping in wait() and await()
   std::atomic<bool> compute_owed_ = false; // packets on the compute ring without a doorbell
+  Pm4Builder compute_stream_; // what submit_compute writes; guarded by compute_timeline_.mutex
   int64_t clock_offset_ns_ = 0;      // host steady_clock ns minus GPU ns
   int64_t clock_uncertainty_ns_ = 0; // the offset is right within this
   std::atomic<uint64_t> resets_ = 0;

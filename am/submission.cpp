@@ -46,12 +46,14 @@ uint64_t Device::submit_compute(const Pm4Builder& packets, bool more_follow) {
   auto write = [&](uint64_t value) {
     if (!invalidate_code)
       invalidate_code = code_written_.exchange(false, std::memory_order_acq_rel);
-    Pm4Builder head, tail;
-    if (*invalidate_code) head.acquire_mem_all();
-    tail.release_mem_signal(signals_.va(SignalPage::kComputeSignal), value, !more_follow);
-    std::vector<uint32_t> all = head.words();
-    all.insert(all.end(), packets.words().begin(), packets.words().end());
-    all.insert(all.end(), tail.words().begin(), tail.words().end());
+    // Built in the device's one stream (the timeline's lock is held): a builder per part and
+    // their concatenation cost three allocations per dispatch.
+    Pm4Builder& stream = compute_stream_;
+    stream.clear();
+    if (*invalidate_code) stream.acquire_mem_all();
+    stream.words().insert(stream.words().end(), packets.words().begin(), packets.words().end());
+    stream.release_mem_signal(signals_.va(SignalPage::kComputeSignal), value, !more_follow);
+    const std::vector<uint32_t>& all = stream.words();
     if (!told && debug_on(kDebugPackets))
       debug_print(pci_->address(), "compute submission %llu: %s (%zu dwords)",
                   static_cast<unsigned long long>(value), pm4_packet_names(all).c_str(),
@@ -77,8 +79,14 @@ void Device::ring_compute() {
   if (!compute_owed_.load(std::memory_order_acquire)) return;
   Timeline& t = timeline(Engine::Compute);
   std::lock_guard lock(t.mutex);
-  compute_owed_.store(false, std::memory_order_relaxed);
-  gfx_.ring();
+  if (!compute_owed_.exchange(false, std::memory_order_relaxed)) return;
+  // The packets left waiting went without an end-of-pipe interrupt: one fence for them all
+  // (the newest value again, now with INT_SEL), so that a waiter asleep on one of them wakes
+  // when the run ends rather than at its sleep's timeout. A full ring gets the doorbell alone.
+  Pm4Builder& tail = compute_stream_;
+  tail.clear();
+  tail.release_mem_signal(signals_.va(SignalPage::kComputeSignal), t.issued, true);
+  if (!gfx_.submit(tail.words())) gfx_.ring();
 }
 
 uint64_t Device::submit_sdma(const SdmaBuilder& packets) {

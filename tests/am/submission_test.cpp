@@ -161,10 +161,14 @@ TEST_P(AmDevice, ARunOfComputeSubmissionsGetsOneDoorbellAndOneInterrupt) {
 
   am::Pm4Builder d, e;
   d.write_data_mem(mem.va + 12, {4});
+  const uint64_t before_lone = gpu->ih().posted();
   const uint64_t lone = dev.submit_compute(d, true);
   dev.ring_compute();
   EXPECT_TRUE(eventually([&] { return dev.completed(am::Engine::Compute) >= lone; }));
   EXPECT_EQ(words[3], 4u);
+  // The run went without its own interrupt: ring_compute's fence raises one, so a waiter
+  // asleep on it wakes at its end.
+  EXPECT_TRUE(eventually([&] { return gpu->ih().posted() > before_lone; }));
   e.write_data_mem(mem.va + 16, {5});
   dev.wait(am::Engine::Compute, dev.submit_compute(e, true)); // the wait hands it over
   EXPECT_EQ(words[4], 5u);
