@@ -190,7 +190,9 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_ui
     require(k, CL_INVALID_KERNEL);
     if (k->program->context != q->context) throw ClError{CL_INVALID_CONTEXT, ""};
     check_wait_list(q, nwait, wait);
-    return hand_back(rt::enqueue_ndrange(q, k, dims, offset, global, local, wait, nwait), event);
+    return hand_back(
+        rt::enqueue_ndrange(q, k, dims, offset, global, local, wait, nwait, event != nullptr),
+        event);
   });
 }
 

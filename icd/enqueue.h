@@ -18,7 +18,7 @@ void check_host_transfer(cl_command_queue q, cl_mem m, size_t offset, size_t siz
 inline cl_int hand_back(cl_event e, cl_event* event) {
   if (event)
     *event = e;
-  else
+  else if (e) // a command enqueued without an event when none was asked for has none
     rt::release(e);
   return CL_SUCCESS;
 }

@@ -411,13 +411,14 @@ void run_launch(cl_command_queue q, const Launch& L) {
 
 cl_event enqueue_ndrange(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t* offset,
                          const size_t* global, const size_t* local, const cl_event* waits,
-                         cl_uint nwait) {
+                         cl_uint nwait, bool want_event) {
   Launch launch = prepare_launch(k, q->device, dims, offset, global, local);
   if (launch.empty) return enqueue(q, CL_COMMAND_NDRANGE_KERNEL, waits, nwait, nullptr, false);
   if (launch.prints()) // its output is written once it has finished: run it to completion
     return enqueue(q, CL_COMMAND_NDRANGE_KERNEL, waits, nwait,
                    [q, launch = std::move(launch)] { run_launch(q, launch); }, false);
-  return enqueue_dispatch(q, CL_COMMAND_NDRANGE_KERNEL, waits, nwait, std::move(launch));
+  return enqueue_dispatch(q, CL_COMMAND_NDRANGE_KERNEL, waits, nwait, std::move(launch),
+                          want_event);
 }
 
 } // namespace amcl::rt

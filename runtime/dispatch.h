@@ -35,9 +35,10 @@ void run_launch(cl_command_queue q, const Launch& launch);
 // clEnqueueNDRangeKernel once its handles and wait list are checked: the NDRange checked
 // (prepare_launch) and the kernel enqueued behind `waits`; returns the command's event with one
 // reference for the caller. An empty NDRange only waits; a kernel that prints runs to
-// completion before its event completes, so that its output is out by then.
+// completion before its event completes, so that its output is out by then. Without
+// `want_event` a dispatch may go without an event (null is returned; enqueue_dispatch).
 cl_event enqueue_ndrange(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t* offset,
                          const size_t* global, const size_t* local, const cl_event* waits,
-                         cl_uint nwait);
+                         cl_uint nwait, bool want_event = true);
 
 } // namespace amcl::rt

@@ -148,6 +148,10 @@ void run_due(Due& due) {
 }
 
 void set_locked(cl_event e, cl_int status, Due& due) {
+  if (!e) { // a command without an event (enqueue_dispatch): clFinish may wait for it
+    if (status <= CL_COMPLETE) changed().notify_all();
+    return;
+  }
   if (e->status <= CL_COMPLETE) return; // already final
   if (e->timed) {
     const uint64_t now = host_time_ns();
@@ -183,7 +187,7 @@ size_t next_runnable(cl_command_queue q, Due& due) {
     if (failed) {
       set_locked(c.event, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, due);
       for (cl_event w : c.waits) release(w);
-      release(c.event);
+      if (c.event) release(c.event);
       q->pending.erase(i);
       continue;
     }
@@ -220,7 +224,7 @@ cl_int report_failure(cl_command_queue q, const am::DeviceError& e) {
 void finish_locked(_cl_command_queue::Command& cmd, cl_int status, Due& due) {
   set_locked(cmd.event, status, due);
   for (cl_event w : cmd.waits) release(w);
-  release(cmd.event);
+  if (cmd.event) release(cmd.event);
 }
 
 // Submits a dispatch; a failure becomes its status.
@@ -236,36 +240,58 @@ cl_int submit_dispatch(cl_command_queue q, _cl_command_queue::Command& cmd,
   }
 }
 
+// Dispatches an application thread leaves on the ring before it rings the doorbell: the
+// emulated MEC is woken (a futex call when it sleeps) once per this many, and so is whoever
+// waits for them (one end-of-pipe interrupt). Any wait, clFlush and the submission thread
+// ring for fewer (Device::ring_compute, Device::await).
+inline constexpr size_t kDoorbellBatch = 16;
+
 // Takes every dispatch at the head of `q` that may start now (while kernel-argument slots last)
 // and submits them in one go: one pass through the lock for the lot. Drops the lock meanwhile.
-void start_dispatches(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due) {
+// Goes on with what other threads enqueued meanwhile (they leave it to this one: `running`).
+// `defer`: the doorbell waits until kDoorbellBatch dispatches are on the ring.
+void start_dispatches(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due,
+                      bool defer = false) {
   std::vector<_cl_command_queue::Command> batch;
-  for (size_t i; (i = next_runnable(q, due)) != kNone && q->pending[i].dispatch &&
-                 q->in_flight.size() + batch.size() < kDispatchesInFlight;) {
-    batch.push_back(take(q, i));
-    set_locked(batch.back().event, CL_RUNNING, due);
-  }
-  q->running = true;
-  held.unlock();
-  run_due(due);
-  std::vector<std::pair<cl_int, _cl_command_queue::Submitted>> results(batch.size());
-  {
-    std::lock_guard device_lock(q->mutex);
-    // One doorbell and one end-of-pipe interrupt for the lot: the MEC is woken once, and so is
-    // whoever waits for the batch (the submission thread, to retire it).
+  std::vector<std::pair<cl_int, _cl_command_queue::Submitted>> results;
+  for (;;) {
+    for (size_t i; (i = next_runnable(q, due)) != kNone && q->pending[i].dispatch &&
+                   q->in_flight.size() + batch.size() < kDispatchesInFlight;) {
+      batch.push_back(take(q, i));
+      set_locked(batch.back().event, CL_RUNNING, due);
+    }
+    if (batch.empty()) return;
+    q->running = true;
+    held.unlock();
+    run_due(due);
+    results.assign(batch.size(), {});
+    {
+      std::lock_guard device_lock(q->mutex);
+      // One doorbell and one end-of-pipe interrupt for the lot: the MEC is woken once, and so
+      // is whoever waits for the batch (the submission thread, to retire it).
+      const bool ring = !defer || q->unrung + batch.size() >= kDoorbellBatch;
+      for (size_t i = 0; i < batch.size(); ++i)
+        results[i].first =
+            submit_dispatch(q, batch[i], results[i].second, !ring || i + 1 < batch.size());
+      if (ring) {
+        q->device->am->ring_compute(); // the last one's submission failed: the others still go
+        q->unrung = 0;
+      } else {
+        q->unrung += batch.size();
+      }
+    }
     for (size_t i = 0; i < batch.size(); ++i)
-      results[i].first = submit_dispatch(q, batch[i], results[i].second, i + 1 < batch.size());
-    q->device->am->ring_compute(); // the last one's submission failed: the others still go
-  }
-  for (size_t i = 0; i < batch.size(); ++i)
-    if (results[i].first != CL_COMPLETE) batch[i].launch.reset(); // references go outside the lock
-  held.lock();
-  q->running = false;
-  for (size_t i = 0; i < batch.size(); ++i) {
-    if (results[i].first == CL_COMPLETE)
-      q->in_flight.push_back(_cl_command_queue::InFlight{std::move(batch[i]), results[i].second});
-    else
-      finish_locked(batch[i], results[i].first, due);
+      if (results[i].first != CL_COMPLETE)
+        batch[i].launch.reset(); // references go outside the lock
+    held.lock();
+    q->running = false;
+    for (size_t i = 0; i < batch.size(); ++i) {
+      if (results[i].first == CL_COMPLETE)
+        q->in_flight.push_back(_cl_command_queue::InFlight{std::move(batch[i]), results[i].second});
+      else
+        finish_locked(batch[i], results[i].first, due);
+    }
+    batch.clear();
   }
 }
 
@@ -360,7 +386,7 @@ bool retire_oldest(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& 
     if (own == CL_COMPLETE && at.done <= q->failed_through) own = CL_OUT_OF_RESOURCES;
     _cl_command_queue::Command cmd = std::move(q->in_flight.front().cmd);
     q->in_flight.pop_front();
-    if (own == CL_COMPLETE && at.times) {
+    if (own == CL_COMPLETE && at.times && cmd.event) {
       // When the GPU ran it, not when the host handed it over or noticed the end: dispatches
       // queue behind each other on the ring. Kept within SUBMIT ≤ START ≤ END. The CP wrote
       // the timestamps before the completion signal.
@@ -421,18 +447,24 @@ void pump(std::unique_lock<std::mutex>& held) {
 
 namespace {
 
+// `want_event` false (a dispatch whose event nobody asked for): the command has no event, and
+// null is returned.
 cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_event* waits,
-                         cl_uint nwait, _cl_command_queue::Command cmd, bool blocking) {
-  auto* e = new _cl_event();
-  e->context = q->context;
-  e->queue = q;
-  retain(q);
-  e->type = type;
-  e->status = CL_QUEUED;
-  e->timed = q->properties & CL_QUEUE_PROFILING_ENABLE;
-  if (e->timed) e->queued = host_time_ns();
-  cmd.event = e;
-  retain(e); // the command's reference; the caller keeps the one from creation
+                         cl_uint nwait, _cl_command_queue::Command cmd, bool blocking,
+                         bool want_event = true) {
+  _cl_event* e = nullptr;
+  if (want_event) {
+    e = new _cl_event();
+    e->context = q->context;
+    e->queue = q;
+    retain(q);
+    e->type = type;
+    e->status = CL_QUEUED;
+    e->timed = q->properties & CL_QUEUE_PROFILING_ENABLE;
+    if (e->timed) e->queued = host_time_ns();
+    cmd.event = e;
+    retain(e); // the command's reference; the caller keeps the one from creation
+  }
   cmd.out_of_order = q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
   cmd.drain = (type == CL_COMMAND_MARKER || type == CL_COMMAND_BARRIER) && nwait == 0;
   cmd.barrier = type == CL_COMMAND_BARRIER;
@@ -443,8 +475,10 @@ cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_even
   }
   {
     std::unique_lock held(lock());
-    e->status = CL_SUBMITTED;
-    e->submit = e->queued; // recorded and handed to the scheduler in one step: one clock read
+    if (e) {
+      e->status = CL_SUBMITTED;
+      e->submit = e->queued; // recorded and handed to the scheduler in one step: one clock read
+    }
     // A command with nothing to do (a marker, a barrier, an empty NDRange) on a queue with
     // nothing before it, whose waits have all completed, completes here: handing it to the
     // submission thread would cost a wake-up (a futex call, microseconds on a paravirtualised
@@ -469,20 +503,27 @@ cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_even
     const bool dispatch = cmd.dispatch;
     q->pending.push_back(std::move(cmd));
     if (active_queues().insert(q).second) retain(q);
-    if (dispatch && !blocking && !behind && !q->running && q->in_flight.empty()) {
-      // A dispatch on an idle queue is put on the ring by this thread: handing it to the
-      // submission thread costs a wake-up and a thread hop. The submission thread is still
-      // told, to retire it should nobody wait for it. Behind other dispatches it is left to the
-      // submission thread, which submits what accumulated in one go (one doorbell, and the
-      // emulated MEC woken once, for the lot).
+    if (dispatch && !blocking && !behind && q->running) {
+      // Another thread is submitting this queue's dispatches: it takes this one too before it
+      // lets go (start_dispatches), so nobody needs waking.
+      return e;
+    }
+    if (dispatch && !blocking && !behind) {
+      // A dispatch is put on the ring by the enqueuing thread while the queue has slots for it:
+      // handing it to the submission thread cost a wake-up and a thread hop per batch, and the
+      // scheduler's lock passed between the two threads on every dispatch. Its doorbell waits
+      // for kDoorbellBatch of them (or a wait, or clFlush). The submission thread is still
+      // told, to retire them should nobody wait for them.
       Due due;
+      // Slots the device has finished with are retired here rather than waited for.
+      if (q->in_flight.size() >= kDispatchesInFlight) retire_oldest(q, held, due, false);
       // Host work that became runnable meanwhile (out of order) stays the submission thread's.
       if (const size_t i = next_runnable(q, due); i != kNone && q->pending[i].dispatch)
-        start_dispatches(q, held, due);
+        start_dispatches(q, held, due, true);
       if (q->pending.empty())
         watch_locked();
       else
-        kick_locked(); // out of order, host work left pending: the submission thread runs it
+        kick_locked(); // slots full, or out-of-order host work: the submission thread goes on
       held.unlock();
       run_due(due);
       return e;
@@ -514,16 +555,22 @@ cl_event enqueue(cl_command_queue q, cl_command_type type, const cl_event* waits
 }
 
 cl_event enqueue_dispatch(cl_command_queue q, cl_command_type type, const cl_event* waits,
-                          cl_uint nwait, Launch launch) {
+                          cl_uint nwait, Launch launch, bool want_event) {
   _cl_command_queue::Command cmd;
   cmd.dispatch = true;
   cmd.launch = std::move(launch);
-  return enqueue_command(q, type, waits, nwait, std::move(cmd), false);
+  return enqueue_command(q, type, waits, nwait, std::move(cmd), false, want_event);
 }
 
 void flush(cl_command_queue q) {
-  std::lock_guard held(lock());
-  if (!q->pending.empty()) kick_locked();
+  {
+    std::lock_guard held(lock());
+    if (!q->pending.empty()) kick_locked();
+  }
+  // Dispatches waiting on the ring for their batch's doorbell get it now.
+  std::lock_guard device_lock(q->mutex);
+  q->device->am->ring_compute();
+  q->unrung = 0;
 }
 
 void finish(cl_command_queue q) {

@@ -27,9 +27,11 @@ cl_event enqueue(cl_command_queue q, cl_command_type type, const cl_event* waits
 // what completes it; the event completes when the device gets there (profiling times from the
 // GPU's timestamps when the queue profiles).
 // Several dispatches of a queue are on the device at once, so the CP runs through them without
-// a round trip to the host each time.
+// a round trip to the host each time. Without `want_event` (the application passed no event)
+// the command has none and null is returned: an event costs an allocation from the object
+// arena (under its lock) and three status changes under the scheduler's.
 cl_event enqueue_dispatch(cl_command_queue q, cl_command_type type, const cl_event* waits,
-                          cl_uint nwait, Launch launch);
+                          cl_uint nwait, Launch launch, bool want_event = true);
 
 // Makes sure the submission thread sees what is enqueued (clFlush).
 void flush(cl_command_queue q);
