@@ -6,6 +6,10 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <future>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -44,6 +48,20 @@ struct Trace {
     return snapshot();
   }
 };
+
+// clFinish on another thread, given `limit` to return CL_SUCCESS. A clFinish that never
+// returns leaves the runtime wedged: the process ends with the failure printed rather than
+// waiting for ctest's time limit.
+bool finishes_within(cl_command_queue q, std::chrono::seconds limit) {
+  auto done = std::make_shared<std::promise<cl_int>>();
+  std::future<cl_int> result = done->get_future();
+  std::thread([q, done] { done->set_value(clFinish(q)); }).detach();
+  if (result.wait_for(limit) == std::future_status::ready) return result.get() == CL_SUCCESS;
+  std::fprintf(stderr, "clFinish did not return within %llds\n", (long long)limit.count());
+  std::fflush(nullptr);
+  std::_Exit(1);
+}
+constexpr std::chrono::seconds kFinishLimit{120};
 
 } // namespace
 
@@ -215,9 +233,9 @@ TEST(Events, DispatchesReleasedTogetherEachComplete) {
   for (size_t i = 0; i < kLaunches; ++i) {
     EXPECT_EQ(env.status(done[i]), CL_COMPLETE) << i;
     cl_ulong start = 0, end = 0;
-    EXPECT_EQ(clGetEventProfilingInfo(done[i], CL_PROFILING_COMMAND_START, sizeof start, &start,
-                                      nullptr),
-              CL_SUCCESS);
+    EXPECT_EQ(
+        clGetEventProfilingInfo(done[i], CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr),
+        CL_SUCCESS);
     EXPECT_EQ(clGetEventProfilingInfo(done[i], CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr),
               CL_SUCCESS);
     EXPECT_GE(start, previous_end) << i;
@@ -475,6 +493,59 @@ TEST(Events, ThreadsWaitingForOneDispatchAllReturn) {
     clReleaseEvent(e);
   }
   EXPECT_EQ(read_int(env, m), 7);
+  clReleaseKernel(k);
+  clReleaseMemObject(m);
+}
+
+// Dispatches whose events nobody asked for carry none: clFinish must still learn when the last
+// of them is retired, whichever thread retires it (the enqueuing one, when the device's slots
+// are full, or the submission thread). Rounds of a few to more than the device holds at once,
+// from one thread and then from four at a time, each followed by clFinish. A lost wake-up
+// (found by bench/device_throughput) hangs clFinish for good: the watchdog fails the test.
+TEST(Events, FinishReturnsAfterDispatchesWithoutEvents) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_int zero = 0;
+  cl_mem m = env.buffer(sizeof(int), &zero);
+  cl_kernel k = env.kernel(kStore, "store");
+  clSetKernelArg(k, 0, sizeof m, &m);
+  size_t one = 1;
+  cl_int last = 0;
+  for (int round = 0; round < 40; ++round) {
+    const int count = 1 + (round * 37) % 150; // 1 .. 150: below, at and above the 64 slots
+    for (int i = 0; i < count; ++i) {
+      last = round * 1000 + i;
+      ASSERT_EQ(clSetKernelArg(k, 1, sizeof last, &last), CL_SUCCESS);
+      ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, &one, 0, nullptr, nullptr),
+                CL_SUCCESS);
+    }
+    ASSERT_TRUE(finishes_within(env.queue, kFinishLimit)) << "round " << round;
+    EXPECT_EQ(read_int(env, m), last) << "round " << round;
+  }
+  // Four threads feeding the queue at once, each with its own kernel object (clSetKernelArg is
+  // not thread-safe on one kernel): every dispatch writes the same value, so only completion
+  // is checked.
+  const cl_int seven = 7;
+  std::array<cl_kernel, 4> kernels{};
+  for (cl_kernel& mine : kernels) {
+    mine = env.kernel(kStore, "store");
+    clSetKernelArg(mine, 0, sizeof m, &m);
+    clSetKernelArg(mine, 1, sizeof seven, &seven);
+  }
+  for (int round = 0; round < 10; ++round) {
+    std::vector<std::thread> feeders;
+    for (cl_kernel mine : kernels)
+      feeders.emplace_back([&, mine] {
+        for (int i = 0; i < 50; ++i)
+          EXPECT_EQ(
+              clEnqueueNDRangeKernel(env.queue, mine, 1, nullptr, &one, &one, 0, nullptr, nullptr),
+              CL_SUCCESS);
+      });
+    for (std::thread& t : feeders) t.join();
+    ASSERT_TRUE(finishes_within(env.queue, kFinishLimit)) << "threaded round " << round;
+    EXPECT_EQ(read_int(env, m), 7);
+  }
+  for (cl_kernel mine : kernels) clReleaseKernel(mine);
   clReleaseKernel(k);
   clReleaseMemObject(m);
 }
