@@ -10,8 +10,10 @@
 #include "image_isa.h"
 #include "image_sampler.h"
 
+#include <atomic>
 #include <bit>
 #include <cmath>
+#include <cstring>
 
 namespace sim::shader {
 
@@ -28,6 +30,38 @@ struct Texel {
   uint32_t c[4] = {0, 0, 0, 0};
 };
 
+// One texel between guest memory and a host buffer, in relaxed words of the widest size its
+// alignment allows (as MemoryPort::read and write move it: other waves may touch the bytes).
+template <class T> void move_words(uint8_t* dst, const uint8_t* src, unsigned n, bool to_guest) {
+  for (unsigned i = 0; i < n; i += sizeof(T)) {
+    T v;
+    if (to_guest) {
+      std::memcpy(&v, src + i, sizeof(T));
+      std::atomic_ref<T>(*reinterpret_cast<T*>(dst + i)).store(v, std::memory_order_relaxed);
+    } else {
+      v = std::atomic_ref<T>(*reinterpret_cast<T*>(const_cast<uint8_t*>(src + i)))
+              .load(std::memory_order_relaxed);
+      std::memcpy(dst + i, &v, sizeof(T));
+    }
+  }
+}
+// `bpe` is a format's texel size (1, 2, 4, 8, 12 or 16); texels are aligned to it (to 4 for 12).
+void move_texel(uint8_t* guest, uint8_t* bytes, unsigned bpe, bool write) {
+  uint8_t* dst = write ? guest : bytes;
+  const uint8_t* src = write ? bytes : guest;
+  switch (bpe) {
+  case 1:
+    return move_words<uint8_t>(dst, src, 1, write);
+  case 2:
+    return move_words<uint16_t>(dst, src, 2, write);
+  case 8:
+  case 16:
+    return move_words<uint64_t>(dst, src, bpe, write);
+  default:
+    return move_words<uint32_t>(dst, src, bpe, write);
+  }
+}
+
 } // namespace
 
 void Executor::exec_image(Wave& w, const Inst& in) {
@@ -42,17 +76,21 @@ void Executor::exec_image(Wave& w, const Inst& in) {
     instruction_fault(w, in,
                       "tiled image (SW_MODE " + std::to_string(r.sw_mode) + ") is not modelled");
   const img::FormatInfo f = img::format_info(r.format);
-  if (!f.channels)
+  // The format's converters, picked once for the instruction's lanes.
+  const TexelCodec codec = texel_codec(r.format);
+  if (!f.channels || !codec.decode)
     instruction_fault(w, in, "image format " + std::to_string(r.format) + " is not modelled");
   if (r.last_level != r.base_level)
     instruction_fault(w, in, "images with more than one mip level are not modelled");
   const unsigned bpe = f.bytes();
-  const uint64_t pitch = img::row_pitch(gen, r);
   const bool array = layered(r.type);
   const unsigned layers = array ? r.depth : 1;
   const unsigned depth = r.type == img::Type::k3D ? r.depth : 1;
   const unsigned height = r.type == img::Type::k1D || r.type == img::Type::k1DArray ? 1 : r.height;
   const unsigned slice_coord = r.type == img::Type::k1DArray ? 1 : 2; // the layer's component
+  const uint64_t row_bytes = uint64_t(img::row_pitch(gen, r)) * bpe;
+  const uint64_t slice_bytes = row_bytes * height;
+  const bool integer = is_integer(f.type);
 
   const bool sample = is_image_sample(in.op);
   img::Sampler s;
@@ -61,172 +99,197 @@ void Executor::exec_image(Wave& w, const Inst& in) {
     for (unsigned i = 0; i < 4; ++i) sw[i] = w.sgpr[in.src[2] + i];
     s = img::unpack_sampler(gen, sw);
   }
+  const uint32_t exec = w.exec();
+  if (!exec) return;
 
-  // One texel's bytes at in-range coordinates (x, y, z or layer), read or written through the
-  // memory port; a translation fault names the instruction.
+  // Operand rows, found (and their VGPRs checked) once: address components, then data.
+  const unsigned ncomp = image_components(in.op, in.img.dim);
+  const uint32_t* arow[5] = {};
+  for (unsigned i = 0; i < ncomp && i < 5; ++i)
+    arow[i] = &vreg(w, uint16_t(src::kVgpr0 + image_vaddr(in.img, in.img.a16 ? i / 2 : i)), 0);
+  uint32_t* drow[5] = {};
+  for (unsigned i = 0; i < image_data_dwords(in) && i < 5; ++i) drow[i] = &vreg(w, in.dst, 0, i);
+
+  // Texel memory: the page of the last read and of the last write kept across lanes (lanes
+  // mostly walk a row); a texel that crosses a page (12-byte formats) takes the port's split
+  // path. Translation faults name the instruction (the catch below).
+  uint64_t cached_page[2] = {~0ull, ~0ull};
+  uint8_t* host_page[2] = {nullptr, nullptr};
   auto access = [&](unsigned x, unsigned y, unsigned z, uint8_t* bytes, bool write) {
-    const uint64_t addr = r.base + ((uint64_t(z) * height + y) * pitch + x) * bpe;
-    try {
+    const uint64_t addr = r.base + z * slice_bytes + y * row_bytes + uint64_t(x) * bpe;
+    if ((addr & 4095) + bpe > 4096) [[unlikely]] {
       if (write)
         memory_.write(addr, bytes, bpe);
       else
         memory_.read(addr, bytes, bpe);
-    } catch (const MemoryFault& e) {
-      throw ShaderFault(std::string(e.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) +
-                            ")",
-                        e.address, e.write);
+      return;
     }
+    if ((addr >> 12) != cached_page[write]) {
+      // Translated at the texel itself, so a fault reports the texel's address.
+      uint8_t* p =
+          cache_ ? cache_->translate(addr, bpe, write) : memory_.translate(addr, bpe, write);
+      host_page[write] = p - (addr & 4095);
+      cached_page[write] = addr >> 12;
+    }
+    move_texel(host_page[write] + (addr & 4095), bytes, bpe, write);
   };
   auto fetch = [&](unsigned x, unsigned y, unsigned z, Texel& out) {
     uint8_t bytes[16];
     access(x, y, z, bytes, false);
-    decode_texel(f, bytes, out.c);
+    codec.decode(bytes, out.c);
   };
   auto in_range = [&](int64_t x, int64_t y, int64_t z) {
     return x >= 0 && x < int64_t(r.width) && y >= 0 && y < int64_t(height) && z >= 0 &&
            z < int64_t(array ? layers : depth);
   };
+  // dst_sel, resolved once: each returned component's source (0..3: a channel, 4: 0, 5: 1).
+  const uint32_t one = integer ? 1u : std::bit_cast<uint32_t>(1.0f);
+  unsigned pick[4];
+  for (unsigned c = 0; c < 4; ++c) {
+    const unsigned sel = unsigned(r.dst_sel[c]);
+    pick[c] = sel >= unsigned(img::Sel::kX) ? sel - unsigned(img::Sel::kX) : sel == 1 ? 5 : 4;
+  }
+  // A store writes memory channel m from the component dst_sel maps to it (the read's swizzle
+  // inverted, so a BGRA view stores what it loads; the last such component wins); a channel no
+  // component maps to takes the component of its own index.
+  unsigned store_from[4] = {0, 1, 2, 3};
+  for (unsigned c = 0; c < 4; ++c)
+    if (pick[c] < 4) store_from[pick[c]] = c;
 
-  const unsigned ncomp = image_components(in.op, in.img.dim);
-  const uint32_t exec = w.exec();
-  for (unsigned lane = 0; lane < kWaveSize; ++lane) {
-    if (!((exec >> lane) & 1)) continue;
-    // Address components: one per VGPR, or two 16-bit halves per VGPR under a16.
-    uint32_t a[5] = {};
-    for (unsigned i = 0; i < ncomp && i < 5; ++i) {
-      if (in.img.a16) {
-        const uint32_t v = vreg(w, uint16_t(src::kVgpr0 + image_vaddr(in.img, i / 2)), lane);
-        const uint16_t h = uint16_t(v >> (16 * (i % 2)));
-        a[i] = sample ? std::bit_cast<uint32_t>(h2f(h)) : h;
+  try {
+    for (uint32_t m = exec; m; m &= m - 1) {
+      const unsigned lane = unsigned(std::countr_zero(m));
+      // Address components: one per VGPR, or two 16-bit halves per VGPR under a16.
+      uint32_t a[5] = {};
+      for (unsigned i = 0; i < ncomp && i < 5; ++i) {
+        if (in.img.a16) {
+          const uint16_t h = uint16_t(arow[i][lane] >> (16 * (i % 2)));
+          a[i] = sample ? std::bit_cast<uint32_t>(h2f(h)) : h;
+        } else {
+          a[i] = arow[i][lane];
+        }
+      }
+      Texel v;
+      if (in.op == Op::image_get_resinfo) {
+        if (a[0] == 0) { // level 0: width, height, depth or layers, mip levels
+          v.c[0] = r.width;
+          v.c[1] = r.type == img::Type::k1DArray ? layers : height;
+          v.c[2] = array ? (r.type == img::Type::k1DArray ? 0 : layers) : depth;
+          v.c[3] = r.last_level - r.base_level + 1u;
+        }
+      } else if (!sample) {
+        const unsigned coords = image_coords(in.img.dim);
+        const int64_t x = a[0], y = coords > 1 && height > 1 ? a[1] : 0;
+        int64_t z = coords > 2 ? a[2] : 0;
+        if (r.type == img::Type::k1DArray) z = coords > 1 ? a[1] : 0;
+        const bool level0 =
+            !(in.op == Op::image_load_mip || in.op == Op::image_store_mip) || a[coords] == 0;
+        const int64_t yy = r.type == img::Type::k1DArray ? 0 : y;
+        const bool ok = level0 && in_range(x, yy, z);
+        if (is_image_store(in.op)) {
+          if (!ok) continue; // out of range: dropped
+          // The data VGPRs hold the dmask's components in order; the absent ones store as 0.
+          uint32_t comp[4] = {0, 0, 0, 0};
+          unsigned k = 0;
+          for (unsigned c = 0; c < 4; ++c) {
+            if (!((in.img.dmask >> c) & 1)) continue;
+            uint32_t d = drow[in.img.d16 ? k / 2 : k][lane];
+            if (in.img.d16) {
+              const uint16_t h = uint16_t(d >> (16 * (k % 2)));
+              d = integer ? h : std::bit_cast<uint32_t>(h2f(h));
+            }
+            comp[c] = d;
+            ++k;
+          }
+          // Element by element: a 16-byte copy of the four separate stores above would stall.
+          uint32_t mem[4];
+          for (unsigned ch = 0; ch < 4; ++ch) mem[ch] = comp[store_from[ch]];
+          uint8_t bytes[16];
+          codec.encode(mem, bytes);
+          access(unsigned(x), unsigned(yy), unsigned(z), bytes, true);
+          continue;
+        }
+        if (ok) fetch(unsigned(x), unsigned(yy), unsigned(z), v); // else 0 (no alpha default)
       } else {
-        a[i] = vreg(w, uint16_t(src::kVgpr0 + image_vaddr(in.img, i)), lane);
-      }
-    }
-    Texel v;
-    if (in.op == Op::image_get_resinfo) {
-      if (a[0] == 0) { // level 0: width, height, depth or layers, mip levels
-        v.c[0] = r.width;
-        v.c[1] = r.type == img::Type::k1DArray ? layers : height;
-        v.c[2] = array ? (r.type == img::Type::k1DArray ? 0 : layers) : depth;
-        v.c[3] = r.last_level - r.base_level + 1u;
-      }
-    } else if (!sample) {
-      const unsigned coords = image_coords(in.img.dim);
-      const int64_t x = a[0], y = coords > 1 && height > 1 ? a[1] : 0;
-      int64_t z = coords > 2 ? a[2] : 0;
-      if (r.type == img::Type::k1DArray) z = coords > 1 ? a[1] : 0;
-      const bool level0 =
-          !(in.op == Op::image_load_mip || in.op == Op::image_store_mip) || a[coords] == 0;
-      const int64_t yy = r.type == img::Type::k1DArray ? 0 : y;
-      const bool ok = level0 && in_range(x, yy, z);
-      if (is_image_store(in.op)) {
-        if (!ok) continue; // out of range: dropped
-        // The data VGPRs hold the dmask's components in order; the absent ones store as 0.
-        uint32_t comp[4] = {0, 0, 0, 0};
-        unsigned k = 0;
-        for (unsigned c = 0; c < 4; ++c) {
-          if (!((in.img.dmask >> c) & 1)) continue;
-          uint32_t d = vreg(w, in.dst, lane, in.img.d16 ? k / 2 : k);
-          if (in.img.d16) {
-            const uint16_t h = uint16_t(d >> (16 * (k % 2)));
-            d = is_integer(f.type) ? h : std::bit_cast<uint32_t>(h2f(h));
-          }
-          comp[c] = d;
-          ++k;
+        // Sampling: float coordinates, normalized unless the S# or the instruction says not.
+        const bool normalized = !s.force_unnormalized && !in.img.unorm;
+        const unsigned coords = image_coords(in.img.dim);
+        float u[3] = {std::bit_cast<float>(a[0]), 0, 0};
+        if (coords > 1) u[1] = std::bit_cast<float>(a[1]);
+        if (coords > 2) u[2] = std::bit_cast<float>(a[2]);
+        // sample_l's LOD picks the minification filter when positive; sample and sample_lz
+        // read level 0 with the magnification filter (compute waves have no quad derivatives).
+        const float lod = in.op == Op::image_sample_l ? std::bit_cast<float>(a[coords]) : 0.0f;
+        const img::XyFilter xy = lod > 0 ? s.min : s.mag;
+        const bool linear = xy == img::XyFilter::Bilinear || xy == img::XyFilter::AnisoBilinear;
+        // A layer index is unnormalized and rounded to the nearest layer, clamped to the view.
+        int layer = 0;
+        if (array) {
+          const float lc = u[slice_coord];
+          layer = int(std::floor(lc + 0.5f));
+          layer = layer < 0 ? 0 : layer >= int(layers) ? int(layers) - 1 : layer;
         }
-        // A store writes memory channel m from the component dst_sel maps to it (the read's
-        // swizzle inverted, so a BGRA view stores what it loads); any other dst_sel: as is.
-        uint32_t mem[4] = {comp[0], comp[1], comp[2], comp[3]};
-        for (unsigned c = 0; c < 4; ++c) {
-          const unsigned sel = unsigned(r.dst_sel[c]);
-          if (sel >= unsigned(img::Sel::kX)) mem[sel - unsigned(img::Sel::kX)] = comp[c];
-        }
-        uint8_t bytes[16];
-        encode_texel(f, mem, bytes);
-        access(unsigned(x), unsigned(yy), unsigned(z), bytes, true);
-        continue;
-      }
-      if (ok) fetch(unsigned(x), unsigned(yy), unsigned(z), v); // else 0 (no alpha default)
-    } else {
-      // Sampling: float coordinates, normalized unless the S# or the instruction says not.
-      const bool normalized = !s.force_unnormalized && !in.img.unorm;
-      const unsigned coords = image_coords(in.img.dim);
-      float u[3] = {std::bit_cast<float>(a[0]), 0, 0};
-      if (coords > 1) u[1] = std::bit_cast<float>(a[1]);
-      if (coords > 2) u[2] = std::bit_cast<float>(a[2]);
-      // sample_l's LOD picks the minification filter when positive; sample and sample_lz read
-      // level 0 with the magnification filter (compute waves have no quad derivatives here).
-      const float lod = in.op == Op::image_sample_l ? std::bit_cast<float>(a[coords]) : 0.0f;
-      const img::XyFilter xy = lod > 0 ? s.min : s.mag;
-      const bool linear = xy == img::XyFilter::Bilinear || xy == img::XyFilter::AnisoBilinear;
-      const bool integer = is_integer(f.type);
-      // A layer index is unnormalized and rounded to the nearest layer, clamped to the view.
-      int layer = 0;
-      if (array) {
-        const float lc = u[slice_coord];
-        layer = int(std::floor(lc + 0.5f));
-        layer = layer < 0 ? 0 : layer >= int(layers) ? int(layers) - 1 : layer;
-      }
-      const AxisTaps tx = axis_taps(u[0], r.width, normalized, linear && !integer, s.clamp[0]);
-      const AxisTaps ty = height > 1 || r.type == img::Type::k2D || r.type == img::Type::k2DArray ||
-                                  r.type == img::Type::k3D
-                              ? axis_taps(u[1], height, normalized, linear && !integer, s.clamp[1])
-                              : AxisTaps{};
-      const AxisTaps tz =
-          r.type == img::Type::k3D
-              ? axis_taps(u[2], depth, normalized, linear && !integer && s.z != img::ZFilter::Point,
-                          s.clamp[2])
-              : AxisTaps{};
-      uint32_t border[4];
-      float acc[4] = {0, 0, 0, 0};
-      for (unsigned k = 0; k < tz.count; ++k)
-        for (unsigned j = 0; j < ty.count; ++j)
-          for (unsigned i = 0; i < tx.count; ++i) {
-            Texel tap;
-            if (tx.border[i] || ty.border[j] || tz.border[k]) {
-              if (!border_color(s.border, integer, border))
-                instruction_fault(w, in,
-                                  "the border colour table (BORDER_COLOR_TYPE 3) is not modelled");
-              for (unsigned c = 0; c < 4; ++c) tap.c[c] = border[c];
-            } else {
-              fetch(unsigned(tx.index[i]), unsigned(ty.index[j]),
-                    unsigned(array ? layer : tz.index[k]), tap);
+        const AxisTaps tx = axis_taps(u[0], r.width, normalized, linear && !integer, s.clamp[0]);
+        const AxisTaps ty =
+            height > 1 || r.type == img::Type::k2D || r.type == img::Type::k2DArray ||
+                    r.type == img::Type::k3D
+                ? axis_taps(u[1], height, normalized, linear && !integer, s.clamp[1])
+                : AxisTaps{};
+        const AxisTaps tz =
+            r.type == img::Type::k3D
+                ? axis_taps(u[2], depth, normalized,
+                            linear && !integer && s.z != img::ZFilter::Point, s.clamp[2])
+                : AxisTaps{};
+        uint32_t border[4];
+        float acc[4] = {0, 0, 0, 0};
+        for (unsigned k = 0; k < tz.count; ++k)
+          for (unsigned j = 0; j < ty.count; ++j)
+            for (unsigned i = 0; i < tx.count; ++i) {
+              Texel tap;
+              if (tx.border[i] || ty.border[j] || tz.border[k]) {
+                if (!border_color(s.border, integer, border))
+                  instruction_fault(
+                      w, in, "the border colour table (BORDER_COLOR_TYPE 3) is not modelled");
+                for (unsigned c = 0; c < 4; ++c) tap.c[c] = border[c];
+              } else {
+                fetch(unsigned(tx.index[i]), unsigned(ty.index[j]),
+                      unsigned(array ? layer : tz.index[k]), tap);
+              }
+              if (integer) {
+                v = tap; // integer formats are not filtered: the nearest texel
+                continue;
+              }
+              const float wgt = tx.weight[i] * ty.weight[j] * tz.weight[k];
+              for (unsigned c = 0; c < 4; ++c) acc[c] += wgt * std::bit_cast<float>(tap.c[c]);
             }
-            if (integer) {
-              v = tap; // integer formats are not filtered: the nearest texel
-              continue;
-            }
-            const float wgt = tx.weight[i] * ty.weight[j] * tz.weight[k];
-            for (unsigned c = 0; c < 4; ++c) acc[c] += wgt * std::bit_cast<float>(tap.c[c]);
-          }
-      if (!integer)
-        for (unsigned c = 0; c < 4; ++c) v.c[c] = std::bit_cast<uint32_t>(acc[c]);
-    }
-    // dst_sel picks each returned component (not for resinfo, whose values are sizes).
-    Texel out = v;
-    if (in.op != Op::image_get_resinfo) {
-      const uint32_t one = is_integer(f.type) ? 1u : std::bit_cast<uint32_t>(1.0f);
+        if (!integer)
+          for (unsigned c = 0; c < 4; ++c) v.c[c] = std::bit_cast<uint32_t>(acc[c]);
+      }
+      // dst_sel picks each returned component (not for resinfo, whose values are sizes); the
+      // dmask's components go to consecutive VGPRs (d16: two halves per VGPR), then tfe's
+      // status.
+      const bool resinfo = in.op == Op::image_get_resinfo;
+      unsigned k = 0;
       for (unsigned c = 0; c < 4; ++c) {
-        const unsigned sel = unsigned(r.dst_sel[c]);
-        out.c[c] = sel == 0 ? 0u : sel == 1 ? one : sel >= 4 ? v.c[sel - 4] : 0u;
+        if (!((in.img.dmask >> c) & 1)) continue;
+        const uint32_t out = resinfo        ? v.c[c]
+                             : pick[c] < 4  ? v.c[pick[c]]
+                             : pick[c] == 5 ? one
+                                            : 0u;
+        if (in.img.d16) {
+          const uint32_t h = integer || resinfo ? out & 0xffff : f2h(std::bit_cast<float>(out));
+          uint32_t& d = drow[k / 2][lane];
+          d = k % 2 ? (d & 0xffff) | (h << 16) : (d & 0xffff0000u) | h;
+        } else {
+          drow[k][lane] = out;
+        }
+        ++k;
       }
+      if (in.img.tfe) drow[in.img.d16 ? (k + 1) / 2 : k][lane] = 0;
     }
-    // The dmask's components in consecutive VGPRs (d16: two halves per VGPR), then tfe's status.
-    unsigned k = 0;
-    for (unsigned c = 0; c < 4; ++c) {
-      if (!((in.img.dmask >> c) & 1)) continue;
-      if (in.img.d16) {
-        const uint32_t h = is_integer(f.type) || in.op == Op::image_get_resinfo
-                               ? out.c[c] & 0xffff
-                               : f2h(std::bit_cast<float>(out.c[c]));
-        uint32_t& d = vreg(w, in.dst, lane, k / 2);
-        d = k % 2 ? (d & 0xffff) | (h << 16) : (d & 0xffff0000u) | h;
-      } else {
-        vreg(w, in.dst, lane, k) = out.c[c];
-      }
-      ++k;
-    }
-    if (in.img.tfe) vreg(w, in.dst, lane, in.img.d16 ? (k + 1) / 2 : k) = 0;
+  } catch (const MemoryFault& e) {
+    throw ShaderFault(std::string(e.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")",
+                      e.address, e.write);
   }
 }
 

@@ -4,9 +4,11 @@
 #include "float_ops.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 namespace sim::shader {
 
@@ -106,6 +108,148 @@ void encode_texel(const FormatInfo& f, const uint32_t in[4], uint8_t* bytes) {
     }
     write_channel(bytes + c * f.bits / 8, f.bits, raw);
   }
+}
+
+namespace {
+
+// The per-format converters. Each channel goes through the same expressions as decode_texel
+// and encode_texel, with the width and type constant; 8-bit unorm, snorm and sRGB reads come
+// from tables filled with exactly those expressions.
+struct Tables8 {
+  uint32_t unorm[256], snorm[256], srgb[256];
+};
+Tables8 make_tables8() {
+  Tables8 t;
+  for (unsigned raw = 0; raw < 256; ++raw) {
+    const int32_t sraw = int32_t(raw << 24) >> 24;
+    t.unorm[raw] = std::bit_cast<uint32_t>(float(double(raw) / 255));
+    t.snorm[raw] = std::bit_cast<uint32_t>(std::max(-1.0f, float(double(sraw) / 127)));
+    t.srgb[raw] = std::bit_cast<uint32_t>(srgb_to_linear(float(double(raw) / 255)));
+  }
+  return t;
+}
+const Tables8 kTables8 = make_tables8();
+
+// Round to nearest, ties to even, as std::nearbyint does in the default rounding mode, for
+// |x| < 2^51: adding and removing 1.5 * 2^52 leaves no fraction bits (a call on baseline x86-64).
+inline double round_even(double x) {
+  constexpr double kMagic = 0x1.8p52;
+  return (x + kMagic) - kMagic;
+}
+
+template <unsigned B> uint32_t load_bits(const uint8_t* p) {
+  if constexpr (B == 8) {
+    return p[0];
+  } else if constexpr (B == 16) {
+    uint16_t v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  } else {
+    uint32_t v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+}
+template <unsigned B, NumType T> uint32_t channel_in(uint32_t raw, unsigned c) {
+  constexpr uint32_t max = B == 32 ? ~0u : (1u << B) - 1;
+  const int32_t sraw = B == 32 ? int32_t(raw) : int32_t(raw << (32 - B)) >> (32 - B);
+  if constexpr (T == NumType::Uint) {
+    return raw;
+  } else if constexpr (T == NumType::Sint) {
+    return uint32_t(sraw);
+  } else if constexpr (T == NumType::Float) {
+    return B == 16 ? std::bit_cast<uint32_t>(h2f(uint16_t(raw))) : raw;
+  } else if constexpr (B == 8) {
+    if constexpr (T == NumType::Unorm) return kTables8.unorm[raw];
+    if constexpr (T == NumType::Snorm) return kTables8.snorm[raw];
+    return c < 3 ? kTables8.srgb[raw] : kTables8.unorm[raw]; // alpha is linear
+  } else if constexpr (T == NumType::Unorm) {
+    return std::bit_cast<uint32_t>(float(double(raw) / max));
+  } else if constexpr (T == NumType::Snorm) {
+    return std::bit_cast<uint32_t>(std::max(-1.0f, float(double(sraw) / (max >> 1))));
+  } else {
+    const float v = float(double(raw) / max);
+    return std::bit_cast<uint32_t>(c < 3 ? srgb_to_linear(v) : v);
+  }
+}
+
+template <unsigned B, NumType T> uint32_t channel_out(uint32_t in) {
+  constexpr uint32_t max = B == 32 ? ~0u : (1u << B) - 1;
+  const float v = std::bit_cast<float>(in);
+  if constexpr (T == NumType::Uint || T == NumType::Sint) {
+    return in;
+  } else if constexpr (T == NumType::Float) {
+    return B == 16 ? f2h(v) : in;
+  } else if constexpr (T == NumType::Snorm) {
+    if (std::isnan(v)) return 0;
+    const double x = std::clamp(v, -1.0f, 1.0f) * double(max >> 1);
+    return uint32_t(int32_t(x < 0 ? -round_even(-x) : round_even(x)));
+  } else { // Unorm, Srgb (stored without the curve, as encode_texel does)
+    return std::isnan(v) ? 0 : uint32_t(round_even(std::clamp(v, 0.0f, 1.0f) * double(max)));
+  }
+}
+
+// The texel leaves in one 16-byte store and enters memory in words of up to 8 bytes: the
+// caller reads the components back as one vector and moves the bytes by words, and a load
+// wider than the separate stores before it stalls (store forwarding fails; a third of the
+// image instructions' time under perf). Channels are unrolled by index so that the values stay
+// in registers until that one store.
+using Vec4 = uint32_t __attribute__((vector_size(16)));
+template <unsigned C, unsigned B, NumType T, unsigned c> uint32_t component(const uint8_t* bytes) {
+  constexpr bool integer = T == NumType::Uint || T == NumType::Sint;
+  if constexpr (c < C)
+    return channel_in<B, T>(load_bits<B>(bytes + c * B / 8), c);
+  else if constexpr (c == 3)
+    return integer ? 1u : std::bit_cast<uint32_t>(1.0f);
+  else
+    return 0;
+}
+template <unsigned C, unsigned B, NumType T> void decode_as(const uint8_t* bytes, uint32_t out[4]) {
+  const Vec4 v = {component<C, B, T, 0>(bytes), component<C, B, T, 1>(bytes),
+                  component<C, B, T, 2>(bytes), component<C, B, T, 3>(bytes)};
+  std::memcpy(out, &v, sizeof v);
+}
+// Channel c's bits at their place in the 64-bit word `word` of the texel (0 elsewhere).
+template <unsigned C, unsigned B, NumType T, unsigned c>
+uint64_t placed(const uint32_t in[4], unsigned word) {
+  constexpr uint64_t mask = B == 32 ? 0xffffffffull : (1ull << B) - 1;
+  if constexpr (c >= C)
+    return 0;
+  else
+    return c * B / 64 == word ? (channel_out<B, T>(in[c]) & mask) << (c * B % 64) : 0;
+}
+template <unsigned C, unsigned B, NumType T> void encode_as(const uint32_t in[4], uint8_t* bytes) {
+  constexpr unsigned n = C * B / 8;
+  const uint64_t lo = placed<C, B, T, 0>(in, 0) | placed<C, B, T, 1>(in, 0) |
+                      placed<C, B, T, 2>(in, 0) | placed<C, B, T, 3>(in, 0);
+  if constexpr (n <= 8) {
+    std::memcpy(bytes, &lo, n);
+  } else {
+    const uint64_t hi = placed<C, B, T, 2>(in, 1) | placed<C, B, T, 3>(in, 1);
+    std::memcpy(bytes, &lo, 8);
+    std::memcpy(bytes + 8, &hi, n - 8);
+  }
+}
+
+constexpr unsigned kFormats = 128; // IMG_FORMAT codes the table covers (format_info's are < 67)
+template <uint16_t F> constexpr TexelCodec codec_of() {
+  constexpr FormatInfo f = am::hw::image::format_info(F);
+  if constexpr (f.channels == 0) {
+    return {};
+  } else {
+    return {&decode_as<f.channels, f.bits, f.type>, &encode_as<f.channels, f.bits, f.type>};
+  }
+}
+template <size_t... F>
+constexpr std::array<TexelCodec, kFormats> codecs(std::index_sequence<F...>) {
+  return {codec_of<uint16_t(F)>()...};
+}
+constexpr std::array<TexelCodec, kFormats> kCodecs = codecs(std::make_index_sequence<kFormats>());
+
+} // namespace
+
+TexelCodec texel_codec(uint16_t format) {
+  return format < kFormats ? kCodecs[format] : TexelCodec{};
 }
 
 } // namespace sim::shader

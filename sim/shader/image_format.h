@@ -19,4 +19,15 @@ void decode_texel(const am::hw::image::FormatInfo& f, const uint8_t* bytes, uint
 // (the hardware's typed stores clamp only the normalized types).
 void encode_texel(const am::hw::image::FormatInfo& f, const uint32_t in[4], uint8_t* bytes);
 
+// The same conversions specialised for one IMG_FORMAT (channel count, width and type fixed at
+// compile time, 8-bit normalized values from tables), picked once per instruction rather than
+// switched on per channel of every texel. Bit for bit decode_texel and encode_texel.
+using TexelDecoder = void (*)(const uint8_t* bytes, uint32_t out[4]);
+using TexelEncoder = void (*)(const uint32_t in[4], uint8_t* bytes);
+struct TexelCodec {
+  TexelDecoder decode = nullptr; // nullptr: a format amcl does not convert
+  TexelEncoder encode = nullptr;
+};
+TexelCodec texel_codec(uint16_t format);
+
 } // namespace sim::shader

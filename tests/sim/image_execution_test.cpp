@@ -278,6 +278,49 @@ TEST_P(ImageExecution, TiledImageFaultsByName) {
   }
 }
 
+// 12-byte texels (RGB 32-bit) are the ones that can straddle a 4 KiB page: with rows of 448
+// texels (5,376 bytes), texel 234 of row 1 holds bytes 8,184..8,195 and texel 341 of row 0
+// bytes 4,092..4,103. Loads and stores there read and write all 12.
+TEST_P(ImageExecution, TwelveByteTexelsAcrossAPage) {
+  img::Resource r = rgba8(400, 2, 448);
+  r.format = img::fmt::k32_32_32Uint;
+  set_resource(r);
+  const uint64_t row = 448 * 12;
+  for (unsigned x = 232; x < 237; ++x)
+    for (unsigned c = 0; c < 3; ++c) mem.put<uint32_t>(kImage + row + x * 12 + c * 4, x * 10 + c);
+  for (unsigned l = 0; l < lanes(); ++l) v(2, l) = 232 + l % 5, v(3, l) = 1;
+  run(kLoad);
+  for (unsigned l = 0; l < lanes(); ++l) {
+    const unsigned x = 232 + l % 5;
+    EXPECT_EQ(v(4, l), x * 10) << l;
+    EXPECT_EQ(v(5, l), x * 10 + 1) << l;
+    EXPECT_EQ(v(6, l), x * 10 + 2) << l;
+    EXPECT_EQ(v(7, l), 1u) << l; // alpha of an integer format
+  }
+  for (unsigned l = 0; l < lanes(); ++l)
+    v(2, l) = 341, v(3, l) = 0, v(4, l) = 0xa0 + l, v(5, l) = 0xb0 + l, v(6, l) = 0xc0 + l;
+  run(kStore);
+  const unsigned last = lanes() - 1; // lanes store in order: the last one's texel stays
+  EXPECT_EQ(mem.get<uint32_t>(kImage + 341 * 12), 0xa0 + last);
+  EXPECT_EQ(mem.get<uint32_t>(kImage + 341 * 12 + 4), 0xb0 + last);
+  EXPECT_EQ(mem.get<uint32_t>(kImage + 341 * 12 + 8), 0xc0 + last);
+}
+
+// A texel outside mapped memory is a fault that names the instruction and the address.
+TEST_P(ImageExecution, UnmappedTexelFaultsWithTheInstruction) {
+  img::Resource r = rgba8(64, 2, 64);
+  r.base = 0x4ff00; // row 1 starts at 0x50000, past the memory
+  set_resource(r);
+  for (unsigned l = 0; l < lanes(); ++l) v(2, l) = l % 4, v(3, l) = l == 3 ? 1 : 0;
+  try {
+    run(kLoad);
+    ADD_FAILURE() << "no fault";
+  } catch (const ShaderFault& e) {
+    EXPECT_NE(std::string(e.what()).find("image_load"), std::string::npos) << e.what();
+    EXPECT_EQ(e.address, 0x5000cu) << e.what();
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Targets, ImageExecution,
                          testing::Values(Target{Gfx::v11, false}, Target{Gfx::v11, true},
                                          Target{Gfx::v12, false}, Target{Gfx::v12, true}),
