@@ -17,9 +17,27 @@
 namespace amcl::rt {
 namespace {
 
-// Device rows <-> host rows, batched through the staging buffer.
+// Whether the region's rows and slices follow one another without gaps in `r`.
+bool one_span(const Rect& r, const size_t* region) {
+  return (region[1] <= 1 || r.row_pitch == region[0]) &&
+         (region[2] <= 1 || r.slice_pitch == region[0] * region[1]);
+}
+
+// Device rows <-> host rows, batched through the staging buffer; a region that is one span on
+// both sides (whole rows of an image whose pitch is its row, to or from packed host memory) is
+// one bulk copy instead: by DMA of the host's pages from 1 MiB, else staged in two halves that
+// overlap the host's copy with the engine's.
 void rect_transfer(cl_command_queue q, cl_mem m, const Rect& dev, const Rect& host,
                    const size_t* region, uint8_t* host_ptr, bool to_device) {
+  if (one_span(dev, region) && one_span(host, region)) {
+    const size_t bytes = region[0] * region[1] * region[2];
+    const uint64_t va = m->va() + dev.offset(0, 0);
+    if (to_device)
+      copy_to_device(q, va, host_ptr + host.offset(0, 0), bytes);
+    else
+      copy_from_device(q, host_ptr + host.offset(0, 0), va, bytes);
+    return;
+  }
   ensure_staging(q);
   const size_t row_bytes = region[0];
   const size_t rows_per_batch = std::max<size_t>(1, kStagingBytes / row_bytes);

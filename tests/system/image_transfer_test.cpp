@@ -104,6 +104,72 @@ TEST(ImageTransfer, FillEveryTypeOf3DAndArrays) {
   clReleaseMemObject(m);
 }
 
+// Reads and writes of whole rows of an image whose pitch is its row are one span on both sides
+// and move as one bulk copy (by DMA of the host's pages from 1 MiB); rows a pitch pads, and
+// parts of rows, move row by row. Each kind lands where the other reads it.
+TEST(ImageTransfer, WholeRowsMoveAsOneSpanAndPaddedRowsByRow) {
+  Env env;
+  ASSERT_NE(env.context, nullptr);
+  for (const size_t w : {size_t{1024}, size_t{1000}}) { // 4,096-byte rows: the pitch; 4,000: padded
+    const size_t h = 300, es = 4;
+    std::vector<uint8_t> src(w * h * es);
+    uint32_t x = uint32_t(w);
+    for (uint8_t& b : src) b = uint8_t((x = x * 1664525u + 1013904223u) >> 24);
+    cl_mem m = image2d(env, {CL_RGBA, CL_UNORM_INT8}, w, h);
+    const size_t o[3] = {0, 0, 0}, r[3] = {w, h, 1};
+    ASSERT_EQ(
+        clEnqueueWriteImage(env.queue, m, CL_TRUE, o, r, 0, 0, src.data(), 0, nullptr, nullptr),
+        CL_SUCCESS);
+    EXPECT_EQ(read_all(env, m, w, h, es), src) << "width " << w;
+    // Rows 100..199 whole (one span on the device), then a part of each row (never one).
+    for (const size_t x0 : {size_t{0}, size_t{3}}) {
+      const size_t o2[3] = {x0, 100, 0}, r2[3] = {w - x0, 100, 1};
+      std::vector<uint8_t> part((w - x0) * 100 * es, 0xee);
+      ASSERT_EQ(
+          clEnqueueReadImage(env.queue, m, CL_TRUE, o2, r2, 0, 0, part.data(), 0, nullptr, nullptr),
+          CL_SUCCESS);
+      for (size_t y = 0; y < 100; ++y)
+        ASSERT_EQ(
+            std::memcmp(&part[y * (w - x0) * es], &src[((100 + y) * w + x0) * es], (w - x0) * es),
+            0)
+            << "width " << w << " x0 " << x0 << " row " << y;
+    }
+    // A write of rows 10..19 whole leaves the rest.
+    std::vector<uint8_t> rows(w * 10 * es, 0x5a);
+    const size_t o3[3] = {0, 10, 0}, r3[3] = {w, 10, 1};
+    ASSERT_EQ(
+        clEnqueueWriteImage(env.queue, m, CL_TRUE, o3, r3, 0, 0, rows.data(), 0, nullptr, nullptr),
+        CL_SUCCESS);
+    std::vector<uint8_t> want = src;
+    std::memset(&want[10 * w * es], 0x5a, rows.size());
+    EXPECT_EQ(read_all(env, m, w, h, es), want) << "width " << w;
+    clReleaseMemObject(m);
+  }
+  // A 3D image of 256-byte rows (the pitch on both generations): slices 2..5 in one span.
+  cl_image_desc d{};
+  d.image_type = CL_MEM_OBJECT_IMAGE3D;
+  d.image_width = 256;
+  d.image_height = 64;
+  d.image_depth = 80;
+  const cl_image_format f{CL_R, CL_UNSIGNED_INT8};
+  cl_int err = 1;
+  cl_mem m3 = clCreateImage(env.context, 0, &f, &d, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  std::vector<uint8_t> all(256 * 64 * 80);
+  for (size_t i = 0; i < all.size(); ++i) all[i] = uint8_t(i * 7 + i / 4099);
+  const size_t o[3] = {0, 0, 0}, r[3] = {256, 64, 80};
+  ASSERT_EQ(
+      clEnqueueWriteImage(env.queue, m3, CL_TRUE, o, r, 0, 0, all.data(), 0, nullptr, nullptr),
+      CL_SUCCESS);
+  std::vector<uint8_t> slices(256 * 64 * 4);
+  const size_t o2[3] = {0, 0, 2}, r2[3] = {256, 64, 4};
+  ASSERT_EQ(
+      clEnqueueReadImage(env.queue, m3, CL_TRUE, o2, r2, 0, 0, slices.data(), 0, nullptr, nullptr),
+      CL_SUCCESS);
+  EXPECT_EQ(std::memcmp(slices.data(), &all[2 * 256 * 64], slices.size()), 0);
+  clReleaseMemObject(m3);
+}
+
 // A 1D buffer image may be far wider than a 2D one: a fill of a row longer than the queue's
 // 4 MiB staging memory (CTS cl_fill_images 1Dbuffer at 5,294,588 texels) wrote past it and
 // the copy engine then read unmapped memory.
@@ -268,8 +334,8 @@ TEST(ImageTransfer, MapsReuseTheHostCopyAndShowTheCurrentTexels) {
   auto map = [&](cl_map_flags flags, const size_t* region) {
     cl_int err = 1;
     size_t row = 0;
-    void* p = clEnqueueMapImage(env.queue, m, CL_TRUE, flags, o, region, &row, nullptr, 0,
-                                nullptr, nullptr, &err);
+    void* p = clEnqueueMapImage(env.queue, m, CL_TRUE, flags, o, region, &row, nullptr, 0, nullptr,
+                                nullptr, &err);
     EXPECT_EQ(err, CL_SUCCESS);
     EXPECT_EQ(row, region[0] * 4);
     return static_cast<uint8_t*>(p);
