@@ -130,7 +130,7 @@ uint32_t SdmaEngine::execute(uint64_t at) {
     uint32_t data = dw(3);
     uint64_t bytes = uint64_t(dw(4) & 0x3fffffff) + 1;
     if ((dst & 3) || (bytes & 3)) throw PacketError("CONST_FILL must be dword aligned");
-    for (uint64_t off = 0; off < bytes; off += 4) gmc.write(dst + off, &data, 4);
+    gmc.fill32(dst, data, bytes); // a run of pages at a time, as the copies
     return sdma::kConstFillDwords;
   }
   case sdma::OP_WRITE: {

@@ -169,6 +169,29 @@ void MemoryPort::copy_parallel(uint64_t dst_va, uint64_t src_va, size_t len, Wor
   if (fault) std::rethrow_exception(fault);
 }
 
+void MemoryPort::fill32(uint64_t va, uint32_t value, size_t len) {
+  const uint64_t pair = uint64_t(value) << 32 | value;
+  while (len) {
+    size_t run = 0;
+    uint8_t* p = translate_run(va, len, true, run);
+    size_t i = 0;
+    if (reinterpret_cast<uintptr_t>(p) & 3) { // host bytes not dword aligned (a test's memory)
+      for (; i < run; i += 4) guest_copy(p + i, reinterpret_cast<const uint8_t*>(&value), 4, true);
+    } else if (reinterpret_cast<uintptr_t>(p) & 7) {
+      std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(p))
+          .store(value, std::memory_order_relaxed);
+      i = 4;
+    }
+    for (; i + 8 <= run; i += 8)
+      std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(p + i))
+          .store(pair, std::memory_order_relaxed);
+    if (i < run)
+      std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(p + i))
+          .store(value, std::memory_order_relaxed);
+    va += run, len -= run;
+  }
+}
+
 void MemoryPort::store32(uint64_t va, uint32_t value) {
   if (va & 3) throw MemoryFault(va, true, "misaligned 32-bit write");
   std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(translate(va, 4, true)))

@@ -48,6 +48,10 @@ public:
   // of the bytes; a fault is thrown after the bytes before it have moved, as copy() leaves them.
   void copy_parallel(uint64_t dst_va, uint64_t src_va, size_t len, WorkerPool& pool,
                      unsigned parts);
+  // `len` bytes from `va` set to `value` repeated (a DMA engine's constant fill; `va` and `len`
+  // dword aligned), translated a run at a time: a fault leaves the pages before the faulting
+  // one filled and none after, as dword by dword.
+  void fill32(uint64_t va, uint32_t value, size_t len);
   // Naturally aligned 32/64-bit writes that a host may be polling (fences, signals, write-back
   // pointers): single-copy atomic with release ordering, as the hardware's memory writes are.
   void store32(uint64_t va, uint32_t value);

@@ -133,4 +133,50 @@ TEST(MemoryPortCopy, ParallelCopiesMoveWhatCopyMovesAndStopAtAFault) {
   }
 }
 
+// The emulated SDMA's CONST_FILL (MemoryPort::fill32), translated a run at a time: every dword
+// of the range and nothing beside it, from either alignment of the host words; a page that
+// faults stops the fill there, the pages before it filled and none after, as dword by dword.
+struct WriteHoled : sim::shader::MemoryPort {
+  static constexpr uint64_t kBase = 0x2000000, kBytes = 16 * 4096;
+  std::vector<uint8_t> bytes = std::vector<uint8_t>(kBytes, 0xee);
+  uint64_t hole = ~uint64_t{0}; // a page that faults on writes
+  uint8_t* translate(uint64_t va, size_t len, bool write, bool) override {
+    if (va >= kBase && va - kBase + len <= kBytes && !(write && (va >> 12) == (hole >> 12)))
+      return bytes.data() + (va - kBase);
+    throw sim::shader::MemoryFault(va, write, "unmapped");
+  }
+  uint8_t* translate_run(uint64_t va, size_t len, bool write, size_t& run) override {
+    uint8_t* p = translate(va, 1, write, false);
+    const uint64_t end =
+        hole > va ? std::min<uint64_t>(hole & ~uint64_t{4095}, kBase + kBytes) : kBase + kBytes;
+    run = std::min<uint64_t>(len, std::max<uint64_t>(end - va, 4096 - (va & 4095)));
+    return p;
+  }
+};
+
+TEST(MemoryPortFill, FillsEveryDwordOfTheRangeAndStopsAtAFault) {
+  for (const uint64_t hole : {~uint64_t{0}, uint64_t{WriteHoled::kBase + 9 * 4096 + 12}}) {
+    for (const size_t off : {size_t{0}, size_t{4}, size_t{4092}}) {
+      WriteHoled mem;
+      mem.hole = hole;
+      const size_t len = 12 * 4096 + 8;
+      bool faulted = false;
+      try {
+        mem.fill32(WriteHoled::kBase + off, 0x600df00d, len);
+      } catch (const sim::shader::MemoryFault& f) {
+        faulted = true;
+        EXPECT_EQ(f.address >> 12, hole >> 12);
+      }
+      EXPECT_EQ(faulted, hole != ~uint64_t{0});
+      const size_t filled_end = faulted ? (hole - WriteHoled::kBase) & ~size_t{4095} : off + len;
+      for (size_t i = 0; i < WriteHoled::kBytes; i += 4) {
+        uint32_t v;
+        std::memcpy(&v, &mem.bytes[i], 4);
+        const bool filled = i >= off && i < filled_end;
+        ASSERT_EQ(v, filled ? 0x600df00du : 0xeeeeeeeeu) << "byte " << i << " offset " << off;
+      }
+    }
+  }
+}
+
 } // namespace
