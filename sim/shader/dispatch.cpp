@@ -142,6 +142,7 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
                                     uint64_t(index) * waves_per_group;
         const unsigned group_waves = (threads + wave_lanes - 1) / wave_lanes;
         exec.reset_lds();
+        exec.set_gather_yield(group_waves > 1);
         waves.resize(group_waves);
         group_barrier = {group_waves, 0};
         waves_run += group_waves;

@@ -55,6 +55,14 @@ uint64_t Executor::run(Wave& w, uint64_t& lane_instructions, uint64_t budget) {
   budget_ = budget;
   while (!w.done && !w.at_barrier && count < budget_) {
     const Inst& in = program_.at(w.pc, memory_);
+    if (gather_yield_ && in.format == Format::FLAT) {
+      if (w.prefetched_pc == w.pc)
+        w.prefetched_pc = ~uint64_t(0); // its lines were requested: it runs now
+      else if (prefetch_gather(w, in)) {
+        w.prefetched_pc = w.pc;
+        break; // the turn ends before the gather, which is neither run nor counted yet
+      }
+    }
     const bool scalar = in.format <= Format::SMEM;
     // A full EXEC skips the count; lane_count avoids libgcc's __popcountdi2 (baseline x86-64
     // has no popcnt instruction), which showed in the profiles of sparse-EXEC loops.

@@ -112,6 +112,11 @@ public:
   // lanes of vector instructions, 1 for scalar ones). Throws ShaderFault when `abort` is
   // raised (a queue reset killing a runaway dispatch).
   uint64_t run(Wave& wave, uint64_t& lane_instructions, uint64_t budget = ~uint64_t(0));
+  // Whether a wave gives its turn away at a gather (a global load whose lanes span pages) once
+  // the gather's lines are requested, so that the work-group's other waves run while they
+  // arrive, as the hardware's other waves hide a load's latency; the wave runs the load when
+  // its turn comes again. Only worth it with other waves to run.
+  void set_gather_yield(bool on) { gather_yield_ = on; }
   // A new work-group starts on this executor: LDS reads as zeros again.
   void reset_lds() { std::fill(lds_.begin(), lds_.end(), uint8_t(0)); }
   // The work-group's LDS as the waves left it (the execution tests read it).
@@ -170,6 +175,9 @@ private:
   void exec_flat(Wave& w, const Inst& in);
   void exec_scratch(Wave& w, const Inst& in);
   bool exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool saddr, uint64_t sbase);
+  // Requests the lines of a gather (see set_gather_yield; a lane that would fault ends the
+  // requests, the load faults when it runs); false: not a global load spanning pages.
+  bool prefetch_gather(Wave& w, const Inst& in);
   void flat_lane(Wave& w, const Inst& in, MemoryPort& mem, uint64_t addr, unsigned lane);
   static unsigned flat_access_bytes(Op op, const OpInfo& info);
   // Where a misaligned vector memory or LDS access goes under SH_MEM_CONFIG.ALIGNMENT_MODE.
@@ -267,6 +275,7 @@ private:
   const std::atomic<bool>* abort_;
   const std::atomic<bool>* stop_;
   uint64_t budget_ = 0; // instructions left in the running wave's turn (s_sleep ends it)
+  bool gather_yield_ = false;
 };
 
 } // namespace sim::shader

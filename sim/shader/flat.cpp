@@ -227,6 +227,53 @@ uint64_t Executor::misaligned_address(const Wave& w, const Inst& in, uint64_t ad
 // The common case of the global segment: dword loads and stores whose every lane's access is
 // dword aligned and inside one page. One translation and relaxed word moves per lane instead
 // of the general path's splitting; anything else returns false before touching memory.
+bool Executor::prefetch_gather(Wave& w, const Inst& in) {
+  if (in.segment != Segment::Global || !cache_ ||
+      (in.op != Op::load_b32 && in.op != Op::load_b64 && in.op != Op::load_b96 &&
+       in.op != Op::load_b128))
+    return false;
+  const bool saddr = in.soffset != src::kNull;
+  const unsigned reg = in.src[0] - src::kVgpr0;
+  if (in.src[0] < src::kVgpr0 || reg + (saddr ? 1 : 2) > w.num_vgprs) return false;
+  const uint64_t sbase =
+      saddr ? uint64_t(w.sgpr[in.soffset]) | (uint64_t(w.sgpr[in.soffset + 1]) << 32) : 0;
+  const uint64_t offset = uint64_t(int64_t(in.imm));
+  const unsigned halves = w.wave64 ? 2 : 1;
+  auto address = [&](const uint32_t* lo, unsigned lane) {
+    return (saddr ? sbase + lo[lane] : uint64_t(lo[lane]) | uint64_t(lo[kWaveSize + lane]) << 32) +
+           offset;
+  };
+  // The first and the last lane on one page: a coalesced load (the common case) costs two
+  // addresses here. Only a hint: a load that spans pages anyway simply is not prefetched.
+  const uint64_t mask = w.exec_mask();
+  if (!mask) return false;
+  const unsigned first = unsigned(std::countr_zero(mask)),
+                 last = 63u - unsigned(std::countl_zero(mask));
+  const uint32_t* rows = w.vgpr.data() + reg * kWaveSize;
+  if ((address(rows + (first / kWaveSize) * w.half_stride, first % kWaveSize) ^
+       address(rows + (last / kWaveSize) * w.half_stride, last % kWaveSize)) < 4096)
+    return false;
+  try {
+    for (unsigned h = 0; h < halves; ++h) {
+      const uint32_t* lo = rows + h * w.half_stride;
+      uint64_t page = ~uint64_t(0);
+      const uint8_t* host_page = nullptr;
+      for (uint32_t m = uint32_t(mask >> (h * kWaveSize)); m; m &= m - 1) {
+        const uint64_t a = address(lo, unsigned(std::countr_zero(m)));
+        if ((a >> 12) != page) {
+          host_page = cache_->translate(a & ~uint64_t(4095), 4096, false);
+          page = a >> 12;
+        }
+        __builtin_prefetch(host_page + (a & 4095));
+      }
+    }
+  } catch (const MemoryFault&) {
+    // The load will fault: still after the turn, so that the waves before this one run on to
+    // where they would have without the hint before the fault stops the dispatch.
+  }
+  return true;
+}
+
 bool Executor::exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool saddr,
                                   uint64_t sbase) {
   const bool load = in.op == Op::load_b32 || in.op == Op::load_b64 || in.op == Op::load_b96 ||

@@ -54,6 +54,9 @@ struct Wave {
   bool flush_f32_denorms = false;
   bool flush_f64_denorms = false;
   uint32_t mode_upper = 0; // MODE bits [31:8] as s_setreg last wrote them (salu_extra.cpp)
+  // The gather at this pc had its lines requested before the wave gave its turn away
+  // (Executor::run); it runs when the wave's turn comes again.
+  uint64_t prefetched_pc = ~uint64_t(0);
 
   unsigned lanes() const { return wave64 ? 64 : 32; }
   // The lane number of lane `lane` of the current pass.
