@@ -97,8 +97,9 @@ struct _cl_command_queue : amcl::rt::ObjectHeader {
   std::mutex mutex;
   am::Allocation kernargs; // kernel-argument slots of the dispatches in flight (runtime/dispatch.cpp)
   uint64_t launches = 0;   // dispatches submitted: the next one takes slot launches % slots
-  // Dispatches on the ring without a doorbell yet (runtime/scheduler.cpp; guarded by `mutex`).
-  size_t unrung = 0;
+  // Dispatches on the ring without a doorbell yet (runtime/scheduler.cpp; written under
+  // `mutex`, read without it by clFlush to skip the doorbell when there is none).
+  std::atomic<size_t> unrung{0};
   // Memory replaced while dispatches may still use it, freed once the compute timeline passes
   // the value (guarded by `mutex`).
   std::vector<std::pair<am::Allocation, uint64_t>> deferred_frees;

@@ -25,6 +25,13 @@ public:
     (*this)[size_] = std::move(value);
     ++size_;
   }
+  // A new last element, built in the slot (a default T: slots are reset when emptied), for the
+  // caller to fill without moving a whole T in.
+  T& append() {
+    if (size_ == slots_.size()) grow();
+    ++size_;
+    return back();
+  }
   // The slot keeps no resources of what it held: it is reset to a default T.
   void pop_front() {
     front() = T();

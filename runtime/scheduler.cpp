@@ -250,14 +250,34 @@ inline constexpr size_t kDoorbellBatch = 16;
 // and submits them in one go: one pass through the lock for the lot. Drops the lock meanwhile.
 // Goes on with what other threads enqueued meanwhile (they leave it to this one: `running`).
 // `defer`: the doorbell waits until kDoorbellBatch dispatches are on the ring.
+// The batch arrays of a thread's start_dispatches, kept across calls: allocating them cost two
+// mallocs and two frees per enqueued dispatch. A nested call (an event callback run meanwhile
+// enqueues) finds them taken and uses arrays of its own.
+struct Batch {
+  std::vector<_cl_command_queue::Command> commands;
+  std::vector<std::pair<cl_int, _cl_command_queue::Submitted>> results;
+};
+thread_local Batch kept_batch;
+struct BorrowedBatch {
+  Batch* home = &kept_batch; // one thread-local lookup (a call in a shared library), not two
+  Batch b = std::move(*home);
+  ~BorrowedBatch() {
+    b.commands.clear();
+    *home = std::move(b);
+  }
+};
+
 void start_dispatches(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due,
                       bool defer = false) {
-  std::vector<_cl_command_queue::Command> batch;
-  std::vector<std::pair<cl_int, _cl_command_queue::Submitted>> results;
+  BorrowedBatch borrowed;
+  std::vector<_cl_command_queue::Command>& batch = borrowed.b.commands;
+  std::vector<std::pair<cl_int, _cl_command_queue::Submitted>>& results = borrowed.b.results;
   for (;;) {
     for (size_t i; (i = next_runnable(q, due)) != kNone && q->pending[i].dispatch &&
                    q->in_flight.size() + batch.size() < kDispatchesInFlight;) {
-      batch.push_back(take(q, i));
+      // Moved straight from the queue's slot (take() moved it once more).
+      batch.push_back(std::move(q->pending[i]));
+      q->pending.erase(i);
       set_locked(batch.back().event, CL_RUNNING, due);
     }
     if (batch.empty()) return;
@@ -269,15 +289,16 @@ void start_dispatches(cl_command_queue q, std::unique_lock<std::mutex>& held, Du
       std::lock_guard device_lock(q->mutex);
       // One doorbell and one end-of-pipe interrupt for the lot: the MEC is woken once, and so
       // is whoever waits for the batch (the submission thread, to retire it).
-      const bool ring = !defer || q->unrung + batch.size() >= kDoorbellBatch;
+      const size_t unrung = q->unrung.load(std::memory_order_relaxed);
+      const bool ring = !defer || unrung + batch.size() >= kDoorbellBatch;
       for (size_t i = 0; i < batch.size(); ++i)
         results[i].first =
             submit_dispatch(q, batch[i], results[i].second, !ring || i + 1 < batch.size());
       if (ring) {
         q->device->am->ring_compute(); // the last one's submission failed: the others still go
-        q->unrung = 0;
+        q->unrung.store(0, std::memory_order_relaxed);
       } else {
-        q->unrung += batch.size();
+        q->unrung.store(unrung + batch.size(), std::memory_order_relaxed);
       }
     }
     for (size_t i = 0; i < batch.size(); ++i)
@@ -286,9 +307,11 @@ void start_dispatches(cl_command_queue q, std::unique_lock<std::mutex>& held, Du
     held.lock();
     q->running = false;
     for (size_t i = 0; i < batch.size(); ++i) {
-      if (results[i].first == CL_COMPLETE)
-        q->in_flight.push_back(_cl_command_queue::InFlight{std::move(batch[i]), results[i].second});
-      else
+      if (results[i].first == CL_COMPLETE) {
+        _cl_command_queue::InFlight& slot = q->in_flight.append(); // in place: one move
+        slot.cmd = std::move(batch[i]);
+        slot.at = results[i].second;
+      } else
         finish_locked(batch[i], results[i].first, due);
     }
     batch.clear();
@@ -384,8 +407,8 @@ bool retire_oldest(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& 
     const _cl_command_queue::Submitted at = q->in_flight.front().at;
     cl_int own = i == 0 ? status : CL_COMPLETE;
     if (own == CL_COMPLETE && at.done <= q->failed_through) own = CL_OUT_OF_RESOURCES;
-    _cl_command_queue::Command cmd = std::move(q->in_flight.front().cmd);
-    q->in_flight.pop_front();
+    // Completed in its slot, then the slot is emptied (a move out cost one more).
+    _cl_command_queue::Command& cmd = q->in_flight.front().cmd;
     if (own == CL_COMPLETE && at.times && cmd.event) {
       // When the GPU ran it, not when the host handed it over or noticed the end: dispatches
       // queue behind each other on the ring. Kept within SUBMIT ≤ START ≤ END. The CP wrote
@@ -399,6 +422,7 @@ bool retire_oldest(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& 
       e->end = std::max(e->start, gpu_end);
     }
     finish_locked(cmd, own, due);
+    q->in_flight.pop_front();
   }
   return true;
 }
@@ -450,7 +474,7 @@ namespace {
 // `want_event` false (a dispatch whose event nobody asked for): the command has no event, and
 // null is returned.
 cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_event* waits,
-                         cl_uint nwait, _cl_command_queue::Command cmd, bool blocking,
+                         cl_uint nwait, _cl_command_queue::Command&& cmd, bool blocking,
                          bool want_event = true) {
   _cl_event* e = nullptr;
   if (want_event) {
@@ -555,7 +579,7 @@ cl_event enqueue(cl_command_queue q, cl_command_type type, const cl_event* waits
 }
 
 cl_event enqueue_dispatch(cl_command_queue q, cl_command_type type, const cl_event* waits,
-                          cl_uint nwait, Launch launch, bool want_event) {
+                          cl_uint nwait, Launch&& launch, bool want_event) {
   _cl_command_queue::Command cmd;
   cmd.dispatch = true;
   cmd.launch = std::move(launch);
@@ -567,10 +591,14 @@ void flush(cl_command_queue q) {
     std::lock_guard held(lock());
     if (!q->pending.empty()) kick_locked();
   }
-  // Dispatches waiting on the ring for their batch's doorbell get it now.
+  // Dispatches waiting on the ring for their batch's doorbell get it now. With none, neither
+  // the queue's mutex nor the doorbell: an application that flushes after every enqueue paid
+  // both for nothing. (A batch another thread is submitting meanwhile was not enqueued before
+  // this flush; the submission thread rings it.)
+  if (q->unrung.load(std::memory_order_relaxed) == 0) return;
   std::lock_guard device_lock(q->mutex);
   q->device->am->ring_compute();
-  q->unrung = 0;
+  q->unrung.store(0, std::memory_order_relaxed);
 }
 
 void finish(cl_command_queue q) {

@@ -31,7 +31,7 @@ cl_event enqueue(cl_command_queue q, cl_command_type type, const cl_event* waits
 // the command has none and null is returned: an event costs an allocation from the object
 // arena (under its lock) and three status changes under the scheduler's.
 cl_event enqueue_dispatch(cl_command_queue q, cl_command_type type, const cl_event* waits,
-                          cl_uint nwait, Launch launch, bool want_event = true);
+                          cl_uint nwait, Launch&& launch, bool want_event = true);
 
 // Makes sure the submission thread sees what is enqueued (clFlush).
 void flush(cl_command_queue q);

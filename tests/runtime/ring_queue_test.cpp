@@ -65,3 +65,22 @@ TEST(RingQueue, SlotsLetGoOfWhatTheyHeld) {
   EXPECT_EQ(b.use_count(), 2);
   EXPECT_EQ(*q.front(), 2);
 }
+
+// append() hands out the new last slot empty (a default element), whatever the slot held
+// before it was popped or erased, and across growth.
+TEST(RingQueue, AppendGivesAnEmptySlotAtTheBack) {
+  RingQueue<std::shared_ptr<int>> q;
+  auto held = std::make_shared<int>(7);
+  for (int round = 0; round < 20; ++round) {
+    std::shared_ptr<int>& slot = q.append();
+    ASSERT_EQ(slot, nullptr) << "round " << round;
+    slot = held;
+    q.push_back(std::make_shared<int>(round));
+    if (round % 3 == 2) q.erase(q.size() - 1);
+    q.pop_front();
+  }
+  long holding = 0;
+  for (size_t i = 0; i < q.size(); ++i) holding += q[i] == held;
+  EXPECT_GT(holding, 0);
+  EXPECT_EQ(held.use_count(), 1 + holding); // popped and erased slots let go of it
+}
