@@ -246,10 +246,6 @@ cl_int submit_dispatch(cl_command_queue q, _cl_command_queue::Command& cmd,
 // ring for fewer (Device::ring_compute, Device::await).
 inline constexpr size_t kDoorbellBatch = 16;
 
-// Takes every dispatch at the head of `q` that may start now (while kernel-argument slots last)
-// and submits them in one go: one pass through the lock for the lot. Drops the lock meanwhile.
-// Goes on with what other threads enqueued meanwhile (they leave it to this one: `running`).
-// `defer`: the doorbell waits until kDoorbellBatch dispatches are on the ring.
 // The batch arrays of a thread's start_dispatches, kept across calls: allocating them cost two
 // mallocs and two frees per enqueued dispatch. A nested call (an event callback run meanwhile
 // enqueues) finds them taken and uses arrays of its own.
@@ -267,6 +263,10 @@ struct BorrowedBatch {
   }
 };
 
+// Takes every dispatch at the head of `q` that may start now (while kernel-argument slots last)
+// and submits them in one go: one pass through the lock for the lot. Drops the lock meanwhile.
+// Goes on with what other threads enqueued meanwhile (they leave it to this one: `running`).
+// `defer`: the doorbell waits until kDoorbellBatch dispatches are on the ring.
 void start_dispatches(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due,
                       bool defer = false) {
   BorrowedBatch borrowed;
