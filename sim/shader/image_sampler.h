@@ -4,6 +4,7 @@
 #pragma once
 #include "am/hw/image_descriptor.h"
 
+#include <cmath>
 #include <cstdint>
 
 namespace sim::shader {
@@ -14,11 +15,59 @@ struct AxisTaps {
   bool border[2] = {false, false};
   unsigned count = 1;
 };
-// `coord` in texels (unnormalized) or in [0, 1) of the size (normalized).
-AxisTaps axis_taps(float coord, unsigned size, bool normalized, bool linear,
-                   am::hw::image::Clamp mode);
+// Both inline: they run for every lane and axis of a sample, and a call returning AxisTaps in
+// memory cost more than their work (stop 32, the CTS image suites).
 // A texel index brought back into [0, size) by `mode`; false when it reads the border.
-bool address_texel(int& i, unsigned size, am::hw::image::Clamp mode);
+[[gnu::always_inline]] inline bool address_texel(int& i, unsigned size, am::hw::image::Clamp mode) {
+  const int n = int(size);
+  switch (mode) {
+  case am::hw::image::Clamp::Wrap:
+    i = ((i % n) + n) % n;
+    return true;
+  case am::hw::image::Clamp::Mirror: {
+    const int m = ((i % (2 * n)) + 2 * n) % (2 * n);
+    i = m < n ? m : 2 * n - 1 - m;
+    return true;
+  }
+  case am::hw::image::Clamp::ClampLastTexel:
+    i = i < 0 ? 0 : i >= n ? n - 1 : i;
+    return true;
+  case am::hw::image::Clamp::MirrorOnceLastTexel:
+    if (i < 0) i = -1 - i;
+    if (i >= n) i = n - 1;
+    return true;
+  case am::hw::image::Clamp::ClampHalfBorder:
+  case am::hw::image::Clamp::ClampBorder:
+    return i >= 0 && i < n;
+  case am::hw::image::Clamp::MirrorOnceHalfBorder:
+  case am::hw::image::Clamp::MirrorOnceBorder:
+    if (i < 0) i = -1 - i;
+    return i < n;
+  }
+  return false;
+}
+// `coord` in texels (unnormalized) or in [0, 1) of the size (normalized).
+[[gnu::always_inline]] inline AxisTaps axis_taps(float coord, unsigned size, bool normalized,
+                                                 bool linear, am::hw::image::Clamp mode) {
+  AxisTaps t;
+  // Wrap takes the fraction of a normalized coordinate before scaling it (OpenCL 3.0 §8.2,
+  // CL_ADDRESS_REPEAT): scaling first moves a weight of exactly 0 onto a neighbour by rounding.
+  if (normalized && mode == am::hw::image::Clamp::Wrap) coord -= std::floor(coord);
+  const float u = normalized ? coord * float(size) : coord;
+  if (!linear) {
+    t.index[0] = int(std::floor(u));
+  } else {
+    const float s = u - 0.5f;
+    const float base = std::floor(s);
+    t.index[0] = int(base);
+    t.index[1] = t.index[0] + 1;
+    t.weight[1] = s - base;
+    t.weight[0] = 1.0f - t.weight[1];
+    t.count = 2;
+  }
+  for (unsigned k = 0; k < t.count; ++k) t.border[k] = !address_texel(t.index[k], size, mode);
+  return t;
+}
 // The border colour of the predefined types (false: the border colour table, not modelled).
 bool border_color(am::hw::image::Border b, bool integer, uint32_t out[4]);
 
