@@ -22,7 +22,7 @@ namespace img = am::hw::image;
 using Memory = sim::test::FlatMemory<0x10000, 0x40000>;
 constexpr uint64_t kCode = 0x10000, kImage = 0x20000;
 
-enum Kind { kLoad, kStore, kSampleLz, kResinfo, kLoadD16, kLoadArray };
+enum Kind { kLoad, kStore, kSampleLz, kResinfo, kLoadD16, kLoadArray, kSampleLzXZ, kResinfoYW };
 // clang-format off
 const std::vector<uint32_t> kGfx11[] = {
     {0xF0000F04u, 0x00020402u}, // image_load v[4:7], v[2:3], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D
@@ -31,6 +31,8 @@ const std::vector<uint32_t> kGfx11[] = {
     {0xF05C0F04u, 0x00020402u}, // image_get_resinfo v[4:7], v2, s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D
     {0xF0020F04u, 0x00020402u}, // image_load v[4:5], v[2:3], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D d16
     {0xF0000F14u, 0x00020402u}, // image_load v[4:7], v[2:4], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D_ARRAY
+    {0xF07C0504u, 0x10020402u}, // image_sample_lz v[4:5], v[2:3], s[8:15], s[16:19] dmask:0x5 dim:SQ_RSRC_IMG_2D
+    {0xF05C0A04u, 0x00020402u}, // image_get_resinfo v[4:5], v2, s[8:15] dmask:0xa dim:SQ_RSRC_IMG_2D
 };
 const std::vector<uint32_t> kGfx12[] = {
     {0xD3C00001u, 0x00001004u, 0x00000302u}, // image_load v[4:7], [v2, v3], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D
@@ -39,6 +41,8 @@ const std::vector<uint32_t> kGfx12[] = {
     {0xD3C5C001u, 0x00001004u, 0x00000002u}, // image_get_resinfo v[4:7], v2, s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D
     {0xD3C00021u, 0x00001004u, 0x00000302u}, // image_load v[4:5], [v2, v3], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D d16
     {0xD3C00005u, 0x00001004u, 0x00040302u}, // image_load v[4:7], [v2, v3, v4], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D_ARRAY
+    {0xE547C001u, 0x08001004u, 0x00000302u}, // image_sample_lz v[4:5], [v2, v3], s[8:15], s[16:19] dmask:0x5 dim:SQ_RSRC_IMG_2D
+    {0xD285C001u, 0x00001004u, 0x00000002u}, // image_get_resinfo v[4:5], v2, s[8:15] dmask:0xa dim:SQ_RSRC_IMG_2D
 };
 // clang-format on
 
@@ -130,6 +134,43 @@ TEST_P(ImageExecution, DstSelServesBgra) {
   run(kLoad);
   EXPECT_EQ(f(v(4, 0)), float(30 / 255.0));
   EXPECT_EQ(f(v(6, 0)), float(10 / 255.0));
+}
+
+// A dmask of fewer than four components packs the chosen ones into consecutive VGPRs, each
+// through its dst_sel (a channel, or the constants 0 and 1); resinfo's sizes are not swizzled.
+TEST_P(ImageExecution, PartialDmaskPacksTheChosenComponents) {
+  mem.put<float>(kImage + 0, 1.5f);
+  mem.put<float>(kImage + 4, 2.5f);
+  mem.put<float>(kImage + 8, 3.5f);
+  mem.put<float>(kImage + 12, 4.5f);
+  img::Resource r = rgba8(2, 1, 64);
+  r.format = img::fmt::k32_32_32_32Float;
+  img::Sampler s; // point, clamp to the last texel
+  set_sampler(s);
+  const img::Sel sels[2][4] = {{img::Sel::kW, img::Sel::k1, img::Sel::kX, img::Sel::k0},
+                               {img::Sel::k1, img::Sel::kY, img::Sel::k0, img::Sel::kX}};
+  const float want[2][2] = {{4.5f, 1.5f}, {1.0f, 0.0f}}; // components 0 and 2 of each
+  for (unsigned c = 0; c < 2; ++c) {
+    for (unsigned i = 0; i < 4; ++i) r.dst_sel[i] = sels[c][i];
+    set_resource(r);
+    for (unsigned l = 0; l < lanes(); ++l) {
+      v(2, l) = bits(0.25f), v(3, l) = bits(0.5f);
+      v(6, l) = 0xdeadbeefu; // beyond the two components: untouched
+    }
+    run(kSampleLzXZ);
+    for (unsigned l = 0; l < lanes(); l += 7) {
+      EXPECT_EQ(f(v(4, l)), want[c][0]) << "case " << c << " lane " << l;
+      EXPECT_EQ(f(v(5, l)), want[c][1]) << "case " << c << " lane " << l;
+      EXPECT_EQ(v(6, l), 0xdeadbeefu) << "case " << c << " lane " << l;
+    }
+  }
+  img::Resource q = rgba8(5, 3, 64);
+  q.dst_sel[1] = img::Sel::k0; // a swizzle resinfo ignores
+  set_resource(q);
+  v(2, 0) = 0;
+  run(kResinfoYW);
+  EXPECT_EQ(v(4, 0), 3u); // height
+  EXPECT_EQ(v(5, 0), 1u); // mip levels
 }
 
 TEST_P(ImageExecution, StoreRoundsClampsAndDropsOutOfRange) {
