@@ -208,7 +208,14 @@ private:
   void exec_image(Wave& w, const Inst& in);
 
   // operands.cpp and below: operand access for every family.
-  uint32_t sread(const Wave& w, const Inst& in, uint16_t code) const;
+  // Inline for the registers (codes below 128: SGPRs, VCC, trap temporaries, M0, EXEC), the
+  // operands of nearly every instruction; constants and literals in operands.cpp.
+  uint32_t sread(const Wave& w, const Inst& in, uint16_t code) const {
+    if (code < 128) [[likely]]
+      return code == src::kNull ? 0 : w.sgpr[code];
+    return sread_constant(w, in, code);
+  }
+  uint32_t sread_constant(const Wave& w, const Inst& in, uint16_t code) const;
   uint64_t sread64(const Wave& w, const Inst& in, uint16_t code, bool as_double) const;
   static uint64_t aperture(const Wave& w, uint16_t code);
   void swrite(Wave& w, uint16_t code, uint32_t v);

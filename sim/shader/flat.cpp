@@ -11,9 +11,58 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cstring>
 #include <string>
 
 namespace sim::shader {
+namespace {
+
+// Whether lane k's address is lane 0's + (k << shift) for all 32 lanes of an address row pair
+// (`hi` null: 32-bit offsets from a scalar base), with no carry out of the low dwords from
+// lane 0 to lane 31 (so the 64-bit addresses are consecutive too). 32-bit operations only,
+// which baseline x86-64 vectorises (a multiply by the stride it did not).
+bool contiguous_rows(const uint32_t* lo, const uint32_t* hi, unsigned shift) {
+  const uint32_t l0 = lo[0];
+  uint32_t differ = 0;
+  for (uint32_t l = 0; l < kWaveSize; ++l) differ |= (lo[l] - l0) ^ (l << shift);
+  if (hi) {
+    const uint32_t h0 = hi[0];
+    for (unsigned l = 0; l < kWaveSize; ++l) differ |= hi[l] ^ h0;
+  }
+  return differ == 0 && l0 <= ~0u - ((kWaveSize - 1) << shift);
+}
+
+// A coalesced access's moves: lane k's dwords i at words[k * n + i], in lane order.
+void move_coalesced(uint32_t* words, uint32_t* const* data, unsigned n, bool load) {
+  auto word = [&](unsigned k) { return std::atomic_ref<uint32_t>(words[k]); };
+#if !defined(__SANITIZE_THREAD__)
+  // A row of dwords moves as one block: the host's vector moves of aligned dwords are each
+  // dword's single copy, as the relaxed word moves are (which TSan builds keep, to see races).
+  if (n == 1) {
+    if (load)
+      std::memcpy(data[0], words, kWaveSize * 4);
+    else
+      std::memcpy(words, data[0], kWaveSize * 4);
+    return;
+  }
+#endif
+  if (n == 1) {
+    uint32_t* d = data[0];
+    if (load)
+      for (unsigned l = 0; l < kWaveSize; ++l) d[l] = word(l).load(std::memory_order_relaxed);
+    else
+      for (unsigned l = 0; l < kWaveSize; ++l) word(l).store(d[l], std::memory_order_relaxed);
+    return;
+  }
+  for (unsigned l = 0; l < kWaveSize; ++l)
+    for (unsigned i = 0; i < n; ++i)
+      if (load)
+        data[i][l] = word(l * n + i).load(std::memory_order_relaxed);
+      else
+        word(l * n + i).store(data[i][l], std::memory_order_relaxed);
+}
+
+} // namespace
 
 // Private (scratch) memory is swizzled: dword k of a lane's private space lives at
 // wave base + (k * wave size + lane) * 4, so the lanes' same dword is contiguous (PrivatePort).
@@ -295,6 +344,25 @@ bool Executor::exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool s
   // Every lane dword-aligned and inside one page; a full wave checks without branches.
   auto misfit = [&](uint64_t a) { return (a & 3) | uint64_t((a & 4095) + 4 * n > 4096); };
   bool one_page = exec == ~0u;
+  if (one_page && n != 3 && contiguous_rows(lo, hi, n == 1 ? 2 : n == 2 ? 3 : 4)) {
+    // A coalesced access (lane k at the first lane's address + k * 4n, the common case): one
+    // address, one fit check and one translation for the wave, the lanes' dwords in order.
+    const uint64_t a0 = lane_address(0);
+    if ((a0 & 3) == 0 && (a0 & 4095) + kWaveSize * 4 * n <= 4096) {
+      uint32_t* data[4];
+      for (unsigned i = 0; i < n; ++i) data[i] = &vreg(w, load ? in.dst : in.src[1], 0, i);
+      uint32_t* words;
+      try {
+        words = reinterpret_cast<uint32_t*>(page_of(a0 & ~uint64_t(4095), store) + (a0 & 4095));
+      } catch (const MemoryFault& f) {
+        throw ShaderFault(std::string(f.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) +
+                              ")",
+                          f.address, f.write);
+      }
+      move_coalesced(words, data, n, load);
+      return true;
+    }
+  }
   if (one_page) {
     // Separate loops without exits, which the compiler vectorises.
     if (saddr)

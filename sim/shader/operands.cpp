@@ -27,15 +27,7 @@ uint64_t Executor::aperture(const Wave& w, uint16_t code) {
   return code == src::kSharedBase || code == src::kPrivateBase ? base : base | 0xffffffffffffull;
 }
 
-uint32_t Executor::sread(const Wave& w, const Inst& in, uint16_t code) const {
-  if (code < 128) {
-    if (code == src::kNull) return 0;
-    if (code > 105 && code != src::kVccLo && code != src::kVccHi && code != src::kM0 &&
-        code != src::kExecLo && code != src::kExecHi &&
-        !(code >= src::kTtmp0 && code <= src::kTtmp15))
-      instruction_fault(w, in, "read of unsupported scalar operand " + std::to_string(code));
-    return w.sgpr[code];
-  }
+uint32_t Executor::sread_constant(const Wave& w, const Inst& in, uint16_t code) const {
   if (code <= src::kConstPos64) return code - src::kConstZero;
   if (code <= src::kConstNeg16) return uint32_t(-int32_t(code - src::kConstNeg1 + 1));
   if (code >= src::kFloatHalf && code <= src::kFloatInv2Pi) return u32(kInlineF32[code - 240]);

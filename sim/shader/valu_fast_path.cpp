@@ -819,6 +819,52 @@ bool Executor::exec_vopd_fast(Wave& w, const Inst& in) {
 bool Executor::exec_valu64_fast(Wave& w, const Inst& in) {
   if (in.abs || in.neg || in.omod || in.clamp || in.opsel) return false;
   const uint32_t exec = w.exec();
+  if (in.op == Op::v_lshlrev_b64 && in.src[0] < src::kVgpr0 && in.src[1] >= src::kVgpr0) {
+    // A uniform shift of a VGPR pair (address scaling): on the 32-bit halves, without the
+    // 64-bit rows.
+    const unsigned s = sread(w, in, in.src[0]) & 63;
+    const uint32_t* lo = &vreg(w, in.src[1], 0);
+    const uint32_t* hi = &vreg(w, in.src[1], 0, 1);
+    alignas(32) uint32_t rlo[kWaveSize], rhi[kWaveSize];
+    // 32-bit operations, which baseline x86-64 vectorises (its 64-bit lanes it did not).
+    if (s == 0) {
+      std::copy_n(lo, kWaveSize, rlo);
+      std::copy_n(hi, kWaveSize, rhi);
+    } else if (s < 32) {
+      for (unsigned l = 0; l < kWaveSize; ++l)
+        rlo[l] = lo[l] << s, rhi[l] = hi[l] << s | lo[l] >> (32 - s);
+    } else {
+      for (unsigned l = 0; l < kWaveSize; ++l) rlo[l] = 0, rhi[l] = lo[l] << (s - 32);
+    }
+    uint32_t* const dlo = &vreg(w, in.dst, 0);
+    uint32_t* const dhi = &vreg(w, in.dst, 0, 1);
+    for_lanes(exec, [&](unsigned l) { dlo[l] = rlo[l], dhi[l] = rhi[l]; });
+    return true;
+  }
+  if (in.op == Op::v_mad_u64_u32 && in.src[0] < src::kVgpr0 && in.src[1] < src::kVgpr0 &&
+      in.src[2] >= src::kVgpr0) {
+    // A uniform product plus a VGPR pair (a work-item's global id): one multiply for the wave,
+    // the carry-out where the 64-bit sum wraps.
+    const uint64_t p = uint64_t(sread(w, in, in.src[0])) * sread(w, in, in.src[1]);
+    const uint32_t* lo = &vreg(w, in.src[2], 0);
+    const uint32_t* hi = &vreg(w, in.src[2], 0, 1);
+    alignas(32) uint32_t rlo[kWaveSize], rhi[kWaveSize];
+    // The 64-bit sum on the 32-bit halves, which baseline x86-64 vectorises.
+    const uint32_t plo = uint32_t(p), phi = uint32_t(p >> 32);
+    alignas(32) uint32_t wrap[kWaveSize];
+    for (unsigned l = 0; l < kWaveSize; ++l) {
+      rlo[l] = lo[l] + plo;
+      const uint32_t t = hi[l] + phi;
+      rhi[l] = t + uint32_t(rlo[l] < plo);
+      wrap[l] = uint32_t(t < phi) | uint32_t(rhi[l] < t);
+    }
+    const uint32_t carry = lane_mask(exec, [&](unsigned l) { return wrap[l] != 0; });
+    uint32_t* const dlo = &vreg(w, in.dst, 0);
+    uint32_t* const dhi = &vreg(w, in.dst, 0, 1);
+    for_lanes(exec, [&](unsigned l) { dlo[l] = rlo[l], dhi[l] = rhi[l]; });
+    if (in.format == Format::VOP3SD) mask_write(w, in.sdst, carry);
+    return true;
+  }
   // A 64-bit source row: a VGPR pair, or a scalar's 64-bit value (vread64 as an integer).
   auto row64 = [&](unsigned i, uint64_t* out) {
     const uint16_t code = in.src[i];
@@ -955,6 +1001,31 @@ bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
   if (!fast_op(in.op) || in.omod || in.clamp || in.opsel) return false;
   if ((in.abs || in.neg) && !takes_float_modifiers(in.op)) return false;
   const uint32_t exec = w.exec();
+  if (in.op == Op::v_add_co_u32 || in.op == Op::v_add_co_ci_u32) {
+    // Address arithmetic (a third of a memory-bound kernel's instructions): a scalar source
+    // reaches add_carry as its value, without a broadcast row. Carries: lane masks in SGPRs
+    // (VCC for the VOP2 forms); inactive lanes' bits of the carry-out are cleared. The sum and
+    // its carry do not depend on the sources' order: a scalar goes first.
+    const bool scalar_a = in.src[0] < src::kVgpr0, scalar_b = in.src[1] < src::kVgpr0;
+    const uint32_t a0 = scalar_a ? sread(w, in, in.src[0]) : 0;
+    const uint32_t* a = scalar_a ? nullptr : &vreg(w, in.src[0], 0);
+    const uint32_t b0 = scalar_b ? sread(w, in, in.src[1]) : 0;
+    const uint32_t* b = scalar_b ? nullptr : &vreg(w, in.src[1], 0);
+    uint32_t* const d = &vreg(w, in.dst, 0);
+    const uint32_t carry_in = in.op == Op::v_add_co_ci_u32 ? mask_read(w, in, in.src[2]) : 0;
+    uint32_t carry;
+    if (scalar_a && scalar_b) {
+      uint32_t row[kWaveSize];
+      std::fill_n(row, kWaveSize, b0);
+      carry = kAddCarry[1](exec, d, nullptr, a0, row, carry_in);
+    } else if (scalar_a || scalar_b) {
+      carry = kAddCarry[1](exec, d, nullptr, scalar_a ? a0 : b0, scalar_a ? b : a, carry_in);
+    } else {
+      carry = kAddCarry[0](exec, d, a, 0, b, carry_in);
+    }
+    mask_write(w, in.sdst, carry);
+    return true;
+  }
   const OpInfo& info = op_info(in.op);
   // Sources: a VGPR row (checked against the allocation once) or a scalar broadcast; with abs or
   // neg, a copy with the sign bits cleared or flipped.
@@ -979,8 +1050,7 @@ bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
   uint32_t* const d = &vreg(w, in.dst, 0);
   const uint32_t *const a = src[0], *const b = src[1];
   switch (in.op) {
-  // Carries and selects: lane masks in SGPRs (VCC for the VOP2 forms); inactive lanes' bits of
-  // a carry-out are cleared.
+  // Selects: the lane mask in an SGPR pair (VCC for the VOP2 form).
   case Op::v_cndmask_b32: {
     // Branch-free: the mask is data, a branch per lane would mispredict half the time.
     const uint32_t mask = mask_read(w, in, in.src[2]);
@@ -988,17 +1058,6 @@ bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
       const uint32_t pick_b = 0u - ((mask >> l) & 1);
       d[l] = (b[l] & pick_b) | (a[l] & ~pick_b);
     });
-    return true;
-  }
-  case Op::v_add_co_u32: case Op::v_add_co_ci_u32: {
-    const uint32_t carry_in = in.op == Op::v_add_co_ci_u32 ? mask_read(w, in, in.src[2]) : 0;
-    // The sum and its carry do not depend on the sources' order: a scalar goes first.
-    const bool scalar_a = in.src[0] < src::kVgpr0, scalar_b = in.src[1] < src::kVgpr0;
-    const uint32_t carry =
-        scalar_a || !scalar_b
-            ? kAddCarry[scalar_a](exec, d, a, a[0], b, carry_in)
-            : kAddCarry[1](exec, d, b, b[0], a, carry_in);
-    mask_write(w, in.sdst, carry);
     return true;
   }
   case Op::v_perm_b32:

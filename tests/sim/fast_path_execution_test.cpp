@@ -315,6 +315,23 @@ const Case kAddressArithmetic[] = {
     {"v_add_co_ci_u32_e64 v0, s6, v1, v2, s7", {0xD5200600u, 0x001E0501u}},
     {"v_add_co_ci_u32_e64 v0, vcc_lo, -1, v2, vcc_lo", {0xD5206A00u, 0x01AA04C1u}},
     {"v_add_co_ci_u32_e32 v0, vcc_lo, v1, v2, vcc_lo", {0x40000501u}},
+    {"v_lshlrev_b64 v[0:1], 0, v[2:3]", {0xD73C0000u, 0x00020480u}},
+    {"v_lshlrev_b64 v[0:1], 31, v[2:3]", {0xD73C0000u, 0x0002049Fu}},
+    {"v_lshlrev_b64 v[0:1], 32, v[2:3]", {0xD73C0000u, 0x000204A0u}},
+    {"v_lshlrev_b64 v[0:1], 40, v[2:3]", {0xD73C0000u, 0x000204A8u}},
+    {"v_lshlrev_b64 v[1:2], 3, v[0:1]", {0xD73C0001u, 0x00020083u}},
+    {"v_lshlrev_b64 v[0:1], 0x47, v[2:3]", {0xD73C0000u, 0x000204FFu, 0x00000047u}},
+    {"v_lshlrev_b64 v[2:3], s3, v[0:1]", {0xD73C0002u, 0x00020003u}},
+    {"v_mad_u64_u32 v[2:3], null, s3, s2, v[0:1]", {0xD6FE7C02u, 0x04000403u}},
+    {"v_mad_u64_u32 v[0:1], s6, s3, -1, v[0:1]", {0xD6FE0600u, 0x04018203u}},
+    {"v_mad_u64_u32 v[1:2], vcc_lo, -1, s2, v[0:1]", {0xD6FE6A01u, 0x040004C1u}},
+    {"v_mad_u64_u32 v[0:1], s6, 0, s2, v[2:3]", {0xD6FE0600u, 0x04080480u}},
+    {"v_add_co_u32 v0, s6, s2, s3", {0xD7000600u, 0x00000602u}},
+    {"v_add_co_ci_u32_e64 v0, s6, s2, 5, s7", {0xD5200600u, 0x001D0A02u}},
+    {"v_add_co_u32 v0, vcc_lo, v1, s2", {0xD7006A00u, 0x00000501u}},
+    {"v_add_co_ci_u32_e64 v1, s6, v1, s3, vcc_lo", {0xD5200601u, 0x01A80701u}},
+    {"v_add_co_ci_u32_e64 v1, null, v1, -1, vcc_lo", {0xD5207C01u, 0x01A98301u}},
+    {"v_mad_u64_u32 v[0:1], null, 0x9e3779b1, s2, v[2:3]", {0xD6FE7C00u, 0x040804FFu, 0x9E3779B1u}},
 };
 
 // f32 operations with VOP3's abs and neg (sign-bit operations on the rows), the conversions,
@@ -669,6 +686,11 @@ const Case kGlobal[] = {
     {"global_store_b16 v4, v6, s[8:9] offset:1", {0xDC660001u, 0x00080604u}},
     {"global_store_b32 v[4:5], v6, off", {0xDC6A0000u, 0x007C0604u}},
     {"global_store_b32 v4, v6, s[8:9] offset:1", {0xDC6A0001u, 0x00080604u}},
+    {"global_load_b32 v0, v4, s[8:9]", {0xDC520000u, 0x00080004u}},
+    {"global_load_b128 v[0:3], v[4:5], off", {0xDC5E0000u, 0x007C0004u}},
+    {"global_store_b128 v[4:5], v[6:9], off", {0xDC760000u, 0x007C0604u}},
+    {"global_store_b64 v4, v[6:7], s[8:9]", {0xDC6E0000u, 0x00080604u}},
+    {"global_load_b96 v[0:2], v[4:5], off", {0xDC5A0000u, 0x007C0004u}},
     {"global_store_d16_hi_b8 v[4:5], v6, off", {0xDC920000u, 0x007C0604u}},
     {"global_store_d16_hi_b8 v4, v6, s[8:9] offset:1", {0xDC920001u, 0x00080604u}},
     {"global_store_d16_hi_b16 v[4:5], v6, off", {0xDC960000u, 0x007C0604u}},
@@ -884,8 +906,24 @@ using FlatMemory = sim::test::FlatMemory<0x10000, 0x10000>;
 
 // How a test lays out the lanes' addresses (v[4:5], or v4 with s[8:9] = 0): Coalesced is
 // a dword in every other (so that 64-bit atomics are aligned too); SomeUnmapped faults part
-// way through the wave, after the lanes before it have made their accesses.
-enum class Addresses { Coalesced, Same, Scattered, PageCrossing, SomeInLds, SomeUnmapped, Count };
+// way through the wave, after the lanes before it have made their accesses. Dense4 and Dense16
+// put lane k at 4k and 16k bytes from lane 0 (the coalesced dword and b128 rows, one
+// translation for the wave); WrappingOffsets has consecutive low dwords that wrap past
+// 0xffffffff at lane 4 (with s[8:9] set so that lanes 0-3 of the saddr form are mapped): the
+// 64-bit addresses are not consecutive there.
+enum class Addresses {
+  Coalesced,
+  Same,
+  Scattered,
+  PageCrossing,
+  SomeInLds,
+  SomeUnmapped,
+  Dense4,
+  Dense16,
+  WrappingOffsets,
+  Count
+};
+constexpr uint32_t kWrapStart = 0xfffffff0u;
 
 struct Outcome {
   std::vector<uint32_t> vgpr;
@@ -950,6 +988,15 @@ Outcome run_once(const std::vector<uint32_t>& words, bool wave64, uint64_t exec,
     case Addresses::SomeUnmapped: // coalesced, the upper lanes on a page beyond the memory
       addr = lane < 20 ? kData + 0x7f00 + lane * 8 : 0x20000 + lane * 8;
       break;
+    case Addresses::Dense4:
+      addr = kData + 0x200 + lane * 4;
+      break;
+    case Addresses::Dense16:
+      addr = kData + 0x400 + lane * 16;
+      break;
+    case Addresses::WrappingOffsets:
+      addr = uint32_t(kWrapStart + lane * 4);
+      break;
     case Addresses::Count:
       break;
     }
@@ -965,6 +1012,11 @@ Outcome run_once(const std::vector<uint32_t>& words, bool wave64, uint64_t exec,
   const bool ds = words.size() == 2 && (words[0] >> 26) == 0x36;
   for (unsigned s = 0; s < 16; ++s) w.sgpr[s] = pick(rng);
   w.sgpr[8] = w.sgpr[9] = 0; // saddr base: v4 is the whole address
+  if (addresses == Addresses::WrappingOffsets) {
+    const uint64_t base = kData + 0x100 - uint64_t(kWrapStart);
+    w.sgpr[8] = uint32_t(base);
+    w.sgpr[9] = uint32_t(base >> 32);
+  }
   w.sgpr[src::kVccLo] = rng();
   w.sgpr[src::kVccHi] = rng();
   w.sgpr[src::kExecLo] = uint32_t(exec);
