@@ -53,12 +53,15 @@ void instruction_fault(const Wave& w, const Inst& in, const std::string& what) {
 uint64_t Executor::run(Wave& w, uint64_t& lane_instructions, uint64_t budget) {
   uint64_t count = 0;
   budget_ = budget;
+  ready_gather_ = nullptr;
   while (!w.done && !w.at_barrier && count < budget_) {
     const Inst& in = program_.at(w.pc, memory_);
     if (gather_yield_ && in.format == Format::FLAT) {
-      if (w.prefetched_pc == w.pc)
+      if (w.prefetched_pc == w.pc) {
         w.prefetched_pc = ~uint64_t(0); // its lines were requested: it runs now
-      else if (prefetch_gather(w, in)) {
+        if (w.id_in_group < gather_hosts_.size() && gather_hosts_[w.id_in_group].pc == w.pc)
+          ready_gather_ = &gather_hosts_[w.id_in_group];
+      } else if (prefetch_gather(w, in)) {
         w.prefetched_pc = w.pc;
         break; // the turn ends before the gather, which is neither run nor counted yet
       }
@@ -74,6 +77,7 @@ uint64_t Executor::run(Wave& w, uint64_t& lane_instructions, uint64_t budget) {
       w.pc += in.size;
     else
       step(w, in);
+    ready_gather_ = nullptr;
     // Checking the abort flag every 64K instructions keeps it off the hot path.
     if ((++count & 0xffff) == 0) {
       if (abort_ && abort_->load(std::memory_order_relaxed))

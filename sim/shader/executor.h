@@ -283,6 +283,16 @@ private:
   const std::atomic<bool>* stop_;
   uint64_t budget_ = 0; // instructions left in the running wave's turn (s_sleep ends it)
   bool gather_yield_ = false;
+  // The host addresses prefetch_gather found for a gather's lanes, per wave of the work-group
+  // (Wave::id_in_group), kept for the load when the wave's turn comes back: mappings do not
+  // change within a dispatch, and the wave's EXEC and address VGPRs cannot change meanwhile.
+  // `pc` is the gather's, or ~0 when a lane would fault (the load translates and faults then).
+  struct GatherHosts {
+    uint64_t pc = ~uint64_t(0);
+    uint8_t* host[2 * kWaveSize];
+  };
+  std::vector<GatherHosts> gather_hosts_;
+  const GatherHosts* ready_gather_ = nullptr; // the running gather's, while it runs
 };
 
 } // namespace sim::shader

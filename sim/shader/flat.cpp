@@ -302,20 +302,26 @@ bool Executor::prefetch_gather(Wave& w, const Inst& in) {
   if ((address(rows + (first / kWaveSize) * w.half_stride, first % kWaveSize) ^
        address(rows + (last / kWaveSize) * w.half_stride, last % kWaveSize)) < 4096)
     return false;
+  if (gather_hosts_.size() <= w.id_in_group) gather_hosts_.resize(w.id_in_group + 1);
+  GatherHosts& kept = gather_hosts_[w.id_in_group];
+  kept.pc = ~uint64_t(0);
   try {
     for (unsigned h = 0; h < halves; ++h) {
       const uint32_t* lo = rows + h * w.half_stride;
       uint64_t page = ~uint64_t(0);
-      const uint8_t* host_page = nullptr;
+      uint8_t* host_page = nullptr;
       for (uint32_t m = uint32_t(mask >> (h * kWaveSize)); m; m &= m - 1) {
-        const uint64_t a = address(lo, unsigned(std::countr_zero(m)));
+        const unsigned lane = unsigned(std::countr_zero(m));
+        const uint64_t a = address(lo, lane);
         if ((a >> 12) != page) {
           host_page = cache_->translate(a & ~uint64_t(4095), 4096, false);
           page = a >> 12;
         }
+        kept.host[h * kWaveSize + lane] = host_page + (a & 4095);
         __builtin_prefetch(host_page + (a & 4095));
       }
     }
+    kept.pc = w.pc; // every lane translated: the load takes these
   } catch (const MemoryFault&) {
     // The load will fault: still after the turn, so that the waves before this one run on to
     // where they would have without the hint before the fault stops the dispatch.
@@ -424,6 +430,15 @@ bool Executor::exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool s
         }
       }
     };
+    if (load && ready_gather_) {
+      // Translated (and the lines requested) by prefetch_gather before the wave's turn ended.
+      for (uint32_t m = exec; m; m &= m - 1) {
+        const unsigned lane = unsigned(std::countr_zero(m));
+        host[lane] = reinterpret_cast<uint32_t*>(ready_gather_->host[w.half * kWaveSize + lane]);
+      }
+      access(exec);
+      return true;
+    }
     uint64_t page = ~0ull;
     uint8_t* host_page = nullptr;
     uint32_t translated = 0;
