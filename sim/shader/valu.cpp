@@ -245,7 +245,7 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     case Op::v_mad_u32_u16: d = uint32_t(half_src(0, lane)) * half_src(1, lane) + c(); break;
     case Op::v_mad_i32_i16:
       d = uint32_t(int32_t(int16_t(half_src(0, lane))) * int16_t(half_src(1, lane)) + int32_t(c())); break;
-    case Op::v_mul_lo_u16: half_dst(d, uint16_t(half_src(0, lane) * half_src(1, lane))); break;
+    case Op::v_mul_lo_u16: half_dst(d, uint16_t(uint32_t(half_src(0, lane)) * half_src(1, lane))); break;
     case Op::v_max_u16: half_dst(d, std::max(half_src(0, lane), half_src(1, lane))); break;
     case Op::v_min_u16: half_dst(d, std::min(half_src(0, lane), half_src(1, lane))); break;
     case Op::v_max_i16: half_dst(d, uint16_t(std::max(int16_t(half_src(0, lane)), int16_t(half_src(1, lane))))); break;

@@ -352,7 +352,7 @@ struct Rows16 {
   case Op::v_not_b16: all([&](unsigned l) { R[l] = uint16_t(~A[l]); }); break;
   case Op::v_add_nc_u16: case Op::v_add_nc_i16: all([&](unsigned l) { R[l] = uint16_t(A[l] + B[l]); }); break;
   case Op::v_sub_nc_u16: case Op::v_sub_nc_i16: all([&](unsigned l) { R[l] = uint16_t(A[l] - B[l]); }); break;
-  case Op::v_mul_lo_u16: all([&](unsigned l) { R[l] = uint16_t(A[l] * B[l]); }); break;
+  case Op::v_mul_lo_u16: all([&](unsigned l) { R[l] = uint16_t(uint32_t(A[l]) * B[l]); }); break;
   case Op::v_and_b16: all([&](unsigned l) { R[l] = A[l] & B[l]; }); break;
   case Op::v_or_b16: all([&](unsigned l) { R[l] = A[l] | B[l]; }); break;
   case Op::v_xor_b16: all([&](unsigned l) { R[l] = A[l] ^ B[l]; }); break;
@@ -375,7 +375,7 @@ struct Rows16 {
   // Whole-register results.
   case Op::v_cvt_i32_i16: for_lanes(exec, [&](unsigned l) { d[l] = uint32_t(int32_t(I(A[l]))); }); return true;
   case Op::v_cvt_u32_u16: for_lanes(exec, [&](unsigned l) { d[l] = A[l]; }); return true;
-  case Op::v_mad_u16: case Op::v_mad_i16: all([&](unsigned l) { R[l] = uint16_t(A[l] * B[l] + C[l]); }); break;
+  case Op::v_mad_u16: case Op::v_mad_i16: all([&](unsigned l) { R[l] = uint16_t(uint32_t(A[l]) * B[l] + C[l]); }); break;
   case Op::v_min3_i16:
     all([&](unsigned l) { R[l] = uint16_t(std::min(std::min(I(A[l]), I(B[l])), I(C[l]))); });
     break;
@@ -452,7 +452,7 @@ struct PackedRows {
   };
   auto I = [](uint16_t v) { return int16_t(v); };
   switch (op) {
-  case Op::v_pk_mul_lo_u16: all([&](unsigned l) { R[l] = uint16_t(A[l] * B[l]); }); break;
+  case Op::v_pk_mul_lo_u16: all([&](unsigned l) { R[l] = uint16_t(uint32_t(A[l]) * B[l]); }); break;
   case Op::v_pk_add_u16: case Op::v_pk_add_i16: all([&](unsigned l) { R[l] = uint16_t(A[l] + B[l]); }); break;
   case Op::v_pk_sub_u16: case Op::v_pk_sub_i16: all([&](unsigned l) { R[l] = uint16_t(A[l] - B[l]); }); break;
   case Op::v_pk_max_i16: all([&](unsigned l) { R[l] = uint16_t(std::max(I(A[l]), I(B[l]))); }); break;
@@ -460,7 +460,7 @@ struct PackedRows {
   case Op::v_pk_max_u16: all([&](unsigned l) { R[l] = std::max(A[l], B[l]); }); break;
   case Op::v_pk_min_u16: all([&](unsigned l) { R[l] = std::min(A[l], B[l]); }); break;
   case Op::v_pk_mad_u16: case Op::v_pk_mad_i16:
-    all([&](unsigned l) { R[l] = uint16_t(A[l] * B[l] + C[l]); });
+    all([&](unsigned l) { R[l] = uint16_t(uint32_t(A[l]) * B[l] + C[l]); });
     break;
   case Op::v_pk_lshlrev_b16: all([&](unsigned l) { R[l] = uint16_t(B[l] << (A[l] & 15)); }); break;
   case Op::v_pk_lshrrev_b16: all([&](unsigned l) { R[l] = uint16_t(B[l] >> (A[l] & 15)); }); break;

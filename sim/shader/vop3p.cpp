@@ -108,7 +108,7 @@ void Executor::exec_vop3p(Wave& w, const Inst& in) {
       // One operation per line: it reads as the ISA table it is.
       // clang-format off
       switch (in.op) {
-      case Op::v_pk_mul_lo_u16: out[hi] = uint16_t(x * y); break;
+      case Op::v_pk_mul_lo_u16: out[hi] = uint16_t(uint32_t(x) * y); break;
       // With the clamp bit, additions and subtractions saturate.
       case Op::v_pk_add_u16: {
         const uint32_t r = uint32_t(x) + y;
