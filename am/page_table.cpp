@@ -8,7 +8,7 @@ namespace am {
 using namespace hw::gmc;
 
 PageTable::PageTable(uint8_t* vram, PteFormat format, std::function<uint64_t()> alloc_table)
-    : vram_(vram), format_(format), pde_pte_(pde_pte_flag(format)),
+    : vram_(vram), pde_pte_(pde_pte_flag(format)),
       // GMC v12 leaves say they are PTEs (bit 63), as tinygrad's AM driver writes them.
       leaf_bits_(format == PteFormat::v12 ? PTE_IS_PTE_GFX12 : 0),
       alloc_table_(std::move(alloc_table)), root_(alloc_table_()) {}

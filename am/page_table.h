@@ -31,7 +31,6 @@ private:
   uint64_t* entry(uint64_t table, unsigned index);
   uint64_t descend(uint64_t table, unsigned index);
   uint8_t* vram_;
-  hw::gmc::PteFormat format_;
   uint64_t pde_pte_;  // the format's PDE-as-PTE flag
   uint64_t leaf_bits_; // bits every 4 KiB PTE of the format carries
   std::function<uint64_t()> alloc_table_;
