@@ -11,8 +11,18 @@ set(AMCL_ICD_ENV "OCL_ICD_VENDORS=${PROJECT_BINARY_DIR}/icd;OCL_ICD_FILENAMES=;A
 # Programs that are not ours (clinfo) load a sanitized libamcl only with the runtime preloaded.
 set(_foreign_env "${AMCL_ICD_ENV}")
 if(AMCL_SANITIZE MATCHES "address")
-  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libasan.so
-                  OUTPUT_VARIABLE _asan OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    # clang's shared runtime (executables link the static one) carries UBSan's handlers too.
+    execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-runtime-dir
+                    OUTPUT_VARIABLE _rt_dir OUTPUT_STRIP_TRAILING_WHITESPACE)
+    set(_asan ${_rt_dir}/libclang_rt.asan-${CMAKE_SYSTEM_PROCESSOR}.so)
+    if(NOT EXISTS ${_asan})
+      set(_asan ${_rt_dir}/libclang_rt.asan.so) # per-target runtime directories
+    endif()
+  else()
+    execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libasan.so
+                    OUTPUT_VARIABLE _asan OUTPUT_STRIP_TRAILING_WHITESPACE)
+  endif()
   list(APPEND _foreign_env "LD_PRELOAD=${_asan}" "ASAN_OPTIONS=detect_leaks=0")
 endif()
 set(AMCL_FOREIGN_ENV "${_foreign_env}" CACHE INTERNAL "")
