@@ -46,14 +46,6 @@ void move_coalesced(uint32_t* words, uint32_t* const* data, unsigned n, bool loa
     return;
   }
 #endif
-  if (n == 1) {
-    uint32_t* d = data[0];
-    if (load)
-      for (unsigned l = 0; l < kWaveSize; ++l) d[l] = word(l).load(std::memory_order_relaxed);
-    else
-      for (unsigned l = 0; l < kWaveSize; ++l) word(l).store(d[l], std::memory_order_relaxed);
-    return;
-  }
   for (unsigned l = 0; l < kWaveSize; ++l)
     for (unsigned i = 0; i < n; ++i)
       if (load)
