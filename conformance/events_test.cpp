@@ -549,3 +549,201 @@ TEST(Events, FinishReturnsAfterDispatchesWithoutEvents) {
   clReleaseKernel(k);
   clReleaseMemObject(m);
 }
+
+// Stop 33 takes the scheduler's global lock off the enqueue of an in-order dispatch without a
+// wait list or event (the queue's own mutex only, once the queue is active). The tests below
+// race that path against what still runs under the global lock; a lost hand-off shows as a
+// count short of the dispatches enqueued, or a clFinish that never returns (the watchdog).
+namespace {
+
+const char* kCount = "__kernel void count(__global int* p) { atomic_inc(p); }\n"
+                     "__kernel void copy(__global int* dst, __global const int* src) {\n"
+                     "  dst[0] = src[0];\n"
+                     "}\n";
+
+struct Counter {
+  Env& env;
+  cl_mem m;
+  explicit Counter(Env& e) : env(e) {
+    cl_int zero = 0;
+    m = env.buffer(sizeof(int), &zero);
+  }
+  ~Counter() { clReleaseMemObject(m); }
+  cl_kernel kernel() { // one per feeding thread: clSetKernelArg is not thread-safe on one kernel
+    cl_kernel k = env.kernel(kCount, "count");
+    clSetKernelArg(k, 0, sizeof m, &m);
+    return k;
+  }
+};
+
+} // namespace
+
+// Four threads feed one queue with plain dispatches while a fifth calls clFinish over and over:
+// every finish returns, and every dispatch ran exactly once.
+TEST(Events, PlainEnqueuesRaceWithFinish) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  Counter counter(env);
+  std::array<cl_kernel, 4> kernels{};
+  for (cl_kernel& k : kernels) k = counter.kernel();
+  size_t one = 1;
+  constexpr int kEach = 300;
+  std::atomic<bool> feeding = true;
+  std::thread finisher([&] {
+    while (feeding) EXPECT_TRUE(finishes_within(env.queue, kFinishLimit));
+  });
+  std::vector<std::thread> feeders;
+  for (cl_kernel k : kernels)
+    feeders.emplace_back([&, k] {
+      for (int i = 0; i < kEach; ++i) {
+        EXPECT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, &one, 0, nullptr, nullptr),
+                  CL_SUCCESS);
+        if (i % 97 == 0) std::this_thread::yield(); // let the queue drain now and then
+      }
+    });
+  for (std::thread& t : feeders) t.join();
+  feeding = false;
+  finisher.join();
+  ASSERT_TRUE(finishes_within(env.queue, kFinishLimit));
+  EXPECT_EQ(read_int(env, counter.m), int(kernels.size()) * kEach);
+  for (cl_kernel k : kernels) clReleaseKernel(k);
+}
+
+// A dispatch enqueued just as its queue goes idle (the submission thread retires the last one
+// and takes the queue out of the active set): after gaps of 0 to ~3 ms (past the submission
+// thread's lingering), each plain dispatch is seen, and an event-carrying marker behind it
+// completes with nobody but the runtime pumping (its callback runs).
+TEST(Events, PlainEnqueueAsTheQueueGoesIdle) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  Counter counter(env);
+  cl_kernel k = counter.kernel();
+  size_t one = 1;
+  constexpr int kRounds = 60;
+  std::array<Trace, kRounds> traces; // outlive a callback that comes late
+  for (int round = 0; round < kRounds; ++round) {
+    const auto gap = std::chrono::microseconds((round * 53) % 3000);
+    for (int i = 0; i < 3; ++i)
+      ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, &one, 0, nullptr, nullptr),
+                CL_SUCCESS);
+    std::this_thread::sleep_for(gap);
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, &one, 0, nullptr, nullptr),
+              CL_SUCCESS);
+    cl_event e = nullptr;
+    ASSERT_EQ(clEnqueueMarkerWithWaitList(env.queue, 0, nullptr, &e), CL_SUCCESS);
+    ASSERT_EQ(clSetEventCallback(e, CL_COMPLETE, &Trace::record, &traces[round]), CL_SUCCESS);
+    ASSERT_EQ(clFlush(env.queue), CL_SUCCESS);
+    EXPECT_EQ(traces[round].after(1), std::vector<cl_int>{CL_COMPLETE}) << "round " << round;
+    clReleaseEvent(e);
+  }
+  ASSERT_TRUE(finishes_within(env.queue, kFinishLimit));
+  EXPECT_EQ(read_int(env, counter.m), kRounds * 4);
+  clReleaseKernel(k);
+}
+
+// Plain dispatches on one queue, a marker behind them, and a copy on a second queue that waits
+// for the marker: the copy sees every dispatch's increment. Two threads do this at once on
+// queues of their own, the waits crossing between them.
+TEST(Events, WaitListsAcrossQueuesSeePlainDispatches) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_int err;
+  size_t one = 1;
+  constexpr int kRounds = 20, kPerRound = 40;
+  auto run = [&](int seed) {
+    Counter counter(env);
+    cl_kernel inc = counter.kernel();
+    cl_kernel copy = env.kernel(kCount, "copy");
+    cl_int init = -1;
+    cl_mem seen = env.buffer(sizeof(int), &init);
+    clSetKernelArg(copy, 0, sizeof seen, &seen);
+    clSetKernelArg(copy, 1, sizeof counter.m, &counter.m);
+    cl_command_queue a = clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &err);
+    cl_command_queue b = clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &err);
+    for (int round = 0; round < kRounds; ++round) {
+      for (int i = 0; i < kPerRound + (round * seed) % 90; ++i)
+        EXPECT_EQ(clEnqueueNDRangeKernel(a, inc, 1, nullptr, &one, &one, 0, nullptr, nullptr),
+                  CL_SUCCESS);
+      cl_event marker = nullptr;
+      EXPECT_EQ(clEnqueueMarkerWithWaitList(a, 0, nullptr, &marker), CL_SUCCESS);
+      EXPECT_EQ(clEnqueueNDRangeKernel(b, copy, 1, nullptr, &one, &one, 1, &marker, nullptr),
+                CL_SUCCESS);
+      int got = -2;
+      EXPECT_EQ(clEnqueueReadBuffer(b, seen, CL_TRUE, 0, sizeof got, &got, 0, nullptr, nullptr),
+                CL_SUCCESS);
+      int want = -3;
+      EXPECT_EQ(
+          clEnqueueReadBuffer(a, counter.m, CL_TRUE, 0, sizeof want, &want, 0, nullptr, nullptr),
+          CL_SUCCESS);
+      EXPECT_EQ(got, want) << "round " << round; // nothing was enqueued on `a` since the marker
+      clReleaseEvent(marker);
+    }
+    EXPECT_TRUE(finishes_within(a, kFinishLimit));
+    EXPECT_TRUE(finishes_within(b, kFinishLimit));
+    clReleaseCommandQueue(a);
+    clReleaseCommandQueue(b);
+    clReleaseMemObject(seen);
+    clReleaseKernel(copy);
+    clReleaseKernel(inc);
+  };
+  std::thread other([&] { run(7); });
+  run(13);
+  other.join();
+}
+
+// Completion callbacks that enqueue plain dispatches on their own queue and on another one (the
+// callback may run on the thread that is submitting for the queue): every dispatch runs.
+TEST(Events, CallbacksThatEnqueuePlainDispatches) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_int err;
+  Counter counter(env);
+  cl_command_queue other =
+      clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &err);
+  struct Context {
+    cl_command_queue queues[2];
+    cl_kernel kernels[2];
+    std::mutex mutex; // one callback at a time uses a kernel: clSetKernelArg is not shared
+    std::atomic<int> ran{0};
+  } ctx;
+  ctx.queues[0] = env.queue;
+  ctx.queues[1] = other;
+  ctx.kernels[0] = counter.kernel();
+  ctx.kernels[1] = counter.kernel();
+  auto callback = [](cl_event, cl_int status, void* data) {
+    auto* c = static_cast<Context*>(data);
+    size_t one = 1;
+    if (status == CL_COMPLETE) {
+      std::lock_guard lock(c->mutex);
+      for (int i = 0; i < 4; ++i)
+        clEnqueueNDRangeKernel(c->queues[i % 2], c->kernels[i % 2], 1, nullptr, &one, &one, 0,
+                               nullptr, nullptr);
+    }
+    ++c->ran;
+  };
+  cl_kernel main_kernel = counter.kernel();
+  size_t one = 1;
+  constexpr int kEvents = 50;
+  for (int i = 0; i < kEvents; ++i) {
+    for (int j = 0; j < 3; ++j)
+      ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, main_kernel, 1, nullptr, &one, &one, 0, nullptr,
+                                       nullptr),
+                CL_SUCCESS);
+    cl_event e = nullptr;
+    ASSERT_EQ(
+        clEnqueueNDRangeKernel(env.queue, main_kernel, 1, nullptr, &one, &one, 0, nullptr, &e),
+        CL_SUCCESS);
+    ASSERT_EQ(clSetEventCallback(e, CL_COMPLETE, callback, &ctx), CL_SUCCESS);
+    clReleaseEvent(e);
+  }
+  amcl_test::eventually([&] { return ctx.ran.load() >= kEvents; });
+  ASSERT_EQ(ctx.ran.load(), kEvents);
+  ASSERT_TRUE(finishes_within(env.queue, kFinishLimit));
+  ASSERT_TRUE(finishes_within(other, kFinishLimit));
+  ASSERT_TRUE(finishes_within(env.queue, kFinishLimit)); // what `other`'s callbacks added
+  EXPECT_EQ(read_int(env, counter.m), kEvents * 4 + kEvents * 4);
+  clReleaseKernel(main_kernel);
+  clReleaseKernel(ctx.kernels[0]);
+  clReleaseKernel(ctx.kernels[1]);
+  clReleaseCommandQueue(other);
+}

@@ -112,7 +112,12 @@ struct _cl_command_queue : amcl::rt::ObjectHeader {
     uint64_t done = 0;
     const uint64_t* times = nullptr;
   };
-  // Commands not yet run, in order (runtime/scheduler.cpp; guarded by the scheduler's lock).
+  // Guards `pending`, `running`, `in_flight`, `retiring`, `failed_through` and `in_active`
+  // (runtime/scheduler.cpp). Taken after the scheduler's global lock, never before it.
+  std::mutex sched;
+  // In the scheduler's set of active queues (written under both locks, read under either).
+  bool in_active = false;
+  // Commands not yet run, in order (runtime/scheduler.cpp).
   struct Command {
     cl_event event = nullptr;
     std::vector<cl_event> waits;

@@ -14,9 +14,11 @@
 namespace amcl::rt {
 namespace {
 
-// One lock for the scheduling state of all queues and events: transitions are short, and a
-// single lock keeps cross-queue dependencies free of lock-order problems. Device work runs
-// without it. The scheduling state is never destroyed: the submission thread may still be
+// The global lock guards the set of active queues, event statuses and callbacks, and the
+// submission thread's state; each queue's `sched` mutex guards its command lists, and is taken
+// after the global one, never before it. An in-order dispatch without a wait list or an event
+// takes only its queue's mutex while the queue is active (enqueue_plain). Device work runs
+// without either. The scheduling state is never destroyed: the submission thread may still be
 // running commands while the process exits.
 std::mutex& lock() {
   static auto* m = new std::mutex;
@@ -39,9 +41,10 @@ std::set<cl_command_queue>& active_queues() {
 // blocking transfers) pump too, which saves them a hand-off.
 struct Submitter {
   bool started = false;
-  bool idle = false;   // asleep on `wake`
+  // Asleep on `wake` until kicked. Atomic: enqueue_plain reads it without the global lock.
+  std::atomic<bool> idle = false;
   bool lingering = false; // asleep on `wake` for at most kLinger: it looks again by itself
-  bool kicked = false; // something may have become runnable since it last looked
+  bool kicked = false;    // something may have become runnable since it last looked
   std::condition_variable wake;
 };
 // After the pump found nothing more to do, the submission thread sleeps kLinger at a time, up
@@ -56,6 +59,17 @@ Submitter& submitter() {
   static auto* s = new Submitter;
   return *s;
 }
+// Counts what enqueue_plain changed without the global lock. The submission thread reads it
+// before a pump and again after it has said it sleeps (`idle`); enqueue_plain bumps it, then
+// reads `idle`: both sequentially consistent, so one of the two sees the other.
+std::atomic<uint64_t> plain_changes{0};
+// Threads waiting on `changed` (clFinish, clWaitForEvents, blocking enqueues): enqueue_plain
+// wakes them (under the global lock) only when there are some.
+std::atomic<int> waiters{0};
+struct Waiting {
+  Waiting() { waiters.fetch_add(1); }
+  ~Waiting() { waiters.fetch_sub(1); }
+};
 
 void pump(std::unique_lock<std::mutex>& held);
 
@@ -73,6 +87,7 @@ void kick_locked() {
       int rounds = 0;
       for (;;) {
         self.kicked = false;
+        const uint64_t seen = plain_changes.load();
         pump(held);
         if (self.kicked) {
           rounds = 0;
@@ -87,9 +102,13 @@ void kick_locked() {
           continue;
         }
         rounds = 0;
-        self.idle = true;
+        self.idle.store(true);
+        if (plain_changes.load() != seen) { // an enqueue_plain this pump may not have seen
+          self.idle.store(false);
+          continue;
+        }
         self.wake.wait(held, [&] { return self.kicked; });
-        self.idle = false;
+        self.idle.store(false);
       }
     }).detach();
   } else if (s.idle || s.lingering) {
@@ -173,7 +192,7 @@ inline constexpr size_t kNone = ~size_t(0);
 // and host-side work only after every dispatch before it has finished (another dispatch may
 // follow them on the ring while slots last). Out of order, any command whose waits are done
 // may start, except past a barrier; a marker or barrier without a wait list starts once it is
-// the oldest command and nothing else of the queue is running or on the device.
+// the oldest command and nothing else of the queue is running or on the device. Both locks held.
 size_t next_runnable(cl_command_queue q, Due& due) {
   for (size_t i = 0; i < q->pending.size();) {
     auto& c = q->pending[i];
@@ -263,12 +282,40 @@ struct BorrowedBatch {
   }
 };
 
+using Lock = std::unique_lock<std::mutex>;
+
+// Puts `batch` on the ring under the queue's device mutex (neither scheduler lock held); each
+// result says whether its submission went through. `defer`: the doorbell waits until
+// kDoorbellBatch dispatches are on the ring.
+void submit_batch(cl_command_queue q, std::vector<_cl_command_queue::Command>& batch,
+                  std::vector<std::pair<cl_int, _cl_command_queue::Submitted>>& results,
+                  bool defer) {
+  results.assign(batch.size(), {});
+  {
+    std::lock_guard device_lock(q->mutex);
+    // One doorbell and one end-of-pipe interrupt for the lot: the MEC is woken once, and so
+    // is whoever waits for the batch (the submission thread, to retire it).
+    const size_t unrung = q->unrung.load(std::memory_order_relaxed);
+    const bool ring = !defer || unrung + batch.size() >= kDoorbellBatch;
+    for (size_t i = 0; i < batch.size(); ++i)
+      results[i].first =
+          submit_dispatch(q, batch[i], results[i].second, !ring || i + 1 < batch.size());
+    if (ring) {
+      q->device->am->ring_compute(); // the last one's submission failed: the others still go
+      q->unrung.store(0, std::memory_order_relaxed);
+    } else {
+      q->unrung.store(unrung + batch.size(), std::memory_order_relaxed);
+    }
+  }
+  for (size_t i = 0; i < batch.size(); ++i)
+    if (results[i].first != CL_COMPLETE) batch[i].launch.reset(); // references outside the locks
+}
+
 // Takes every dispatch at the head of `q` that may start now (while kernel-argument slots last)
-// and submits them in one go: one pass through the lock for the lot. Drops the lock meanwhile.
-// Goes on with what other threads enqueued meanwhile (they leave it to this one: `running`).
-// `defer`: the doorbell waits until kDoorbellBatch dispatches are on the ring.
-void start_dispatches(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due,
-                      bool defer = false) {
+// and submits them in one go: one pass through the locks for the lot. Drops both locks
+// meanwhile. Goes on with what other threads enqueued meanwhile (they leave it to this one:
+// `running`). `defer`: the doorbell waits until kDoorbellBatch dispatches are on the ring.
+void start_dispatches(cl_command_queue q, Lock& held, Lock& qs, Due& due, bool defer = false) {
   BorrowedBatch borrowed;
   std::vector<_cl_command_queue::Command>& batch = borrowed.b.commands;
   std::vector<std::pair<cl_int, _cl_command_queue::Submitted>>& results = borrowed.b.results;
@@ -282,29 +329,12 @@ void start_dispatches(cl_command_queue q, std::unique_lock<std::mutex>& held, Du
     }
     if (batch.empty()) return;
     q->running = true;
+    qs.unlock();
     held.unlock();
     run_due(due);
-    results.assign(batch.size(), {});
-    {
-      std::lock_guard device_lock(q->mutex);
-      // One doorbell and one end-of-pipe interrupt for the lot: the MEC is woken once, and so
-      // is whoever waits for the batch (the submission thread, to retire it).
-      const size_t unrung = q->unrung.load(std::memory_order_relaxed);
-      const bool ring = !defer || unrung + batch.size() >= kDoorbellBatch;
-      for (size_t i = 0; i < batch.size(); ++i)
-        results[i].first =
-            submit_dispatch(q, batch[i], results[i].second, !ring || i + 1 < batch.size());
-      if (ring) {
-        q->device->am->ring_compute(); // the last one's submission failed: the others still go
-        q->unrung.store(0, std::memory_order_relaxed);
-      } else {
-        q->unrung.store(unrung + batch.size(), std::memory_order_relaxed);
-      }
-    }
-    for (size_t i = 0; i < batch.size(); ++i)
-      if (results[i].first != CL_COMPLETE)
-        batch[i].launch.reset(); // references go outside the lock
+    submit_batch(q, batch, results, defer);
     held.lock();
+    qs.lock();
     q->running = false;
     for (size_t i = 0; i < batch.size(); ++i) {
       if (results[i].first == CL_COMPLETE) {
@@ -319,17 +349,18 @@ void start_dispatches(cl_command_queue q, std::unique_lock<std::mutex>& held, Du
 }
 
 // Takes the first runnable command of `q` and runs it (host work, or dispatches submitted
-// without waiting). Drops the lock meanwhile. Returns whether it did anything.
-bool start_next(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due) {
+// without waiting). Drops both locks meanwhile. Returns whether it did anything.
+bool start_next(cl_command_queue q, Lock& held, Lock& qs, Due& due) {
   const size_t i = next_runnable(q, due);
   if (i == kNone) return false;
   if (q->pending[i].dispatch) {
-    start_dispatches(q, held, due);
+    start_dispatches(q, held, qs, due);
     return true;
   }
   _cl_command_queue::Command cmd = take(q, i);
   q->running = true;
   set_locked(cmd.event, CL_RUNNING, due);
+  qs.unlock();
   held.unlock();
   run_due(due);
   cl_int status = CL_COMPLETE;
@@ -343,6 +374,7 @@ bool start_next(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due
   }
   cmd.work = nullptr; // drop captured references before the events go
   held.lock();
+  qs.lock();
   q->running = false;
   finish_locked(cmd, status, due);
   return true;
@@ -350,10 +382,28 @@ bool start_next(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due
 
 inline constexpr std::chrono::microseconds kUnclaimedWait{2000};
 
+// How many dispatches at the front of `q` the device has finished, from one (the oldest, known
+// finished) up: one wait for the newest of them (it reports faults and hangs) and one trip
+// through the locks, instead of one each. Work a reset threw away fails each on its own.
+size_t finished_run(cl_command_queue q, am::Device& dev, bool plain_only) {
+  const uint64_t reached = dev.completed(am::Engine::Compute);
+  auto plain = [&](size_t i) {
+    return !plain_only || (!q->in_flight[i].cmd.event && q->in_flight[i].cmd.waits.empty());
+  };
+  size_t count = 1;
+  while (count < q->in_flight.size() && count < kDispatchesInFlight &&
+         q->in_flight[count].at.done <= reached && plain(count))
+    ++count;
+  if (count > 1 && dev.lost_between(am::Engine::Compute, q->in_flight[0].at.done,
+                                    q->in_flight[count - 1].at.done))
+    count = 1;
+  return count;
+}
+
 // Retires the oldest dispatch of `q` (and every one after it the device has also finished)
-// once the device has finished it; with `block`, waits for that. Drops the lock meanwhile.
+// once the device has finished it; with `block`, waits for that. Drops both locks meanwhile.
 // Returns whether it retired some (or, having waited, that the caller should look again).
-bool retire_oldest(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& due, bool block) {
+bool retire_oldest(cl_command_queue q, Lock& held, Lock& qs, Due& due, bool block) {
   if (q->in_flight.empty() || q->retiring) return false;
   am::Device& dev = *q->device->am;
   const uint64_t done = q->in_flight.front().at.done;
@@ -367,30 +417,24 @@ bool retire_oldest(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& 
     // within microseconds. Behind others, polling would take the core the device's threads
     // need for them.
     const bool spin = !on_submission_thread && q->in_flight.size() == 1 && q->pending.empty();
+    qs.unlock();
     held.unlock();
     run_due(due);
     const bool ended = dev.await(am::Engine::Compute, done, kUnclaimedWait, spin);
     held.lock();
+    qs.lock();
     if (ended || q->in_flight.empty() || q->retiring || q->in_flight.front().at.done != done)
       return true; // look again
   }
-  // Every dispatch at the front that the device has finished goes in this pass: one wait for
-  // the newest of them (it reports faults and hangs) and one trip through the lock, instead of
-  // one each. A fault it reports is blamed on the oldest and fails the others in flight with it
+  // A fault the wait reports is blamed on the oldest and fails the others in flight with it
   // (failed_through), as one by one, where the first wait found the fault on the IH ring.
-  const uint64_t reached = dev.completed(am::Engine::Compute);
-  size_t count = 1;
-  while (count < q->in_flight.size() && count < kDispatchesInFlight &&
-         q->in_flight[count].at.done <= reached)
-    ++count;
-  // Work a reset threw away fails each on its own: one by one, then.
-  if (count > 1 && dev.lost_between(am::Engine::Compute, done, q->in_flight[count - 1].at.done))
-    count = 1;
+  const size_t count = finished_run(q, dev, false);
   const uint64_t last = q->in_flight[count - 1].at.done;
   q->retiring = true; // the front `count` entries are this thread's until they are popped
-  // The launches' references go outside the lock; the array is the thread's, kept across calls.
+  // The launches' references go outside the locks; the array is the thread's, kept across calls.
   thread_local std::vector<Launch> launches;
   for (size_t i = 0; i < count; ++i) launches.push_back(std::move(q->in_flight[i].cmd.launch));
+  qs.unlock();
   held.unlock();
   run_due(due);
   cl_int status = CL_COMPLETE;
@@ -401,6 +445,7 @@ bool retire_oldest(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& 
   }
   launches.clear();
   held.lock();
+  qs.lock();
   q->retiring = false;
   if (status != CL_COMPLETE) q->failed_through = q->in_flight.back().at.done;
   for (size_t i = 0; i < count; ++i) {
@@ -413,10 +458,10 @@ bool retire_oldest(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& 
       // When the GPU ran it, not when the host handed it over or noticed the end: dispatches
       // queue behind each other on the ring. Kept within SUBMIT ≤ START ≤ END. The CP wrote
       // the timestamps before the completion signal.
-      const uint64_t gpu_start = dev.host_ns_from_gpu_ticks(
-          std::atomic_ref(*const_cast<uint64_t*>(at.times)).load());
-      const uint64_t gpu_end = dev.host_ns_from_gpu_ticks(
-          std::atomic_ref(*const_cast<uint64_t*>(at.times + 1)).load());
+      const uint64_t gpu_start =
+          dev.host_ns_from_gpu_ticks(std::atomic_ref(*const_cast<uint64_t*>(at.times)).load());
+      const uint64_t gpu_end =
+          dev.host_ns_from_gpu_ticks(std::atomic_ref(*const_cast<uint64_t*>(at.times + 1)).load());
       cl_event e = cmd.event;
       e->start = std::max(e->submit, gpu_start);
       e->end = std::max(e->start, gpu_end);
@@ -428,8 +473,9 @@ bool retire_oldest(cl_command_queue q, std::unique_lock<std::mutex>& held, Due& 
 }
 
 // Runs every command of every queue that can run, until none can, then waits for dispatches
-// still on the device. Called with the lock held; drops it around device work.
-void pump(std::unique_lock<std::mutex>& held) {
+// still on the device. Called with the global lock held; takes each queue's around its work,
+// and drops both around device work.
+void pump(Lock& held) {
   static thread_local bool pumping = false;
   if (pumping) return; // the outer pump will see what changed
   pumping = true;
@@ -447,17 +493,25 @@ void pump(std::unique_lock<std::mutex>& held) {
     queues.assign(active_queues().begin(), active_queues().end());
     for (cl_command_queue q : queues) retain(q);
     for (cl_command_queue q : queues) {
-      while (retire_oldest(q, held, due, false)) progress = true;
-      while (start_next(q, held, due)) progress = true;
-      if (q->pending.empty() && q->in_flight.empty() && !q->running && active_queues().erase(q)) release(q);
+      Lock qs(q->sched);
+      while (retire_oldest(q, held, qs, due, false)) progress = true;
+      while (start_next(q, held, qs, due)) progress = true;
+      const bool leave =
+          q->pending.empty() && q->in_flight.empty() && !q->running && active_queues().erase(q);
+      if (leave) q->in_active = false;
+      qs.unlock();
+      if (leave) release(q); // the pass still holds its own reference
     }
     if (progress) continue;
     // Nothing can start: wait for the oldest dispatch of a queue that has some on the device.
-    for (cl_command_queue q : queues)
-      if (active_queues().count(q) && retire_oldest(q, held, due, true)) {
+    for (cl_command_queue q : queues) {
+      if (!active_queues().count(q)) continue;
+      Lock qs(q->sched);
+      if (retire_oldest(q, held, qs, due, true)) {
         progress = true;
         break;
       }
+    }
     if (!progress) break;
   }
   drop();
@@ -467,15 +521,113 @@ void pump(std::unique_lock<std::mutex>& held) {
   pumping = false;
 }
 
+// The fast path's half of retire_oldest, with only the queue's mutex held: retires the
+// dispatches at the front that the device has finished and that carry neither an event nor a
+// wait list (nothing under the global lock changes). Returns whether it retired some.
+bool retire_plain(cl_command_queue q, Lock& qs) {
+  if (q->in_flight.empty() || q->retiring) return false;
+  _cl_command_queue::Command& oldest = q->in_flight.front().cmd;
+  if (oldest.event || !oldest.waits.empty()) return false;
+  am::Device& dev = *q->device->am;
+  if (dev.completed(am::Engine::Compute) < q->in_flight.front().at.done) return false;
+  const size_t count = finished_run(q, dev, true);
+  const uint64_t last = q->in_flight[count - 1].at.done;
+  q->retiring = true;
+  thread_local std::vector<Launch> launches;
+  for (size_t i = 0; i < count; ++i) launches.push_back(std::move(q->in_flight[i].cmd.launch));
+  qs.unlock();
+  bool failed = false;
+  try {
+    dev.wait(am::Engine::Compute, last); // finished: this only reports faults and hangs
+  } catch (const am::DeviceError& e) {
+    report_failure(q, e);
+    failed = true;
+  }
+  launches.clear();
+  qs.lock();
+  q->retiring = false;
+  if (failed) q->failed_through = q->in_flight.back().at.done;
+  for (size_t i = 0; i < count; ++i) q->in_flight.pop_front(); // nobody hears their status
+  return true;
+}
+
+// The fast path's start_dispatches, with only the queue's mutex held: submits the dispatches at
+// the head of an in-order queue while they carry neither an event nor a wait list and slots
+// last (nothing under the global lock changes). Goes on with what others enqueued meanwhile.
+void start_plain(cl_command_queue q, Lock& qs) {
+  BorrowedBatch borrowed;
+  std::vector<_cl_command_queue::Command>& batch = borrowed.b.commands;
+  std::vector<std::pair<cl_int, _cl_command_queue::Submitted>>& results = borrowed.b.results;
+  for (;;) {
+    if (q->running) return;
+    while (!q->pending.empty() && q->in_flight.size() + batch.size() < kDispatchesInFlight) {
+      _cl_command_queue::Command& c = q->pending.front();
+      if (!c.dispatch || c.event || !c.waits.empty() || c.out_of_order) break;
+      batch.push_back(std::move(c));
+      q->pending.erase(0);
+    }
+    if (batch.empty()) return;
+    q->running = true;
+    qs.unlock();
+    submit_batch(q, batch, results, true);
+    qs.lock();
+    q->running = false;
+    for (size_t i = 0; i < batch.size(); ++i) {
+      if (results[i].first != CL_COMPLETE) continue; // no event, no waits: nothing to complete
+      _cl_command_queue::InFlight& slot = q->in_flight.append();
+      slot.cmd = std::move(batch[i]);
+      slot.at = results[i].second;
+    }
+    batch.clear();
+  }
+}
+
 } // namespace
 
 namespace {
+
+// An in-order dispatch without a wait list or an event, on a queue that is already active,
+// with only the queue's mutex: it touches no event and leaves the active set as it is, so the
+// global lock (contended by every enqueuing thread, pumps and the submission thread) is taken
+// only when someone must be told: the submission thread sleeping until kicked, a thread
+// waiting on `changed`, or work this path cannot start. Returns false (and leaves `cmd`) when
+// the queue is idle: the idle→active transition takes the global lock (enqueue_command).
+bool enqueue_plain(cl_command_queue q, _cl_command_queue::Command& cmd) {
+  Lock qs(q->sched);
+  if (!q->in_active) return false;
+  // Behind pending commands, this one cannot start before them, and whatever lets them start
+  // makes a pump look at the queue again (see enqueue_command). A thread `running` for the
+  // queue takes it before it lets go.
+  const bool behind = !q->pending.empty();
+  q->pending.push_back(std::move(cmd));
+  bool kick = false;
+  if (!behind && !q->running) {
+    if (q->in_flight.size() >= kDispatchesInFlight) retire_plain(q, qs);
+    start_plain(q, qs);
+    kick = !q->pending.empty() && !q->running; // slots full, or not a plain dispatch
+  }
+  qs.unlock();
+  plain_changes.fetch_add(1);
+  if (kick || waiters.load() > 0 || submitter().idle.load()) {
+    Lock held(lock());
+    if (waiters.load() > 0) changed().notify_all(); // they look again at what changed
+    if (kick)
+      kick_locked();
+    else
+      watch_locked(); // the dispatches on the ring need someone to retire them
+  }
+  return true;
+}
 
 // `want_event` false (a dispatch whose event nobody asked for): the command has no event, and
 // null is returned.
 cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_event* waits,
                          cl_uint nwait, _cl_command_queue::Command&& cmd, bool blocking,
                          bool want_event = true) {
+  const bool out_of_order = q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+  if (!want_event && nwait == 0 && !blocking && cmd.dispatch && !out_of_order &&
+      enqueue_plain(q, cmd))
+    return nullptr;
   _cl_event* e = nullptr;
   if (want_event) {
     e = new _cl_event();
@@ -498,7 +650,8 @@ cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_even
     cmd.waits.push_back(waits[i]);
   }
   {
-    std::unique_lock held(lock());
+    Lock held(lock());
+    Lock qs(q->sched);
     if (e) {
       e->status = CL_SUBMITTED;
       e->submit = e->queued; // recorded and handed to the scheduler in one step: one clock read
@@ -513,6 +666,7 @@ cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_even
                     [](cl_event w) { return w->status == CL_COMPLETE; })) {
       Due due;
       finish_locked(cmd, CL_COMPLETE, due);
+      qs.unlock();
       held.unlock();
       run_due(due);
       return e;
@@ -526,7 +680,11 @@ cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_even
         !q->pending.empty() && !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
     const bool dispatch = cmd.dispatch;
     q->pending.push_back(std::move(cmd));
-    if (active_queues().insert(q).second) retain(q);
+    if (!q->in_active) { // idle→active: the queue's mutex alone suffices from here on
+      q->in_active = true;
+      active_queues().insert(q);
+      retain(q);
+    }
     if (dispatch && !blocking && !behind && q->running) {
       // Another thread is submitting this queue's dispatches: it takes this one too before it
       // lets go (start_dispatches), so nobody needs waking.
@@ -540,19 +698,22 @@ cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_even
       // told, to retire them should nobody wait for them.
       Due due;
       // Slots the device has finished with are retired here rather than waited for.
-      if (q->in_flight.size() >= kDispatchesInFlight) retire_oldest(q, held, due, false);
+      if (q->in_flight.size() >= kDispatchesInFlight) retire_oldest(q, held, qs, due, false);
       // Host work that became runnable meanwhile (out of order) stays the submission thread's.
       if (const size_t i = next_runnable(q, due); i != kNone && q->pending[i].dispatch)
-        start_dispatches(q, held, due, true);
+        start_dispatches(q, held, qs, due, true);
       if (q->pending.empty())
         watch_locked();
       else
         kick_locked(); // slots full, or out-of-order host work: the submission thread goes on
+      qs.unlock();
       held.unlock();
       run_due(due);
       return e;
     }
+    qs.unlock(); // pump takes it
     if (blocking) {
+      Waiting waiting;
       changed().wait(held, [&] {
         pump(held);
         return e->status <= CL_COMPLETE;
@@ -589,6 +750,7 @@ cl_event enqueue_dispatch(cl_command_queue q, cl_command_type type, const cl_eve
 void flush(cl_command_queue q) {
   {
     std::lock_guard held(lock());
+    std::lock_guard qs(q->sched);
     if (!q->pending.empty()) kick_locked();
   }
   // Dispatches waiting on the ring for their batch's doorbell get it now. With none, neither
@@ -603,14 +765,17 @@ void flush(cl_command_queue q) {
 
 void finish(cl_command_queue q) {
   std::unique_lock held(lock());
+  Waiting waiting;
   changed().wait(held, [&] {
     pump(held);
+    std::lock_guard qs(q->sched);
     return q->pending.empty() && !q->running && q->in_flight.empty();
   });
 }
 
 cl_int wait_for(const cl_event* events, cl_uint n) {
   std::unique_lock held(lock());
+  Waiting waiting;
   changed().wait(held, [&] {
     pump(held);
     for (cl_uint i = 0; i < n; ++i)
