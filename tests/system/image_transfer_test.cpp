@@ -375,3 +375,198 @@ TEST(ImageTransfer, MapsReuseTheHostCopyAndShowTheCurrentTexels) {
   unmap(small);
   clReleaseMemObject(m);
 }
+
+namespace {
+
+// One image of any type, its texels modelled on the host (packed, x fastest, then rows or
+// layers, then slices or layers), and the transfers of stop 33's padded-image checks.
+struct Padded {
+  cl_mem_object_type type;
+  cl_image_format format;
+  size_t es, w, h, d; // h: a 1D array's layers; d: a 3D image's slices or a 2D array's layers
+};
+
+cl_mem make_image(Env& env, const Padded& c, cl_mem& buffer) {
+  cl_image_desc d{};
+  d.image_type = c.type;
+  d.image_width = c.w;
+  d.image_height = c.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 0 : c.h;
+  d.image_depth = c.type == CL_MEM_OBJECT_IMAGE3D ? c.d : 0;
+  d.image_array_size = c.type == CL_MEM_OBJECT_IMAGE1D_ARRAY   ? c.h
+                       : c.type == CL_MEM_OBJECT_IMAGE2D_ARRAY ? c.d
+                                                               : 0;
+  buffer = nullptr;
+  if (c.type == CL_MEM_OBJECT_IMAGE1D_BUFFER) d.buffer = buffer = env.buffer(c.w * c.es);
+  cl_int err = 1;
+  cl_mem m = clCreateImage(env.context, 0, &c.format, &d, nullptr, &err);
+  EXPECT_EQ(err, CL_SUCCESS);
+  return m;
+}
+
+// Where texel (x, y, z) of the model is.
+size_t at(const Padded& c, size_t x, size_t y, size_t z) {
+  return ((z * c.h + y) * c.w + x) * c.es;
+}
+
+// The host pitches a transfer of `r` uses: padded past the region's rows and slices (a 1D
+// array's layers take the slice pitch), none for a type without slices.
+struct HostPitch {
+  size_t row, slice;
+};
+HostPitch padded_pitch(const Padded& c, const size_t* r) {
+  const size_t row = r[0] * c.es + 40;
+  switch (c.type) {
+  case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+    return {row, row + 24};
+  case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+  case CL_MEM_OBJECT_IMAGE3D:
+    return {row, row * r[1] + 72};
+  default:
+    return {row, 0};
+  }
+}
+// The host offset of texel (x, y, z) of a region at pitches `p`.
+size_t host_at(const Padded& c, const HostPitch& p, size_t x, size_t y, size_t z) {
+  return c.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? y * p.slice + x * c.es
+                                               : z * p.slice + y * p.row + x * c.es;
+}
+
+void check_region(const Padded& c, const std::vector<uint8_t>& model, const size_t* o,
+                  const size_t* r, const uint8_t* host, const HostPitch& p, const char* what) {
+  for (size_t z = 0; z < r[2]; ++z)
+    for (size_t y = 0; y < r[1]; ++y)
+      ASSERT_EQ(std::memcmp(host + host_at(c, p, 0, y, z), &model[at(c, o[0], o[1] + y, o[2] + z)],
+                            r[0] * c.es),
+                0)
+          << what << ": row " << y << " slice " << z;
+}
+
+void store_region(const Padded& c, std::vector<uint8_t>& model, const size_t* o, const size_t* r,
+                  const uint8_t* host, const HostPitch& p) {
+  for (size_t z = 0; z < r[2]; ++z)
+    for (size_t y = 0; y < r[1]; ++y)
+      std::memcpy(&model[at(c, o[0], o[1] + y, o[2] + z)], host + host_at(c, p, 0, y, z),
+                  r[0] * c.es);
+}
+
+std::vector<uint8_t> noise(size_t n, uint32_t seed) {
+  std::vector<uint8_t> v(n);
+  for (uint8_t& b : v) b = uint8_t((seed = seed * 1664525u + 1013904223u) >> 24);
+  return v;
+}
+
+// Reads, writes and maps (read/write, then write-invalidate) of regions at odd origins, with
+// padded host pitches, blocking and not; then the whole image is read back against the model.
+void padded_transfers(Env& env, const Padded& c, const size_t* o, const size_t* r) {
+  SCOPED_TRACE(testing::Message() << "type " << std::hex << c.type << std::dec << " " << c.w << "x"
+                                  << c.h << "x" << c.d << " origin " << o[0] << "," << o[1] << ","
+                                  << o[2] << " region " << r[0] << "," << r[1] << "," << r[2]);
+  cl_mem buffer = nullptr;
+  cl_mem m = make_image(env, c, buffer);
+  ASSERT_NE(m, nullptr);
+  std::vector<uint8_t> model = noise(c.w * c.h * c.d * c.es, uint32_t(c.w * 31 + c.type));
+  const size_t zero[3] = {0, 0, 0};
+  const size_t all[3] = {c.w, c.h, c.d};
+  ASSERT_EQ(clEnqueueWriteImage(env.queue, m, CL_TRUE, zero, all, 0, 0, model.data(), 0, nullptr,
+                                nullptr),
+            CL_SUCCESS);
+  const HostPitch p = padded_pitch(c, r);
+  const size_t count = c.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? r[1] : r[2];
+  const size_t host_bytes =
+      (c.type == CL_MEM_OBJECT_IMAGE1D_ARRAY || p.slice) ? p.slice * count : p.row * r[1];
+  // A read into padded host rows, not blocking; the padding keeps its bytes.
+  std::vector<uint8_t> host(host_bytes, 0xc3);
+  cl_event e = nullptr;
+  ASSERT_EQ(
+      clEnqueueReadImage(env.queue, m, CL_FALSE, o, r, p.row, p.slice, host.data(), 0, nullptr, &e),
+      CL_SUCCESS);
+  ASSERT_EQ(clWaitForEvents(1, &e), CL_SUCCESS);
+  clReleaseEvent(e);
+  check_region(c, model, o, r, host.data(), p, "read");
+  EXPECT_EQ(host[r[0] * c.es], 0xc3) << "the padding after the first row changed";
+  EXPECT_EQ(host.back(), 0xc3);
+  // A blocking write of other bytes from padded rows.
+  host = noise(host_bytes, uint32_t(c.h * 7 + c.d));
+  ASSERT_EQ(clEnqueueWriteImage(env.queue, m, CL_TRUE, o, r, p.row, p.slice, host.data(), 0,
+                                nullptr, nullptr),
+            CL_SUCCESS);
+  store_region(c, model, o, r, host.data(), p);
+  // A map for reading and writing shows the region at its pitches; the unmap writes it back.
+  const bool sliced = c.type == CL_MEM_OBJECT_IMAGE3D || c.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
+                      c.type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+  for (const cl_map_flags flags :
+       {cl_map_flags(CL_MAP_READ | CL_MAP_WRITE), cl_map_flags(CL_MAP_WRITE_INVALIDATE_REGION)}) {
+    size_t row = 0, slice = 0;
+    cl_int err = 1;
+    auto* mapped =
+        static_cast<uint8_t*>(clEnqueueMapImage(env.queue, m, CL_FALSE, flags, o, r, &row,
+                                                sliced ? &slice : nullptr, 0, nullptr, &e, &err));
+    ASSERT_EQ(err, CL_SUCCESS);
+    ASSERT_EQ(clWaitForEvents(1, &e), CL_SUCCESS);
+    clReleaseEvent(e);
+    const HostPitch mp{row, slice};
+    if (flags & CL_MAP_READ) check_region(c, model, o, r, mapped, mp, "map");
+    const std::vector<uint8_t> fresh = noise(r[0] * c.es, uint32_t(flags));
+    for (size_t z = 0; z < r[2]; ++z)
+      for (size_t y = 0; y < r[1]; ++y) {
+        uint8_t* line = mapped + host_at(c, mp, 0, y, z);
+        std::memcpy(line, fresh.data(), fresh.size());
+        line[0] = uint8_t(y), line[fresh.size() - 1] = uint8_t(z);
+      }
+    store_region(c, model, o, r, mapped, mp);
+    ASSERT_EQ(clEnqueueUnmapMemObject(env.queue, m, mapped, 0, nullptr, nullptr), CL_SUCCESS);
+  }
+  ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
+  std::vector<uint8_t> back(model.size(), 0x11);
+  ASSERT_EQ(
+      clEnqueueReadImage(env.queue, m, CL_TRUE, zero, all, 0, 0, back.data(), 0, nullptr, nullptr),
+      CL_SUCCESS);
+  for (size_t i = 0; i < model.size(); i += c.es)
+    ASSERT_EQ(std::memcmp(&back[i], &model[i], c.es), 0)
+        << "texel " << i / c.es % c.w << "," << i / c.es / c.w % c.h << "," << i / c.es / c.w / c.h;
+  clReleaseMemObject(m);
+  if (buffer) clReleaseMemObject(buffer);
+}
+
+} // namespace
+
+// Every image type, with rows the pitch alignment pads, transfers regions at odd origins:
+// small ones (staged) and ones of a megabyte and more (the application's pages by DMA).
+TEST(ImageTransfer, PaddedImagesMoveOddRegionsOfEveryType) {
+  Env env;
+  ASSERT_NE(env.context, nullptr);
+  struct Case {
+    Padded c;
+    size_t o[3], r[3];
+  };
+  const Case cases[] = {
+      {{CL_MEM_OBJECT_IMAGE1D, {CL_RGBA, CL_FLOAT}, 16, 16001, 1, 1}, {3, 0, 0}, {15990, 1, 1}},
+      {{CL_MEM_OBJECT_IMAGE1D_BUFFER, {CL_RG, CL_HALF_FLOAT}, 4, 300007, 1, 1},
+       {5, 0, 0},
+       {300000, 1, 1}},
+      {{CL_MEM_OBJECT_IMAGE1D_ARRAY, {CL_R, CL_UNSIGNED_INT8}, 1, 37, 9, 1}, {1, 2, 0}, {33, 5, 1}},
+      {{CL_MEM_OBJECT_IMAGE1D_ARRAY, {CL_RGBA, CL_FLOAT}, 16, 1001, 83, 1},
+       {7, 3, 0},
+       {993, 79, 1}},
+      {{CL_MEM_OBJECT_IMAGE2D, {CL_R, CL_UNSIGNED_INT16}, 2, 23, 11, 1}, {1, 3, 0}, {21, 7, 1}},
+      {{CL_MEM_OBJECT_IMAGE2D, {CL_RGBA, CL_UNORM_INT8}, 4, 1013, 613, 1},
+       {3, 5, 0},
+       {1001, 600, 1}},
+      {{CL_MEM_OBJECT_IMAGE2D, {CL_R, CL_UNSIGNED_INT8}, 1, 16001, 97, 1},
+       {13, 1, 0},
+       {15987, 95, 1}},
+      {{CL_MEM_OBJECT_IMAGE2D_ARRAY, {CL_RGBA, CL_UNSIGNED_INT8}, 4, 13, 7, 5},
+       {2, 1, 1},
+       {9, 5, 3}},
+      {{CL_MEM_OBJECT_IMAGE2D_ARRAY, {CL_RG, CL_FLOAT}, 8, 211, 101, 9}, {1, 2, 1}, {209, 97, 7}},
+      {{CL_MEM_OBJECT_IMAGE3D, {CL_R, CL_FLOAT}, 4, 9, 5, 4}, {1, 1, 1}, {7, 3, 2}},
+      {{CL_MEM_OBJECT_IMAGE3D, {CL_RGBA, CL_UNORM_INT8}, 4, 203, 67, 41}, {1, 3, 2}, {199, 61, 37}},
+      {{CL_MEM_OBJECT_IMAGE3D, {CL_RGBA, CL_UNSIGNED_INT32}, 16, 67, 33, 71},
+       {3, 0, 5},
+       {61, 33, 63}},
+  };
+  for (const Case& k : cases) {
+    padded_transfers(env, k.c, k.o, k.r);
+    if (testing::Test::HasFatalFailure()) return;
+  }
+}
