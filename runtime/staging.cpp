@@ -61,30 +61,24 @@ std::mutex direct_slot;
 
 std::atomic<uint64_t> direct_count{0};
 
-void run_sdma_copy(am::Device& dev, uint64_t dst, uint64_t src, size_t n) {
-  am::SdmaBuilder b;
-  b.copy_linear(dst, src, n);
-  run_sdma(dev, b);
-}
-
-// Copies between device memory and the application's memory by one SDMA copy that reads or
-// writes the application's pages directly (mapped for DMA for its duration, as a real card's
-// driver pins user memory); false when that is not possible, and the caller stages.
-bool copy_direct(am::Device& dev, uint64_t device_va, const uint8_t* host, size_t size,
-                 bool to_device) {
-  if (size < kDirectMin) return false;
+// Maps [host, host + span) of the application for DMA and runs the packets `build` adds, given
+// the device address `host` is mapped at (as a real card's driver pins user memory); false when
+// that is not possible, and the caller stages.
+template <class Build>
+bool dma_application_pages(am::Device& dev, const uint8_t* host, size_t span, bool device_writes,
+                           Build build) {
   std::unique_lock slot(direct_slot, std::try_to_lock);
   if (!slot) return false;
   am::Allocation mapped;
   try {
-    mapped = dev.map_transfer(host, size, !to_device);
+    mapped = dev.map_transfer(host, span, device_writes);
   } catch (const am::DeviceError&) {
     return false; // e.g. no CAP_SYS_ADMIN to pin, read-only pages, shared virtual memory
   }
-  const uint64_t host_va = mapped.va + uint64_t(host - mapped.cpu);
   try {
-    if (to_device) run_sdma_copy(dev, device_va, host_va, size);
-    else run_sdma_copy(dev, host_va, device_va, size);
+    am::SdmaBuilder b(dev.sdma_major());
+    build(b, mapped.va + uint64_t(host - mapped.cpu));
+    run_sdma(dev, b);
   } catch (...) {
     dev.unmap_transfer(mapped);
     throw;
@@ -92,6 +86,19 @@ bool copy_direct(am::Device& dev, uint64_t device_va, const uint8_t* host, size_
   dev.unmap_transfer(mapped);
   direct_count.fetch_add(1, std::memory_order_relaxed);
   return true;
+}
+
+// Copies between device memory and the application's memory by one SDMA copy that reads or
+// writes the application's pages directly.
+bool copy_direct(am::Device& dev, uint64_t device_va, const uint8_t* host, size_t size,
+                 bool to_device) {
+  if (size < kDirectMin) return false;
+  return dma_application_pages(dev, host, size, !to_device, [&](am::SdmaBuilder& b, uint64_t va) {
+    if (to_device)
+      b.copy_linear(device_va, va, size);
+    else
+      b.copy_linear(va, device_va, size);
+  });
 }
 
 } // namespace
@@ -128,6 +135,19 @@ void copy_to_device(am::Device& dev, am::Allocation& staging, uint64_t dst_va, c
 
 void copy_to_device(cl_command_queue q, uint64_t dst_va, const uint8_t* src, size_t size) {
   copy_to_device(device_of(q), q->staging, dst_va, src, size);
+}
+
+bool copy_box_direct(am::Device& dev, const BoxSide& device, uint8_t* host, size_t host_row_pitch,
+                     size_t host_slice_pitch, size_t span, const size_t* region, bool to_device) {
+  const size_t bytes = region[0] * region[1] * region[2];
+  if (bytes < kDirectMin || span > 2 * bytes) return false;
+  return dma_application_pages(dev, host, span, !to_device, [&](am::SdmaBuilder& b, uint64_t va) {
+    const BoxSide h{va, host_row_pitch, host_slice_pitch};
+    if (to_device)
+      copy_box(b, device, h, region);
+    else
+      copy_box(b, h, device, region);
+  });
 }
 
 uint64_t direct_transfers() {

@@ -1,6 +1,7 @@
 // Host <-> device copies through pinned staging memory, and SDMA streams run to completion: the
 // building blocks of every transfer (runtime/transfer.h) and of buffers made from host memory.
 #pragma once
+#include "box_copy.h"
 #include "objects.h"
 
 #include <cstddef>
@@ -20,6 +21,13 @@ void copy_to_device(cl_command_queue q, uint64_t dst_va, const uint8_t* src, siz
 void copy_from_device(am::Device& dev, am::Allocation& staging, uint8_t* dst, uint64_t src_va,
                       size_t size);
 void copy_from_device(cl_command_queue q, uint8_t* dst, uint64_t src_va, size_t size);
+// A box of rows (box_copy.h) between device memory and the application's memory whose first
+// row is at `host`, all its rows within `span` bytes from there: by SDMA straight from or to
+// the application's pages, mapped for DMA once for the whole box, when the box moves 1 MiB or
+// more and its rows fill at least half the span. False when that is not possible (nothing was
+// copied): the caller stages.
+bool copy_box_direct(am::Device& dev, const BoxSide& device, uint8_t* host, size_t host_row_pitch,
+                     size_t host_slice_pitch, size_t span, const size_t* region, bool to_device);
 // Host <-> device copies made so far in this process by DMA of the application's own pages
 // (for tests: a large transfer must not stage).
 uint64_t direct_transfers();

@@ -23,21 +23,28 @@ bool one_span(const Rect& r, const size_t* region) {
          (region[2] <= 1 || r.slice_pitch == region[0] * region[1]);
 }
 
-// Device rows <-> host rows, batched through the staging buffer; a region that is one span on
-// both sides (whole rows of an image whose pitch is its row, to or from packed host memory) is
-// one bulk copy instead: by DMA of the host's pages from 1 MiB, else staged in two halves that
-// overlap the host's copy with the engine's.
+// Device rows <-> host rows. A region that is one span on both sides (whole rows of an image
+// whose pitch is its row, to or from packed host memory) is one bulk copy: by DMA of the
+// host's pages from 1 MiB, else staged in two halves that overlap the host's copy with the
+// engine's. Other regions of 1 MiB and more (a padded image's rows, a map's packed copy of
+// them) move between the device and the host's pages as sub-windows of rows (box_copy.h);
+// the rest are batched through the staging buffer.
 void rect_transfer(cl_command_queue q, cl_mem m, const Rect& dev, const Rect& host,
                    const size_t* region, uint8_t* host_ptr, bool to_device) {
+  const uint64_t va = m->va() + dev.offset(0, 0);
+  uint8_t* host_first = host_ptr + host.offset(0, 0);
   if (one_span(dev, region) && one_span(host, region)) {
     const size_t bytes = region[0] * region[1] * region[2];
-    const uint64_t va = m->va() + dev.offset(0, 0);
     if (to_device)
-      copy_to_device(q, va, host_ptr + host.offset(0, 0), bytes);
+      copy_to_device(q, va, host_first, bytes);
     else
-      copy_from_device(q, host_ptr + host.offset(0, 0), va, bytes);
+      copy_from_device(q, host_first, va, bytes);
     return;
   }
+  const size_t span = host.offset(region[1] - 1, region[2] - 1) + region[0] - host.offset(0, 0);
+  if (copy_box_direct(*q->device->am, {va, dev.row_pitch, dev.slice_pitch}, host_first,
+                      host.row_pitch, host.slice_pitch, span, region, to_device))
+    return;
   ensure_staging(q);
   const size_t row_bytes = region[0];
   const size_t rows_per_batch = std::max<size_t>(1, kStagingBytes / row_bytes);
@@ -152,10 +159,9 @@ cl_event enqueue_copy_buffer_rect(cl_command_queue q, cl_mem src, cl_mem dst, co
   return enqueue(
       q, type, waits, nwait,
       [q, sm = Hold(src), dm = Hold(dst), s, d, r] {
-        am::SdmaBuilder b;
-        for (size_t z = 0; z < r[2]; ++z)
-          for (size_t y = 0; y < r[1]; ++y)
-            b.copy_linear(dm->va() + d.offset(y, z), sm->va() + s.offset(y, z), r[0]);
+        am::SdmaBuilder b(q->device->am->sdma_major());
+        copy_box(b, {dm->va() + d.offset(0, 0), d.row_pitch, d.slice_pitch},
+                 {sm->va() + s.offset(0, 0), s.row_pitch, s.slice_pitch}, r.data());
         run_sdma(q, b);
       },
       false);
@@ -208,8 +214,10 @@ cl_event enqueue_unmap(cl_command_queue q, cl_mem m, void* mapped, const cl_even
   }
   // The host copy lives until the command has run (or been dropped).
   std::shared_ptr<void> host(map.ptr, [mem = Hold(m), map](void* p) {
-    if (map.owned && map.image) keep_map_copy(mem.get(), p, map.size);
-    else if (map.owned) std::free(p);
+    if (map.owned && map.image)
+      keep_map_copy(mem.get(), p, map.size);
+    else if (map.owned)
+      std::free(p);
   });
   const bool write_back = map.flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION);
   return enqueue(
@@ -220,8 +228,8 @@ cl_event enqueue_unmap(cl_command_queue q, cl_mem m, void* mapped, const cl_even
           const size_t es = mem->image->element_size;
           const size_t bytes[3] = {map.region[0] * es, map.region[1], map.region[2]};
           const bool layers_are_rows = mem->image->desc.image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
-          const Rect h{{0, 0, 0}, layers_are_rows ? map.slice_pitch : map.row_pitch,
-                       map.slice_pitch};
+          const Rect h{
+              {0, 0, 0}, layers_are_rows ? map.slice_pitch : map.row_pitch, map.slice_pitch};
           rect_transfer(q, mem.get(), image_device_rect(mem.get(), map.origin), h, bytes,
                         static_cast<uint8_t*>(host.get()), true);
           return;
