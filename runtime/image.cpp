@@ -231,6 +231,8 @@ cl_mem create_image(cl_context context, cl_mem_flags flags, const cl_image_forma
                         : is_array_type(t)         ? desc.image_array_size
                                                    : 1;
   m->size = im.slice_pitch * slices;
+  // A buffer's bytes or the application's texels are defined from the start.
+  im.texels_defined = desc.buffer || (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR));
   if (desc.buffer) {
     m->parent = desc.buffer; // the storage; CL_MEM_ASSOCIATED_MEMOBJECT
     retain(desc.buffer);

@@ -41,5 +41,9 @@ void image_extent(cl_mem image, size_t extent[3]);
 // The device bytes of the texels at `origin` (in texels, as clEnqueueReadImage takes them):
 // a rectangle whose rows are region[0] * element size bytes.
 Rect image_device_rect(cl_mem image, const size_t* origin);
+// Before enqueuing a command that may write an image's texels (see _cl_mem::Image).
+inline void note_written(cl_mem m) {
+  if (m && m->image) m->image->texels_defined.store(true, std::memory_order_release);
+}
 
 } // namespace amcl::rt

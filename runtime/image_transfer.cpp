@@ -37,6 +37,7 @@ cl_event enqueue_image_transfer(cl_command_queue q, cl_mem image, const size_t* 
                                 void* ptr, bool to_device, const cl_event* waits, cl_uint nwait,
                                 bool blocking) {
   const ByteRegion b = bytes_of(image, region);
+  if (to_device) note_written(image);
   Rect host = packed_rect(0, b.r[0], b.r[1], row_pitch, slice_pitch);
   if (image->image->desc.image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY && slice_pitch)
     host.row_pitch = slice_pitch; // layers are the rows
@@ -49,6 +50,7 @@ cl_event enqueue_copy_image(cl_command_queue q, cl_mem src, cl_mem dst, const si
                             const size_t* dst_origin, const size_t* region, const cl_event* waits,
                             cl_uint nwait) {
   const ByteRegion b = bytes_of(src, region);
+  note_written(dst);
   return enqueue_copy_buffer_rect(q, src, dst, image_device_rect(src, src_origin),
                                   image_device_rect(dst, dst_origin), b.r, waits, nwait,
                                   CL_COMMAND_COPY_IMAGE);
@@ -60,6 +62,7 @@ cl_event enqueue_copy_image_buffer(cl_command_queue q, cl_mem image, cl_mem buff
   const ByteRegion b = bytes_of(image, region);
   const Rect img = image_device_rect(image, origin);
   const Rect buf = packed_rect(offset, b.r[0], b.r[1], 0, 0);
+  if (to_image) note_written(image);
   return to_image ? enqueue_copy_buffer_rect(q, buffer, image, buf, img, b.r, waits, nwait,
                                              CL_COMMAND_COPY_BUFFER_TO_IMAGE)
                   : enqueue_copy_buffer_rect(q, image, buffer, img, buf, b.r, waits, nwait,
@@ -71,6 +74,7 @@ cl_event enqueue_fill_image(cl_command_queue q, cl_mem image, std::vector<uint8_
                             cl_uint nwait) {
   const Rect dev = image_device_rect(image, origin);
   const std::array<size_t, 3> r = {region[0], region[1], region[2]};
+  note_written(image);
   return enqueue(
       q, CL_COMMAND_FILL_IMAGE, waits, nwait,
       [q, mem = Hold(image), texel = std::move(texel), dev, r] {
@@ -99,7 +103,27 @@ void* take_map_copy(cl_mem image, size_t& bytes) {
       return im.spare_map.release();
     }
   }
+  {
+    cl_context c = image->context;
+    std::lock_guard lock(c->spare_map_mutex);
+    if (c->spare_map && c->spare_map_bytes >= bytes) {
+      bytes = c->spare_map_bytes;
+      return c->spare_map.release();
+    }
+  }
   return std::malloc(bytes);
+}
+
+void retire_map_copy(cl_mem image) {
+  _cl_mem::Image& im = *image->image;
+  if (!im.spare_map || !image->context) return;
+  cl_context c = image->context;
+  std::lock_guard lock(c->spare_map_mutex);
+  if (im.spare_map_bytes <= kContextMapCopyMax &&
+      (!c->spare_map || c->spare_map_bytes < im.spare_map_bytes)) {
+    c->spare_map = std::move(im.spare_map);
+    c->spare_map_bytes = im.spare_map_bytes;
+  }
 }
 
 void keep_map_copy(cl_mem image, void* ptr, size_t bytes) {
@@ -144,9 +168,12 @@ MappedImage enqueue_map_image(cl_command_queue q, cl_mem image, cl_map_flags fla
   }
   const size_t bytes[3] = {region[0] * im.element_size, region[1], region[2]};
   const Rect host{{0, 0, 0}, layers_are_rows ? map.slice_pitch : map.row_pitch, map.slice_pitch};
+  // Undefined texels (see _cl_mem::Image) need no copy either: the CTS maps every image it
+  // makes for writing before anything has written it.
+  const bool undefined = !im.texels_defined.load(std::memory_order_acquire);
   try {
     cl_event e =
-        (flags & CL_MAP_WRITE_INVALIDATE_REGION)
+        (flags & CL_MAP_WRITE_INVALIDATE_REGION) || undefined
             ? enqueue(q, CL_COMMAND_MAP_IMAGE, waits, nwait, nullptr, blocking)
             : enqueue_rect_transfer(q, image, image_device_rect(image, origin), host, bytes,
                                     map.ptr, false, waits, nwait, blocking, CL_COMMAND_MAP_IMAGE);

@@ -42,6 +42,10 @@ struct MappedImage {
 // large enough, else new memory; keep_map_copy takes it back when the unmap has run.
 void* take_map_copy(cl_mem image, size_t& bytes);
 void keep_map_copy(cl_mem image, void* ptr, size_t bytes);
+// A released image's spare copy goes to its context for the next image's map, if larger than
+// the context's and at most kContextMapCopyMax bytes; else it is freed.
+inline constexpr size_t kContextMapCopyMax = size_t{128} << 20;
+void retire_map_copy(cl_mem image);
 
 MappedImage enqueue_map_image(cl_command_queue q, cl_mem image, cl_map_flags flags,
                               const size_t* origin, const size_t* region, const cl_event* waits,

@@ -1,5 +1,7 @@
 #include "kernel.h"
 
+#include "image.h"
+
 #include <algorithm>
 #include <memory>
 #include <mutex>
@@ -172,6 +174,7 @@ cl_int set_kernel_arg(cl_kernel k, cl_uint index, size_t size, const void* value
     if ((access == CL_KERNEL_ARG_ACCESS_READ_ONLY && (m->flags & CL_MEM_WRITE_ONLY)) ||
         (access == CL_KERNEL_ARG_ACCESS_WRITE_ONLY && (m->flags & CL_MEM_READ_ONLY)))
       return CL_INVALID_ARG_VALUE;
+    note_written(m); // its launches may write it
     k->arg_values[index].assign(reinterpret_cast<const uint8_t*>(&m),
                                 reinterpret_cast<const uint8_t*>(&m) + sizeof m);
   } else if (arg.kind == compiler::ArgKind::Sampler) {

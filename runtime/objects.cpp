@@ -3,6 +3,7 @@
 // every destructor copes with the members that were never set.
 #include "objects.h"
 
+#include "image_transfer.h"
 #include "svm.h"
 
 #include <algorithm>
@@ -156,7 +157,10 @@ _cl_mem::~_cl_mem() {
   for (auto it = destructors.rbegin(); it != destructors.rend(); ++it) it->fn(this, it->data);
   for (const Mapping& m : maps)
     if (m.owned) std::free(m.ptr); // mapped but never unmapped: the memory goes with the object
-  if (image) free_in_context(context, image->descriptors);
+  if (image) {
+    amcl::rt::retire_map_copy(this); // its map's host copy, for the context's next image map
+    free_in_context(context, image->descriptors);
+  }
   if (parent)
     release(parent);
   else if (!uses_svm_pointer)

@@ -85,6 +85,12 @@ struct _cl_context : amcl::rt::ObjectHeader {
     void* data;
   };
   std::vector<Callback> destructors; // clSetContextDestructorCallback
+  // The host copy of a released image's last map, for the next image map that needs one (an
+  // application making and mapping image after image would otherwise fault in fresh pages
+  // for each; runtime/image_transfer.h).
+  std::mutex spare_map_mutex;
+  std::unique_ptr<void, void (*)(void*)> spare_map{nullptr, std::free};
+  size_t spare_map_bytes = 0;
 };
 
 struct _cl_command_queue : amcl::rt::ObjectHeader {
@@ -196,6 +202,11 @@ struct _cl_mem : amcl::rt::ObjectHeader {
     // in fresh pages each time. Guarded by map_mutex (runtime/image_transfer.h).
     std::unique_ptr<void, void (*)(void*)> spare_map{nullptr, std::free};
     size_t spare_map_bytes = 0;
+    // False while the texels are undefined (OpenCL 3.0: an image made without host memory or
+    // a buffer holds undefined texels until written): a map of it need not copy them out.
+    // Set before any command that may write the image (a write, copy to it, fill, written
+    // unmap, or being a kernel argument) is enqueued (runtime/image.h note_written).
+    std::atomic<bool> texels_defined{false};
   };
   std::unique_ptr<Image> image;
   // The device address of the storage (an image from a sub-buffer: through two parents).

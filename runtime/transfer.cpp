@@ -220,6 +220,7 @@ cl_event enqueue_unmap(cl_command_queue q, cl_mem m, void* mapped, const cl_even
       std::free(p);
   });
   const bool write_back = map.flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION);
+  if (write_back) note_written(m);
   return enqueue(
       q, CL_COMMAND_UNMAP_MEM_OBJECT, waits, nwait,
       [q, mem = Hold(m), host, map, write_back] {

@@ -570,3 +570,122 @@ TEST(ImageTransfer, PaddedImagesMoveOddRegionsOfEveryType) {
     if (testing::Test::HasFatalFailure()) return;
   }
 }
+
+// A map of an image nothing has written yet copies nothing out (its texels are undefined), so
+// every command that writes an image must count as writing it: a map after each shows its
+// texels.
+TEST(ImageTransfer, MapsAfterEveryKindOfWriteShowTheTexels) {
+  Env env;
+  ASSERT_NE(env.context, nullptr);
+  const size_t w = 16, h = 8, es = 4;
+  const cl_image_format f{CL_RGBA, CL_UNSIGNED_INT8};
+  const size_t o[3] = {0, 0, 0}, r[3] = {w, h, 1};
+  std::vector<uint8_t> texels(w * h * es);
+  for (size_t i = 0; i < texels.size(); ++i) texels[i] = uint8_t(i * 5 + 1);
+  // The texels a map of all of `m` shows.
+  auto mapped = [&](cl_mem m) {
+    size_t row = 0;
+    cl_int err = 1;
+    auto* p = static_cast<uint8_t*>(clEnqueueMapImage(env.queue, m, CL_TRUE, CL_MAP_READ, o, r,
+                                                      &row, nullptr, 0, nullptr, nullptr, &err));
+    EXPECT_EQ(err, CL_SUCCESS);
+    std::vector<uint8_t> got(w * h * es);
+    if (p)
+      for (size_t y = 0; y < h; ++y) std::memcpy(&got[y * w * es], p + y * row, w * es);
+    EXPECT_EQ(clEnqueueUnmapMemObject(env.queue, m, p, 0, nullptr, nullptr), CL_SUCCESS);
+    EXPECT_EQ(clFinish(env.queue), CL_SUCCESS);
+    return got;
+  };
+  // A fill.
+  cl_mem filled = image2d(env, f, w, h);
+  const cl_uint colour[4] = {1, 2, 3, 4};
+  ASSERT_EQ(clEnqueueFillImage(env.queue, filled, colour, o, r, 0, nullptr, nullptr), CL_SUCCESS);
+  std::vector<uint8_t> ones(w * h * es);
+  for (size_t i = 0; i < ones.size(); ++i) ones[i] = uint8_t(1 + i % 4);
+  EXPECT_EQ(mapped(filled), ones);
+  // A copy from an image, and from a buffer.
+  cl_mem copied = image2d(env, f, w, h);
+  ASSERT_EQ(clEnqueueCopyImage(env.queue, filled, copied, o, o, r, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(mapped(copied), ones);
+  cl_mem buffer = env.buffer(texels.size(), texels.data());
+  cl_mem from_buffer = image2d(env, f, w, h);
+  ASSERT_EQ(
+      clEnqueueCopyBufferToImage(env.queue, buffer, from_buffer, 0, o, r, 0, nullptr, nullptr),
+      CL_SUCCESS);
+  EXPECT_EQ(mapped(from_buffer), texels);
+  // A map for writing, its unmap, then a map for reading.
+  cl_mem by_map = image2d(env, f, w, h);
+  size_t row = 0;
+  cl_int err = 1;
+  auto* p = static_cast<uint8_t*>(clEnqueueMapImage(env.queue, by_map, CL_TRUE, CL_MAP_WRITE, o, r,
+                                                    &row, nullptr, 0, nullptr, nullptr, &err));
+  ASSERT_EQ(err, CL_SUCCESS);
+  for (size_t y = 0; y < h; ++y) std::memcpy(p + y * row, &texels[y * w * es], w * es);
+  ASSERT_EQ(clEnqueueUnmapMemObject(env.queue, by_map, p, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(mapped(by_map), texels);
+  // A kernel's writes.
+  cl_program prog = env.program("__kernel void paint(write_only image2d_t im) {\n"
+                                "  int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+                                "  write_imageui(im, p, (uint4)(p.x, p.y, 7, 9));\n"
+                                "}\n");
+  ASSERT_NE(prog, nullptr);
+  cl_kernel k = clCreateKernel(prog, "paint", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_mem painted = image2d(env, f, w, h);
+  ASSERT_EQ(clSetKernelArg(k, 0, sizeof painted, &painted), CL_SUCCESS);
+  const size_t global[2] = {w, h};
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 2, nullptr, global, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  const std::vector<uint8_t> got = mapped(painted);
+  for (size_t y = 0; y < h; ++y)
+    for (size_t x = 0; x < w; ++x)
+      ASSERT_EQ(std::memcmp(&got[(y * w + x) * es],
+                            std::vector<uint8_t>{uint8_t(x), uint8_t(y), 7, 9}.data(), es),
+                0)
+          << x << "," << y;
+  clReleaseKernel(k);
+  clReleaseProgram(prog);
+  for (cl_mem m : {filled, copied, buffer, from_buffer, by_map, painted}) clReleaseMemObject(m);
+}
+
+// The host copy of a released image's last map serves the next image's map in the context:
+// the CTS image suites make and map image after image, each map otherwise faulting in fresh
+// pages. The reused copy shows the new image's texels.
+TEST(ImageTransfer, ANewImageMapsIntoTheHostCopyOfAReleasedOne) {
+  Env env;
+  ASSERT_NE(env.context, nullptr);
+  const size_t w = 64, h = 32, es = 4;
+  const size_t o[3] = {0, 0, 0}, r[3] = {w, h, 1};
+  auto map = [&](cl_mem m) {
+    size_t row = 0;
+    cl_int err = 1;
+    void* p = clEnqueueMapImage(env.queue, m, CL_TRUE, CL_MAP_READ, o, r, &row, nullptr, 0, nullptr,
+                                nullptr, &err);
+    EXPECT_EQ(err, CL_SUCCESS);
+    return static_cast<uint8_t*>(p);
+  };
+  std::vector<uint8_t> texels(w * h * es);
+  for (size_t i = 0; i < texels.size(); ++i) texels[i] = uint8_t(i * 3 + 7);
+  cl_mem first = image2d(env, {CL_RGBA, CL_UNORM_INT8}, w, h);
+  uint8_t* p = map(first);
+  ASSERT_NE(p, nullptr);
+  ASSERT_EQ(clEnqueueUnmapMemObject(env.queue, first, p, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
+  clReleaseMemObject(first);
+  // Memory of the copy's size, which takes the copy's address if the release freed it.
+  std::vector<uint8_t> decoy(w * h * es, 1);
+  // A smaller image of another format.
+  cl_mem second = image2d(env, {CL_R, CL_FLOAT}, w, h / 2, CL_MEM_COPY_HOST_PTR, texels.data());
+  const size_t r2[3] = {w, h / 2, 1};
+  size_t row = 0;
+  cl_int err = 1;
+  auto* q = static_cast<uint8_t*>(clEnqueueMapImage(env.queue, second, CL_TRUE, CL_MAP_READ, o, r2,
+                                                    &row, nullptr, 0, nullptr, nullptr, &err));
+  ASSERT_EQ(err, CL_SUCCESS);
+  EXPECT_EQ(q, p) << "the released image's host copy was not reused";
+  EXPECT_EQ(std::memcmp(q, texels.data(), w * h / 2 * 4), 0);
+  ASSERT_EQ(clEnqueueUnmapMemObject(env.queue, second, q, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
+  clReleaseMemObject(second);
+}
