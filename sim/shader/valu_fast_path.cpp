@@ -85,12 +85,18 @@ template <class F> [[gnu::always_inline]] inline void for_lanes(uint32_t exec, F
   if (exec == ~0u) {
     // Lane l reads only lane l of each row and writes lane l of the destination, so rows that
     // alias (v_add_f32 v0, v0, v0) carry no dependence between iterations.
+    // Below -O2 clang does not vectorise and would warn once per instantiation.
 #if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wpass-failed"
 #pragma clang loop vectorize(assume_safety)
 #else
 #pragma GCC ivdep
 #endif
     for (unsigned lane = 0; lane < kWaveSize; ++lane) f(lane);
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
   } else {
     for (uint32_t m = exec; m; m &= m - 1) f(unsigned(std::countr_zero(m)));
   }
