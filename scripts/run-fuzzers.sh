@@ -21,10 +21,11 @@ seeds=$build/fuzz-seeds
 "$build/fuzz/fuzz_seeds" "$seeds" "$src/tests/corpus" || exit 1
 mkdir -p "$build/fuzz-artifacts" "$build/fuzz-logs"
 
-status=0
-printf '%-12s %10s %9s %8s %7s  %s\n' target executions exec/s "corpus" crashes log
-for t in "${targets[@]}"; do
-  corpus=$build/fuzz-corpus/$t
+# libFuzzer runs one input at a time on one thread: the targets run AMCL_FUZZ_JOBS at a time
+# (default: one per CPU), each for its full time.
+jobs=${AMCL_FUZZ_JOBS:-$(nproc)}
+fuzz_one() {
+  local t=$1 corpus=$build/fuzz-corpus/$1 inputs args
   mkdir -p "$corpus"
   args=(-max_total_time="$seconds" -print_final_stats=1 -timeout=60 -rss_limit_mb=4096
         -artifact_prefix="$build/fuzz-artifacts/$t-")
@@ -33,15 +34,26 @@ for t in "${targets[@]}"; do
   spirv) inputs=("$corpus" "$build/fuzz/spirv-seeds") ;;
   *) inputs=("$corpus"); args+=(-max_len=512) ;; # decision streams: let them grow long
   esac
+  "$build/fuzz/${t}_fuzzer" "${args[@]}" "${inputs[@]}" >"$build/fuzz-logs/$t.log" 2>&1
+  echo $? >"$build/fuzz-logs/$t.rc"
+}
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+  fuzz_one "$t" &
+done
+wait
+
+status=0
+printf '%-12s %10s %9s %8s %7s  %s\n' target executions exec/s "corpus" crashes log
+for t in "${targets[@]}"; do
   log=$build/fuzz-logs/$t.log
-  "$build/fuzz/${t}_fuzzer" "${args[@]}" "${inputs[@]}" >"$log" 2>&1
-  rc=$?
+  rc=$(cat "$build/fuzz-logs/$t.rc" 2>/dev/null || echo 1)
   execs=$(grep -o 'number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
   rate=$(grep -o 'average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$')
   crashes=$(find "$build/fuzz-artifacts" -name "$t-*" | wc -l)
-  printf '%-12s %10s %9s %8s %7s  %s\n' "$t" "${execs:-?}" "${rate:-?}" "$(ls "$corpus" | wc -l)" \
+  printf '%-12s %10s %9s %8s %7s  %s\n' "$t" "${execs:-?}" "${rate:-?}" "$(ls "$build/fuzz-corpus/$t" | wc -l)" \
     "$crashes" "$log"
-  if [ $rc -ne 0 ]; then
+  if [ "$rc" -ne 0 ]; then
     status=1
     echo "  $t exited with $rc:" && grep -E 'ERROR|amcl fuzz:|SUMMARY' "$log" | head -5 | sed 's/^/    /'
   fi
