@@ -38,8 +38,9 @@ void check_object(const std::vector<uint8_t>& binary, const std::string& target,
   ASSERT_GE(fd, 0);
   ASSERT_EQ(write(fd, binary.data(), binary.size()), ssize_t(binary.size()));
   close(fd);
-  std::string cmd = std::string(AMCL_LLVM_OBJDUMP) + " -d --mcpu=" + target +
-                    (wave64 ? " --mattr=+wavefrontsize64 " : " ") + path;
+  // Appended piece by piece: GCC 12 takes `std::string(literal) + ...` for a 16-byte overflow.
+  std::string cmd = AMCL_LLVM_OBJDUMP;
+  cmd.append(" -d --mcpu=").append(target).append(wave64 ? " --mattr=+wavefrontsize64 " : " ").append(path);
   FILE* p = popen(cmd.c_str(), "r");
   ASSERT_TRUE(p);
   char line[1024];

@@ -161,8 +161,9 @@ std::vector<std::string> llvm_disassemble(const std::vector<Words>& all, const c
   for (const Words& w : all) input += bytes(w) + "\n" + bytes({0xBF800007u}) + "\n";
   EXPECT_EQ(write(fd, input.data(), input.size()), ssize_t(input.size()));
   close(fd);
-  const std::string cmd = std::string(AMCL_LLVM_MC) + " --disassemble -arch=amdgcn -mcpu=" + cpu + " " +
-                          path + " 2>/dev/null";
+  // Appended piece by piece: GCC 12 takes `std::string(literal) + ...` for a 16-byte overflow.
+  std::string cmd = AMCL_LLVM_MC;
+  cmd.append(" --disassemble -arch=amdgcn -mcpu=").append(cpu).append(" ").append(path).append(" 2>/dev/null");
   std::vector<std::string> out(1);
   if (FILE* p = popen(cmd.c_str(), "r")) {
     char line[1024];
