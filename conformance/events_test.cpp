@@ -747,3 +747,66 @@ TEST(Events, CallbacksThatEnqueuePlainDispatches) {
   clReleaseKernel(ctx.kernels[1]);
   clReleaseCommandQueue(other);
 }
+
+// A retired dispatch that drops a buffer's last reference runs the buffer's destructor callback
+// on the retiring thread, and a callback may enqueue (only blocking calls are barred): every
+// callback runs once and its dispatches run, while the second queue has finished dispatches
+// of its own to retire. (The runtime's threads retire these, so a nested retirement on one
+// thread, which release_launches guards, is possible here but not forced.)
+TEST(Events, DestructorCallbackThatEnqueuesWhileItsDispatchRetires) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_int err;
+  Counter counter(env);
+  cl_command_queue other =
+      clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  struct Context {
+    cl_command_queue queue;
+    cl_kernel kernel;
+    std::atomic<int> freed{0};
+  } ctx{other, counter.kernel()};
+  cl_kernel store = env.kernel(kStore, "store");
+  cl_kernel count = counter.kernel();
+  size_t one = 1;
+  constexpr int kRounds = 150;
+  for (int round = 0; round < kRounds; ++round) {
+    for (int i = 0; i < 8; ++i)
+      ASSERT_EQ(clEnqueueNDRangeKernel(other, ctx.kernel, 1, nullptr, &one, &one, 0, nullptr,
+                                       nullptr),
+                CL_SUCCESS);
+    cl_mem m = env.buffer(sizeof(int));
+    ASSERT_EQ(clSetMemObjectDestructorCallback(
+                  m,
+                  [](cl_mem, void* data) {
+                    auto* c = static_cast<Context*>(data);
+                    size_t n = 1;
+                    for (int i = 0; i < 2; ++i)
+                      EXPECT_EQ(clEnqueueNDRangeKernel(c->queue, c->kernel, 1, nullptr, &n, &n, 0,
+                                                       nullptr, nullptr),
+                                CL_SUCCESS);
+                    ++c->freed;
+                  },
+                  &ctx),
+              CL_SUCCESS);
+    int v = round;
+    clSetKernelArg(store, 0, sizeof m, &m);
+    clSetKernelArg(store, 1, sizeof v, &v);
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, store, 1, nullptr, &one, &one, 0, nullptr, nullptr),
+              CL_SUCCESS);
+    clReleaseMemObject(m); // the dispatch holds the last reference now
+    std::this_thread::sleep_for(std::chrono::microseconds(200 + 50 * (round % 8)));
+    // Retires the finished store on this thread, if nobody else has: its buffer goes.
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, count, 1, nullptr, &one, &one, 0, nullptr, nullptr),
+              CL_SUCCESS);
+  }
+  ASSERT_TRUE(finishes_within(env.queue, kFinishLimit));
+  amcl_test::eventually([&] { return ctx.freed.load() >= kRounds; });
+  EXPECT_EQ(ctx.freed.load(), kRounds);
+  ASSERT_TRUE(finishes_within(other, kFinishLimit));
+  EXPECT_EQ(read_int(env, counter.m), kRounds * 8 + kRounds * 2 + kRounds);
+  clReleaseKernel(store);
+  clReleaseKernel(count);
+  clReleaseKernel(ctx.kernel);
+  clReleaseCommandQueue(other);
+}

@@ -382,6 +382,15 @@ bool start_next(cl_command_queue q, Lock& held, Lock& qs, Due& due) {
 
 inline constexpr std::chrono::microseconds kUnclaimedWait{2000};
 
+// Drops the references of retired launches, outside the locks. A launch's last reference can
+// run a memory object's destructor callback, which may enqueue and so retire on this thread
+// again: the nested call must find the thread's array empty, not half-destroyed.
+void release_launches(std::vector<Launch>& launches) {
+  std::vector<Launch> dropping = std::move(launches);
+  dropping.clear();
+  if (dropping.capacity() > launches.capacity()) launches = std::move(dropping); // reuse
+}
+
 // How many dispatches at the front of `q` the device has finished, from one (the oldest, known
 // finished) up: one wait for the newest of them (it reports faults and hangs) and one trip
 // through the locks, instead of one each. Work a reset threw away fails each on its own.
@@ -443,7 +452,7 @@ bool retire_oldest(cl_command_queue q, Lock& held, Lock& qs, Due& due, bool bloc
   } catch (const am::DeviceError& e) {
     status = report_failure(q, e);
   }
-  launches.clear();
+  release_launches(launches);
   held.lock();
   qs.lock();
   q->retiring = false;
@@ -543,7 +552,7 @@ bool retire_plain(cl_command_queue q, Lock& qs) {
     report_failure(q, e);
     failed = true;
   }
-  launches.clear();
+  release_launches(launches);
   qs.lock();
   q->retiring = false;
   if (failed) q->failed_through = q->in_flight.back().at.done;
