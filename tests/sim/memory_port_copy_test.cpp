@@ -45,6 +45,53 @@ TEST(MemoryPortCopy, MisalignedCopiesCrossPagesAndBounceBuffers) {
   }
 }
 
+// Overlapping ranges (stop 34: separate ranges move by memcpy, overlapping ones keep the word
+// loops): a destination below the source gets the source as it was (memmove's result), and
+// one above it by a multiple of 8 bytes (in 8-byte words) repeats the source's first bytes as a
+// forward byte copy does (a memmove would not).
+TEST(MemoryPortCopy, OverlappingCopiesKeepTheirForwardOrder) {
+  for (size_t len : {64u, 65u, 1000u, 4096u, 9000u}) {
+    for (size_t distance : {1u, 3u, 8u, 64u, 4100u}) {
+      Memory mem;
+      for (size_t i = 0; i < mem.bytes.size(); ++i) mem.bytes[i] = uint8_t(i * 7 + (i >> 8));
+      std::vector<uint8_t> want = mem.bytes;
+      const size_t src = 4096 + 4100 + 5;
+      std::memmove(&want[src - distance], &want[src], len);
+      mem.copy(kBase + src - distance, kBase + src, len);
+      ASSERT_EQ(mem.bytes, want) << "down by " << distance << ", " << len << " bytes";
+    }
+    for (size_t distance : {8u, 64u, 4096u}) {
+      if (len % 8) continue; // odd lengths move through a bounce buffer, 4 KiB at a time
+      Memory mem;
+      for (size_t i = 0; i < mem.bytes.size(); ++i) mem.bytes[i] = uint8_t(i * 7 + (i >> 8));
+      std::vector<uint8_t> want = mem.bytes;
+      const size_t src = 4096 + 8;
+      for (size_t i = 0; i < len; ++i) want[src + distance + i] = want[src + i];
+      mem.copy(kBase + src + distance, kBase + src, len);
+      ASSERT_EQ(mem.bytes, want) << "up by " << distance << ", " << len << " bytes";
+    }
+  }
+}
+
+// MemoryPort::read and write (host bytes to and from guest memory) of odd lengths from odd
+// offsets, across page ends: the bytes of the range and nothing beside them.
+TEST(MemoryPortCopy, ReadsAndWritesOddLengthsAcrossPageEnds) {
+  for (size_t off : {0u, 1u, 4093u, 8190u})
+    for (size_t len : {1u, 3u, 63u, 64u, 65u, 4095u, 4097u, 9001u}) {
+      Memory mem;
+      for (size_t i = 0; i < mem.bytes.size(); ++i) mem.bytes[i] = uint8_t(i * 7 + (i >> 8));
+      std::vector<uint8_t> want = mem.bytes, host(len + 2, 0xcc), got(len + 2, 0xcc);
+      for (size_t i = 0; i < len; ++i) host[1 + i] = uint8_t(i * 5 + 3);
+      mem.read(kBase + off, got.data() + 1, len);
+      EXPECT_EQ(got[0], 0xcc);
+      EXPECT_EQ(got[len + 1], 0xcc);
+      ASSERT_EQ(std::memcmp(got.data() + 1, &want[off], len), 0) << off << " " << len;
+      mem.write(kBase + off, host.data() + 1, len);
+      std::memcpy(&want[off], host.data() + 1, len);
+      ASSERT_EQ(mem.bytes, want) << "write of " << len << " bytes at +" << off;
+    }
+}
+
 // A source that ends inside a host allocation mapped for DMA (runtime/staging.cpp's direct
 // transfers map the application's own pages): the copy reads only the bytes it copies. The
 // misaligned path read the aligned words covering the source, up to 7 bytes past its end, which
@@ -177,6 +224,22 @@ TEST(MemoryPortFill, FillsEveryDwordOfTheRangeAndStopsAtAFault) {
       }
     }
   }
+}
+
+// Fills of every dword length around fill32's 256-byte pattern block, from each dword offset
+// of a 16-byte line and ending at or across a page end.
+TEST(MemoryPortFill, FillsOddDwordLengthsAndNothingBeside) {
+  for (size_t off : {0u, 4u, 8u, 12u, 4096u - 520u})
+    for (size_t len : {4u, 252u, 256u, 260u, 508u, 512u, 516u, 1020u, 4100u}) {
+      Memory mem;
+      std::fill(mem.bytes.begin(), mem.bytes.end(), uint8_t(0xee));
+      mem.fill32(kBase + 4096 + off, 0x600df00d, len);
+      for (size_t i = 0; i < mem.bytes.size(); i += 4) {
+        const bool filled = i >= 4096 + off && i < 4096 + off + len;
+        ASSERT_EQ(mem.get<uint32_t>(kBase + i), filled ? 0x600df00du : 0xeeeeeeeeu)
+            << "byte " << i << ": " << len << " bytes at +" << off;
+      }
+    }
 }
 
 } // namespace
