@@ -64,13 +64,13 @@ void move_misaligned(uint8_t* dst, const uint8_t* src, size_t n) {
   }
 }
 
+#if !defined(__SANITIZE_THREAD__)
 // Whether the host ranges [a, a + n) and [b, b + n) share a byte.
 bool overlap(const uint8_t* a, const uint8_t* b, size_t n) {
   const auto x = reinterpret_cast<uintptr_t>(a), y = reinterpret_cast<uintptr_t>(b);
   return x < y + n && y < x + n;
 }
 
-#if !defined(__SANITIZE_THREAD__)
 // Long moves of separate ranges go to the C library's memcpy, at the host's copy bandwidth (the
 // relaxed word loops below move 8 bytes a load and a store, which compilers do not vectorise:
 // a quarter of memcpy's rate on cached data, stop 34). memcpy is an opaque call that reads only
