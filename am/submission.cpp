@@ -201,24 +201,32 @@ bool Device::lost_between(Engine e, uint64_t first, uint64_t last) {
 void Device::wait(Engine e, uint64_t value, std::chrono::milliseconds hang_timeout) {
   const char* name = e == Engine::Compute ? "compute queue" : "SDMA queue";
   if (e == Engine::Compute) ring_compute(); // nobody waits for packets the engine was not given
-  auto start = std::chrono::steady_clock::now();
+  // A queue is hung when its timeline stops moving, not when the awaited value is far away:
+  // a wait behind a long run of work that keeps finishing is no hang.
+  auto progress_at = std::chrono::steady_clock::now();
+  uint64_t reached = completed(e);
   spin_until([&] { return completed(e) >= value; }, kSpinBeforeSleep);
   for (;;) {
     const uint64_t seen = interrupts_.epoch();
     ih_.service();
-    if (completed(e) >= value) break;
+    const uint64_t now_reached = completed(e);
+    if (now_reached >= value) break;
     if (stopped(e)) {
       reset_queue(e);
       throw DeviceError(std::string(name) +
                         " stopped on a packet it cannot execute; the queue has been reset");
     }
-    interrupts_.sleep(seen, std::chrono::microseconds(500));
-    if (std::chrono::steady_clock::now() - start > hang_timeout) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now_reached != reached) {
+      reached = now_reached;
+      progress_at = now;
+    } else if (now - progress_at > hang_timeout) {
       reset_queue(e);
-      throw DeviceError(std::string(name) + " did not reach signal value " + std::to_string(value) +
-                        " within " + std::to_string(hang_timeout.count()) +
+      throw DeviceError(std::string(name) + " made no progress towards signal value " +
+                        std::to_string(value) + " for " + std::to_string(hang_timeout.count()) +
                         " ms: the queue was hung and has been reset");
     }
+    interrupts_.sleep(seen, std::chrono::microseconds(500));
   }
   ih_.service();
   {

@@ -2,6 +2,9 @@
 // split between packets, and each submission leaves its write pointer at the poll address.
 #include "device_fixture.h"
 
+#include <atomic>
+#include <thread>
+
 using namespace am_test;
 
 // Work queued behind a hang is thrown away by the queue reset: whoever waits for it later gets
@@ -183,4 +186,35 @@ TEST_P(AmDevice, AnEmulatedCardWaitsTenMinutesBeforeCallingAQueueHung) {
   setenv("AMCL_HANG_TIMEOUT_MS", "1234", 1);
   EXPECT_EQ(am::Device(card()).hang_timeout(), std::chrono::milliseconds(1234));
   unsetenv("AMCL_HANG_TIMEOUT_MS");
+}
+
+// A wait far behind the engine is no hang while the work before it keeps finishing: twelve
+// submissions each held 100 ms (1.2 s in all) pass a wait for the last under a 600 ms limit,
+// and a queue that then stops moving is still called hung.
+TEST_P(AmDevice, AWaitBehindWorkThatKeepsFinishingIsNoHang) {
+  setenv("AMCL_HANG_TIMEOUT_MS", "600", 1);
+  am::Device dev(card());
+  unsetenv("AMCL_HANG_TIMEOUT_MS");
+  am::Allocation mem = dev.alloc_vram(4096);
+  std::memset(mem.cpu, 0, 4096);
+  auto* flags = reinterpret_cast<std::atomic<uint32_t>*>(mem.cpu);
+  constexpr int kSteps = 12;
+  uint64_t last = 0;
+  for (int i = 0; i < kSteps; ++i) {
+    am::Pm4Builder held;
+    held.wait_mem(mem.va + 4 * i, am::hw::pm4::WAIT_EQ, 1, 0xffffffff);
+    last = dev.submit_compute(held);
+  }
+  std::thread releaser([&] {
+    for (int i = 0; i < kSteps; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      flags[i].store(1);
+    }
+  });
+  EXPECT_NO_THROW(dev.wait(am::Engine::Compute, last));
+  releaser.join();
+  am::Pm4Builder stuck;
+  stuck.wait_mem(mem.va + 4 * kSteps, am::hw::pm4::WAIT_EQ, 1, 0xffffffff); // nobody writes it
+  EXPECT_THROW(dev.wait(am::Engine::Compute, dev.submit_compute(stuck)), am::DeviceError);
+  dev.free(mem);
 }
