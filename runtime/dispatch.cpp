@@ -17,13 +17,13 @@ namespace {
 
 using namespace am::hw::sh;
 
-// One kernel-argument slot per dispatch in flight: the dispatch packet, then the arguments
-// (CL_DEVICE_MAX_PARAMETER_SIZE 4096 bytes plus the hidden ones).
+// A dispatch's slot in its queue's kernel-argument ring: the dispatch packet, then the
+// arguments (CL_DEVICE_MAX_PARAMETER_SIZE 4096 bytes plus the hidden ones at most).
 constexpr uint32_t kPacketOffset = 0;    // hsa_kernel_dispatch_packet_t (64 bytes)
 constexpr uint32_t kTimesOffset = 128;   // GPU timestamps of the dispatch's start and end
 constexpr uint32_t kKernargOffset = 256; // kernel arguments follow, 256-byte aligned
-constexpr uint64_t kSlotBytes = 8192;
-constexpr uint64_t kKernargBytes = kSlotBytes * kDispatchesInFlight;
+constexpr uint64_t kSlotAlign = 256;
+static_assert(kKernargRingBytes % kSlotAlign == 0 && kMaxKernargSlotBytes % kSlotAlign == 0);
 
 // Frees memory earlier dispatches of `q` may still be using once they have finished.
 void free_after_submitted(cl_command_queue q, am::Device& dev, const am::Allocation& a) {
@@ -64,7 +64,8 @@ ArgSnapshot::~ArgSnapshot() {
   for (cl_sampler s : samplers) release(s);
 }
 
-Launch::Launch(const Launch& o) : kernel(o.kernel), dims(o.dims), empty(o.empty), args(o.args) {
+Launch::Launch(const Launch& o)
+    : kernel(o.kernel), dims(o.dims), empty(o.empty), ring_bytes(o.ring_bytes), args(o.args) {
   std::copy(std::begin(o.global), std::end(o.global), global);
   std::copy(std::begin(o.local), std::end(o.local), local);
   std::copy(std::begin(o.offset), std::end(o.offset), offset);
@@ -81,6 +82,7 @@ Launch& Launch::operator=(Launch&& o) noexcept {
   kernel = o.kernel;
   dims = o.dims;
   empty = o.empty;
+  ring_bytes = o.ring_bytes;
   args = std::move(o.args);
   std::copy(std::begin(o.global), std::end(o.global), global);
   std::copy(std::begin(o.local), std::end(o.local), local);
@@ -215,10 +217,24 @@ Launch prepare_launch(cl_kernel k, cl_device_id device, cl_uint dims, const size
         a.kind == compiler::ArgKind::DynamicSharedPointer)
       lds = local_arg_offset(lds, a) + L.args->local_sizes[i];
   if (lds > kLocalMemoryBytes) throw ClError{CL_OUT_OF_RESOURCES, "local memory exceeds 64 KiB"};
+  L.ring_bytes = uint32_t((kKernargOffset + info.kernarg_size + kSlotAlign - 1) / kSlotAlign *
+                          kSlotAlign);
+  if (L.ring_bytes > kMaxKernargSlotBytes)
+    throw ClError{CL_OUT_OF_RESOURCES, "kernel arguments too large"};
   return L;
 }
 
-_cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L, bool more_follow) {
+bool kernarg_room(cl_command_queue q, size_t batched, uint64_t batched_bytes, uint64_t bytes) {
+  if (q->in_flight.size() + batched >= kDispatchesInFlight) return false;
+  // Live slots span from the oldest dispatch in flight to the head. The batch wraps past the
+  // ring's end at most once, wasting less than one slot there.
+  const uint64_t live =
+      q->in_flight.empty() ? 0 : q->kernarg_head - q->in_flight.front().at.kernarg_start;
+  return live + batched_bytes + bytes + kMaxKernargSlotBytes <= kKernargRingBytes;
+}
+
+_cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L, bool more_follow,
+                                           bool own_slot) {
   cl_kernel k = L.kernel;
   const compiler::KernelInfo& info = *k->info_for(q->device); // prepare_launch checked it exists
   const size_t* g = L.global;
@@ -227,10 +243,16 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L, 
   const cl_uint dims = L.dims;
   am::Device& dev = *q->device->am;
   collect_deferred_frees(q, dev);
-  if (!q->kernargs) q->kernargs = dev.alloc_vram(kKernargBytes);
-  if (kKernargOffset + info.kernarg_size > kSlotBytes)
-    throw ClError{CL_OUT_OF_RESOURCES, "kernel arguments too large"};
-  const uint64_t slot = (q->launches % kDispatchesInFlight) * kSlotBytes;
+  if (!q->kernargs) q->kernargs = dev.alloc_vram(kKernargRingBytes + kMaxKernargSlotBytes);
+  // The slot follows the last one in the ring; one that would run past the ring's end starts
+  // at its beginning instead (the scheduler keeps the ring from overtaking live slots). A
+  // launch run to completion as host work takes the slot past the ring's end: it may run while
+  // the ring is full (out of order), and nothing else of the queue runs meanwhile.
+  const uint64_t bytes = L.ring_bytes;
+  uint64_t start = q->kernarg_head;
+  if (start % kKernargRingBytes + bytes > kKernargRingBytes)
+    start += kKernargRingBytes - start % kKernargRingBytes;
+  const uint64_t slot = own_slot ? kKernargRingBytes : start % kKernargRingBytes;
   uint8_t* base = q->kernargs.cpu + slot;
   std::memset(base, 0, kKernargOffset + info.kernarg_size);
   uint8_t* args = base + kKernargOffset;
@@ -400,12 +422,13 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L, 
   pm4.dispatch_direct(groups[0], groups[1], groups[2], initiator);
   if (profiled) pm4.release_mem_timestamp(times_va + 8);
   const uint64_t done = dev.submit_compute(pm4, more_follow);
-  ++q->launches;
-  return {done, profiled ? reinterpret_cast<const uint64_t*>(base + kTimesOffset) : nullptr};
+  if (!own_slot) q->kernarg_head = start + bytes; // taken once the dispatch is on the ring
+  return {done, profiled ? reinterpret_cast<const uint64_t*>(base + kTimesOffset) : nullptr,
+          start};
 }
 
 void run_launch(cl_command_queue q, const Launch& L) {
-  q->device->am->wait(am::Engine::Compute, submit_launch(q, L).done);
+  q->device->am->wait(am::Engine::Compute, submit_launch(q, L, false, true).done);
   if (L.prints()) print_records(q, L.kernel->program->build_for(q->device)->code->printf_formats);
 }
 

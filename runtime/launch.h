@@ -33,6 +33,8 @@ struct Launch {
   cl_kernel kernel = nullptr;
   cl_uint dims = 1;
   bool empty = false; // a zero-sized NDRange: nothing runs, the command completes
+  // Bytes it takes of its queue's kernel-argument ring (runtime/dispatch.h kernarg_ring_bytes).
+  uint32_t ring_bytes = 0;
   size_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1}, offset[3] = {0, 0, 0};
   std::shared_ptr<const ArgSnapshot> args;
   bool prints() const { return args && args->prints; }

@@ -101,8 +101,10 @@ struct _cl_command_queue : amcl::rt::ObjectHeader {
   cl_command_queue_properties properties = 0;
   std::vector<cl_queue_properties> property_list;
   std::mutex mutex;
-  am::Allocation kernargs; // kernel-argument slots of the dispatches in flight (runtime/dispatch.cpp)
-  uint64_t launches = 0;   // dispatches submitted: the next one takes slot launches % slots
+  am::Allocation kernargs; // the kernel-argument ring of the dispatches in flight (runtime/dispatch.h)
+  // Ring bytes handed out so far (written under `mutex` while the scheduler has the queue
+  // `running`): the next slot starts here, modulo the ring's size.
+  uint64_t kernarg_head = 0;
   // Dispatches on the ring without a doorbell yet (runtime/scheduler.cpp; written under
   // `mutex`, read without it by clFlush to skip the doorbell when there is none).
   std::atomic<size_t> unrung{0};
@@ -117,6 +119,7 @@ struct _cl_command_queue : amcl::rt::ObjectHeader {
   struct Submitted {
     uint64_t done = 0;
     const uint64_t* times = nullptr;
+    uint64_t kernarg_start = 0; // where its slot starts in the ring's running byte count
   };
   // Guards `pending`, `running`, `in_flight`, `retiring`, `failed_through` and `in_active`
   // (runtime/scheduler.cpp). Taken after the scheduler's global lock, never before it.

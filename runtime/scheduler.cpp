@@ -211,7 +211,7 @@ size_t next_runnable(cl_command_queue q, Due& due) {
       continue;
     }
     if (q->running) return kNone;
-    const bool slot_free = q->in_flight.size() < kDispatchesInFlight;
+    const bool slot_free = c.dispatch && kernarg_room(q, 0, 0, c.launch.ring_bytes);
     if (!c.out_of_order) {
       if (!ready || (c.dispatch ? !slot_free : !q->in_flight.empty())) return kNone;
       return i;
@@ -320,8 +320,10 @@ void start_dispatches(cl_command_queue q, Lock& held, Lock& qs, Due& due, bool d
   std::vector<_cl_command_queue::Command>& batch = borrowed.b.commands;
   std::vector<std::pair<cl_int, _cl_command_queue::Submitted>>& results = borrowed.b.results;
   for (;;) {
+    uint64_t batch_bytes = 0;
     for (size_t i; (i = next_runnable(q, due)) != kNone && q->pending[i].dispatch &&
-                   q->in_flight.size() + batch.size() < kDispatchesInFlight;) {
+                   kernarg_room(q, batch.size(), batch_bytes, q->pending[i].launch.ring_bytes);) {
+      batch_bytes += q->pending[i].launch.ring_bytes;
       // Moved straight from the queue's slot (take() moved it once more).
       batch.push_back(std::move(q->pending[i]));
       q->pending.erase(i);
@@ -569,9 +571,13 @@ void start_plain(cl_command_queue q, Lock& qs) {
   std::vector<std::pair<cl_int, _cl_command_queue::Submitted>>& results = borrowed.b.results;
   for (;;) {
     if (q->running) return;
-    while (!q->pending.empty() && q->in_flight.size() + batch.size() < kDispatchesInFlight) {
+    uint64_t batch_bytes = 0;
+    while (!q->pending.empty()) {
       _cl_command_queue::Command& c = q->pending.front();
-      if (!c.dispatch || c.event || !c.waits.empty() || c.out_of_order) break;
+      if (!c.dispatch || c.event || !c.waits.empty() || c.out_of_order ||
+          !kernarg_room(q, batch.size(), batch_bytes, c.launch.ring_bytes))
+        break;
+      batch_bytes += c.launch.ring_bytes;
       batch.push_back(std::move(c));
       q->pending.erase(0);
     }
@@ -611,7 +617,7 @@ bool enqueue_plain(cl_command_queue q, _cl_command_queue::Command& cmd) {
   q->pending.push_back(std::move(cmd));
   bool kick = false;
   if (!behind && !q->running) {
-    if (q->in_flight.size() >= kDispatchesInFlight) retire_plain(q, qs);
+    if (!kernarg_room(q, 0, 0, q->pending.front().launch.ring_bytes)) retire_plain(q, qs);
     start_plain(q, qs);
     kick = !q->pending.empty() && !q->running; // slots full, or not a plain dispatch
   }
@@ -707,7 +713,8 @@ cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_even
       // told, to retire them should nobody wait for them.
       Due due;
       // Slots the device has finished with are retired here rather than waited for.
-      if (q->in_flight.size() >= kDispatchesInFlight) retire_oldest(q, held, qs, due, false);
+      if (!kernarg_room(q, 0, 0, q->pending.back().launch.ring_bytes))
+        retire_oldest(q, held, qs, due, false);
       // Host work that became runnable meanwhile (out of order) stays the submission thread's.
       if (const size_t i = next_runnable(q, due); i != kNone && q->pending[i].dispatch)
         start_dispatches(q, held, qs, due, true);
