@@ -73,6 +73,20 @@ struct Waiting {
 
 void pump(std::unique_lock<std::mutex>& held);
 
+// Pumps until `done` (global lock held), sleeping on `changed` in between. enqueue_plain works
+// without the global lock, and its notify may come while this thread is in pump with the lock
+// dropped (around device work or callbacks): a plain change seen after the pump, where none was
+// before it, means look again rather than sleep until the submission thread's next poll.
+template <class Done> void pump_until(std::unique_lock<std::mutex>& held, Done done) {
+  Waiting waiting;
+  for (;;) {
+    const uint64_t seen = plain_changes.load();
+    pump(held);
+    if (done()) return;
+    if (plain_changes.load() == seen) changed().wait(held);
+  }
+}
+
 // Tells the submission thread to look again (scheduler lock held). Waking a sleeping thread
 // is a system call, so it is only made when the thread is asleep.
 void kick_locked() {
@@ -565,12 +579,13 @@ bool retire_plain(cl_command_queue q, Lock& qs) {
 // The fast path's start_dispatches, with only the queue's mutex held: submits the dispatches at
 // the head of an in-order queue while they carry neither an event nor a wait list and slots
 // last (nothing under the global lock changes). Goes on with what others enqueued meanwhile.
-void start_plain(cl_command_queue q, Lock& qs) {
+// Returns whether it submitted any.
+bool start_plain(cl_command_queue q, Lock& qs) {
   BorrowedBatch borrowed;
   std::vector<_cl_command_queue::Command>& batch = borrowed.b.commands;
   std::vector<std::pair<cl_int, _cl_command_queue::Submitted>>& results = borrowed.b.results;
-  for (;;) {
-    if (q->running) return;
+  for (bool submitted = false;; submitted = true) {
+    if (q->running) return submitted;
     uint64_t batch_bytes = 0;
     while (!q->pending.empty()) {
       _cl_command_queue::Command& c = q->pending.front();
@@ -581,7 +596,7 @@ void start_plain(cl_command_queue q, Lock& qs) {
       batch.push_back(std::move(c));
       q->pending.erase(0);
     }
-    if (batch.empty()) return;
+    if (batch.empty()) return submitted;
     q->running = true;
     qs.unlock();
     submit_batch(q, batch, results, true);
@@ -615,17 +630,22 @@ bool enqueue_plain(cl_command_queue q, _cl_command_queue::Command& cmd) {
   // queue takes it before it lets go.
   const bool behind = !q->pending.empty();
   q->pending.push_back(std::move(cmd));
-  bool kick = false;
+  bool kick = false, progress = false;
   if (!behind && !q->running) {
-    if (!kernarg_room(q, 0, 0, q->pending.front().launch.ring_bytes)) retire_plain(q, qs);
-    start_plain(q, qs);
+    if (!kernarg_room(q, 0, 0, q->pending.front().launch.ring_bytes))
+      progress = retire_plain(q, qs);
+    progress = start_plain(q, qs) || progress;
     kick = !q->pending.empty() && !q->running; // slots full, or not a plain dispatch
   }
   qs.unlock();
   plain_changes.fetch_add(1);
-  if (kick || waiters.load() > 0 || submitter().idle.load()) {
+  // Waiters hear of progress only: a command merely appended behind others, or to a batch
+  // another thread is submitting, changes nothing they wait for, and whoever moves the queue
+  // on tells them then. Telling them costs the global lock and a futex call per enqueue.
+  const bool tell = progress && waiters.load() > 0;
+  if (kick || tell || submitter().idle.load()) {
     Lock held(lock());
-    if (waiters.load() > 0) changed().notify_all(); // they look again at what changed
+    if (tell) changed().notify_all(); // they look again at what changed
     if (kick)
       kick_locked();
     else
@@ -728,13 +748,9 @@ cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_even
       return e;
     }
     qs.unlock(); // pump takes it
-    if (blocking) {
-      Waiting waiting;
-      changed().wait(held, [&] {
-        pump(held);
-        return e->status <= CL_COMPLETE;
-      });
-    } else if (!behind) {
+    if (blocking)
+      pump_until(held, [&] { return e->status <= CL_COMPLETE; });
+    else if (!behind) {
       kick_locked();
     }
   }
@@ -781,9 +797,7 @@ void flush(cl_command_queue q) {
 
 void finish(cl_command_queue q) {
   std::unique_lock held(lock());
-  Waiting waiting;
-  changed().wait(held, [&] {
-    pump(held);
+  pump_until(held, [&] {
     std::lock_guard qs(q->sched);
     return q->pending.empty() && !q->running && q->in_flight.empty();
   });
@@ -791,9 +805,7 @@ void finish(cl_command_queue q) {
 
 cl_int wait_for(const cl_event* events, cl_uint n) {
   std::unique_lock held(lock());
-  Waiting waiting;
-  changed().wait(held, [&] {
-    pump(held);
+  pump_until(held, [&] {
     for (cl_uint i = 0; i < n; ++i)
       if (events[i]->status > CL_COMPLETE) return false;
     return true;
