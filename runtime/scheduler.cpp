@@ -8,7 +8,9 @@
 #include <condition_variable>
 #include <cstdio>
 #include <mutex>
+#include <new>
 #include <set>
+#include <string>
 #include <thread>
 
 namespace amcl::rt {
@@ -244,13 +246,26 @@ _cl_command_queue::Command take(cl_command_queue q, size_t i) {
   return q->pending.take(i);
 }
 
-// A device failure becomes the command's status; the context's callback hears why.
-cl_int report_failure(cl_command_queue q, const am::DeviceError& e) {
+// Why a command failed on the device, printed; the context's callback hears it from
+// tell_context, which runs with no lock held (the callback may enqueue or wait).
+std::string failure_message(cl_command_queue q, const am::DeviceError& e) {
   const std::string& gfx = q->device->am->info().gfx;
   std::string msg = "amcl: command failed on " + gfx + ": " + describe_failure(e, gfx);
   std::fprintf(stderr, "%s\n", msg.c_str());
+  return msg;
+}
+void tell_context(cl_command_queue q, const std::string& msg) {
   if (q->context->notify) q->context->notify(msg.c_str(), nullptr, 0, q->context->notify_data);
+}
+// A device failure becomes the command's status; the context's callback hears why.
+cl_int report_failure(cl_command_queue q, const am::DeviceError& e) {
+  tell_context(q, failure_message(q, e));
   return CL_OUT_OF_RESOURCES;
+}
+// A failure other than the device's (out of host memory, a system error) fails the command
+// alone: it must not escape the scheduler and leave the queue marked as running.
+cl_int host_failure_status(const std::exception& e) {
+  return dynamic_cast<const std::bad_alloc*>(&e) ? CL_OUT_OF_HOST_MEMORY : CL_OUT_OF_RESOURCES;
 }
 
 // Completes a command that has left the queue (lock held): its status, then its references.
@@ -260,16 +275,21 @@ void finish_locked(_cl_command_queue::Command& cmd, cl_int status, Due& due) {
   if (cmd.event) release(cmd.event);
 }
 
-// Submits a dispatch; a failure becomes its status.
+// Submits a dispatch (the queue's device mutex held); a failure becomes its status, and a
+// device failure's message goes to `told` for the context's callback, after the mutex.
 cl_int submit_dispatch(cl_command_queue q, _cl_command_queue::Command& cmd,
-                       _cl_command_queue::Submitted& at, bool more_follow) {
+                       _cl_command_queue::Submitted& at, bool more_follow,
+                       std::vector<std::string>& told) {
   try {
     at = submit_launch(q, cmd.launch, more_follow);
     return CL_COMPLETE;
   } catch (const am::DeviceError& e) {
-    return report_failure(q, e);
+    told.push_back(failure_message(q, e));
+    return CL_OUT_OF_RESOURCES;
   } catch (const ClError& e) {
     return e.code < 0 ? e.code : CL_OUT_OF_RESOURCES;
+  } catch (const std::exception& e) {
+    return host_failure_status(e);
   }
 }
 
@@ -305,6 +325,7 @@ void submit_batch(cl_command_queue q, std::vector<_cl_command_queue::Command>& b
                   std::vector<std::pair<cl_int, _cl_command_queue::Submitted>>& results,
                   bool defer) {
   results.assign(batch.size(), {});
+  std::vector<std::string> told;
   {
     std::lock_guard device_lock(q->mutex);
     // One doorbell and one end-of-pipe interrupt for the lot: the MEC is woken once, and so
@@ -313,7 +334,7 @@ void submit_batch(cl_command_queue q, std::vector<_cl_command_queue::Command>& b
     const bool ring = !defer || unrung + batch.size() >= kDoorbellBatch;
     for (size_t i = 0; i < batch.size(); ++i)
       results[i].first =
-          submit_dispatch(q, batch[i], results[i].second, !ring || i + 1 < batch.size());
+          submit_dispatch(q, batch[i], results[i].second, !ring || i + 1 < batch.size(), told);
     if (ring) {
       q->device->am->ring_compute(); // the last one's submission failed: the others still go
       q->unrung.store(0, std::memory_order_relaxed);
@@ -323,6 +344,7 @@ void submit_batch(cl_command_queue q, std::vector<_cl_command_queue::Command>& b
   }
   for (size_t i = 0; i < batch.size(); ++i)
     if (results[i].first != CL_COMPLETE) batch[i].launch.reset(); // references outside the locks
+  for (const std::string& msg : told) tell_context(q, msg);
 }
 
 // Takes every dispatch at the head of `q` that may start now (while kernel-argument slots last)
@@ -387,6 +409,8 @@ bool start_next(cl_command_queue q, Lock& held, Lock& qs, Due& due) {
     status = report_failure(q, e);
   } catch (const ClError& e) {
     status = e.code < 0 ? e.code : CL_OUT_OF_RESOURCES;
+  } catch (const std::exception& e) {
+    status = host_failure_status(e);
   }
   cmd.work = nullptr; // drop captured references before the events go
   held.lock();
