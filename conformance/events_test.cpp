@@ -576,6 +576,14 @@ struct Counter {
   }
 };
 
+// A second in-order queue on the Env's device (null, and a test failure, if it cannot be made).
+cl_command_queue second_queue(Env& env) {
+  cl_int err;
+  cl_command_queue q = clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &err);
+  EXPECT_EQ(err, CL_SUCCESS);
+  return q;
+}
+
 } // namespace
 
 // Four threads feed one queue with plain dispatches while a fifth calls clFinish over and over:
@@ -696,10 +704,9 @@ TEST(Events, WaitListsAcrossQueuesSeePlainDispatches) {
 TEST(Events, CallbacksThatEnqueuePlainDispatches) {
   Env env;
   ASSERT_TRUE(env.queue);
-  cl_int err;
   Counter counter(env);
-  cl_command_queue other =
-      clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &err);
+  cl_command_queue other = second_queue(env);
+  ASSERT_TRUE(other);
   struct Context {
     cl_command_queue queues[2];
     cl_kernel kernels[2];
@@ -756,11 +763,9 @@ TEST(Events, CallbacksThatEnqueuePlainDispatches) {
 TEST(Events, DestructorCallbackThatEnqueuesWhileItsDispatchRetires) {
   Env env;
   ASSERT_TRUE(env.queue);
-  cl_int err;
   Counter counter(env);
-  cl_command_queue other =
-      clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &err);
-  ASSERT_EQ(err, CL_SUCCESS);
+  cl_command_queue other = second_queue(env);
+  ASSERT_TRUE(other);
   struct Context {
     cl_command_queue queue;
     cl_kernel kernel;
