@@ -726,6 +726,13 @@ const Case kLds[] = {
     {"ds_mskor_rtn_b32 v0, v4, v6, v7", {0xD8B00000u, 0x00070604u}},
     {"ds_inc_rtn_u32 v0, v4, v6", {0xD88C0000u, 0x00000604u}},
     {"ds_add_rtn_f32 v0, v4, v6", {0xD9E40000u, 0x00000604u}},
+    // exec_ds_dwords' full-wave path (stop 34): out-of-range lanes, the address row as the
+    // destination, stores to one word from several lanes; misaligned offsets take the lanes.
+    {"ds_load_b32 v0, v4", {0xD8D80000u, 0x00000004u}},
+    {"ds_load_b32 v4, v4 offset:4", {0xD8D80004u, 0x04000004u}},
+    {"ds_store_b32 v4, v6 offset:8", {0xD8340008u, 0x00000604u}},
+    {"ds_store_b32 v4, v6 offset:1", {0xD8340001u, 0x00000604u}},
+    {"ds_load_b32 v0, v4 offset:2", {0xD8D80002u, 0x00000004u}},
 };
 
 const Case kPacked[] = {
@@ -1000,11 +1007,13 @@ Outcome run_once(const std::vector<uint32_t>& words, bool wave64, uint64_t exec,
     case Addresses::Count:
       break;
     }
-    // ds_* address the LDS with v4: mostly in range, sometimes beyond it.
+    // ds_* address the LDS with v4: mostly in range, sometimes beyond it (misaligned there in
+    // wave64 only, so that wave32's full waves take exec_ds_dwords' aligned path).
     w.v(4, l) = uint32_t(addr);
     w.v(5, l) = uint32_t(addr >> 32);
     if (words.size() == 2 && (words[0] >> 26) == 0x36) // DS encoding
-      w.v(4, l) = rng() % 8 == 0 ? kLdsBytes + rng() % 64 : uint32_t(rng() % (kLdsBytes / 4) * 4);
+      w.v(4, l) = rng() % 8 == 0 ? kLdsBytes + (wave64 ? rng() % 64 : rng() % 16 * 4)
+                                 : uint32_t(rng() % (kLdsBytes / 4) * 4);
     // The read-back ds_load_b32 v9, v5: lane by lane over the LDS.
     if (words.size() == 2 && (words[0] >> 26) == 0x36) w.v(5, l) = lane * 4 % kLdsBytes;
   }
