@@ -5,6 +5,7 @@
 #include "memory.h"
 #include "write_barrier.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -35,8 +36,12 @@ public:
   template <class ReadPtr> bool write(std::span<const uint32_t> words, ReadPtr read_dwords) {
     if (words.size() >= dwords_) throw std::length_error("command larger than the ring");
     if (wptr_ + words.size() - read_dwords() >= dwords_) return false;
+    // Up to the ring's end, then from its beginning: two copies, not a masked store per dword
+    // (500 host instructions a dispatch's packets).
     auto* ring = reinterpret_cast<uint32_t*>(mem_.cpu);
-    for (size_t i = 0; i < words.size(); ++i) ring[(wptr_ + i) & (dwords_ - 1)] = words[i];
+    const size_t at = wptr_ & (dwords_ - 1), first = std::min<size_t>(words.size(), dwords_ - at);
+    std::memcpy(ring + at, words.data(), first * 4);
+    std::memcpy(ring, words.data() + first, (words.size() - first) * 4);
     device_write_barrier(); // the packets are in memory before the doorbell announces them
     wptr_ += words.size();
     return true;
