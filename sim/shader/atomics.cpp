@@ -4,7 +4,48 @@
 #include "atomic_ops.h"
 #include "executor.h"
 
+#include <array>
+#include <bit>
+#include <type_traits>
+
 namespace sim::shader {
+
+namespace {
+
+// ds_atomic by table (its switch is a call per instruction otherwise).
+constexpr auto kDsAtomics = [] {
+  std::array<AtomicOp, size_t(Op::kCount)> t{};
+  for (size_t i = 0; i < t.size(); ++i) t[i] = ds_atomic(Op(i));
+  return t;
+}();
+
+// Calls f(rmw_fn) with the 64-bit rmw_result of `rmw` as a callable whose operation is a
+// constant for the operations the OpenCL atomics use most (the compare-exchange loops of the
+// CTS's c11_atomics, counters), so that each lane's read-modify-write folds; others pass the
+// general one.
+template <class F> [[gnu::always_inline]] inline void with_rmw64(Rmw rmw, F&& f) {
+  auto fixed = [&](auto kind) {
+    // flatten: rmw_result inlines with its operation a constant (integer operations only here,
+    // so no float's operands can be commuted to another NaN than the general path's).
+    f([](uint64_t old, uint64_t data, uint64_t data2) __attribute__((flatten)) {
+      return rmw_result<uint64_t>(decltype(kind)::value, old, data, data2);
+    });
+  };
+  switch (rmw) {
+  case Rmw::CmpSwap:
+    return fixed(std::integral_constant<Rmw, Rmw::CmpSwap>{});
+  case Rmw::Add:
+    return fixed(std::integral_constant<Rmw, Rmw::Add>{});
+  case Rmw::Swap:
+    return fixed(std::integral_constant<Rmw, Rmw::Swap>{});
+  default:
+    f([rmw](uint64_t old, uint64_t data, uint64_t data2) {
+      return rmw_result<uint64_t>(rmw, old, data, data2);
+    });
+  }
+}
+
+} // namespace
 
 // Atomics: naturally aligned elements (whatever the alignment mode); the second data operand
 // (cmpswap's compared value) follows the first in the data VGPRs. Host atomics: the other
@@ -56,6 +97,39 @@ void Executor::ds_atomic_lane(Wave& w, const Inst& in, uint32_t addr, unsigned l
     lds_store(w, in, addr, &now, 4);
     if (atomic.rtn) vreg(w, in.dst, lane) = old;
   }
+}
+
+// ds_atomic_lane's 64-bit operations for every lane of a row: the operation, its operand rows
+// and the LDS bounds resolved once, the lanes in the same order with the same addressing (a
+// dword-aligned element, SH_MEM_CONFIG's mode below that; out of range reads zero and writes
+// nothing). The 64-bit atomic types of OpenCL C on __local memory come here.
+bool Executor::exec_ds_atomic64_fast(Wave& w, const Inst& in, uint32_t exec) {
+  const AtomicOp atomic = kDsAtomics[size_t(in.op)];
+  if (atomic.rmw == Rmw::None || atomic.bytes != 8) return false;
+  const bool two = op_info(in.op).src_dwords[1] != 0; // DATA1: the compared value, mskor's OR bits
+  const uint32_t* address = &vreg(w, in.src[0], 0);
+  const uint32_t* data_lo = &vreg(w, in.src[1], 0);
+  const uint32_t* data_hi = &vreg(w, in.src[1], 0, 1);
+  const uint32_t* data2_lo = two ? &vreg(w, in.src[2], 0) : nullptr;
+  const uint32_t* data2_hi = two ? &vreg(w, in.src[2], 0, 1) : nullptr;
+  uint32_t* d_lo = atomic.rtn ? &vreg(w, in.dst, 0) : nullptr;
+  uint32_t* d_hi = atomic.rtn ? &vreg(w, in.dst, 0, 1) : nullptr;
+  const uint32_t offset = uint32_t(in.imm | (in.offset1 << 8));
+  with_rmw64(atomic.rmw, [&](auto rmw) {
+    for (uint32_t m = exec; m; m &= m - 1) {
+      const unsigned lane = unsigned(std::countr_zero(m));
+      uint32_t a = address[lane] + offset;
+      uint8_t* p = lds_at(w, in, a, 8);
+      uint64_t old = 0;
+      if (p) std::memcpy(&old, p, 8);
+      const uint64_t x = uint64_t(data_lo[lane]) | uint64_t(data_hi[lane]) << 32;
+      const uint64_t y = two ? uint64_t(data2_lo[lane]) | uint64_t(data2_hi[lane]) << 32 : 0;
+      const uint64_t now = rmw(old, x, y);
+      if (p) std::memcpy(p, &now, 8);
+      if (d_lo) d_lo[lane] = uint32_t(old), d_hi[lane] = uint32_t(old >> 32);
+    }
+  });
+  return true;
 }
 
 } // namespace sim::shader

@@ -77,7 +77,8 @@ void Executor::exec_ds(Wave& w, const Inst& in) {
                                                              : exec_ds_addtid(w, in);
   const OpInfo& info = op_info(in.op);
   const uint32_t exec = w.exec();
-  if (fast_paths && exec_ds_atomic_fast(w, in, exec)) return;
+  if (fast_paths && (exec_ds_atomic_fast(w, in, exec) || exec_ds_atomic64_fast(w, in, exec)))
+    return;
   auto load = [&](uint32_t a, void* v, unsigned bytes) { lds_load(w, in, a, v, bytes); };
   auto store = [&](uint32_t a, const void* v, unsigned bytes) { lds_store(w, in, a, v, bytes); };
   const bool stride64 =

@@ -202,6 +202,8 @@ private:
   // atomics.cpp: one lane's atomic of the general FLAT/GLOBAL and DS paths.
   void flat_atomic_lane(Wave& w, const Inst& in, MemoryPort& mem, uint64_t addr, unsigned lane);
   void ds_atomic_lane(Wave& w, const Inst& in, uint32_t addr, unsigned lane);
+  // The LDS's 64-bit read-modify-writes a row at a time; false = not one (nothing done).
+  bool exec_ds_atomic64_fast(Wave& w, const Inst& in, uint32_t exec);
   // buffer.cpp: MUBUF.
   void exec_buffer(Wave& w, const Inst& in);
   // image.cpp: MIMG / VIMAGE / VSAMPLE (formats in image_format.cpp, sampler in image_sampler.cpp).

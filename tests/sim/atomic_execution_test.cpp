@@ -810,6 +810,61 @@ TEST_P(AtomicExecution, ContendedAtomicsAreAtomicAcrossWorkGroups) {
   }
 }
 
+// 64-bit LDS atomics whose lanes share elements, as OpenCL's atomic_long compare-exchange loops
+// on __local memory have them (the CTS's c11_atomics): lane l of each 32 stores (j + 1) * K
+// where it finds j * K (j = l % 32, K = 2^32 + 1), so every lane succeeds only if the lanes run
+// in order; then every lane adds K at a dword-aligned (not 8-aligned) element, and at an
+// element past the LDS (reads zero, writes nothing). The general path and the row path agree.
+TEST_P(AtomicExecution, WideLdsAtomicsOnSharedElementsRunInLaneOrder) {
+  const Target t = GetParam();
+  constexpr uint64_t K = 0x100000001ull;
+  std::vector<uint64_t> lds_after[2], ret[2][3];
+  for (const bool fast : {true, false}) {
+    SCOPED_TRACE(t.name() + (fast ? " row path" : " general path"));
+    Memory mem;
+    for (unsigned l = 0; l < kLanes; ++l) {
+      const unsigned j = l % 32;
+      mem.put<uint64_t>(kIn + kData0 + 8 * l, (j + 1) * K);
+      mem.put<uint64_t>(kIn + kData1 + 8 * l, j * K);
+    }
+    // v2: 8 * (l / 32), this lane's chain's element; v3: 1024 + 4, dword-aligned; v14: past
+    // the 2 KiB of LDS.
+    const std::string op =
+        "v_lshrrev_b32 v2, 5, v0\nv_lshlrev_b32 v2, 3, v2\n"
+        "ds_cmpstore_rtn_b64 v[8:9], v2, v[4:5], v[6:7]\n" +
+        t.wait_lds() +
+        "\nv_mov_b32 v6, 1\nv_mov_b32 v7, 1\nv_mov_b32 v3, 0x404\n"
+        "ds_add_rtn_u64 v[10:11], v3, v[6:7]\n"
+        "v_mov_b32 v14, 0xfff8\nds_add_rtn_u64 v[14:15], v14, v[6:7]\n" +
+        t.wait_lds() + "\nglobal_store_b64 v1, v[8:9], s[6:7] offset:" + std::to_string(kRet) +
+        "\nv_lshlrev_b32 v13, 4, v0\nv_add_nc_u32 v13, 0x1000, v13\n"
+        "global_store_b64 v13, v[10:11], s[6:7]\nglobal_store_b64 v13, v[14:15], s[6:7] offset:8\n";
+    Executor::fast_paths = fast;
+    const DispatchResult r = run(t, mem, lds_program(t, load_data(t, true), op));
+    Executor::fast_paths = true;
+    ASSERT_TRUE(r.ok) << r.fault;
+    for (unsigned l = 0; l < kLanes; ++l) {
+      const uint64_t got = mem.get<uint64_t>(kOut + kRet + 8 * l);
+      EXPECT_EQ(got, (l % 32) * K) << "lane " << l << " compared out of order";
+      ret[fast][0].push_back(got);
+      ret[fast][1].push_back(mem.get<uint64_t>(kOut + 0x1000 + 16 * l));
+      ret[fast][2].push_back(mem.get<uint64_t>(kOut + 0x1008 + 16 * l));
+      EXPECT_EQ(ret[fast][2].back(), 0u) << "lane " << l << " read past the LDS";
+    }
+    for (unsigned e = 0; e < kLanes / 32; ++e)
+      EXPECT_EQ(mem.get<uint64_t>(kOut + kImage + 8 * e), 32 * K) << "element " << e;
+    // The adds at byte 1028 (image: lane 32's bytes 4..11): the old values are the element
+    // before each lane's add, K apart, and the element ends kLanes * K above where it began.
+    std::vector<uint64_t> olds = ret[fast][1];
+    std::sort(olds.begin(), olds.end());
+    for (unsigned l = 1; l < kLanes; ++l) EXPECT_EQ(olds[l] - olds[l - 1], K) << l;
+    EXPECT_EQ(mem.get<uint64_t>(kOut + 0x404), olds[0] + kLanes * K);
+    for (uint32_t a = 0; a < 2048; a += 8) lds_after[fast].push_back(mem.get<uint64_t>(kOut + a));
+  }
+  EXPECT_EQ(lds_after[0], lds_after[1]);
+  for (unsigned k = 0; k < 3; ++k) EXPECT_EQ(ret[0][k], ret[1][k]) << k;
+}
+
 // A FLAT atomic's element must be naturally aligned whatever the alignment mode: a dword at
 // byte 4 of an 8-byte atomic faults and names the instruction.
 TEST_P(AtomicExecution, MisalignedGlobalAtomicFaults) {
