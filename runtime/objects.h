@@ -9,6 +9,7 @@
 #include "am/device.h"
 #include "compiler/code_object.h"
 #include "launch.h"
+#include "queue_mutex.h"
 #include "ring_queue.h"
 
 #include <atomic>
@@ -123,7 +124,7 @@ struct _cl_command_queue : amcl::rt::ObjectHeader {
   };
   // Guards `pending`, `running`, `in_flight`, `retiring`, `failed_through` and `in_active`
   // (runtime/scheduler.cpp). Taken after the scheduler's global lock, never before it.
-  std::mutex sched;
+  amcl::rt::QueueMutex sched;
   // In the scheduler's set of active queues (written under both locks, read under either).
   bool in_active = false;
   // Commands not yet run, in order (runtime/scheduler.cpp).

@@ -317,6 +317,7 @@ struct BorrowedBatch {
 };
 
 using Lock = std::unique_lock<std::mutex>;
+using QueueLock = std::unique_lock<QueueMutex>;
 
 // Puts `batch` on the ring under the queue's device mutex (neither scheduler lock held); each
 // result says whether its submission went through. `defer`: the doorbell waits until
@@ -351,7 +352,7 @@ void submit_batch(cl_command_queue q, std::vector<_cl_command_queue::Command>& b
 // and submits them in one go: one pass through the locks for the lot. Drops both locks
 // meanwhile. Goes on with what other threads enqueued meanwhile (they leave it to this one:
 // `running`). `defer`: the doorbell waits until kDoorbellBatch dispatches are on the ring.
-void start_dispatches(cl_command_queue q, Lock& held, Lock& qs, Due& due, bool defer = false) {
+void start_dispatches(cl_command_queue q, Lock& held, QueueLock& qs, Due& due, bool defer = false) {
   BorrowedBatch borrowed;
   std::vector<_cl_command_queue::Command>& batch = borrowed.b.commands;
   std::vector<std::pair<cl_int, _cl_command_queue::Submitted>>& results = borrowed.b.results;
@@ -388,7 +389,7 @@ void start_dispatches(cl_command_queue q, Lock& held, Lock& qs, Due& due, bool d
 
 // Takes the first runnable command of `q` and runs it (host work, or dispatches submitted
 // without waiting). Drops both locks meanwhile. Returns whether it did anything.
-bool start_next(cl_command_queue q, Lock& held, Lock& qs, Due& due) {
+bool start_next(cl_command_queue q, Lock& held, QueueLock& qs, Due& due) {
   const size_t i = next_runnable(q, due);
   if (i == kNone) return false;
   if (q->pending[i].dispatch) {
@@ -452,7 +453,7 @@ size_t finished_run(cl_command_queue q, am::Device& dev, bool plain_only) {
 // Retires the oldest dispatch of `q` (and every one after it the device has also finished)
 // once the device has finished it; with `block`, waits for that. Drops both locks meanwhile.
 // Returns whether it retired some (or, having waited, that the caller should look again).
-bool retire_oldest(cl_command_queue q, Lock& held, Lock& qs, Due& due, bool block) {
+bool retire_oldest(cl_command_queue q, Lock& held, QueueLock& qs, Due& due, bool block) {
   if (q->in_flight.empty() || q->retiring) return false;
   am::Device& dev = *q->device->am;
   const uint64_t done = q->in_flight.front().at.done;
@@ -542,7 +543,7 @@ void pump(Lock& held) {
     queues.assign(active_queues().begin(), active_queues().end());
     for (cl_command_queue q : queues) retain(q);
     for (cl_command_queue q : queues) {
-      Lock qs(q->sched);
+      QueueLock qs(q->sched);
       while (retire_oldest(q, held, qs, due, false)) progress = true;
       while (start_next(q, held, qs, due)) progress = true;
       const bool leave =
@@ -555,7 +556,7 @@ void pump(Lock& held) {
     // Nothing can start: wait for the oldest dispatch of a queue that has some on the device.
     for (cl_command_queue q : queues) {
       if (!active_queues().count(q)) continue;
-      Lock qs(q->sched);
+      QueueLock qs(q->sched);
       if (retire_oldest(q, held, qs, due, true)) {
         progress = true;
         break;
@@ -573,7 +574,7 @@ void pump(Lock& held) {
 // The fast path's half of retire_oldest, with only the queue's mutex held: retires the
 // dispatches at the front that the device has finished and that carry neither an event nor a
 // wait list (nothing under the global lock changes). Returns whether it retired some.
-bool retire_plain(cl_command_queue q, Lock& qs) {
+bool retire_plain(cl_command_queue q, QueueLock& qs) {
   if (q->in_flight.empty() || q->retiring) return false;
   _cl_command_queue::Command& oldest = q->in_flight.front().cmd;
   if (oldest.event || !oldest.waits.empty()) return false;
@@ -604,7 +605,7 @@ bool retire_plain(cl_command_queue q, Lock& qs) {
 // the head of an in-order queue while they carry neither an event nor a wait list and slots
 // last (nothing under the global lock changes). Goes on with what others enqueued meanwhile.
 // Returns whether it submitted any.
-bool start_plain(cl_command_queue q, Lock& qs) {
+bool start_plain(cl_command_queue q, QueueLock& qs) {
   BorrowedBatch borrowed;
   std::vector<_cl_command_queue::Command>& batch = borrowed.b.commands;
   std::vector<std::pair<cl_int, _cl_command_queue::Submitted>>& results = borrowed.b.results;
@@ -647,7 +648,7 @@ namespace {
 // waiting on `changed`, or work this path cannot start. Returns false (and leaves `cmd`) when
 // the queue is idle: the idle→active transition takes the global lock (enqueue_command).
 bool enqueue_plain(cl_command_queue q, _cl_command_queue::Command& cmd) {
-  Lock qs(q->sched);
+  QueueLock qs(q->sched);
   if (!q->in_active) return false;
   // Behind pending commands, this one cannot start before them, and whatever lets them start
   // makes a pump look at the queue again (see enqueue_command). A thread `running` for the
@@ -710,7 +711,7 @@ cl_event enqueue_command(cl_command_queue q, cl_command_type type, const cl_even
   }
   {
     Lock held(lock());
-    Lock qs(q->sched);
+    QueueLock qs(q->sched);
     if (e) {
       e->status = CL_SUBMITTED;
       e->submit = e->queued; // recorded and handed to the scheduler in one step: one clock read
