@@ -35,6 +35,7 @@ public:
   // full ring waits instead of overwriting unread packets. Returns false if it cannot fit.
   template <class ReadPtr> bool write(std::span<const uint32_t> words, ReadPtr read_dwords) {
     if (words.size() >= dwords_) throw std::length_error("command larger than the ring");
+    if (words.empty()) return true;
     if (wptr_ + words.size() - read_dwords() >= dwords_) return false;
     // Up to the ring's end, then from its beginning: two copies, not a masked store per dword
     // (500 host instructions a dispatch's packets).

@@ -26,13 +26,20 @@ template <class Write> uint64_t Device::submit(Engine e, Write&& write) {
   // The value is handed out only once its packets are on the ring: a submission that fails
   // (too large for the ring, a hung queue) must not leave a value nothing will ever signal.
   const uint64_t value = t.issued + 1;
-  auto start = std::chrono::steady_clock::now();
+  // Ring full: wait for the engine to consume. Hung, as for Device::wait, once its timeline has
+  // not moved for the hang limit (a long run of work ahead is no hang).
+  auto progress_at = std::chrono::steady_clock::now();
+  uint64_t reached = completed(e);
   for (uint64_t seen = interrupts_.epoch(); !write(value); seen = interrupts_.epoch()) {
-    // Ring full: wait for the engine to consume.
     interrupts_.sleep(seen, std::chrono::microseconds(200));
-    if (std::chrono::steady_clock::now() - start > hang_timeout_)
+    const auto now = std::chrono::steady_clock::now();
+    if (const uint64_t c = completed(e); c != reached) {
+      reached = c;
+      progress_at = now;
+    } else if (now - progress_at > hang_timeout_) {
       throw DeviceError(std::string(e == Engine::Compute ? "compute" : "SDMA") +
                         " ring stays full: the queue is hung");
+    }
   }
   t.issued = value;
   return value;

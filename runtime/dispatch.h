@@ -17,7 +17,8 @@ namespace amcl::rt {
 // thread: with 64 fixed 8 KiB slots it filled within microseconds, and every wake-up and
 // hand-off that followed cost a futex call (3x the context switches per empty dispatch).
 // 512 dispatches of 60-100 dwords of packets stay within the compute ring (64 Ki dwords), so
-// one queue's window never makes a submission wait for room on the ring.
+// one queue's window alone never makes a submission wait for room there; queues of one card
+// share the ring, and several busy ones may (the submission then waits for the engine).
 inline constexpr size_t kDispatchesInFlight = 512;
 inline constexpr uint64_t kKernargRingBytes = 1 << 20;
 // The largest slot: 256 bytes of packet and timestamps, CL_DEVICE_MAX_PARAMETER_SIZE (4096)

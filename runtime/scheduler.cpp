@@ -65,6 +65,10 @@ Submitter& submitter() {
 // before a pump and again after it has said it sleeps (`idle`); enqueue_plain bumps it, then
 // reads `idle`: both sequentially consistent, so one of the two sees the other.
 std::atomic<uint64_t> plain_changes{0};
+// Counts the enqueue_plain calls that retired or submitted dispatches: what a waiter looks
+// again for (pump_until). Bumped before the waiters count is read, both sequentially
+// consistent, as plain_changes is for the submission thread.
+std::atomic<uint64_t> plain_progress{0};
 // Threads waiting on `changed` (clFinish, clWaitForEvents, blocking enqueues): enqueue_plain
 // wakes them (under the global lock) only when there are some.
 std::atomic<int> waiters{0};
@@ -77,15 +81,15 @@ void pump(std::unique_lock<std::mutex>& held);
 
 // Pumps until `done` (global lock held), sleeping on `changed` in between. enqueue_plain works
 // without the global lock, and its notify may come while this thread is in pump with the lock
-// dropped (around device work or callbacks): a plain change seen after the pump, where none was
+// dropped (around device work or callbacks): plain progress seen after the pump, where none was
 // before it, means look again rather than sleep until the submission thread's next poll.
 template <class Done> void pump_until(std::unique_lock<std::mutex>& held, Done done) {
   Waiting waiting;
   for (;;) {
-    const uint64_t seen = plain_changes.load();
+    const uint64_t seen = plain_progress.load();
     pump(held);
     if (done()) return;
-    if (plain_changes.load() == seen) changed().wait(held);
+    if (plain_progress.load() == seen) changed().wait(held);
   }
 }
 
@@ -210,6 +214,10 @@ inline constexpr size_t kNone = ~size_t(0);
 // may start, except past a barrier; a marker or barrier without a wait list starts once it is
 // the oldest command and nothing else of the queue is running or on the device. Both locks held.
 size_t next_runnable(cl_command_queue q, Due& due) {
+  // Out of order, a ready dispatch the kernel-argument ring has no room for holds back the
+  // dispatches behind it: smaller ones passing it could keep it waiting for as long as they
+  // come. Host work may still pass.
+  bool ring_waits = false;
   for (size_t i = 0; i < q->pending.size();) {
     auto& c = q->pending[i];
     bool ready = true, failed = false;
@@ -232,7 +240,8 @@ size_t next_runnable(cl_command_queue q, Due& due) {
       if (!ready || (c.dispatch ? !slot_free : !q->in_flight.empty())) return kNone;
       return i;
     }
-    bool may_start = ready && (!c.dispatch || slot_free);
+    bool may_start = ready && (!c.dispatch || (slot_free && !ring_waits));
+    if (ready && c.dispatch && !slot_free) ring_waits = true;
     if (c.drain) may_start = may_start && i == 0 && q->in_flight.empty();
     if (may_start) return i;
     if (c.barrier) return kNone; // nothing passes a barrier
@@ -247,7 +256,9 @@ _cl_command_queue::Command take(cl_command_queue q, size_t i) {
 }
 
 // Why a command failed on the device, printed; the context's callback hears it from
-// tell_context, which runs with no lock held (the callback may enqueue or wait).
+// tell_context, which runs with no lock held: the callback may enqueue. The queue is still
+// its caller's to submit or retire, so a callback that waits for this queue's commands waits
+// forever (blocking calls are undefined in event callbacks, OpenCL 3.0 clSetEventCallback).
 std::string failure_message(cl_command_queue q, const am::DeviceError& e) {
   const std::string& gfx = q->device->am->info().gfx;
   std::string msg = "amcl: command failed on " + gfx + ": " + describe_failure(e, gfx);
@@ -492,6 +503,8 @@ bool retire_oldest(cl_command_queue q, Lock& held, QueueLock& qs, Due& due, bool
     dev.wait(am::Engine::Compute, last); // reports faults and hangs
   } catch (const am::DeviceError& e) {
     status = report_failure(q, e);
+  } catch (const std::exception& e) {
+    status = host_failure_status(e);
   }
   release_launches(launches);
   held.lock();
@@ -592,6 +605,8 @@ bool retire_plain(cl_command_queue q, QueueLock& qs) {
   } catch (const am::DeviceError& e) {
     report_failure(q, e);
     failed = true;
+  } catch (const std::exception&) {
+    failed = true;
   }
   release_launches(launches);
   qs.lock();
@@ -664,6 +679,7 @@ bool enqueue_plain(cl_command_queue q, _cl_command_queue::Command& cmd) {
   }
   qs.unlock();
   plain_changes.fetch_add(1);
+  if (progress) plain_progress.fetch_add(1);
   // Waiters hear of progress only: a command merely appended behind others, or to a batch
   // another thread is submitting, changes nothing they wait for, and whoever moves the queue
   // on tells them then. Telling them costs the global lock and a futex call per enqueue.
