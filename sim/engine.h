@@ -36,13 +36,16 @@ protected:
 
 private:
   void loop();
+  void poll_for_doorbell();
   std::string name_;
   std::thread thread_;
   std::mutex mutex_;
   std::condition_variable cv_;
   uint64_t wptr_ = 0;
-  bool pending_ = false;
-  bool stopping_ = false;
+  // Written under mutex_; atomic so that the engine can poll them before it sleeps.
+  std::atomic<bool> pending_ = false;
+  std::atomic<bool> stopping_ = false;
+  bool sleeping_ = false; // on cv_ (under mutex_): a doorbell must wake it
   std::atomic<uint64_t> epoch_ = 0; // bumped by forget_doorbell()
   uint64_t taken_epoch_ = 0;         // epoch_ when the engine thread took its wptr
   std::atomic<bool> halted_ = false;
