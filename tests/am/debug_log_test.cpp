@@ -143,8 +143,14 @@ TEST_P(AmDebugLog, LevelThreeNamesEachPacketStreamDoorbellAndInterrupt) {
   std::unique_ptr<am::Device> dev;
   (void)driver_lines([&] { dev = std::make_unique<am::Device>(gpu); });
   const auto lines = driver_lines([&] {
+    const uint64_t posted = gpu->ih().posted();
     expect_sdma_fills(*dev, 0x33);
     expect_compute_writes(*dev, 0x44);
+    // A wait that sees its signal at once returns before the interrupt raised after the
+    // signal reaches the IH ring (an engine that polls for its doorbell finishes within the
+    // waiter's first polls): the next wait services it.
+    EXPECT_TRUE(eventually([&] { return gpu->ih().posted() > posted; }));
+    dev->wait(am::Engine::Compute, dev->completed(am::Engine::Compute));
   });
   const std::string all = joined(lines);
   for (const char* text : {"SDMA submission ", ": CONST_FILL, then FENCE x2, TRAP (",
