@@ -655,7 +655,6 @@ TEST(Events, PlainEnqueueAsTheQueueGoesIdle) {
 TEST(Events, WaitListsAcrossQueuesSeePlainDispatches) {
   Env env;
   ASSERT_TRUE(env.queue);
-  cl_int err;
   size_t one = 1;
   constexpr int kRounds = 20, kPerRound = 40;
   auto run = [&](int seed) {
@@ -666,8 +665,9 @@ TEST(Events, WaitListsAcrossQueuesSeePlainDispatches) {
     cl_mem seen = env.buffer(sizeof(int), &init);
     clSetKernelArg(copy, 0, sizeof seen, &seen);
     clSetKernelArg(copy, 1, sizeof counter.m, &counter.m);
-    cl_command_queue a = clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &err);
-    cl_command_queue b = clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &err);
+    // Each thread's own status variables: one shared by both was a data race (TSan).
+    cl_command_queue a = second_queue(env);
+    cl_command_queue b = second_queue(env);
     for (int round = 0; round < kRounds; ++round) {
       for (int i = 0; i < kPerRound + (round * seed) % 90; ++i)
         EXPECT_EQ(clEnqueueNDRangeKernel(a, inc, 1, nullptr, &one, &one, 0, nullptr, nullptr),
