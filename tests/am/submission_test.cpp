@@ -7,14 +7,29 @@
 
 using namespace am_test;
 
+namespace {
+
+// AMCL_HANG_TIMEOUT_MS for the devices opened while it lives (read when a Device is made).
+struct HangLimit {
+  explicit HangLimit(const char* ms) { setenv("AMCL_HANG_TIMEOUT_MS", ms, 1); }
+  ~HangLimit() { unsetenv("AMCL_HANG_TIMEOUT_MS"); }
+};
+
+// A zeroed page of VRAM for the packets to wait on and write.
+am::Allocation zeroed_page(am::Device& dev) {
+  am::Allocation mem = dev.alloc_vram(4096);
+  std::memset(mem.cpu, 0, 4096);
+  return mem;
+}
+
+} // namespace
+
 // Work queued behind a hang is thrown away by the queue reset: whoever waits for it later gets
 // an error, not a completed timeline value for work that never ran.
 TEST_P(AmDevice, WorkLostInAQueueResetReportsAnError) {
-  setenv("AMCL_HANG_TIMEOUT_MS", "200", 1);
+  const HangLimit limit("200");
   am::Device dev(card());
-  unsetenv("AMCL_HANG_TIMEOUT_MS");
-  am::Allocation mem = dev.alloc_vram(4096);
-  std::memset(mem.cpu, 0, 4096);
+  am::Allocation mem = zeroed_page(dev);
   am::Pm4Builder hang, behind;
   hang.wait_mem(mem.va, am::hw::pm4::WAIT_EQ, 1, 0xffffffff); // nobody writes the 1
   behind.write_data_mem(mem.va + 64, {7});
@@ -192,11 +207,9 @@ TEST_P(AmDevice, AnEmulatedCardWaitsTenMinutesBeforeCallingAQueueHung) {
 // submissions each held 100 ms (1.2 s in all) pass a wait for the last under a 600 ms limit,
 // and a queue that then stops moving is still called hung.
 TEST_P(AmDevice, AWaitBehindWorkThatKeepsFinishingIsNoHang) {
-  setenv("AMCL_HANG_TIMEOUT_MS", "600", 1);
+  const HangLimit limit("600");
   am::Device dev(card());
-  unsetenv("AMCL_HANG_TIMEOUT_MS");
-  am::Allocation mem = dev.alloc_vram(4096);
-  std::memset(mem.cpu, 0, 4096);
+  am::Allocation mem = zeroed_page(dev);
   auto* flags = reinterpret_cast<std::atomic<uint32_t>*>(mem.cpu);
   constexpr int kSteps = 12;
   uint64_t last = 0;
