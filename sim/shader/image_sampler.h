@@ -53,7 +53,11 @@ struct AxisTaps {
   // Wrap takes the fraction of a normalized coordinate before scaling it (OpenCL 3.0 §8.2,
   // CL_ADDRESS_REPEAT): scaling first moves a weight of exactly 0 onto a neighbour by rounding.
   if (normalized && mode == am::hw::image::Clamp::Wrap) coord -= std::floor(coord);
-  const float u = normalized ? coord * float(size) : coord;
+  float u = normalized ? coord * float(size) : coord;
+  // Converting a float past int's range (or a NaN) to int is undefined, and x86 gives INT_MIN:
+  // 1e10 would have read the first texel, not the last. An axis is at most 16384 texels long
+  // so ±2^30 is past every edge; a NaN (an infinity's fraction too) reads as 0.
+  u = u > 0x1p30f ? 0x1p30f : u < -0x1p30f ? -0x1p30f : u == u ? u : 0.0f;
   if (!linear) {
     t.index[0] = int(std::floor(u));
   } else {

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace {
 
 using am::hw::image::Clamp;
@@ -27,6 +29,30 @@ TEST(ImageSampler, RepeatWrapsTheNormalizedCoordinateBeforeScaling) {
   // Nearest filtering of a negative coordinate.
   const sim::shader::AxisTaps n = sim::shader::axis_taps(-0.05f, 10, true, false, Clamp::Wrap);
   EXPECT_EQ(n.index[0], 9);
+}
+
+TEST(ImageSampler, CoordinatesFarOutsideTheImageClampAsNearOnes) {
+  // An unnormalized x of 1e10 on a clamp-to-edge sampler reads the last texel, as x = 11 does;
+  // converted to int unchecked it became INT_MIN (x86's cvttss2si) and read the first.
+  for (bool linear : {false, true}) {
+    const auto far = sim::shader::axis_taps(1e10f, 10, false, linear, Clamp::ClampLastTexel);
+    const auto near = sim::shader::axis_taps(11.0f, 10, false, linear, Clamp::ClampLastTexel);
+    for (unsigned k = 0; k < far.count; ++k) EXPECT_EQ(far.index[k], near.index[k]) << linear;
+    const auto below = sim::shader::axis_taps(-1e10f, 10, false, linear, Clamp::ClampLastTexel);
+    EXPECT_EQ(below.index[0], 0) << linear;
+    // Infinities too, and with a border: every tap is a border texel.
+    const auto inf = sim::shader::axis_taps(INFINITY, 10, false, linear, Clamp::ClampBorder);
+    for (unsigned k = 0; k < inf.count; ++k) EXPECT_TRUE(inf.border[k]) << linear;
+    const auto ninf = sim::shader::axis_taps(-INFINITY, 10, true, linear, Clamp::ClampBorder);
+    for (unsigned k = 0; k < ninf.count; ++k) EXPECT_TRUE(ninf.border[k]) << linear;
+  }
+  // Normalized repeat of an infinity (its fraction is NaN) and a NaN coordinate read texel 0's
+  // neighbourhood, not an index from an undefined conversion.
+  for (float bad : {INFINITY, NAN}) {
+    const auto t = sim::shader::axis_taps(bad, 10, true, false, Clamp::Wrap);
+    EXPECT_EQ(t.index[0], 0);
+    EXPECT_FALSE(t.border[0]);
+  }
 }
 
 } // namespace
