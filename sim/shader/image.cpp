@@ -249,8 +249,9 @@ void Executor::exec_image(Wave& w, const Inst& in) {
                             linear && !integer && s.z != img::ZFilter::Point, s.clamp[2])
                 : AxisTaps{};
         // The filter's sum over the taps, in four scalars: the array it was spilled to the stack
-        // and stalled every tap on reloading it (stop 32).
-        float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        // and stalled every tap on reloading it (stop 32). They start at -0.0, the identity of
+        // IEEE addition: from +0.0 a texel of -0.0 came back as +0.0.
+        float a0 = -0.0f, a1 = -0.0f, a2 = -0.0f, a3 = -0.0f;
         for (unsigned k = 0; k < tz.count; ++k)
           for (unsigned j = 0; j < ty.count; ++j)
             for (unsigned i = 0; i < tx.count; ++i) {

@@ -274,6 +274,29 @@ TEST_P(ImageExecution, UnnormalizedNearestSample) {
   EXPECT_EQ(f(v(4, 0)), 7.5f);
 }
 
+TEST_P(ImageExecution, SamplesOfNegativeZeroKeepTheSign) {
+  // A texel of -0.0 sampled is -0.0, point or bilinear: the filter's sum started from +0.0,
+  // and +0.0 + -0.0 is +0.0. A NaN texel stays NaN under a point sample.
+  for (unsigned x = 0; x < 4; ++x) mem.put<float>(kImage + 4 * x, -0.0f);
+  mem.put<uint32_t>(kImage + 64, 0x7fc00001u); // row 1, texel 0: a quiet NaN with a payload
+  img::Resource r = rgba8(4, 2, 16);
+  r.format = img::fmt::k32Float;
+  set_resource(r);
+  for (bool linear : {false, true}) {
+    img::Sampler s;
+    s.force_unnormalized = true;
+    s.mag = s.min = linear ? img::XyFilter::Bilinear : img::XyFilter::Point;
+    set_sampler(s);
+    v(2, 0) = bits(1.7f);
+    v(3, 0) = bits(0.2f);
+    v(2, 1) = bits(0.2f);
+    v(3, 1) = bits(1.2f);
+    run(kSampleLz);
+    EXPECT_EQ(v(4, 0), bits(-0.0f)) << "linear " << linear;
+    if (!linear) EXPECT_EQ(v(4, 1), 0x7fc00001u);
+  }
+}
+
 TEST_P(ImageExecution, ResinfoAndArrayLoadAndHalfData) {
   img::Resource r = rgba8(9, 5, 0);
   r.type = img::Type::k2DArray;
