@@ -2,9 +2,11 @@
 // thread, woken by doorbell writes, and processes its ring from rptr to the doorbell's wptr.
 #pragma once
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <pthread.h>
 #include <string>
 #include <thread>
 
@@ -31,12 +33,17 @@ protected:
   // The queue is (re)programmed from rptr 0: a doorbell value written for the old ring must
   // not replay the old packets. Drops a pending doorbell and marks one already taken as stale.
   void forget_doorbell();
+  // The engine's host thread (tests place it on a CPU).
+  pthread_t host_thread() { return thread_.native_handle(); }
+  // How often keep_off_ringer_cpu() has moved the engine's thread.
+  unsigned cpu_moves() const { return moves_.load(std::memory_order_relaxed); }
   // In process(): the wptr being processed predates the last forget_doorbell().
   bool stale_doorbell() const { return taken_epoch_ != epoch_.load(std::memory_order_acquire); }
 
 private:
   void loop();
   void poll_for_doorbell();
+  void keep_off_ringer_cpu();
   std::string name_;
   std::thread thread_;
   std::mutex mutex_;
@@ -49,6 +56,10 @@ private:
   std::atomic<uint64_t> epoch_ = 0; // bumped by forget_doorbell()
   uint64_t taken_epoch_ = 0;         // epoch_ when the engine thread took its wptr
   std::atomic<bool> halted_ = false;
+  std::atomic<int> ringer_cpu_ = -1; // the CPU of the last doorbell write
+  unsigned shared_takes_ = 0;        // doorbells in a row taken on the ringer's CPU
+  std::chrono::steady_clock::time_point last_move_{};
+  std::atomic<unsigned> moves_ = 0;
 };
 
 } // namespace sim
