@@ -23,8 +23,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -165,7 +167,23 @@ private:
     // error, though the reset completed the timeline so that nobody blocks on them.
     std::vector<std::pair<uint64_t, uint64_t>> lost;
     std::mutex mutex;
+    // Under fault_mutex_. `clean`: the newest value a wait found finished with no fault taken
+    // (every value up to it either ran cleanly or lies in a range below). `faulted`: the values
+    // in flight when a wait took a fault off the IH ring, past `clean` then: the interrupt does
+    // not say which dispatch faulted, and the card has one queue under every OpenCL queue, so
+    // each of them fails when waited for, whichever queue's wait took the fault.
+    uint64_t clean = 0;
+    struct Faulted {
+      uint64_t first, last;
+      std::string message;
+      std::optional<WaveFault> wave;
+    };
+    std::deque<Faulted> faulted;
   };
+  // Takes the faults on the IH ring, marks what was in flight, and throws if `value` of `e`
+  // is among the values a fault left unaccounted for.
+  void judge_faults(Engine e, uint64_t value);
+  std::mutex fault_mutex_;
   // device.cpp: discovery and the boot sequence.
   void boot();
   // Runs one boot phase; `step` returns what it found, which AM_DEBUG=1 prints with its time.

@@ -245,12 +245,33 @@ void Device::wait(Engine e, uint64_t value, std::chrono::milliseconds hang_timeo
                           " was reset (after a hang or a packet it could not execute) "
                           "before this work ran");
   }
+  judge_faults(e, value);
+}
+
+// A wait that finds `value` finished has every fault of the work up to it on the IH ring
+// (the emulated card, like the ring's order on a real one, posts a fault before the signal of
+// the dispatch that raised it). Whoever takes them marks everything in flight past the last
+// clean value on both engines; taking them and judging a value under one mutex keeps a clean
+// wait for a later value from overtaking the range it lies in.
+void Device::judge_faults(Engine e, uint64_t value) {
+  std::lock_guard lock(fault_mutex_);
   const std::vector<DeviceFault> faults = ih_.take_faults();
   if (!faults.empty()) {
     std::string msg = faults.front().message;
     if (faults.size() > 1) msg += " (and " + std::to_string(faults.size() - 1) + " more)";
-    throw DeviceError(msg, faults.front().wave);
+    for (Engine k : {Engine::Compute, Engine::Sdma}) {
+      Timeline& t = timeline(k);
+      const uint64_t issued = submitted(k);
+      if (issued <= t.clean) continue;
+      t.faulted.push_back({t.clean + 1, issued, msg, faults.front().wave});
+      // Waits for values this old are long over; an unbounded list would cost every wait.
+      if (t.faulted.size() > 64) t.faulted.pop_front();
+    }
   }
+  Timeline& t = timeline(e);
+  for (const Timeline::Faulted& f : t.faulted)
+    if (value >= f.first && value <= f.last) throw DeviceError(f.message, f.wave);
+  t.clean = std::max(t.clean, value);
 }
 
 } // namespace am

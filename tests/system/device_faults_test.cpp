@@ -87,6 +87,53 @@ TEST(DeviceFaults, FaultAmongDispatchesInFlight) {
   expect_queue_usable(env);
 }
 
+// The card has one compute queue under every OpenCL queue: a fault there is reported by
+// whichever queue's wait finds it first. The dispatch that faulted must still fail when its own
+// queue retires it after another queue took the fault, whichever of the two queues that is.
+TEST(DeviceFaults, FaultTakenByAnotherQueueStillFailsTheFaultingDispatch) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_kernel wild = env.kernel("__kernel void wild(ulong a) { *(__global int*)a = 42; }", "wild");
+  cl_kernel scale = env.kernel(kScale, "scale");
+  cl_ulong bad = 0x7000000000ull;
+  clSetKernelArg(wild, 0, sizeof bad, &bad);
+  std::vector<int> v(64, 1);
+  cl_mem m = env.buffer(v.size() * sizeof(int), v.data());
+  clSetKernelArg(scale, 0, sizeof m, &m);
+  size_t global = 64;
+  cl_int err;
+  // Both orders of the two queues: which one a pass over the queues meets first varies.
+  for (int round = 0; round < 4; ++round) {
+    cl_command_queue a = clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &err);
+    cl_command_queue b = clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &err);
+    ASSERT_TRUE(a && b);
+    cl_command_queue faulty = round % 2 ? a : b, other = round % 2 ? b : a;
+    cl_event faulting, innocent;
+    ASSERT_EQ(clEnqueueNDRangeKernel(faulty, wild, 1, nullptr, &global, nullptr, 0, nullptr, &faulting),
+              CL_SUCCESS);
+    ASSERT_EQ(clEnqueueNDRangeKernel(other, scale, 1, nullptr, &global, nullptr, 0, nullptr, &innocent),
+              CL_SUCCESS);
+    clFlush(faulty);
+    clFlush(other);
+    clFinish(other); // its wait may find the fault first
+    clFinish(faulty);
+    EXPECT_EQ(env.final_status(faulting), CL_OUT_OF_RESOURCES) << "round " << round;
+    if (env.final_status(innocent) == CL_COMPLETE) {
+      ASSERT_EQ(clEnqueueReadBuffer(other, m, CL_TRUE, 0, sizeof(int), v.data(), 0, nullptr, nullptr),
+                CL_SUCCESS);
+      EXPECT_EQ(v[0] % 3, 0) << "reported complete but did not run";
+    }
+    clReleaseEvent(faulting);
+    clReleaseEvent(innocent);
+    clReleaseCommandQueue(a);
+    clReleaseCommandQueue(b);
+  }
+  clReleaseMemObject(m);
+  clReleaseKernel(wild);
+  clReleaseKernel(scale);
+  expect_queue_usable(env);
+}
+
 TEST(DeviceFaults, ReadOfFreedBuffer) {
   Env env;
   ASSERT_TRUE(env.queue);
