@@ -774,7 +774,8 @@ TEST_P(AtomicExecution, ContendedAtomicsAreAtomicAcrossWorkGroups) {
   body += "s_movk_i32 s20, " + std::to_string(kLoop) +
           "\nglobal_atomic_add_u32 v6, v4, s[6:7] offset:32\n"
           "global_atomic_add_u64 v6, v[4:5], s[6:7] offset:40\n"
-          "s_add_i32 s20, s20, -1\ns_cmp_lg_u32 s20, 0\ns_cbranch_scc1 " + std::string(t.gfx == Gfx::v11 ? "-7" : "-9") + "\n";
+          "s_add_i32 s20, s20, -1\ns_cmp_lg_u32 s20, 0\ns_cbranch_scc1 " +
+          std::string(t.gfx == Gfx::v11 ? "-7" : "-9") + "\n";
   body += t.wait_vm() + "\n" + t.wait_lds() + "\n";
   body += "global_store_b32 v3, v8, s[10:11]\nglobal_store_b32 v3, v10, s[12:13]\n"
           "global_store_b32 v3, v12, s[14:15]\nglobal_store_b32 v3, v13, s[16:17]\n"
@@ -863,6 +864,146 @@ TEST_P(AtomicExecution, WideLdsAtomicsOnSharedElementsRunInLaneOrder) {
   }
   EXPECT_EQ(lds_after[0], lds_after[1]);
   for (unsigned k = 0; k < 3; ++k) EXPECT_EQ(ret[0][k], ret[1][k]) << k;
+}
+
+// Global and flat atomics whose lanes share elements, as OpenCL's atomic_long loops on __global
+// memory have them (the CTS's c11_atomics): runs of lanes on one element, an element taken up
+// again after others, lone lanes, and lanes off in EXEC. The compare-swaps chain (each lane
+// finds what the one before it on its element stored, a few miss on purpose), the other
+// operations draw random operands with the edge values; memory and every lane's returned value
+// are computed here by applying the lanes in lane order. Inactive lanes keep VDST. Row path and
+// general path both; lanes in another order fail (the olds and chains differ).
+TEST_P(AtomicExecution, WideGlobalAtomicsOnSharedElementsRunInLaneOrder) {
+  const Target t = GetParam();
+  // Lane l's element (of 4, at out + 8 * e) and whether it is active.
+  auto element = [](unsigned l) -> unsigned {
+    if (l < 16) return 0;
+    if (l < 20) return 1;
+    if (l == 20) return 2;
+    if (l < 28) return 0;
+    if (l < 32) return 3;
+    if (l < 48) return 1;
+    return 2 + l % 2;
+  };
+  auto active = [](unsigned l) { return l % 7 != 3 && l != 16 && l != 33; };
+  const char* const ops[] = {"cmpswap_b64", "add_u64", "sub_u64",  "min_i64",     "max_i64",
+                             "min_u64",     "max_u64", "swap_b64", "cmpswap_b32", "add_u32"};
+  uint32_t seed = 500;
+  for (const std::string base : ops)
+    for (const char* segment : {"global_atomic_", "flat_atomic_"}) {
+      const std::string m = segment + base;
+      std::string kind, type;
+      bool unused;
+      parse(m, kind, type, unused);
+      const bool wide = type.ends_with("64");
+      const uint64_t mask = wide ? ~0ull : 0xffffffffull;
+      const unsigned n = wide ? 2 : 1;
+      Operands o = operands(kind, type, seed++);
+      uint64_t init[4];
+      for (unsigned e = 0; e < 4; ++e) init[e] = o.old[e] ^ (e * 0x0123456789abcdefull & mask);
+      if (kind == "cmpswap") { // the chain: each active lane compares with its element's value
+        uint64_t cur[4];
+        std::copy(init, init + 4, cur);
+        for (unsigned l = 0; l < kLanes; ++l) {
+          const unsigned e = element(l);
+          o.d1[l] = l % 5 == 4 ? ~cur[e] & mask : cur[e]; // every fifth misses
+          if (active(l) && l % 5 != 4) cur[e] = o.d0[l];
+        }
+      }
+      // The reference: active lanes one after another, in lane order.
+      uint64_t want[4], want_ret[kLanes];
+      std::copy(init, init + 4, want);
+      for (unsigned l = 0; l < kLanes; ++l) {
+        want_ret[l] = uint64_t(kSentinel) | (wide ? uint64_t(kSentinel) << 32 : 0);
+        if (!active(l)) continue;
+        uint64_t& x = want[element(l)];
+        want_ret[l] = x;
+        x = reference(kind, type, x, o.d0[l], o.d1[l]);
+      }
+      std::vector<uint64_t> mem_after[2], ret_after[2];
+      for (const bool fast : {true, false}) {
+        SCOPED_TRACE(t.name() + " " + m + (fast ? " row path" : " general path"));
+        Memory mem;
+        put_operands(mem, o);
+        for (unsigned l = 0; l < kLanes; ++l) {
+          mem.put<uint32_t>(kIn + kImage + 8 * l, 8 * element(l));
+          mem.put<uint32_t>(kIn + kImage + 8 * l + 4, active(l));
+        }
+        for (unsigned e = 0; e < 4; ++e) mem.put<uint64_t>(kOut + 8 * e, init[e]);
+        const unsigned data = kind == "cmpswap" ? 2 * n : n;
+        const std::string vcc = t.wave64 ? "vcc" : "vcc_lo";
+        const std::string exec = t.wave64 ? "exec" : "exec_lo";
+        const std::string saved = t.wave64 ? "s[20:21]" : "s20";
+        std::string body = "global_load_b64 v[2:3], v1, s[4:5] offset:" + std::to_string(kImage) +
+                           "\n" + load_data(t, wide);
+        body += std::string(t.wave64 ? "s_mov_b64 " : "s_mov_b32 ") + saved + ", " + exec +
+                "\nv_cmpx_ne_u32_e32 0, v3\n";
+        if (std::string(segment) == "flat_atomic_")
+          body += "v_add_co_u32 v2, " + vcc + ", s6, v2\nv_add_co_ci_u32 v3, " + vcc + ", s7, 0, " +
+                  vcc + "\n" + m + " " + reg(8, n) + ", v[2:3], " + reg(4, data);
+        else
+          body += m + " " + reg(8, n) + ", v2, " + reg(4, data) + ", s[6:7]";
+        body += t.glc() + "\n" + t.wait_vm() + "\n" + (t.wave64 ? "s_mov_b64 " : "s_mov_b32 ") +
+                exec + ", " + saved +
+                "\nglobal_store_b64 v1, v[8:9], s[6:7] offset:" + std::to_string(kRet) + "\n";
+        Executor::fast_paths = fast;
+        const DispatchResult r = run(t, mem, body);
+        Executor::fast_paths = true;
+        ASSERT_TRUE(r.ok) << r.fault;
+        for (unsigned e = 0; e < 4; ++e) {
+          mem_after[fast].push_back(mem.get<uint64_t>(kOut + 8 * e) & mask);
+          EXPECT_EQ(mem_after[fast].back(), want[e]) << "element " << e;
+        }
+        for (unsigned l = 0; l < kLanes; ++l) {
+          const uint64_t got = mem.get<uint64_t>(kOut + kRet + 8 * l);
+          ret_after[fast].push_back(got);
+          EXPECT_EQ(wide ? got : got & mask, want_ret[l])
+              << "lane " << l << (active(l) ? "" : " (inactive)") << " on element " << element(l);
+        }
+      }
+      EXPECT_EQ(mem_after[0], mem_after[1]) << m;
+      EXPECT_EQ(ret_after[0], ret_after[1]) << m;
+    }
+}
+
+// A 64-bit global atomic whose lanes reach an unmapped page part way through the wave: the
+// fault names the instruction and the address; the row path leaves memory and the registers as
+// the general path does (the lanes before the faulting one done, as one at a time).
+TEST_P(AtomicExecution, WideGlobalAtomicWithAFaultingLane) {
+  const Target t = GetParam();
+  constexpr uint64_t K = 0x100000001ull;
+  constexpr unsigned kFaulting = 40; // wave32: lane 8 of the second wave
+  std::vector<uint64_t> after[2];
+  std::string fault[2];
+  for (const bool fast : {true, false}) {
+    SCOPED_TRACE(t.name() + (fast ? " row path" : " general path"));
+    Memory mem;
+    for (unsigned l = 0; l < kLanes; ++l) {
+      // Lanes below 36 on element 0, 36..39 on element 1, the faulting lane 1 MiB past the
+      // memory, the lanes after it on element 2.
+      const uint32_t off = l < 36 ? 0 : l < kFaulting ? 8 : l == kFaulting ? 0x100000 : 16;
+      mem.put<uint32_t>(kIn + kImage + 8 * l, off);
+      mem.put<uint64_t>(kIn + kData0 + 8 * l, K * (l + 1));
+    }
+    std::string body =
+        "global_load_b32 v2, v1, s[4:5] offset:" + std::to_string(kImage) + "\n" +
+        load_data(t, true) + "global_atomic_add_u64 v[8:9], v2, v[4:5], s[6:7]" + t.glc() + "\n" +
+        t.wait_vm() + "\nglobal_store_b64 v1, v[8:9], s[6:7] offset:" + std::to_string(kRet) + "\n";
+    Executor::fast_paths = fast;
+    const DispatchResult r = run(t, mem, body);
+    Executor::fast_paths = true;
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.fault.find("global_atomic_add_u64"), std::string::npos) << r.fault;
+    EXPECT_EQ(r.fault_address, kOut + 0x100000) << r.fault;
+    fault[fast] = r.fault;
+    for (unsigned e = 0; e < 3; ++e) after[fast].push_back(mem.get<uint64_t>(kOut + 8 * e));
+    for (unsigned l = 0; l < kLanes; ++l)
+      after[fast].push_back(mem.get<uint64_t>(kOut + kRet + 8 * l));
+    // Element 2's lanes come after the faulting one in its wave: none applied.
+    EXPECT_EQ(mem.get<uint64_t>(kOut + 16), 0u);
+  }
+  EXPECT_EQ(after[0], after[1]);
+  EXPECT_EQ(fault[0], fault[1]);
 }
 
 // A FLAT atomic's element must be naturally aligned whatever the alignment mode: a dword at
