@@ -36,9 +36,9 @@ enum class Rmw : uint8_t {
   AddF,  // float addition
   MinF,  // float minimumNumber (a NaN operand gives the other one)
   MaxF,
-  CmpSwapF, // float compare: old == data2 ? data : old, with -0 == +0 and NaN never equal
-  CondSub,  // old >= data ? old - data : old (gfx12)
-  SubClamp, // old >= data ? old - data : 0 (gfx12)
+  CmpSwapF,  // float compare: old == data2 ? data : old, with -0 == +0 and NaN never equal
+  CondSub,   // old >= data ? old - data : old (gfx12)
+  SubClamp,  // old >= data ? old - data : 0 (gfx12)
   PkAddF16,  // each 16-bit half: old + data as halves (gfx12)
   PkAddBF16, // each 16-bit half: old + data as bf16 (gfx12)
   // gfx12 streamout's ordered add on {id dword, value dword}: when the id in memory is the
@@ -381,8 +381,8 @@ template <class T> T rmw_result(Rmw rmw, T old, T data, T data2) {
       uint32_t r = 0;
       for (unsigned h = 0; h < 2; ++h) {
         const uint16_t a = uint16_t(old >> (16 * h)), b = uint16_t(data >> (16 * h));
-        const uint16_t sum = rmw == Rmw::PkAddF16 ? f2h(double(h2f(a)) + double(h2f(b)))
-                                                   : f2bf(bf2f(a) + bf2f(b));
+        const uint16_t sum =
+            rmw == Rmw::PkAddF16 ? f2h(double(h2f(a)) + double(h2f(b))) : f2bf(bf2f(a) + bf2f(b));
         r |= uint32_t(sum) << (16 * h);
       }
       return r;
@@ -400,6 +400,31 @@ template <class T> T rmw_result(Rmw rmw, T old, T data, T data2) {
     break;
   }
   return old;
+}
+
+// Calls f(rmw_fn) with rmw_result<T> of `rmw` as a callable whose operation is a constant, for
+// the operations the OpenCL atomics use most (compare-exchange loops, counters, exchanges), so
+// that a row path's per-lane read-modify-write folds; others pass the general call. Integer
+// operations only: flatten must not commute a float add's operands (another NaN payload than
+// the general path's).
+template <class T, class F> [[gnu::always_inline]] inline void with_rmw(Rmw rmw, F&& f) {
+  auto fixed = [&](auto kind) {
+    f([](T old, T data, T data2) __attribute__((flatten)) {
+      return rmw_result<T>(decltype(kind)::value, old, data, data2);
+    });
+  };
+  switch (rmw) {
+  case Rmw::CmpSwap:
+    return fixed(std::integral_constant<Rmw, Rmw::CmpSwap>{});
+  case Rmw::Add:
+    return fixed(std::integral_constant<Rmw, Rmw::Add>{});
+  case Rmw::Sub:
+    return fixed(std::integral_constant<Rmw, Rmw::Sub>{});
+  case Rmw::Swap:
+    return fixed(std::integral_constant<Rmw, Rmw::Swap>{});
+  default:
+    f([rmw](T old, T data, T data2) { return rmw_result<T>(rmw, old, data, data2); });
+  }
 }
 
 // One lane's FLAT/GLOBAL atomic on host memory: a compare-exchange loop on the naturally aligned

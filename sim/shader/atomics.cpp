@@ -6,7 +6,6 @@
 
 #include <array>
 #include <bit>
-#include <type_traits>
 
 namespace sim::shader {
 
@@ -18,32 +17,6 @@ constexpr auto kDsAtomics = [] {
   for (size_t i = 0; i < t.size(); ++i) t[i] = ds_atomic(Op(i));
   return t;
 }();
-
-// Calls f(rmw_fn) with the 64-bit rmw_result of `rmw` as a callable whose operation is a
-// constant for the operations the OpenCL atomics use most (the compare-exchange loops of the
-// CTS's c11_atomics, counters), so that each lane's read-modify-write folds; others pass the
-// general one.
-template <class F> [[gnu::always_inline]] inline void with_rmw64(Rmw rmw, F&& f) {
-  auto fixed = [&](auto kind) {
-    // flatten: rmw_result inlines with its operation a constant (integer operations only here,
-    // so no float's operands can be commuted to another NaN than the general path's).
-    f([](uint64_t old, uint64_t data, uint64_t data2) __attribute__((flatten)) {
-      return rmw_result<uint64_t>(decltype(kind)::value, old, data, data2);
-    });
-  };
-  switch (rmw) {
-  case Rmw::CmpSwap:
-    return fixed(std::integral_constant<Rmw, Rmw::CmpSwap>{});
-  case Rmw::Add:
-    return fixed(std::integral_constant<Rmw, Rmw::Add>{});
-  case Rmw::Swap:
-    return fixed(std::integral_constant<Rmw, Rmw::Swap>{});
-  default:
-    f([rmw](uint64_t old, uint64_t data, uint64_t data2) {
-      return rmw_result<uint64_t>(rmw, old, data, data2);
-    });
-  }
-}
 
 } // namespace
 
@@ -115,7 +88,7 @@ bool Executor::exec_ds_atomic64_fast(Wave& w, const Inst& in, uint32_t exec) {
   uint32_t* d_lo = atomic.rtn ? &vreg(w, in.dst, 0) : nullptr;
   uint32_t* d_hi = atomic.rtn ? &vreg(w, in.dst, 0, 1) : nullptr;
   const uint32_t offset = uint32_t(in.imm | (in.offset1 << 8));
-  with_rmw64(atomic.rmw, [&](auto rmw) {
+  with_rmw<uint64_t>(atomic.rmw, [&](auto rmw) {
     for (uint32_t m = exec; m; m &= m - 1) {
       const unsigned lane = unsigned(std::countr_zero(m));
       uint32_t a = address[lane] + offset;

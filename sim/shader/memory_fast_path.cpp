@@ -38,31 +38,6 @@ template <AtomicOp (*F)(Op)> constexpr auto atomic_table() {
 constexpr auto kFlatAtomics = atomic_table<flat_atomic>();
 constexpr auto kDsAtomics = atomic_table<ds_atomic>();
 
-// Calls f(rmw_fn) with rmw_result for `rmw` as a callable whose operation is a constant, for
-// the common operations (so that each lane's read-modify-write inlines); others pass the
-// general call.
-template <class F> [[gnu::always_inline]] inline void with_rmw(Rmw rmw, F&& f) {
-  auto fixed = [&](auto kind) {
-    f([](uint32_t old, uint32_t data, uint32_t data2) {
-      return rmw_result<uint32_t>(decltype(kind)::value, old, data, data2);
-    });
-  };
-  switch (rmw) {
-  case Rmw::CmpSwap:
-    return fixed(std::integral_constant<Rmw, Rmw::CmpSwap>{});
-  case Rmw::Add:
-    return fixed(std::integral_constant<Rmw, Rmw::Add>{});
-  case Rmw::Sub:
-    return fixed(std::integral_constant<Rmw, Rmw::Sub>{});
-  case Rmw::Swap:
-    return fixed(std::integral_constant<Rmw, Rmw::Swap>{});
-  default:
-    f([rmw](uint32_t old, uint32_t data, uint32_t data2) {
-      return rmw_result<uint32_t>(rmw, old, data, data2);
-    });
-  }
-}
-
 Access classify(Op op) {
   switch (op) {
   case Op::load_u8:
@@ -113,6 +88,58 @@ template <class T> void store_relaxed(uint8_t* p, T v) {
   std::atomic_ref<T>(*reinterpret_cast<T*>(p)).store(v, std::memory_order_relaxed);
 }
 
+// A row of T-wide lane values in dword VGPRs: the low dwords and, for 64 bits, the high ones.
+// A null row reads as zeros (an operation without a second operand) or is not written.
+template <class T> struct Lanes {
+  const uint32_t* lo = nullptr;
+  const uint32_t* hi = nullptr;
+  T operator[](unsigned lane) const {
+    if (!lo) return 0;
+    if constexpr (sizeof(T) == 8) return uint64_t(lo[lane]) | uint64_t(hi[lane]) << 32;
+    return lo[lane];
+  }
+};
+template <class T> struct OutLanes {
+  uint32_t* lo = nullptr;
+  uint32_t* hi = nullptr;
+  void set(unsigned lane, T v) const {
+    lo[lane] = uint32_t(v);
+    if constexpr (sizeof(T) == 8) hi[lane] = uint32_t(v >> 32);
+  }
+};
+
+// The global atomics of a wave's lanes on host memory, in lane order. Consecutive lanes on one
+// address (a counter every work-item updates, a compare-exchange loop) apply their
+// read-modify-writes in lane order to one loaded value, published with one compare-exchange
+// (redone if another host thread wrote in between): the same results as lane-by-lane atomics,
+// as if no other wave's access fell between them. `host` translates (and may fault before a
+// run touches memory, leaving the lanes before it done, as the general path does).
+template <class T, class Host, class R>
+[[gnu::always_inline]] inline void atomic_runs(uint32_t exec, const uint64_t* addr, Host& host,
+                                               R rmw, Lanes<T> data, Lanes<T> data2,
+                                               OutLanes<T> d) {
+  for (uint32_t m = exec; m;) {
+    const uint64_t a = addr[std::countr_zero(m)];
+    uint32_t run = 0;
+    for (uint32_t g = m; g && addr[std::countr_zero(g)] == a; g &= g - 1) run |= g & -g;
+    m &= ~run;
+    std::atomic_ref<T> ref(*reinterpret_cast<T*>(host(a)));
+    T first = ref.load();
+    T old[kWaveSize]; // not in d's rows yet: VDST may be a data register, reread on a retry
+    for (;;) {
+      T value = first;
+      for (uint32_t g = run; g; g &= g - 1) {
+        const unsigned l = unsigned(std::countr_zero(g));
+        old[l] = value;
+        value = rmw(value, data[l], data2[l]);
+      }
+      if (ref.compare_exchange_weak(first, value)) break;
+    }
+    if (d.lo)
+      for (uint32_t g = run; g; g &= g - 1)
+        d.set(unsigned(std::countr_zero(g)), old[std::countr_zero(g)]);
+  }
+}
 } // namespace
 
 bool Executor::exec_vmem_fast(Wave& w, const Inst& in, uint32_t exec, bool saddr, uint64_t sbase) {
@@ -206,54 +233,18 @@ bool Executor::exec_vmem_fast(Wave& w, const Inst& in, uint32_t exec, bool saddr
       const uint32_t* data = &vreg(w, in.src[1], 0);
       const uint32_t* data2 = two ? &vreg(w, in.src[1], 0, words) : nullptr;
       uint32_t* d = in.has_vdst_data ? &vreg(w, in.dst, 0) : nullptr;
-      if (words == 2) {
-        const uint32_t* data_hi = &vreg(w, in.src[1], 0, 1);
-        const uint32_t* data2_hi = two ? &vreg(w, in.src[1], 0, 3) : nullptr;
-        uint32_t* d_hi = d ? &vreg(w, in.dst, 0, 1) : nullptr;
-        for (uint32_t m = exec; m; m &= m - 1) {
-          const unsigned lane = unsigned(std::countr_zero(m));
-          const uint64_t x = uint64_t(data[lane]) | uint64_t(data_hi[lane]) << 32;
-          const uint64_t y = two ? uint64_t(data2[lane]) | uint64_t(data2_hi[lane]) << 32 : 0;
-          const uint64_t old = atomic_rmw<uint64_t>(host(addr[lane]), atomic.rmw, x, y);
-          if (d) d[lane] = uint32_t(old), d_hi[lane] = uint32_t(old >> 32);
-        }
-      } else {
-        // Consecutive lanes on one address (a counter every work-item updates) apply their
-        // read-modify-writes in lane order to one loaded value, published with one
-        // compare-exchange (redone if another host thread wrote in between): the same
-        // results as lane-by-lane atomics, as if no other wave's access fell between them.
-        with_rmw(atomic.rmw, [&](auto rmw) {
-          for (uint32_t m = exec; m;) {
-            const unsigned lane = unsigned(std::countr_zero(m));
-            const uint64_t a = addr[lane];
-            uint32_t group = 0;
-            for (uint32_t g = m; g && addr[std::countr_zero(g)] == a; g &= g - 1) group |= g & -g;
-            m &= ~group;
-            uint8_t* p = host(a);
-            if (!(group & (group - 1))) { // one lane
-              const uint32_t old =
-                  atomic_rmw<uint32_t>(p, atomic.rmw, data[lane], two ? data2[lane] : 0);
-              if (d) d[lane] = old;
-              continue;
-            }
-            std::atomic_ref<uint32_t> ref(*reinterpret_cast<uint32_t*>(p));
-            uint32_t first = ref.load();
-            uint32_t old[kWaveSize];
-            for (;;) {
-              uint32_t value = first;
-              for (uint32_t g = group; g; g &= g - 1) {
-                const unsigned l = unsigned(std::countr_zero(g));
-                old[l] = value;
-                value = rmw(value, data[l], two ? data2[l] : 0);
-              }
-              if (ref.compare_exchange_weak(first, value)) break;
-            }
-            if (d)
-              for (uint32_t g = group; g; g &= g - 1)
-                d[std::countr_zero(g)] = old[std::countr_zero(g)];
-          }
+      const uint32_t* data_hi = words == 2 ? &vreg(w, in.src[1], 0, 1) : nullptr;
+      const uint32_t* data2_hi = two && words == 2 ? &vreg(w, in.src[1], 0, 3) : nullptr;
+      uint32_t* d_hi = d && words == 2 ? &vreg(w, in.dst, 0, 1) : nullptr;
+      if (words == 2)
+        with_rmw<uint64_t>(atomic.rmw, [&](auto rmw) {
+          atomic_runs<uint64_t>(exec, addr, host, rmw, {data, data_hi}, {data2, data2_hi},
+                                {d, d_hi});
         });
-      }
+      else
+        with_rmw<uint32_t>(atomic.rmw, [&](auto rmw) {
+          atomic_runs<uint32_t>(exec, addr, host, rmw, {data}, {data2}, {d});
+        });
       return true;
     }
     case Kind::None:
@@ -278,7 +269,7 @@ bool Executor::exec_ds_atomic_fast(Wave& w, const Inst& in, uint32_t exec) {
   uint32_t* d = atomic.rtn ? &vreg(w, in.dst, 0) : nullptr;
   const uint32_t offset = uint32_t(in.imm | (in.offset1 << 8));
   const uint64_t size = lds_.size();
-  with_rmw(atomic.rmw, [&](auto rmw) {
+  with_rmw<uint32_t>(atomic.rmw, [&](auto rmw) {
     for (uint32_t m = exec; m; m &= m - 1) {
       const unsigned lane = unsigned(std::countr_zero(m));
       uint32_t a = address[lane] + offset;
