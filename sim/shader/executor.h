@@ -288,7 +288,8 @@ private:
   // The host addresses prefetch_gather found for a gather's lanes, per wave of the work-group
   // (Wave::id_in_group), kept for the load when the wave's turn comes back: mappings do not
   // change within a dispatch, and the wave's EXEC and address VGPRs cannot change meanwhile.
-  // `pc` is the gather's, or ~0 when a lane would fault (the load translates and faults then).
+  // `pc` is the gather's, or ~0 when a lane would fault or does not fit the dword path (dword
+  // aligned, inside one page): the load then translates, checks and faults itself.
   struct GatherHosts {
     uint64_t pc = ~uint64_t(0);
     uint8_t* host[2 * kWaveSize];

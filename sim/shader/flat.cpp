@@ -315,23 +315,46 @@ bool Executor::prefetch_gather(Wave& w, const Inst& in) {
   if (gather_hosts_.size() <= w.id_in_group) gather_hosts_.resize(w.id_in_group + 1);
   GatherHosts& kept = gather_hosts_[w.id_in_group];
   kept.pc = ~uint64_t(0);
+  // The lanes must also fit exec_global_dwords' rule (dword aligned, inside one page) for the
+  // load to take the hosts without looking at the addresses again; else it runs as before.
+  const unsigned bytes = 4 * regs_of(op_info(in.op).dst_dwords);
+  uint32_t misfit = 0;
   try {
     for (unsigned h = 0; h < halves; ++h) {
       const uint32_t* lo = rows + h * w.half_stride;
+      const uint32_t exec = uint32_t(mask >> (h * kWaveSize));
+      // Every lane's address and fit in loops without exits, which the compiler vectorises
+      // (inactive lanes' VGPRs are read but not used).
+      uint64_t addr[kWaveSize];
+      if (saddr)
+        for (unsigned l = 0; l < kWaveSize; ++l) addr[l] = sbase + lo[l] + offset;
+      else
+        for (unsigned l = 0; l < kWaveSize; ++l)
+          addr[l] = (uint64_t(lo[l]) | uint64_t(lo[kWaveSize + l]) << 32) + offset;
+      // A full half checks in 32-bit lanes without a per-lane shift (vectorised); a partial
+      // one lane by lane in the loop below.
+      auto bad = [&](unsigned l) {
+        const auto low = int32_t(uint32_t(addr[l]) & 4095);
+        return uint32_t(low & 3) | uint32_t(low + int32_t(bytes) > 4096);
+      };
+      if (exec == ~0u)
+        for (unsigned l = 0; l < kWaveSize; ++l) misfit |= bad(l);
       uint64_t page = ~uint64_t(0);
       uint8_t* host_page = nullptr;
-      for (uint32_t m = uint32_t(mask >> (h * kWaveSize)); m; m &= m - 1) {
+      uint8_t** host = kept.host + h * kWaveSize;
+      for (uint32_t m = exec; m; m &= m - 1) {
         const unsigned lane = unsigned(std::countr_zero(m));
-        const uint64_t a = address(lo, lane);
+        const uint64_t a = addr[lane];
+        if (exec != ~0u) misfit |= bad(lane);
         if ((a >> 12) != page) {
           host_page = cache_->translate(a & ~uint64_t(4095), 4096, false);
           page = a >> 12;
         }
-        kept.host[h * kWaveSize + lane] = host_page + (a & 4095);
-        __builtin_prefetch(host_page + (a & 4095));
+        host[lane] = host_page + (a & 4095);
+        __builtin_prefetch(host[lane]);
       }
     }
-    kept.pc = w.pc; // every lane translated: the load takes these
+    if (!misfit) kept.pc = w.pc; // every lane translated and fits: the load takes these
   } catch (const MemoryFault&) {
     // The load will fault: still after the turn, so that the waves before this one run on to
     // where they would have without the hint before the fault stops the dispatch.
@@ -349,6 +372,27 @@ bool Executor::exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool s
   if (!exec) return true;
   const OpInfo& info = op_info(in.op);
   const unsigned n = regs_of(load ? info.dst_dwords : info.src_dwords[0]);
+  if (load && ready_gather_) {
+    // Translated, checked to fit and its lines requested by prefetch_gather before the wave's
+    // turn ended: only the moves are left.
+    uint8_t* const* host = ready_gather_->host + w.half * kWaveSize;
+    uint32_t* data[4];
+    for (unsigned i = 0; i < n; ++i) data[i] = &vreg(w, in.dst, 0, i);
+    if (n == 1 && exec == ~0u) { // the common gather: a counted loop of word loads
+      uint32_t* const d = data[0];
+      for (unsigned lane = 0; lane < kWaveSize; ++lane)
+        d[lane] = std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(host[lane]))
+                      .load(std::memory_order_relaxed);
+      return true;
+    }
+    for (uint32_t m = exec; m; m &= m - 1) {
+      const unsigned lane = unsigned(std::countr_zero(m));
+      auto* words = reinterpret_cast<uint32_t*>(host[lane]);
+      for (unsigned i = 0; i < n; ++i)
+        data[i][lane] = std::atomic_ref<uint32_t>(words[i]).load(std::memory_order_relaxed);
+    }
+    return true;
+  }
   // Rows resolved (and checked against the VGPR allocation) once, not per lane.
   const uint32_t* lo = &vreg(w, in.src[0], 0);
   const uint32_t* hi = saddr ? nullptr : &vreg(w, in.src[0], 0, 1);
@@ -440,15 +484,6 @@ bool Executor::exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool s
         }
       }
     };
-    if (load && ready_gather_) {
-      // Translated (and the lines requested) by prefetch_gather before the wave's turn ended.
-      for (uint32_t m = exec; m; m &= m - 1) {
-        const unsigned lane = unsigned(std::countr_zero(m));
-        host[lane] = reinterpret_cast<uint32_t*>(ready_gather_->host[w.half * kWaveSize + lane]);
-      }
-      access(exec);
-      return true;
-    }
     uint64_t page = ~0ull;
     uint8_t* host_page = nullptr;
     uint32_t translated = 0;

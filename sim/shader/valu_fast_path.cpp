@@ -692,6 +692,69 @@ using Loops64 = uint32_t (*)(Op, uint32_t, const uint32_t*, const uint32_t*, con
                              uint64_t*);
 const Loops64 kLoops64 = kLoops == &loops_baseline ? &loops64_baseline : &loops64_avx2;
 
+// The 64-bit address arithmetic with uniform operands (exec_valu64_fast picks the form) on
+// 32-bit halves, which vectorise where the 64-bit lanes did not; results go through rows on
+// the stack, since the destination pair may overlap the source pair. Returns the carry-out
+// mask of the multiply-adds. Built for baseline x86-64 and for AVX2 (twice the lanes a step).
+enum class Uniform64 {
+  shift,      // lo:hi << s (s in 1..63; 0 copies)
+  add,        // lo:hi + c (v_mad_u64_u32 of two uniform factors, c their product)
+  mad_factor, // s * lo + c (v_mad_u64_u32 of a uniform factor and a VGPR, c uniform)
+};
+[[gnu::always_inline]] inline uint32_t uniform64(Uniform64 kind, uint32_t exec, const uint32_t* lo,
+                                                 const uint32_t* hi, uint32_t s, uint64_t c,
+                                                 uint32_t* dlo, uint32_t* dhi) {
+  alignas(32) uint32_t rlo[kWaveSize], rhi[kWaveSize], wrap[kWaveSize];
+  const uint32_t clo = uint32_t(c), chi = uint32_t(c >> 32);
+  uint32_t carry = 0;
+  switch (kind) {
+  case Uniform64::shift:
+    if (s == 0) {
+      std::copy_n(lo, kWaveSize, rlo);
+      std::copy_n(hi, kWaveSize, rhi);
+    } else if (s < 32) {
+      for (unsigned l = 0; l < kWaveSize; ++l)
+        rlo[l] = lo[l] << s, rhi[l] = hi[l] << s | lo[l] >> (32 - s);
+    } else {
+      for (unsigned l = 0; l < kWaveSize; ++l) rlo[l] = 0, rhi[l] = lo[l] << (s - 32);
+    }
+    break;
+  case Uniform64::add:
+    for (unsigned l = 0; l < kWaveSize; ++l) {
+      rlo[l] = lo[l] + clo;
+      const uint32_t t = hi[l] + chi;
+      rhi[l] = t + uint32_t(rlo[l] < clo);
+      wrap[l] = uint32_t(t < chi) | uint32_t(rhi[l] < t);
+    }
+    carry = lane_mask(exec, [&](unsigned l) { return wrap[l] != 0; });
+    break;
+  case Uniform64::mad_factor:
+    for (unsigned l = 0; l < kWaveSize; ++l) {
+      const uint64_t p = uint64_t(s) * lo[l];
+      rlo[l] = uint32_t(p) + clo;
+      const uint32_t t = uint32_t(p >> 32) + chi;
+      rhi[l] = t + uint32_t(rlo[l] < clo);
+      wrap[l] = uint32_t(t < chi) | uint32_t(rhi[l] < t);
+    }
+    carry = lane_mask(exec, [&](unsigned l) { return wrap[l] != 0; });
+    break;
+  }
+  for_lanes(exec, [&](unsigned l) { dlo[l] = rlo[l], dhi[l] = rhi[l]; });
+  return carry;
+}
+uint32_t uniform64_baseline(Uniform64 kind, uint32_t exec, const uint32_t* lo, const uint32_t* hi,
+                            uint32_t s, uint64_t c, uint32_t* dlo, uint32_t* dhi) {
+  return uniform64(kind, exec, lo, hi, s, c, dlo, dhi);
+}
+[[gnu::target("avx2")]] uint32_t uniform64_avx2(Uniform64 kind, uint32_t exec, const uint32_t* lo,
+                                                const uint32_t* hi, uint32_t s, uint64_t c,
+                                                uint32_t* dlo, uint32_t* dhi) {
+  return uniform64(kind, exec, lo, hi, s, c, dlo, dhi);
+}
+using Uniform64Loops = uint32_t (*)(Uniform64, uint32_t, const uint32_t*, const uint32_t*, uint32_t,
+                                    uint64_t, uint32_t*, uint32_t*);
+const Uniform64Loops kUniform64 = kLoops == &loops_baseline ? &uniform64_baseline : &uniform64_avx2;
+
 // The rows of an f64 operation: each source's low and high halves (VGPR rows or a scalar's
 // halves broadcast; a 32-bit source has only `lo`) with its abs (clear) and neg (flip) as
 // sign-bit masks, the destination's halves, and VCC (V_DIV_FMAS reads it).
@@ -867,25 +930,11 @@ bool Executor::exec_valu64_fast(Wave& w, const Inst& in) {
   if (in.abs || in.neg || in.omod || in.clamp || in.opsel) return false;
   const uint32_t exec = w.exec();
   if (in.op == Op::v_lshlrev_b64 && in.src[0] < src::kVgpr0 && in.src[1] >= src::kVgpr0) {
-    // A uniform shift of a VGPR pair (address scaling): on the 32-bit halves, without the
-    // 64-bit rows.
+    // A uniform shift of a VGPR pair (address scaling).
     const unsigned s = sread(w, in, in.src[0]) & 63;
     const uint32_t* lo = &vreg(w, in.src[1], 0);
     const uint32_t* hi = &vreg(w, in.src[1], 0, 1);
-    alignas(32) uint32_t rlo[kWaveSize], rhi[kWaveSize];
-    // 32-bit operations, which baseline x86-64 vectorises (its 64-bit lanes it did not).
-    if (s == 0) {
-      std::copy_n(lo, kWaveSize, rlo);
-      std::copy_n(hi, kWaveSize, rhi);
-    } else if (s < 32) {
-      for (unsigned l = 0; l < kWaveSize; ++l)
-        rlo[l] = lo[l] << s, rhi[l] = hi[l] << s | lo[l] >> (32 - s);
-    } else {
-      for (unsigned l = 0; l < kWaveSize; ++l) rlo[l] = 0, rhi[l] = lo[l] << (s - 32);
-    }
-    uint32_t* const dlo = &vreg(w, in.dst, 0);
-    uint32_t* const dhi = &vreg(w, in.dst, 0, 1);
-    for_lanes(exec, [&](unsigned l) { dlo[l] = rlo[l], dhi[l] = rhi[l]; });
+    kUniform64(Uniform64::shift, exec, lo, hi, s, 0, &vreg(w, in.dst, 0), &vreg(w, in.dst, 0, 1));
     return true;
   }
   if (in.op == Op::v_mad_u64_u32 && in.src[0] < src::kVgpr0 && in.src[1] < src::kVgpr0 &&
@@ -895,20 +944,20 @@ bool Executor::exec_valu64_fast(Wave& w, const Inst& in) {
     const uint64_t p = uint64_t(sread(w, in, in.src[0])) * sread(w, in, in.src[1]);
     const uint32_t* lo = &vreg(w, in.src[2], 0);
     const uint32_t* hi = &vreg(w, in.src[2], 0, 1);
-    alignas(32) uint32_t rlo[kWaveSize], rhi[kWaveSize];
-    // The 64-bit sum on the 32-bit halves, which baseline x86-64 vectorises.
-    const uint32_t plo = uint32_t(p), phi = uint32_t(p >> 32);
-    alignas(32) uint32_t wrap[kWaveSize];
-    for (unsigned l = 0; l < kWaveSize; ++l) {
-      rlo[l] = lo[l] + plo;
-      const uint32_t t = hi[l] + phi;
-      rhi[l] = t + uint32_t(rlo[l] < plo);
-      wrap[l] = uint32_t(t < phi) | uint32_t(rhi[l] < t);
-    }
-    const uint32_t carry = lane_mask(exec, [&](unsigned l) { return wrap[l] != 0; });
-    uint32_t* const dlo = &vreg(w, in.dst, 0);
-    uint32_t* const dhi = &vreg(w, in.dst, 0, 1);
-    for_lanes(exec, [&](unsigned l) { dlo[l] = rlo[l], dhi[l] = rhi[l]; });
+    const uint32_t carry =
+        kUniform64(Uniform64::add, exec, lo, hi, 0, p, &vreg(w, in.dst, 0), &vreg(w, in.dst, 0, 1));
+    if (in.format == Format::VOP3SD) mask_write(w, in.sdst, carry);
+    return true;
+  }
+  if (in.op == Op::v_mad_u64_u32 && (in.src[0] < src::kVgpr0) != (in.src[1] < src::kVgpr0) &&
+      in.src[2] < src::kVgpr0) {
+    // A uniform factor (an SGPR, a constant or a literal: a hash's multiplier) times a VGPR plus
+    // a uniform 64-bit addend.
+    const unsigned v = in.src[0] < src::kVgpr0 ? 1 : 0;
+    const uint32_t f = sread(w, in, in.src[1 - v]);
+    const uint64_t c = sread64(w, in, in.src[2], false);
+    const uint32_t carry = kUniform64(Uniform64::mad_factor, exec, &vreg(w, in.src[v], 0), nullptr,
+                                      f, c, &vreg(w, in.dst, 0), &vreg(w, in.dst, 0, 1));
     if (in.format == Format::VOP3SD) mask_write(w, in.sdst, carry);
     return true;
   }

@@ -332,6 +332,13 @@ const Case kAddressArithmetic[] = {
     {"v_add_co_ci_u32_e64 v1, s6, v1, s3, vcc_lo", {0xD5200601u, 0x01A80701u}},
     {"v_add_co_ci_u32_e64 v1, null, v1, -1, vcc_lo", {0xD5207C01u, 0x01A98301u}},
     {"v_mad_u64_u32 v[0:1], null, 0x9e3779b1, s2, v[2:3]", {0xD6FE7C00u, 0x040804FFu, 0x9E3779B1u}},
+    // A uniform factor times a VGPR plus a uniform addend (a hash's multiply: uniform64's
+    // mad_factor), the VGPR on either side, carries out of the 64 bits, the destination over
+    // the source.
+    {"v_mad_u64_u32 v[0:1], null, 0x9e3779b1, v2, 0", {0xD6FE7C00u, 0x020204FFu, 0x9E3779B1u}},
+    {"v_mad_u64_u32 v[2:3], vcc_lo, s3, v2, -1", {0xD6FE6A02u, 0x03060403u}},
+    {"v_mad_u64_u32 v[1:2], s6, v1, -1, s[4:5]", {0xD6FE0601u, 0x00118301u}},
+    {"v_mad_u64_u32 v[0:1], s6, 0, v2, s[4:5]", {0xD6FE0600u, 0x00120480u}},
 };
 
 // f32 operations with VOP3's abs and neg (sign-bit operations on the rows), the conversions,

@@ -36,13 +36,17 @@ uint64_t offset_of(unsigned x) {
   return (x * 1033u) & 0xfffcu;
 }
 
-DispatchResult run(Memory& mem, uint64_t a, bool wave32) {
+// `alignment`: SH_MEM_CONFIG.ALIGNMENT_MODE (the launch's default is UNALIGNED).
+DispatchResult run(Memory& mem, uint64_t a, bool wave32, uint32_t alignment = 3) {
   sim::test::put_words(mem, kCode, kProgram);
   mem.put<uint64_t>(kArgs, a);
   mem.put<uint64_t>(kArgs + 8, kOut);
-  for (uint64_t at = a; at + 4 <= 0x30000; at += 4) mem.put<uint32_t>(at, uint32_t(at * 7 + 1));
+  for (uint64_t at = a & ~uint64_t(3); at + 4 <= 0x30000; at += 4)
+    mem.put<uint32_t>(at, uint32_t(at * 7 + 1));
   for (unsigned x = 0; x < kLanes; ++x) mem.put<uint32_t>(kOut + 4 * x, 0xdeadbeef);
-  return sim::test::dispatch(sim::test::one_group(kCode, kArgs, kLanes, wave32), mem);
+  auto launch = sim::test::one_group(kCode, kArgs, kLanes, wave32);
+  launch.alignment_mode = alignment;
+  return sim::test::dispatch(launch, mem);
 }
 
 } // namespace
@@ -75,5 +79,42 @@ TEST(GatherExecution, AFaultingLaneStopsTheDispatchWhereItWould) {
   for (unsigned x = 0; x < kLanes; ++x) {
     const uint32_t want = x < 32 ? uint32_t((a + offset_of(x)) * 7 + 1) : 0xdeadbeefu;
     ASSERT_EQ(mem.get<uint32_t>(kOut + 4 * x), want) << "work-item " << x;
+  }
+}
+
+TEST(GatherExecution, MisalignedLanesFollowTheAlignmentMode) {
+  // a 2 bytes past a dword: every lane is misaligned, so the gather's prefetched hosts must not
+  // be taken as they are. DWORD rounds each address down (ISA manuals, "Alignment"), STRICT
+  // faults at the first lane, UNALIGNED reads the 4 bytes asked for.
+  const uint64_t a = 0x20002;
+  auto word = [](uint64_t at) { return uint32_t(at * 7 + 1); }; // what run() stores at `at`
+  for (const bool wave32 : {true, false}) {
+    const char* name = wave32 ? " wave32" : " wave64";
+    {
+      Memory mem;
+      const DispatchResult r = run(mem, a, wave32, 0); // DWORD
+      ASSERT_TRUE(r.ok) << r.fault;
+      for (unsigned x = 0; x < kLanes; ++x)
+        ASSERT_EQ(mem.get<uint32_t>(kOut + 4 * x), word((a + offset_of(x)) & ~uint64_t(3)))
+            << "work-item " << x << name;
+    }
+    {
+      Memory mem;
+      const DispatchResult r = run(mem, a, wave32, 1); // DWORD_STRICT
+      ASSERT_FALSE(r.ok) << name;
+      EXPECT_NE(r.fault.find("misaligned"), std::string::npos) << r.fault;
+      for (unsigned x = 0; x < kLanes; ++x)
+        ASSERT_EQ(mem.get<uint32_t>(kOut + 4 * x), 0xdeadbeefu) << "work-item " << x << name;
+    }
+    {
+      Memory mem;
+      const DispatchResult r = run(mem, a, wave32); // UNALIGNED
+      ASSERT_TRUE(r.ok) << r.fault;
+      for (unsigned x = 0; x < kLanes; ++x) {
+        const uint64_t at = (a + offset_of(x)) & ~uint64_t(3);
+        const uint32_t want = word(at) >> 16 | word(at + 4) << 16;
+        ASSERT_EQ(mem.get<uint32_t>(kOut + 4 * x), want) << "work-item " << x << name;
+      }
+    }
   }
 }
