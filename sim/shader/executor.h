@@ -147,7 +147,9 @@ private:
   void exec_smem(Wave& w, const Inst& in);
   // valu.cpp; valu_extra.cpp: the less common VALU operations (faults on unknown ones), and the
   // VALU operations with a scalar result that run once per wave (false: not one of them).
-  void exec_valu(Wave& w, const Inst& in);
+  // `try_fast` false: the caller has tried exec_valu_fast already (exec_vector does, so that the
+  // fast rows skip this function's large set-up).
+  void exec_valu(Wave& w, const Inst& in, bool try_fast = true);
   void exec_valu_extra(Wave& w, const Inst& in);
   // valu_f8.cpp: gfx12's 8-bit float conversions and dot products.
   void exec_valu_f8(Wave& w, const Inst& in);

@@ -342,16 +342,23 @@ bool Executor::prefetch_gather(Wave& w, const Inst& in) {
       uint64_t page = ~uint64_t(0);
       uint8_t* host_page = nullptr;
       uint8_t** host = kept.host + h * kWaveSize;
-      for (uint32_t m = exec; m; m &= m - 1) {
-        const unsigned lane = unsigned(std::countr_zero(m));
+      auto request = [&](unsigned lane) AMCL_INLINE {
         const uint64_t a = addr[lane];
-        if (exec != ~0u) misfit |= bad(lane);
         if ((a >> 12) != page) {
           host_page = cache_->translate(a & ~uint64_t(4095), 4096, false);
           page = a >> 12;
         }
         host[lane] = host_page + (a & 4095);
         __builtin_prefetch(host[lane]);
+      };
+      if (exec == ~0u) {
+        for (unsigned lane = 0; lane < kWaveSize; ++lane) request(lane);
+      } else {
+        for (uint32_t m = exec; m; m &= m - 1) {
+          const unsigned lane = unsigned(std::countr_zero(m));
+          misfit |= bad(lane);
+          request(lane);
+        }
       }
     }
     if (!misfit) kept.pc = w.pc; // every lane translated and fits: the load takes these

@@ -27,7 +27,7 @@ float rcp_toward_zero(float x) {
 
 } // namespace
 
-void Executor::exec_valu(Wave& w, const Inst& in) {
+void Executor::exec_valu(Wave& w, const Inst& in, bool try_fast) {
   const uint32_t exec = w.exec();
   const bool ftz = w.flush_f32_denorms;
   auto fin = [&](uint32_t bits, unsigned i) AMCL_INLINE {
@@ -106,7 +106,7 @@ void Executor::exec_valu(Wave& w, const Inst& in) {
     break;
   }
 
-  if (fast_paths && exec_valu_fast(w, in)) return;
+  if (try_fast && fast_paths && exec_valu_fast(w, in)) return;
   const OpInfo& info = op_info(in.op);
   auto half_src = [&](unsigned i, unsigned lane) AMCL_INLINE { return read_half(w, in, i, lane); };
   auto hf = [&](unsigned i, unsigned lane) AMCL_INLINE {
