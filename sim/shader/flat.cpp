@@ -27,11 +27,35 @@ namespace {
 bool contiguous_rows(const uint32_t* lo, const uint32_t* hi, unsigned shift) {
   const uint32_t l0 = lo[0];
   uint32_t differ = 0;
+#if defined(__SSE2__)
+  // Four lanes a step against a running expectation: gcc's vectorisation of the lane loops
+  // below took 1.4-1.6 host instructions a lane (callgrind), this about 0.5.
+  const __m128i step = _mm_set1_epi32(int32_t(4u << shift));
+  __m128i expect = _mm_add_epi32(
+      _mm_set1_epi32(int32_t(l0)),
+      _mm_setr_epi32(0, int32_t(1u << shift), int32_t(2u << shift), int32_t(3u << shift)));
+  __m128i bits = _mm_setzero_si128();
+  const auto* lv = reinterpret_cast<const __m128i*>(lo);
+#pragma GCC unroll 8
+  for (unsigned i = 0; i < kWaveSize / 4; ++i) {
+    bits = _mm_or_si128(bits, _mm_xor_si128(_mm_loadu_si128(lv + i), expect));
+    expect = _mm_add_epi32(expect, step);
+  }
+  if (hi) {
+    const __m128i h0 = _mm_set1_epi32(int32_t(hi[0]));
+    const auto* hv = reinterpret_cast<const __m128i*>(hi);
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < kWaveSize / 4; ++i)
+      bits = _mm_or_si128(bits, _mm_xor_si128(_mm_loadu_si128(hv + i), h0));
+  }
+  differ = uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi32(bits, _mm_setzero_si128())) ^ 0xffff);
+#else
   for (uint32_t l = 0; l < kWaveSize; ++l) differ |= (lo[l] - l0) ^ (l << shift);
   if (hi) {
     const uint32_t h0 = hi[0];
     for (unsigned l = 0; l < kWaveSize; ++l) differ |= hi[l] ^ h0;
   }
+#endif
   return differ == 0 && l0 <= ~0u - ((kWaveSize - 1) << shift);
 }
 

@@ -924,7 +924,9 @@ using FlatMemory = sim::test::FlatMemory<0x10000, 0x10000>;
 // put lane k at 4k and 16k bytes from lane 0 (the coalesced dword and b128 rows, one
 // translation for the wave); WrappingOffsets has consecutive low dwords that wrap past
 // 0xffffffff at lane 4 (with s[8:9] set so that lanes 0-3 of the saddr form are mapped): the
-// 64-bit addresses are not consecutive there.
+// 64-bit addresses are not consecutive there. HighDiffers is Dense4 with lane 9's high dword
+// one more (4 GiB up, unmapped): consecutive low dwords, so only the high row's check keeps
+// the coalesced row from taking it.
 enum class Addresses {
   Coalesced,
   Same,
@@ -935,6 +937,7 @@ enum class Addresses {
   Dense4,
   Dense16,
   WrappingOffsets,
+  HighDiffers,
   Count
 };
 constexpr uint32_t kWrapStart = 0xfffffff0u;
@@ -1010,6 +1013,9 @@ Outcome run_once(const std::vector<uint32_t>& words, bool wave64, uint64_t exec,
       break;
     case Addresses::WrappingOffsets:
       addr = uint32_t(kWrapStart + lane * 4);
+      break;
+    case Addresses::HighDiffers:
+      addr = kData + 0x200 + lane * 4 + (lane == 9 ? uint64_t(1) << 32 : 0);
       break;
     case Addresses::Count:
       break;
