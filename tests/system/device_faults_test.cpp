@@ -33,6 +33,26 @@ void expect_queue_usable(Env& env) {
   clReleaseKernel(k);
 }
 
+// A kernel that writes to an address never mapped, and one that triples a buffer of 64 ones.
+struct WildAndScale {
+  explicit WildAndScale(Env& env)
+      : wild(env.kernel("__kernel void wild(ulong a) { *(__global int*)a = 42; }", "wild")),
+        scale(env.kernel(kScale, "scale")), v(64, 1),
+        m(env.buffer(v.size() * sizeof(int), v.data())) {
+    const cl_ulong bad = 0x7000000000ull; // inside the 512 GiB VA, never mapped
+    clSetKernelArg(wild, 0, sizeof bad, &bad);
+    clSetKernelArg(scale, 0, sizeof m, &m);
+  }
+  ~WildAndScale() {
+    clReleaseMemObject(m);
+    clReleaseKernel(wild);
+    clReleaseKernel(scale);
+  }
+  cl_kernel wild, scale;
+  std::vector<int> v;
+  cl_mem m;
+};
+
 } // namespace
 
 TEST(DeviceFaults, WriteToUnmappedAddress) {
@@ -58,13 +78,10 @@ TEST(DeviceFaults, WriteToUnmappedAddress) {
 TEST(DeviceFaults, FaultAmongDispatchesInFlight) {
   Env env;
   ASSERT_TRUE(env.queue);
-  cl_kernel wild = env.kernel("__kernel void wild(ulong a) { *(__global int*)a = 42; }", "wild");
-  cl_kernel scale = env.kernel(kScale, "scale");
-  cl_ulong bad = 0x7000000000ull;
-  clSetKernelArg(wild, 0, sizeof bad, &bad);
-  std::vector<int> v(64, 1);
-  cl_mem m = env.buffer(v.size() * sizeof(int), v.data());
-  clSetKernelArg(scale, 0, sizeof m, &m);
+  WildAndScale k(env);
+  cl_kernel wild = k.wild, scale = k.scale;
+  cl_mem m = k.m;
+  std::vector<int>& v = k.v;
   size_t global = 64;
   cl_event before, faulting, after;
   ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, scale, 1, nullptr, &global, nullptr, 0, nullptr, &before), CL_SUCCESS);
@@ -81,9 +98,6 @@ TEST(DeviceFaults, FaultAmongDispatchesInFlight) {
   if (first && last) EXPECT_EQ(v[0], 9);
   if (last) EXPECT_TRUE(first); // retired in order
   for (cl_event e : {before, faulting, after}) clReleaseEvent(e);
-  clReleaseMemObject(m);
-  clReleaseKernel(wild);
-  clReleaseKernel(scale);
   expect_queue_usable(env);
 }
 
@@ -93,13 +107,10 @@ TEST(DeviceFaults, FaultAmongDispatchesInFlight) {
 TEST(DeviceFaults, FaultTakenByAnotherQueueStillFailsTheFaultingDispatch) {
   Env env;
   ASSERT_TRUE(env.queue);
-  cl_kernel wild = env.kernel("__kernel void wild(ulong a) { *(__global int*)a = 42; }", "wild");
-  cl_kernel scale = env.kernel(kScale, "scale");
-  cl_ulong bad = 0x7000000000ull;
-  clSetKernelArg(wild, 0, sizeof bad, &bad);
-  std::vector<int> v(64, 1);
-  cl_mem m = env.buffer(v.size() * sizeof(int), v.data());
-  clSetKernelArg(scale, 0, sizeof m, &m);
+  WildAndScale k(env);
+  cl_kernel wild = k.wild, scale = k.scale;
+  cl_mem m = k.m;
+  std::vector<int>& v = k.v;
   size_t global = 64;
   cl_int err;
   // Both orders of the two queues: which one a pass over the queues meets first varies.
@@ -128,9 +139,6 @@ TEST(DeviceFaults, FaultTakenByAnotherQueueStillFailsTheFaultingDispatch) {
     clReleaseCommandQueue(a);
     clReleaseCommandQueue(b);
   }
-  clReleaseMemObject(m);
-  clReleaseKernel(wild);
-  clReleaseKernel(scale);
   expect_queue_usable(env);
 }
 
