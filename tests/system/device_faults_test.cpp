@@ -79,23 +79,20 @@ TEST(DeviceFaults, FaultAmongDispatchesInFlight) {
   Env env;
   ASSERT_TRUE(env.queue);
   WildAndScale k(env);
-  cl_kernel wild = k.wild, scale = k.scale;
-  cl_mem m = k.m;
-  std::vector<int>& v = k.v;
   size_t global = 64;
   cl_event before, faulting, after;
-  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, scale, 1, nullptr, &global, nullptr, 0, nullptr, &before), CL_SUCCESS);
-  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, wild, 1, nullptr, &global, nullptr, 0, nullptr, &faulting), CL_SUCCESS);
-  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, scale, 1, nullptr, &global, nullptr, 0, nullptr, &after), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k.scale, 1, nullptr, &global, nullptr, 0, nullptr, &before), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k.wild, 1, nullptr, &global, nullptr, 0, nullptr, &faulting), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k.scale, 1, nullptr, &global, nullptr, 0, nullptr, &after), CL_SUCCESS);
   clFinish(env.queue);
   EXPECT_EQ(env.final_status(faulting), CL_OUT_OF_RESOURCES);
   EXPECT_TRUE(env.noted("page fault (write) at address 0x7000000000"));
-  ASSERT_EQ(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, v.size() * sizeof(int), v.data(), 0, nullptr, nullptr),
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, k.m, CL_TRUE, 0, k.v.size() * sizeof(int), k.v.data(), 0, nullptr, nullptr),
             CL_SUCCESS);
   // A dispatch that reports success has run (one that reports an error may or may not have).
   const bool first = env.final_status(before) == CL_COMPLETE, last = env.final_status(after) == CL_COMPLETE;
-  if (first) EXPECT_GE(v[0], 3);
-  if (first && last) EXPECT_EQ(v[0], 9);
+  if (first) EXPECT_GE(k.v[0], 3);
+  if (first && last) EXPECT_EQ(k.v[0], 9);
   if (last) EXPECT_TRUE(first); // retired in order
   for (cl_event e : {before, faulting, after}) clReleaseEvent(e);
   expect_queue_usable(env);
@@ -108,9 +105,6 @@ TEST(DeviceFaults, FaultTakenByAnotherQueueStillFailsTheFaultingDispatch) {
   Env env;
   ASSERT_TRUE(env.queue);
   WildAndScale k(env);
-  cl_kernel wild = k.wild, scale = k.scale;
-  cl_mem m = k.m;
-  std::vector<int>& v = k.v;
   size_t global = 64;
   cl_int err;
   // Both orders of the two queues: which one a pass over the queues meets first varies.
@@ -120,9 +114,9 @@ TEST(DeviceFaults, FaultTakenByAnotherQueueStillFailsTheFaultingDispatch) {
     ASSERT_TRUE(a && b);
     cl_command_queue faulty = round % 2 ? a : b, other = round % 2 ? b : a;
     cl_event faulting, innocent;
-    ASSERT_EQ(clEnqueueNDRangeKernel(faulty, wild, 1, nullptr, &global, nullptr, 0, nullptr, &faulting),
+    ASSERT_EQ(clEnqueueNDRangeKernel(faulty, k.wild, 1, nullptr, &global, nullptr, 0, nullptr, &faulting),
               CL_SUCCESS);
-    ASSERT_EQ(clEnqueueNDRangeKernel(other, scale, 1, nullptr, &global, nullptr, 0, nullptr, &innocent),
+    ASSERT_EQ(clEnqueueNDRangeKernel(other, k.scale, 1, nullptr, &global, nullptr, 0, nullptr, &innocent),
               CL_SUCCESS);
     clFlush(faulty);
     clFlush(other);
@@ -130,9 +124,9 @@ TEST(DeviceFaults, FaultTakenByAnotherQueueStillFailsTheFaultingDispatch) {
     clFinish(faulty);
     EXPECT_EQ(env.final_status(faulting), CL_OUT_OF_RESOURCES) << "round " << round;
     if (env.final_status(innocent) == CL_COMPLETE) {
-      ASSERT_EQ(clEnqueueReadBuffer(other, m, CL_TRUE, 0, sizeof(int), v.data(), 0, nullptr, nullptr),
+      ASSERT_EQ(clEnqueueReadBuffer(other, k.m, CL_TRUE, 0, sizeof(int), k.v.data(), 0, nullptr, nullptr),
                 CL_SUCCESS);
-      EXPECT_EQ(v[0] % 3, 0) << "reported complete but did not run";
+      EXPECT_EQ(k.v[0] % 3, 0) << "reported complete but did not run";
     }
     clReleaseEvent(faulting);
     clReleaseEvent(innocent);
