@@ -307,9 +307,10 @@ uint64_t Executor::misaligned_address(const Wave& w, const Inst& in, uint64_t ad
   }
 }
 
-// The common case of the global segment: dword loads and stores whose every lane's access is
-// dword aligned and inside one page. One translation and relaxed word moves per lane instead
-// of the general path's splitting; anything else returns false before touching memory.
+// A global load whose lanes span pages (a gather), before the wave's turn ends: each page
+// translated once, each lane's line requested, and the host addresses kept for the load when
+// every lane fits the dword path (dword aligned, inside one page). False: not such a load, and
+// the wave's turn goes on.
 bool Executor::prefetch_gather(Wave& w, const Inst& in) {
   if (in.segment != Segment::Global || !cache_ ||
       (in.op != Op::load_b32 && in.op != Op::load_b64 && in.op != Op::load_b96 &&
@@ -393,6 +394,9 @@ bool Executor::prefetch_gather(Wave& w, const Inst& in) {
   return true;
 }
 
+// The common case of the global segment: dword loads and stores whose every lane's access is
+// dword aligned and inside one page. One translation and relaxed word moves per lane instead
+// of the general path's splitting; anything else returns false before touching memory.
 bool Executor::exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool saddr,
                                   uint64_t sbase) {
   const bool load = in.op == Op::load_b32 || in.op == Op::load_b64 || in.op == Op::load_b96 ||
