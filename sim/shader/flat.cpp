@@ -96,6 +96,25 @@ void move_coalesced(uint32_t* words, uint32_t* const* data, unsigned n, bool loa
         word(l * n + i).store(data[i][l], std::memory_order_relaxed);
 }
 
+// Every lane's address of a full row (`hi` null: a 32-bit offset from `sbase`), in loops
+// without exits, which the compiler vectorises; inactive lanes' VGPRs are read, not used.
+[[gnu::always_inline]] inline void row_addresses(uint64_t* addr, const uint32_t* lo,
+                                                 const uint32_t* hi, uint64_t sbase,
+                                                 uint64_t offset) {
+  if (!hi)
+    for (unsigned l = 0; l < kWaveSize; ++l) addr[l] = sbase + lo[l] + offset;
+  else
+    for (unsigned l = 0; l < kWaveSize; ++l)
+      addr[l] = (uint64_t(lo[l]) | uint64_t(hi[l]) << 32) + offset;
+}
+// Non-zero unless an access of `bytes` at `a` is dword aligned and inside one page. The low 12
+// bits decide: checked in 32-bit lanes with a signed compare, which baseline x86-64 (SSE2)
+// vectorises; its 64-bit forms ran lane by lane.
+[[gnu::always_inline]] inline uint32_t dword_misfit(uint64_t a, unsigned bytes) {
+  const auto low = int32_t(uint32_t(a) & 4095);
+  return uint32_t(low & 3) | uint32_t(low + int32_t(bytes) > 4096);
+}
+
 } // namespace
 
 // Private (scratch) memory is swizzled: dword k of a lane's private space lives at
@@ -348,20 +367,10 @@ bool Executor::prefetch_gather(Wave& w, const Inst& in) {
     for (unsigned h = 0; h < halves; ++h) {
       const uint32_t* lo = rows + h * w.half_stride;
       const uint32_t exec = uint32_t(mask >> (h * kWaveSize));
-      // Every lane's address and fit in loops without exits, which the compiler vectorises
-      // (inactive lanes' VGPRs are read but not used).
       uint64_t addr[kWaveSize];
-      if (saddr)
-        for (unsigned l = 0; l < kWaveSize; ++l) addr[l] = sbase + lo[l] + offset;
-      else
-        for (unsigned l = 0; l < kWaveSize; ++l)
-          addr[l] = (uint64_t(lo[l]) | uint64_t(lo[kWaveSize + l]) << 32) + offset;
-      // A full half checks in 32-bit lanes without a per-lane shift (vectorised); a partial
-      // one lane by lane in the loop below.
-      auto bad = [&](unsigned l) {
-        const auto low = int32_t(uint32_t(addr[l]) & 4095);
-        return uint32_t(low & 3) | uint32_t(low + int32_t(bytes) > 4096);
-      };
+      row_addresses(addr, lo, saddr ? nullptr : lo + kWaveSize, sbase, offset);
+      // A full half checks in one vectorised loop; a partial one lane by lane below.
+      auto bad = [&](unsigned l) { return dword_misfit(addr[l], bytes); };
       if (exec == ~0u)
         for (unsigned l = 0; l < kWaveSize; ++l) misfit |= bad(l);
       uint64_t page = ~uint64_t(0);
@@ -437,7 +446,6 @@ bool Executor::exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool s
     return (saddr ? sbase + lo[lane] : uint64_t(lo[lane]) | uint64_t(hi[lane]) << 32) + offset;
   };
   // Every lane dword-aligned and inside one page; a full wave checks without branches.
-  auto misfit = [&](uint64_t a) { return (a & 3) | uint64_t((a & 4095) + 4 * n > 4096); };
   bool one_page = exec == ~0u;
   if (one_page && n != 3 && contiguous_rows(lo, hi, n == 1 ? 2 : n == 2 ? 3 : 4)) {
     // A coalesced access (lane k at the first lane's address + k * 4n, the common case): one
@@ -459,19 +467,11 @@ bool Executor::exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool s
     }
   }
   if (one_page) {
-    // Separate loops without exits, which the compiler vectorises.
-    if (saddr)
-      for (unsigned lane = 0; lane < kWaveSize; ++lane) addr[lane] = sbase + lo[lane] + offset;
-    else
-      for (unsigned lane = 0; lane < kWaveSize; ++lane)
-        addr[lane] = (uint64_t(lo[lane]) | uint64_t(hi[lane]) << 32) + offset;
-    // The fit depends on the low 12 bits only: checked in 32-bit lanes with a signed compare,
-    // which baseline x86-64 (SSE2) vectorises; its 64-bit forms ran lane by lane.
+    row_addresses(addr, lo, hi, sbase, offset);
     uint32_t bad = 0;
     uint64_t differ = 0;
     for (unsigned lane = 0; lane < kWaveSize; ++lane) {
-      const auto low = int32_t(uint32_t(addr[lane]) & 4095);
-      bad |= uint32_t(low & 3) | uint32_t(low + int32_t(4 * n) > 4096);
+      bad |= dword_misfit(addr[lane], 4 * n);
       differ |= addr[lane] ^ addr[0];
     }
     if (bad) return false;
@@ -480,7 +480,7 @@ bool Executor::exec_global_dwords(Wave& w, const Inst& in, uint32_t exec, bool s
     for (uint32_t m = exec; m; m &= m - 1) {
       const unsigned lane = unsigned(std::countr_zero(m));
       addr[lane] = lane_address(lane);
-      if (misfit(addr[lane])) return false;
+      if (dword_misfit(addr[lane], 4 * n)) return false;
     }
   }
   uint32_t* data[4];
