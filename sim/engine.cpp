@@ -75,8 +75,9 @@ void Engine::poll_for_doorbell() {
 // An engine that keeps finding itself on the CPU of the thread that rings it moves to another
 // CPU the process may use. Sharing one, the two hand the core back and forth at every
 // submission and completion (two context switches, 3-4 us each in this paravirtualised guest),
-// and a kernel + clFinish round trip took 10 us instead of 2. The scheduler leaves the engine
-// where it moved it: each CPU then has one busy thread.
+// and a kernel + clFinish round trip took 8-10 us instead of 2. The engine's mask then stays
+// without that CPU: with it back, each futex wake-up of a sleeping engine could place it
+// beside its waker again (wake-affine), which kept the slow mode for part of most runs.
 void Engine::keep_off_ringer_cpu() {
   const int mine = sched_getcpu();
   if (mine < 0 || mine != ringer_cpu_.load(std::memory_order_relaxed)) {
@@ -90,15 +91,14 @@ void Engine::keep_off_ringer_cpu() {
   const auto now = std::chrono::steady_clock::now();
   if (now - last_move_ < kMinTimeBetweenMoves) return;
   last_move_ = now;
-  cpu_set_t allowed;
-  if (pthread_getaffinity_np(pthread_self(), sizeof allowed, &allowed) != 0 ||
-      CPU_COUNT(&allowed) < 2 || !CPU_ISSET(mine, &allowed))
-    return;
-  cpu_set_t others = allowed;
-  CPU_CLR(mine, &others);
-  // Leaving the mask moves the thread at once; the whole mask back keeps it where it landed.
-  if (pthread_setaffinity_np(pthread_self(), sizeof others, &others) == 0)
-    pthread_setaffinity_np(pthread_self(), sizeof allowed, &allowed);
+  cpu_set_t mask;
+  if (pthread_getaffinity_np(pthread_self(), sizeof mask, &mask) != 0) return;
+  // The CPU left out by the last move comes back: the ringer has moved off it.
+  if (excluded_cpu_ >= 0) CPU_SET(excluded_cpu_, &mask);
+  if (CPU_COUNT(&mask) < 2 || !CPU_ISSET(mine, &mask)) return;
+  CPU_CLR(mine, &mask);
+  if (pthread_setaffinity_np(pthread_self(), sizeof mask, &mask) != 0) return;
+  excluded_cpu_ = mine;
   moves_.fetch_add(1, std::memory_order_relaxed);
 }
 

@@ -59,6 +59,7 @@ private:
   std::atomic<int> ringer_cpu_ = -1; // the CPU of the last doorbell write
   unsigned shared_takes_ = 0;        // doorbells in a row taken on the ringer's CPU
   std::chrono::steady_clock::time_point last_move_{};
+  int excluded_cpu_ = -1;            // the CPU the last move took out of the thread's mask
   std::atomic<unsigned> moves_ = 0;
 };
 

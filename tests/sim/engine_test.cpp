@@ -1,6 +1,6 @@
 // The command processors' host-thread machinery (sim/engine.h): an engine that keeps taking
 // doorbells on the CPU of the thread that rings them moves to another CPU the process may use,
-// and leaves the process's CPUs as they were.
+// and keeps that CPU out of its mask until the ringer moves onto the engine's new CPU.
 #include "sim/engine.h"
 
 #include <gtest/gtest.h>
@@ -25,8 +25,12 @@ public:
 
 protected:
   void process(uint64_t wptr) override {
+    last_cpu.store(sched_getcpu(), std::memory_order_relaxed);
     done.store(wptr, std::memory_order_release);
   }
+
+public:
+  std::atomic<int> last_cpu{-1};
 };
 
 cpu_set_t one_cpu(int cpu) {
@@ -43,38 +47,84 @@ struct KeepAffinity {
   ~KeepAffinity() { pthread_setaffinity_np(pthread_self(), sizeof saved, &saved); }
 };
 
+// Rings once and waits (at most 10 s) for the engine to take it.
+void ring_and_wait(CountingEngine& engine, uint64_t& wptr) {
+  engine.ring(++wptr);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (engine.done.load(std::memory_order_acquire) < wptr) {
+    ASSERT_LT(std::chrono::steady_clock::now(), until) << "doorbell " << wptr << " not taken";
+    std::this_thread::yield();
+  }
+}
+
+// Puts the engine on `cpu`, the calling thread's only CPU (by the engine's own mask, which then
+// widens to `wide`: a thread stays where it runs when its mask grows), and rings until the
+// engine has moved once more than `moves_before`. On a loaded machine the scheduler may part
+// the two itself before the engine has seen enough doorbells there; that attempt proves
+// nothing, and the next one places them together again.
+void ring_until_moved(CountingEngine& engine, uint64_t& wptr, int cpu, const cpu_set_t& wide,
+                      unsigned moves_before) {
+  cpu_set_t pin = one_cpu(cpu);
+  ASSERT_EQ(pthread_setaffinity_np(pthread_self(), sizeof pin, &pin), 0);
+  for (int attempt = 0; attempt < 50 && engine.cpu_moves() == moves_before; ++attempt) {
+    ASSERT_EQ(pthread_setaffinity_np(engine.host_thread(), sizeof pin, &pin), 0);
+    ASSERT_EQ(pthread_setaffinity_np(engine.host_thread(), sizeof wide, &wide), 0);
+    for (int i = 0; i < 32 && engine.cpu_moves() == moves_before; ++i)
+      ASSERT_NO_FATAL_FAILURE(ring_and_wait(engine, wptr));
+  }
+  ASSERT_EQ(engine.cpu_moves(), moves_before + 1);
+}
+
+std::vector<int> cpus_of(const cpu_set_t& s) {
+  std::vector<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &s)) cpus.push_back(c);
+  return cpus;
+}
+
 TEST(Engine, MovesOffTheCpuOfTheThreadThatRingsIt) {
   KeepAffinity keep;
-  cpu_set_t allowed = keep.saved;
-  if (CPU_COUNT(&allowed) < 2) GTEST_SKIP() << "needs two CPUs";
-  int first = 0;
-  while (!CPU_ISSET(first, &allowed)) ++first;
+  const cpu_set_t allowed = keep.saved;
+  const std::vector<int> cpus = cpus_of(allowed);
+  if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
   CountingEngine engine;
   engine.start();
-  cpu_set_t pin = one_cpu(first);
-  ASSERT_EQ(pthread_setaffinity_np(pthread_self(), sizeof pin, &pin), 0);
-  // Each attempt puts the engine on the ringer's CPU (by its own mask, which then widens again:
-  // a thread stays where it runs when its mask grows) and rings until it moves. On a loaded
-  // machine the scheduler may part the two itself before the engine has seen enough doorbells
-  // there; that attempt proves nothing, and the next one places them together again.
   uint64_t wptr = 0;
-  for (int attempt = 0; attempt < 50 && engine.cpu_moves() == 0; ++attempt) {
-    ASSERT_EQ(pthread_setaffinity_np(engine.host_thread(), sizeof pin, &pin), 0);
-    ASSERT_EQ(pthread_setaffinity_np(engine.host_thread(), sizeof allowed, &allowed), 0);
-    for (int i = 0; i < 32 && engine.cpu_moves() == 0; ++i) {
-      engine.ring(++wptr);
-      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-      while (engine.done.load(std::memory_order_acquire) < wptr) {
-        ASSERT_LT(std::chrono::steady_clock::now(), until) << "doorbell " << wptr << " not taken";
-        std::this_thread::yield();
-      }
-    }
-  }
-  EXPECT_GE(engine.cpu_moves(), 1u);
-  // The move leaves the engine's mask as it was: the process's CPUs.
+  ASSERT_NO_FATAL_FAILURE(ring_until_moved(engine, wptr, cpus[0], allowed, 0));
+  // The move takes the ringer's CPU out of the engine's mask, and only that one.
+  cpu_set_t expected = allowed;
+  CPU_CLR(cpus[0], &expected);
   cpu_set_t now;
   ASSERT_EQ(pthread_getaffinity_np(engine.host_thread(), sizeof now, &now), 0);
-  EXPECT_TRUE(CPU_EQUAL(&now, &allowed));
+  EXPECT_TRUE(CPU_EQUAL(&now, &expected));
+  // Woken from its sleep by the ringer, as a futex wake-up that may place a thread beside its
+  // waker, the engine still runs elsewhere.
+  for (int i = 0; i < 50; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1)); // past the engine's polling
+    ASSERT_NO_FATAL_FAILURE(ring_and_wait(engine, wptr));
+    ASSERT_NE(engine.last_cpu.load(std::memory_order_relaxed), cpus[0]) << "doorbell " << wptr;
+  }
+}
+
+TEST(Engine, TheCpuLeftOutComesBackWhenTheRingerMovesOntoTheEngine) {
+  KeepAffinity keep;
+  const cpu_set_t allowed = keep.saved;
+  const std::vector<int> cpus = cpus_of(allowed);
+  if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
+  CountingEngine engine;
+  engine.start();
+  uint64_t wptr = 0;
+  ASSERT_NO_FATAL_FAILURE(ring_until_moved(engine, wptr, cpus[0], allowed, 0));
+  std::this_thread::sleep_for(std::chrono::milliseconds(25)); // past the time between moves
+  // The ringer follows the engine to the second CPU, inside the mask the engine now has.
+  cpu_set_t without_first = allowed;
+  CPU_CLR(cpus[0], &without_first);
+  ASSERT_NO_FATAL_FAILURE(ring_until_moved(engine, wptr, cpus[1], without_first, 1));
+  cpu_set_t expected = allowed;
+  CPU_CLR(cpus[1], &expected);
+  cpu_set_t now;
+  ASSERT_EQ(pthread_getaffinity_np(engine.host_thread(), sizeof now, &now), 0);
+  EXPECT_TRUE(CPU_EQUAL(&now, &expected));
 }
 
 TEST(Engine, StaysWhenTheProcessHasOneCpu) {
