@@ -82,21 +82,36 @@ std::vector<int> cpus_of(const cpu_set_t& s) {
   return cpus;
 }
 
-TEST(Engine, MovesOffTheCpuOfTheThreadThatRingsIt) {
+cpu_set_t without(cpu_set_t s, int cpu) {
+  CPU_CLR(cpu, &s);
+  return s;
+}
+
+bool engine_mask_is(CountingEngine& engine, const cpu_set_t& expected) {
+  cpu_set_t now;
+  return pthread_getaffinity_np(engine.host_thread(), sizeof now, &now) == 0 &&
+         CPU_EQUAL(&now, &expected);
+}
+
+// A started engine, the process's CPUs (two at least, else the test is skipped) and the calling
+// thread's mask restored at the end.
+class EngineMoves : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
+    engine.start();
+  }
   KeepAffinity keep;
   const cpu_set_t allowed = keep.saved;
   const std::vector<int> cpus = cpus_of(allowed);
-  if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
   CountingEngine engine;
-  engine.start();
   uint64_t wptr = 0;
+};
+
+TEST_F(EngineMoves, OffTheCpuOfTheThreadThatRingsIt) {
   ASSERT_NO_FATAL_FAILURE(ring_until_moved(engine, wptr, cpus[0], allowed, 0));
   // The move takes the ringer's CPU out of the engine's mask, and only that one.
-  cpu_set_t expected = allowed;
-  CPU_CLR(cpus[0], &expected);
-  cpu_set_t now;
-  ASSERT_EQ(pthread_getaffinity_np(engine.host_thread(), sizeof now, &now), 0);
-  EXPECT_TRUE(CPU_EQUAL(&now, &expected));
+  EXPECT_TRUE(engine_mask_is(engine, without(allowed, cpus[0])));
   // Woken from its sleep by the ringer, as a futex wake-up that may place a thread beside its
   // waker, the engine still runs elsewhere.
   for (int i = 0; i < 50; ++i) {
@@ -106,25 +121,12 @@ TEST(Engine, MovesOffTheCpuOfTheThreadThatRingsIt) {
   }
 }
 
-TEST(Engine, TheCpuLeftOutComesBackWhenTheRingerMovesOntoTheEngine) {
-  KeepAffinity keep;
-  const cpu_set_t allowed = keep.saved;
-  const std::vector<int> cpus = cpus_of(allowed);
-  if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
-  CountingEngine engine;
-  engine.start();
-  uint64_t wptr = 0;
+TEST_F(EngineMoves, TheCpuLeftOutComesBackWhenTheRingerMovesOntoTheEngine) {
   ASSERT_NO_FATAL_FAILURE(ring_until_moved(engine, wptr, cpus[0], allowed, 0));
   std::this_thread::sleep_for(std::chrono::milliseconds(25)); // past the time between moves
   // The ringer follows the engine to the second CPU, inside the mask the engine now has.
-  cpu_set_t without_first = allowed;
-  CPU_CLR(cpus[0], &without_first);
-  ASSERT_NO_FATAL_FAILURE(ring_until_moved(engine, wptr, cpus[1], without_first, 1));
-  cpu_set_t expected = allowed;
-  CPU_CLR(cpus[1], &expected);
-  cpu_set_t now;
-  ASSERT_EQ(pthread_getaffinity_np(engine.host_thread(), sizeof now, &now), 0);
-  EXPECT_TRUE(CPU_EQUAL(&now, &expected));
+  ASSERT_NO_FATAL_FAILURE(ring_until_moved(engine, wptr, cpus[1], without(allowed, cpus[0]), 1));
+  EXPECT_TRUE(engine_mask_is(engine, without(allowed, cpus[1])));
 }
 
 TEST(Engine, StaysWhenTheProcessHasOneCpu) {
