@@ -122,7 +122,7 @@ struct _cl_command_queue : amcl::rt::ObjectHeader {
     const uint64_t* times = nullptr;
     uint64_t kernarg_start = 0; // where its slot starts in the ring's running byte count
   };
-  // Guards `pending`, `running`, `in_flight`, `retiring`, `failed_through` and `in_active`
+  // Guards `pending`, `running`, `in_flight`, `retiring` and `in_active`
   // (runtime/scheduler.cpp). Taken after the scheduler's global lock, never before it.
   amcl::rt::QueueMutex sched;
   // In the scheduler's set of active queues (written under both locks, read under either).
@@ -146,16 +146,15 @@ struct _cl_command_queue : amcl::rt::ObjectHeader {
   amcl::rt::RingQueue<Command> pending;
   bool running = false;
   // Dispatches on the device, oldest first, with the timeline value that completes each; one
-  // thread at a time retires the oldest (`retiring`). After a device error every dispatch that
-  // was in flight with it fails too (up to `failed_through`): the device cannot tell which of
-  // them faulted.
+  // thread at a time retires the oldest (`retiring`). A device error fails every dispatch that
+  // was on the card with it, each when its own wait hears of it (am::Device::judge_faults): the
+  // interrupt does not say which of them faulted.
   struct InFlight {
     Command cmd;
     Submitted at;
   };
   amcl::rt::RingQueue<InFlight> in_flight;
   bool retiring = false;
-  uint64_t failed_through = 0;
 };
 
 struct _cl_mem : amcl::rt::ObjectHeader {

@@ -487,8 +487,9 @@ bool retire_oldest(cl_command_queue q, Lock& held, QueueLock& qs, Due& due, bool
     if (ended || q->in_flight.empty() || q->retiring || q->in_flight.front().at.done != done)
       return true; // look again
   }
-  // A fault the wait reports is blamed on the oldest and fails the others in flight with it
-  // (failed_through), as one by one, where the first wait found the fault on the IH ring.
+  // A fault the wait for the run's last dispatch reports fails the whole run: the device judges
+  // a timeline value, not each dispatch before it. Dispatches after the run get their own
+  // verdicts from their own waits (am::Device marks what was on the card with a fault).
   const size_t count = finished_run(q, dev, false);
   const uint64_t last = q->in_flight[count - 1].at.done;
   q->retiring = true; // the front `count` entries are this thread's until they are popped
@@ -510,11 +511,9 @@ bool retire_oldest(cl_command_queue q, Lock& held, QueueLock& qs, Due& due, bool
   held.lock();
   qs.lock();
   q->retiring = false;
-  if (status != CL_COMPLETE) q->failed_through = q->in_flight.back().at.done;
   for (size_t i = 0; i < count; ++i) {
     const _cl_command_queue::Submitted at = q->in_flight.front().at;
-    cl_int own = i == 0 ? status : CL_COMPLETE;
-    if (own == CL_COMPLETE && at.done <= q->failed_through) own = CL_OUT_OF_RESOURCES;
+    const cl_int own = i == 0 || status == CL_COMPLETE ? status : CL_OUT_OF_RESOURCES;
     // Completed in its slot, then the slot is emptied (a move out cost one more).
     _cl_command_queue::Command& cmd = q->in_flight.front().cmd;
     if (own == CL_COMPLETE && at.times && cmd.event) {
@@ -599,19 +598,16 @@ bool retire_plain(cl_command_queue q, QueueLock& qs) {
   thread_local std::vector<Launch> launches;
   for (size_t i = 0; i < count; ++i) launches.push_back(std::move(q->in_flight[i].cmd.launch));
   qs.unlock();
-  bool failed = false;
   try {
     dev.wait(am::Engine::Compute, last); // finished: this only reports faults and hangs
   } catch (const am::DeviceError& e) {
     report_failure(q, e);
-    failed = true;
   } catch (const std::exception&) {
-    failed = true;
+    // Nobody hears these dispatches' status; later ones have their own waits.
   }
   release_launches(launches);
   qs.lock();
   q->retiring = false;
-  if (failed) q->failed_through = q->in_flight.back().at.done;
   for (size_t i = 0; i < count; ++i) q->in_flight.pop_front(); // nobody hears their status
   return true;
 }

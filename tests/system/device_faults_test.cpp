@@ -2,7 +2,10 @@
 // context's notify callback gets a readable message, and the same queue keeps working.
 #include "cl_helpers.h"
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 using amcl_test::Env;
 
@@ -134,6 +137,80 @@ TEST(DeviceFaults, FaultTakenByAnotherQueueStillFailsTheFaultingDispatch) {
     clReleaseCommandQueue(b);
   }
   expect_queue_usable(env);
+}
+
+// The context's callback hears of a fault while the retiring thread has let go of the queue:
+// a dispatch another thread enqueues then reaches the card after the fault was taken, so it
+// did not run beside the faulting one and must complete (it failed when the retiring thread
+// failed everything in flight on its queue once it came back).
+struct HoldTheFailureOpen {
+  cl_command_queue queue = nullptr;
+  cl_kernel scale = nullptr;
+  cl_event late = nullptr;
+  std::atomic<int> calls{0};
+  static void CL_CALLBACK notify(const char*, const void*, size_t, void* self) {
+    auto* h = static_cast<HoldTheFailureOpen*>(self);
+    if (h->calls++ != 0) return;
+    size_t global = 64;
+    std::thread other([&] {
+      clEnqueueNDRangeKernel(h->queue, h->scale, 1, nullptr, &global, nullptr, 0, nullptr,
+                             &h->late);
+      clFlush(h->queue);
+    });
+    other.join();
+    // Until it is on its way to the card, and a while for its submission to be recorded.
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    cl_int status = CL_QUEUED;
+    while (h->late && std::chrono::steady_clock::now() < until &&
+           clGetEventInfo(h->late, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                          nullptr) == CL_SUCCESS &&
+           status > CL_RUNNING)
+      std::this_thread::yield();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+};
+
+TEST(DeviceFaults, DispatchEnqueuedAfterTheFaultWasTakenCompletes) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  HoldTheFailureOpen hold;
+  cl_int err;
+  cl_context context =
+      clCreateContext(nullptr, 1, &env.device, &HoldTheFailureOpen::notify, &hold, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  hold.queue = clCreateCommandQueueWithProperties(context, env.device, nullptr, &err);
+  const char* src = "__kernel void wild(ulong a) { *(__global int*)a = 42; }\n"
+                    "__kernel void scale(__global int* p) { p[get_global_id(0)] *= 3; }";
+  cl_program program = clCreateProgramWithSource(context, 1, &src, nullptr, &err);
+  ASSERT_EQ(clBuildProgram(program, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS);
+  cl_kernel wild = clCreateKernel(program, "wild", &err);
+  hold.scale = clCreateKernel(program, "scale", &err);
+  std::vector<int> v(64, 1);
+  cl_mem m = amcl_test::make_buffer(context, v.size() * sizeof(int), v.data());
+  const cl_ulong bad = 0x7000000000ull; // inside the 512 GiB VA, never mapped
+  clSetKernelArg(wild, 0, sizeof bad, &bad);
+  clSetKernelArg(hold.scale, 0, sizeof m, &m);
+  size_t global = 64;
+  cl_event faulting;
+  ASSERT_EQ(
+      clEnqueueNDRangeKernel(hold.queue, wild, 1, nullptr, &global, nullptr, 0, nullptr, &faulting),
+      CL_SUCCESS);
+  EXPECT_EQ(env.final_status(faulting), CL_OUT_OF_RESOURCES);
+  ASSERT_EQ(hold.calls.load(), 1);
+  ASSERT_TRUE(hold.late);
+  EXPECT_EQ(env.final_status(hold.late), CL_COMPLETE);
+  ASSERT_EQ(
+      clEnqueueReadBuffer(hold.queue, m, CL_TRUE, 0, sizeof(int), v.data(), 0, nullptr, nullptr),
+      CL_SUCCESS);
+  EXPECT_EQ(v[0], 3);
+  clReleaseEvent(hold.late);
+  clReleaseEvent(faulting);
+  clReleaseMemObject(m);
+  clReleaseKernel(hold.scale);
+  clReleaseKernel(wild);
+  clReleaseProgram(program);
+  clReleaseCommandQueue(hold.queue);
+  clReleaseContext(context);
 }
 
 TEST(DeviceFaults, ReadOfFreedBuffer) {
