@@ -264,8 +264,13 @@ void Device::judge_faults(Engine e, uint64_t value) {
       const uint64_t issued = submitted(k);
       if (issued <= t.clean) continue;
       t.faulted.push_back({t.clean + 1, issued, msg, faults.front().wave});
-      // Waits for values this old are long over; an unbounded list would cost every wait.
-      if (t.faulted.size() > 64) t.faulted.pop_front();
+      // An unbounded list would cost every wait. The oldest two ranges become one rather than
+      // the oldest going: a value in it may not have been waited for yet, and must still fail
+      // (so may the clean values between the two, if waited for again: over-broad, never silent).
+      if (t.faulted.size() > 64) {
+        t.faulted[1].first = std::min(t.faulted[1].first, t.faulted[0].first);
+        t.faulted.pop_front();
+      }
     }
   }
   Timeline& t = timeline(e);

@@ -59,3 +59,24 @@ TEST_P(AmDevice, EndOfPipeAndTrapInterruptsAreRaisedOnlyWhileEnabled) {
   EXPECT_TRUE(eventually([&] { return gpu->suppressed_interrupts() == suppressed + 2; }));
   EXPECT_EQ(gpu->ih().posted(), posted);
 }
+
+// The driver keeps a bounded list of the timeline ranges faults left unaccounted for. A value in
+// the oldest range must still fail when it is waited for after many later faults: the list
+// merges its oldest ranges instead of forgetting them.
+TEST_P(AmDevice, AValueAFaultLeftUnaccountedForFailsAfterManyLaterFaults) {
+  auto gpu = card();
+  am::Device dev(gpu);
+  am::Allocation vram = dev.alloc_vram(4096);
+  am::SdmaBuilder bad, good;
+  bad.copy_linear(vram.va, 0x6000000000ull, 256); // source never mapped
+  good.const_fill(vram.va, 0xdeadbeef, 64);
+  const uint64_t first_fault = dev.submit_sdma(bad); // nobody waits for it yet
+  // The next wait takes the fault off the IH ring and fails; a clean wait after it moves the
+  // driver's clean mark past the faulting value.
+  EXPECT_THROW(dev.wait(am::Engine::Sdma, dev.submit_sdma(good)), am::DeviceError);
+  dev.wait(am::Engine::Sdma, dev.submit_sdma(good));
+  for (int i = 0; i < 100; ++i)
+    EXPECT_THROW(dev.wait(am::Engine::Sdma, dev.submit_sdma(bad)), am::DeviceError) << i;
+  EXPECT_THROW(dev.wait(am::Engine::Sdma, first_fault), am::DeviceError);
+  dev.free(vram);
+}
