@@ -54,8 +54,14 @@ uint64_t Executor::run(Wave& w, uint64_t& lane_instructions, uint64_t budget) {
   uint64_t count = 0;
   budget_ = budget;
   ready_gather_ = nullptr;
+  // The instruction run last and where it ends: a wave that falls through takes its link.
+  const Program::Node* last = nullptr;
+  uint64_t last_end = ~uint64_t(0);
   while (!w.done && !w.at_barrier && count < budget_) {
-    const Inst& in = program_.at(w.pc, memory_);
+    const uint64_t pc = w.pc;
+    const Program::Node* node =
+        pc == last_end ? &program_.next(*last, pc, memory_) : &program_.node_at(pc, memory_);
+    const Inst& in = node->inst;
     if (gather_yield_ && in.format == Format::FLAT) {
       if (w.prefetched_pc == w.pc) {
         w.prefetched_pc = ~uint64_t(0); // its lines were requested: it runs now
@@ -78,6 +84,8 @@ uint64_t Executor::run(Wave& w, uint64_t& lane_instructions, uint64_t budget) {
     else
       step(w, in);
     ready_gather_ = nullptr;
+    last = node;
+    last_end = pc + in.size;
     // Checking the abort flag every 64K instructions keeps it off the hot path.
     if ((++count & 0xffff) == 0) {
       if (abort_ && abort_->load(std::memory_order_relaxed))

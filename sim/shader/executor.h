@@ -47,15 +47,35 @@ public:
   ~Program();
   Program(const Program&) = delete;
   Program& operator=(const Program&) = delete;
+  // A decoded instruction and the one after it in memory (at its pc + size), linked when a
+  // wave first falls through to it: the wave loop then walks straight-line code without the
+  // index's two dependent loads, which missed the host's L1 under a gather's traffic. The
+  // link is set once (by any thread; all would store the same node) and never changes.
+  struct Node {
+    explicit Node(const Inst& i) : inst(i) {}
+    Inst inst;
+    mutable std::atomic<const Node*> next{nullptr};
+  };
   // The instruction at `pc`, decoded through `memory` (the calling thread's port) when no
   // thread has decoded it yet. Inline: called once per executed instruction.
-  const Inst& at(uint64_t pc, MemoryPort& memory) {
+  const Node& node_at(uint64_t pc, MemoryPort& memory) {
+    // A pc that is not a multiple of 4 goes to decode_at's fault, not to its dword's slot.
     const uint64_t slot = (pc - base_) / 4;
-    if (pc >= base_ && slot < kMaxIndexed) [[likely]]
+    if (pc >= base_ && slot < kMaxIndexed && (pc & 3) == 0) [[likely]]
       if (const auto* chunk = chunks_[slot / kChunk].load(std::memory_order_acquire)) [[likely]]
-        if (const Inst* in = chunk[slot % kChunk].load(std::memory_order_acquire)) [[likely]]
-          return *in;
+        if (const Node* n = chunk[slot % kChunk].load(std::memory_order_acquire)) [[likely]]
+          return *n;
     return decode_at(pc, memory);
+  }
+  const Inst& at(uint64_t pc, MemoryPort& memory) { return node_at(pc, memory).inst; }
+  // The instruction after `node`, which is at `pc` (node's pc + its size): node's link, set
+  // here on first use. Only when a wave is about to run it: past s_endpgm may lie no code.
+  const Node& next(const Node& node, uint64_t pc, MemoryPort& memory) {
+    if (const Node* n = node.next.load(std::memory_order_acquire)) [[likely]]
+      return *n;
+    const Node& n = node_at(pc, memory);
+    node.next.store(&n, std::memory_order_release);
+    return n;
   }
   // Through the port the program was made or last revalidated with (one thread's use).
   const Inst& at(uint64_t pc) { return at(pc, *memory_); }
@@ -72,8 +92,8 @@ public:
 private:
   static constexpr uint64_t kMaxIndexed = 1u << 20; // 4 MiB of code
   static constexpr uint64_t kChunk = 1024;          // index slots allocated together
-  using Slot = std::atomic<const Inst*>;
-  const Inst& decode_at(uint64_t pc, MemoryPort& memory);
+  using Slot = std::atomic<const Node*>;
+  const Node& decode_at(uint64_t pc, MemoryPort& memory);
   void snapshot_dword(uint64_t va, MemoryPort& memory);
   MemoryPort* memory_;
   uint64_t base_;
@@ -88,8 +108,8 @@ private:
   // dword offset from base_ -> its instruction, or null: chunks of kChunk slots.
   std::array<std::atomic<Slot*>, kMaxIndexed / kChunk> chunks_{};
   std::vector<std::unique_ptr<Slot[]>> owned_chunks_;
-  std::deque<Inst> insts_; // stable addresses while growing
-  std::unordered_map<uint64_t, Inst> far_;
+  std::deque<Node> insts_; // stable addresses while growing
+  std::unordered_map<uint64_t, Node> far_;
 };
 
 // "0x<hex>", for fault messages.
@@ -141,7 +161,8 @@ private:
   void exec_salu(Wave& w, const Inst& in);
   bool exec_salu_float(Wave& w, const Inst& in);
   bool exec_salu_extra(Wave& w, const Inst& in);
-  void exec_barrier(Wave& w, const Inst& in); // gfx12's s_barrier_signal{_isfirst}, s_get_barrier_state
+  void exec_barrier(Wave& w,
+                    const Inst& in); // gfx12's s_barrier_signal{_isfirst}, s_get_barrier_state
   bool exec_sopp_extra(Wave& w, const Inst& in);
   void exec_sopp(Wave& w, const Inst& in);
   void exec_smem(Wave& w, const Inst& in);
@@ -259,8 +280,10 @@ private:
     return uint64_t(a) + bytes <= lds_.size() ? &lds_[a] : nullptr;
   }
   void lds_load(const Wave& w, const Inst& in, uint32_t a, void* v, unsigned bytes) {
-    if (uint8_t* p = lds_at(w, in, a, bytes)) std::memcpy(v, p, bytes);
-    else std::memset(v, 0, bytes);
+    if (uint8_t* p = lds_at(w, in, a, bytes))
+      std::memcpy(v, p, bytes);
+    else
+      std::memset(v, 0, bytes);
   }
   void lds_store(const Wave& w, const Inst& in, uint32_t a, const void* v, unsigned bytes) {
     if (uint8_t* p = lds_at(w, in, a, bytes)) std::memcpy(p, v, bytes);
@@ -276,7 +299,8 @@ private:
   // A page of global memory for an access (flat.cpp's row paths): through the translation
   // cache inline when memory_ is one (a dispatch's), else the port's virtual call.
   uint8_t* page_of(uint64_t page_va, bool write) {
-    return cache_ ? cache_->translate(page_va, 4096, write) : memory_.translate(page_va, 4096, write);
+    return cache_ ? cache_->translate(page_va, 4096, write)
+                  : memory_.translate(page_va, 4096, write);
   }
 
   Program& program_;

@@ -44,7 +44,7 @@ void Program::snapshot_dword(uint64_t va, MemoryPort& memory) {
   it->second.hi = std::max(it->second.hi, off + 4);
 }
 
-const Inst& Program::decode_at(uint64_t pc, MemoryPort& memory) {
+const Program::Node& Program::decode_at(uint64_t pc, MemoryPort& memory) {
   if (pc & 3) throw ShaderFault("misaligned program counter " + hex(pc));
   const uint64_t slot = (pc - base_) / 4;
   const bool indexed = pc >= base_ && slot < kMaxIndexed;
@@ -52,7 +52,7 @@ const Inst& Program::decode_at(uint64_t pc, MemoryPort& memory) {
   // Another worker may have decoded it while this one waited.
   Slot* chunk = indexed ? chunks_[slot / kChunk].load(std::memory_order_relaxed) : nullptr;
   if (chunk)
-    if (const Inst* in = chunk[slot % kChunk].load(std::memory_order_relaxed)) return *in;
+    if (const Node* n = chunk[slot % kChunk].load(std::memory_order_relaxed)) return *n;
   if (!indexed)
     if (auto it = far_.find(pc); it != far_.end()) return it->second;
   // An instruction is at most 3 dwords (64-bit encoding + literal); read what is mapped.
@@ -70,13 +70,13 @@ const Inst& Program::decode_at(uint64_t pc, MemoryPort& memory) {
   std::string why;
   auto inst = decode(std::span<const uint32_t>(words, n), gfx_, &why);
   if (!inst) throw ShaderFault(why + " at pc " + hex(pc));
-  if (!indexed) return far_.emplace(pc, *inst).first->second; // before the entry or far away
+  if (!indexed) return far_.try_emplace(pc, *inst).first->second; // before the entry or far away
   if (!chunk) {
     owned_chunks_.push_back(std::make_unique<Slot[]>(kChunk));
     chunk = owned_chunks_.back().get();
     chunks_[slot / kChunk].store(chunk, std::memory_order_release);
   }
-  insts_.push_back(*inst);
+  insts_.emplace_back(*inst);
   // Published after it is complete: lookups on other threads take no lock.
   chunk[slot % kChunk].store(&insts_.back(), std::memory_order_release);
   return insts_.back();
