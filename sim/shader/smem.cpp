@@ -5,6 +5,7 @@
 // opcode is a fault that names it.
 #include "executor.h"
 
+#include <array>
 #include <atomic>
 #include <cstdio>
 
@@ -53,9 +54,46 @@ bool is_load(Op op) {
   }
 }
 
+// Dwords of the plain loads through a 64-bit address (s_load_b32..b512), 0 for the rest.
+constexpr auto kPlainLoadDwords = [] {
+  std::array<uint8_t, size_t(Op::kCount)> t{};
+  t[size_t(Op::s_load_b32)] = 1;
+  t[size_t(Op::s_load_b64)] = 2;
+  t[size_t(Op::s_load_b96)] = 3;
+  t[size_t(Op::s_load_b128)] = 4;
+  t[size_t(Op::s_load_b256)] = 8;
+  t[size_t(Op::s_load_b512)] = 16;
+  return t;
+}();
+
 } // namespace
 
 void Executor::exec_smem(Wave& w, const Inst& in) {
+  // First the kernel's argument and descriptor loads (a short kernel has several a wave):
+  // dwords inside one page, with none of the general path's opcode tests (about a third of
+  // its host instructions). The same address, translation and relaxed reads as below.
+  if (const unsigned n = kPlainLoadDwords[size_t(in.op)]; n && in.dst + n <= 106) [[likely]] {
+    int64_t off = in.imm;
+    if (in.soffset != src::kNull) off += sread(w, in, in.soffset);
+    const uint64_t base =
+        (uint64_t(w.sgpr[in.src[0]]) | uint64_t(w.sgpr[in.src[0] + 1]) << 32) & 0xffffffffffffull;
+    const uint64_t at = (base + uint64_t(off & ~int64_t(3))) & ~3ull;
+    if ((at & 4095) + 4 * n <= 4096) [[likely]] {
+      const uint8_t* p;
+      try {
+        p = page_of(at & ~uint64_t(4095), false) + (at & 4095);
+      } catch (const MemoryFault& f) {
+        throw ShaderFault(std::string(f.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) +
+                              ")",
+                          f.address, false);
+      }
+      for (unsigned i = 0; i < n; ++i)
+        w.sgpr[in.dst + i] =
+            std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(const_cast<uint8_t*>(p + 4 * i)))
+                .load(std::memory_order_relaxed);
+      return;
+    }
+  }
   switch (in.op) {
   case Op::s_dcache_inv:
   case Op::s_gl1_inv:
@@ -116,9 +154,9 @@ void Executor::exec_smem(Wave& w, const Inst& in) {
         // kernel has several of these per wave.
         const uint8_t* p = page_of(at & ~uint64_t(4095), false) + (at & 4095);
         for (unsigned i = 0; i < n; ++i)
-          w.sgpr[in.dst + i] =
-              std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(const_cast<uint8_t*>(p + 4 * i)))
-                  .load(std::memory_order_relaxed);
+          w.sgpr[in.dst + i] = std::atomic_ref<uint32_t>(
+                                   *reinterpret_cast<uint32_t*>(const_cast<uint8_t*>(p + 4 * i)))
+                                   .load(std::memory_order_relaxed);
         return;
       }
       memory_.read(at, &w.sgpr[in.dst], a.bytes);
