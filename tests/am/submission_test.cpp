@@ -49,6 +49,17 @@ TEST_P(AmDevice, WorkLostInAQueueResetReportsAnError) {
   dev.free(mem);
 }
 
+// The hang limit is for the user's work: the boot's own submissions (the clock calibration)
+// wait longer, or a host that leaves the emulated MEC unscheduled for the limit fails the boot.
+// Under 1 ms, any descheduling of the MEC during a calibration sample would.
+TEST_P(AmDevice, TheBootDoesNotTakeTheHangLimit) {
+  const HangLimit limit("1");
+  for (int i = 0; i < 3; ++i) {
+    am::Device dev(card());
+    EXPECT_EQ(dev.hang_timeout(), std::chrono::milliseconds(1));
+  }
+}
+
 // A kernel queue may write the MEC's own control register (SET_UCONFIG_REG reaches
 // CP_MEC_RS64_CNTL, in the UCONFIG window): a stream that clears the pipes' ACTIVE bits stops the
 // MEC under its own queue. The hang's reset must start the MEC again, or every later submission
