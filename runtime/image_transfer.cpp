@@ -1,6 +1,7 @@
 #include "image_transfer.h"
 
 #include "hold.h"
+#include "host_copy.h"
 #include "image.h"
 #include "scheduler.h"
 #include "staging.h"
@@ -111,7 +112,7 @@ void* take_map_copy(cl_mem image, size_t& bytes) {
       return c->spare_map.release();
     }
   }
-  return std::malloc(bytes);
+  return alloc_host_copy(bytes);
 }
 
 void retire_map_copy(cl_mem image) {

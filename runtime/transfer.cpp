@@ -1,6 +1,7 @@
 #include "transfer.h"
 
 #include "hold.h"
+#include "host_copy.h"
 #include "image.h"
 #include "image_transfer.h"
 #include "scheduler.h"
@@ -180,7 +181,8 @@ Mapped enqueue_map_buffer(cl_command_queue q, cl_mem m, cl_map_flags flags, size
                           size_t size, const cl_event* waits, cl_uint nwait, bool blocking) {
   // USE_HOST_PTR buffers map onto the application's own memory; others get a host copy.
   const bool owned = m->host_ptr == nullptr;
-  uint8_t* ptr = owned ? static_cast<uint8_t*>(std::malloc(size))
+  size_t copy_bytes = size;
+  uint8_t* ptr = owned ? static_cast<uint8_t*>(alloc_host_copy(copy_bytes))
                        : static_cast<uint8_t*>(m->host_ptr) + offset;
   if (!ptr) throw ClError{CL_OUT_OF_HOST_MEMORY, ""};
   {
