@@ -4,9 +4,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
 #include <cstdio>
+#include <iterator>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 namespace sim {
@@ -53,6 +54,38 @@ uint32_t SdmaEngine::ring_dword(uint64_t byte_index) {
   return v;
 }
 
+void SdmaEngine::ring_read(uint64_t byte_index, uint32_t* out, uint32_t dwords) {
+  while (dwords) { // to the ring's end, then from its beginning
+    const uint64_t at = byte_index % ring_bytes_;
+    const uint32_t here = uint32_t(std::min<uint64_t>(dwords, (ring_bytes_ - at) / 4));
+    dev_.gmc().read(ring_va_ + at, out, 4ull * here);
+    out += here, dwords -= here, byte_index += 4ull * here;
+  }
+}
+
+uint32_t SdmaEngine::fixed_dwords(uint32_t header) {
+  switch (sdma::header_op(header)) {
+  case sdma::OP_COPY:
+    return sdma::header_sub_op(header) == sdma::SUBOP_COPY_LINEAR_SUB_WIND
+               ? sdma::kCopySubWindowDwords
+               : sdma::kCopyLinearDwords;
+  case sdma::OP_WRITE:
+    return sdma::kWriteHeaderDwords; // its data follow
+  case sdma::OP_POLL_REGMEM:
+    return sdma::kPollRegmemDwords;
+  case sdma::OP_CONST_FILL:
+    return sdma::kConstFillDwords;
+  case sdma::OP_FENCE:
+    return sdma::kFenceDwords;
+  case sdma::OP_TRAP:
+    return sdma::kTrapDwords;
+  case sdma::OP_TIMESTAMP:
+    return sdma::kTimestampDwords;
+  default:
+    return 1;
+  }
+}
+
 void SdmaEngine::process(uint64_t wptr) {
   std::lock_guard lock(ring_mutex_);
   if (!enabled_ || stale_doorbell()) return;
@@ -88,30 +121,46 @@ void SdmaEngine::process(uint64_t wptr) {
 uint32_t SdmaEngine::packet_dwords(uint64_t at) {
   const uint32_t header = ring_dword(at);
   switch (sdma::header_op(header)) {
-  case sdma::OP_NOP: return 1 + sdma::nop_count(header);
+  case sdma::OP_NOP:
+    return 1 + sdma::nop_count(header);
   case sdma::OP_COPY:
-    return sdma::header_sub_op(header) == sdma::SUBOP_COPY_LINEAR_SUB_WIND ? sdma::kCopySubWindowDwords
-                                                                          : sdma::kCopyLinearDwords;
-  case sdma::OP_WRITE: return sdma::kWriteHeaderDwords + sdma::write_count(ring_dword(at + 12));
-  case sdma::OP_POLL_REGMEM: return sdma::kPollRegmemDwords;
-  case sdma::OP_CONST_FILL: return sdma::kConstFillDwords;
-  case sdma::OP_FENCE: return sdma::kFenceDwords;
-  case sdma::OP_TRAP: return sdma::kTrapDwords;
-  case sdma::OP_TIMESTAMP: return sdma::kTimestampDwords;
-  default: throw PacketError("unknown SDMA opcode");
+    return sdma::header_sub_op(header) == sdma::SUBOP_COPY_LINEAR_SUB_WIND
+               ? sdma::kCopySubWindowDwords
+               : sdma::kCopyLinearDwords;
+  case sdma::OP_WRITE:
+    return sdma::kWriteHeaderDwords + sdma::write_count(ring_dword(at + 12));
+  case sdma::OP_POLL_REGMEM:
+    return sdma::kPollRegmemDwords;
+  case sdma::OP_CONST_FILL:
+    return sdma::kConstFillDwords;
+  case sdma::OP_FENCE:
+    return sdma::kFenceDwords;
+  case sdma::OP_TRAP:
+    return sdma::kTrapDwords;
+  case sdma::OP_TIMESTAMP:
+    return sdma::kTimestampDwords;
+  default:
+    throw PacketError("unknown SDMA opcode");
   }
 }
 
 uint32_t SdmaEngine::execute(uint64_t at) {
-  auto dw = [&](unsigned i) { return ring_dword(at + 4ull * i); };
+  // The header, then the rest of the packet's fixed part in one read (two across the ring's
+  // end): a translated read per dword was a tenth of cl_copy_images' process time.
+  uint32_t packet[sdma::kCopySubWindowDwords];
+  packet[0] = ring_dword(at);
+  const uint32_t fixed = std::min<uint32_t>(fixed_dwords(packet[0]), std::size(packet));
+  ring_read(at + 4, packet + 1, fixed - 1);
+  auto dw = [&](unsigned i) { return i < fixed ? packet[i] : ring_dword(at + 4ull * i); };
   auto addr = [&](unsigned lo) { return uint64_t(dw(lo)) | (uint64_t(dw(lo + 1)) << 32); };
   Gmc& gmc = dev_.gmc();
   const uint32_t header = dw(0);
   switch (sdma::header_op(header)) {
-  case sdma::OP_NOP: return 1 + sdma::nop_count(header);
+  case sdma::OP_NOP:
+    return 1 + sdma::nop_count(header);
   case sdma::OP_COPY: {
     if (sdma::header_sub_op(header) == sdma::SUBOP_COPY_LINEAR_SUB_WIND) {
-      copy_sub_window(at, header);
+      copy_sub_window(packet);
       return sdma::kCopySubWindowDwords;
     }
     if (sdma::header_sub_op(header) != sdma::SUBOP_COPY_LINEAR)
@@ -134,7 +183,8 @@ uint32_t SdmaEngine::execute(uint64_t at) {
     return sdma::kConstFillDwords;
   }
   case sdma::OP_WRITE: {
-    if (sdma::header_sub_op(header) != sdma::SUBOP_WRITE_LINEAR) throw PacketError("WRITE sub-op not modelled");
+    if (sdma::header_sub_op(header) != sdma::SUBOP_WRITE_LINEAR)
+      throw PacketError("WRITE sub-op not modelled");
     const uint64_t dst = addr(1);
     const uint32_t n = sdma::write_count(dw(3));
     if (dst & 3) throw PacketError("WRITE address must be dword aligned");
@@ -193,8 +243,10 @@ void SdmaEngine::poll_regmem(uint64_t at, uint32_t header) {
   if (va & 3) throw PacketError("POLL_REGMEM address must be dword aligned");
   for (;;) {
     uint32_t v;
-    if (memory) dev_.gmc().read(va, &v, 4);
-    else v = dev_.reg_read(uint32_t(va >> 2));
+    if (memory)
+      dev_.gmc().read(va, &v, 4);
+    else
+      v = dev_.reg_read(uint32_t(va >> 2));
     v &= mask;
     const bool ok = func == 0 || (func == 1 && v < reference) || (func == 2 && v <= reference) ||
                     (func == 3 && v == reference) || (func == 4 && v != reference) ||
@@ -205,8 +257,9 @@ void SdmaEngine::poll_regmem(uint64_t at, uint32_t header) {
 }
 
 // COPY_LINEAR_SUB_WINDOW: a box of elements between two linear surfaces, row by row.
-void SdmaEngine::copy_sub_window(uint64_t at, uint32_t header) {
-  auto dw = [&](unsigned i) { return ring_dword(at + 4ull * i); };
+void SdmaEngine::copy_sub_window(const uint32_t* packet) {
+  auto dw = [&](unsigned i) { return packet[i]; };
+  const uint32_t header = packet[0];
   const uint32_t log2_bytes = header >> 29;
   if (log2_bytes > 4) throw PacketError("sub-window ELEMENTSIZE beyond 16 bytes");
   const uint64_t bpp = 1ull << log2_bytes;
@@ -217,8 +270,11 @@ void SdmaEngine::copy_sub_window(uint64_t at, uint32_t header) {
     uint64_t pitch, slice;
   };
   auto side = [&](unsigned first) {
-    return Side{uint64_t(dw(first)) | (uint64_t(dw(first + 1)) << 32), dw(first + 2) & 0x3fff,
-                (dw(first + 2) >> 16) & 0x3fff, dw(first + 3) & 0x1fff, uint64_t(dw(first + 3) >> shift) + 1,
+    return Side{uint64_t(dw(first)) | (uint64_t(dw(first + 1)) << 32),
+                dw(first + 2) & 0x3fff,
+                (dw(first + 2) >> 16) & 0x3fff,
+                dw(first + 3) & 0x1fff,
+                uint64_t(dw(first + 3) >> shift) + 1,
                 uint64_t(dw(first + 4) & 0x0fffffff) + 1};
   };
   const Side src = side(1), dst = side(6);
@@ -227,7 +283,8 @@ void SdmaEngine::copy_sub_window(uint64_t at, uint32_t header) {
   if (src.x + width > src.pitch || dst.x + width > dst.pitch)
     throw PacketError("sub-window rows run past the pitch");
   auto offset = [&](const Side& s, uint32_t y, uint32_t z) {
-    return (uint64_t(s.z + z) * s.slice + uint64_t(s.y + y) * s.pitch + s.x) * bpp; // pitches in elements
+    return (uint64_t(s.z + z) * s.slice + uint64_t(s.y + y) * s.pitch + s.x) *
+           bpp; // pitches in elements
   };
   for (uint32_t z = 0; z < depth; ++z)
     for (uint32_t y = 0; y < height; ++y)

@@ -28,10 +28,13 @@ private:
   // Returns the packet's size in dwords after executing it.
   uint32_t execute(uint64_t at);
   uint32_t ring_dword(uint64_t byte_index);
+  void ring_read(uint64_t byte_index, uint32_t* out, uint32_t dwords);
+  // The dwords of a packet's fixed part (its header's opcode's; 1 for an unknown opcode).
+  static uint32_t fixed_dwords(uint32_t header);
   // Size of the packet at `at` without executing it (to skip a faulting one).
   uint32_t packet_dwords(uint64_t at);
   void poll_regmem(uint64_t at, uint32_t header);
-  void copy_sub_window(uint64_t at, uint32_t header);
+  void copy_sub_window(const uint32_t* packet); // its 13 dwords
 
   DeviceServices& dev_;
   uint64_t ring_va_ = 0;

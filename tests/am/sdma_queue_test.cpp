@@ -83,6 +83,37 @@ TEST_P(AmDevice, SdmaWritePollAndSubWindowCopy) {
   dev.free(mem);
 }
 
+// The engine reads a packet's fixed dwords in one go (two reads where the packet crosses the
+// ring's end). Batches of 13-dword sub-window copies, 7-dword linear copies and a varying
+// count of one-dword NOPs go round the 64K-dword ring twice, so packets straddle its end at
+// several offsets; every copy must land.
+TEST_P(AmDevice, SdmaPacketsAcrossTheRingsEndExecuteWhole) {
+  am::Device dev(card());
+  constexpr uint32_t kCopies = 600, kBatches = 22;
+  am::Allocation mem = dev.alloc_vram(1 << 20);
+  auto* w = reinterpret_cast<uint32_t*>(mem.cpu);
+  const uint32_t src0 = 0, dst0 = 64 * 1024; // dword offsets; two dwords a copy
+  for (uint32_t batch = 0; batch < kBatches; ++batch) {
+    for (uint32_t i = 0; i < 2 * kCopies; ++i) w[src0 + i] = batch << 20 | i;
+    std::memset(w + dst0, 0, 8 * kCopies);
+    am::SdmaBuilder b(dev.sdma_major());
+    for (uint32_t n = 0; n < batch % 13; ++n) b.nop();
+    for (uint32_t i = 0; i < kCopies; ++i) {
+      const uint64_t src = mem.va + 4 * (src0 + 2 * i), dst = mem.va + 4 * (dst0 + 2 * i);
+      if (i % 3) { // a 1 x 2 box of dwords as a sub-window, else a linear copy
+        am::SdmaSurface s{src, 0, 0, 0, 1, 2}, d{dst, 0, 0, 0, 1, 2};
+        b.copy_sub_window(d, s, 2, 1, 2, 1);
+      } else {
+        b.copy_linear(dst, src, 8);
+      }
+    }
+    dev.wait(am::Engine::Sdma, dev.submit_sdma(b));
+    for (uint32_t i = 0; i < 2 * kCopies; ++i)
+      ASSERT_EQ(w[dst0 + i], batch << 20 | i) << "batch " << batch << ", dword " << i;
+  }
+  dev.free(mem);
+}
+
 // The engine's watchdog and UTCL1 as tinygrad's AM_SDMA.init_hw leaves them (on a card whose
 // registers read 0 out of reset): QUEUE_HANG_COUNT 100, REDO_DELAY 9 | RESP_MODE 3 << 9,
 // RD_L2_POLICY 2 << 12 | WR_L2_POLICY 3 << 14, and LLC_NOALLOC 1 << 24 on SDMA 6 only.
