@@ -81,8 +81,10 @@ uint32_t SdmaEngine::fixed_dwords(uint32_t header) {
     return sdma::kTrapDwords;
   case sdma::OP_TIMESTAMP:
     return sdma::kTimestampDwords;
+  case sdma::OP_NOP:
+    return 1; // its padding follows
   default:
-    return 1;
+    return 0;
   }
 }
 
@@ -120,27 +122,15 @@ void SdmaEngine::process(uint64_t wptr) {
 
 uint32_t SdmaEngine::packet_dwords(uint64_t at) {
   const uint32_t header = ring_dword(at);
+  const uint32_t fixed = fixed_dwords(header);
+  if (fixed == 0) throw PacketError("unknown SDMA opcode");
   switch (sdma::header_op(header)) {
   case sdma::OP_NOP:
-    return 1 + sdma::nop_count(header);
-  case sdma::OP_COPY:
-    return sdma::header_sub_op(header) == sdma::SUBOP_COPY_LINEAR_SUB_WIND
-               ? sdma::kCopySubWindowDwords
-               : sdma::kCopyLinearDwords;
+    return fixed + sdma::nop_count(header);
   case sdma::OP_WRITE:
-    return sdma::kWriteHeaderDwords + sdma::write_count(ring_dword(at + 12));
-  case sdma::OP_POLL_REGMEM:
-    return sdma::kPollRegmemDwords;
-  case sdma::OP_CONST_FILL:
-    return sdma::kConstFillDwords;
-  case sdma::OP_FENCE:
-    return sdma::kFenceDwords;
-  case sdma::OP_TRAP:
-    return sdma::kTrapDwords;
-  case sdma::OP_TIMESTAMP:
-    return sdma::kTimestampDwords;
+    return fixed + sdma::write_count(ring_dword(at + 12));
   default:
-    throw PacketError("unknown SDMA opcode");
+    return fixed;
   }
 }
 
@@ -149,7 +139,7 @@ uint32_t SdmaEngine::execute(uint64_t at) {
   // end): a translated read per dword was a tenth of cl_copy_images' process time.
   uint32_t packet[sdma::kCopySubWindowDwords];
   packet[0] = ring_dword(at);
-  const uint32_t fixed = std::min<uint32_t>(fixed_dwords(packet[0]), std::size(packet));
+  const uint32_t fixed = std::clamp<uint32_t>(fixed_dwords(packet[0]), 1, std::size(packet));
   ring_read(at + 4, packet + 1, fixed - 1);
   auto dw = [&](unsigned i) { return i < fixed ? packet[i] : ring_dword(at + 4ull * i); };
   auto addr = [&](unsigned lo) { return uint64_t(dw(lo)) | (uint64_t(dw(lo + 1)) << 32); };

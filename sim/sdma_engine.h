@@ -29,7 +29,8 @@ private:
   uint32_t execute(uint64_t at);
   uint32_t ring_dword(uint64_t byte_index);
   void ring_read(uint64_t byte_index, uint32_t* out, uint32_t dwords);
-  // The dwords of a packet's fixed part (its header's opcode's; 1 for an unknown opcode).
+  // The dwords of a packet's fixed part, before a WRITE's data or a NOP's padding; 0 for an
+  // opcode the engine does not know.
   static uint32_t fixed_dwords(uint32_t header);
   // Size of the packet at `at` without executing it (to skip a faulting one).
   uint32_t packet_dwords(uint64_t at);
