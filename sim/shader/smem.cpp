@@ -69,28 +69,37 @@ constexpr auto kPlainLoadDwords = [] {
 } // namespace
 
 void Executor::exec_smem(Wave& w, const Inst& in) {
+  // The 64-bit address of the plain loads (s[src:src+1], 48 bits).
+  auto flat_base = [&] {
+    return (uint64_t(w.sgpr[in.src[0]]) | uint64_t(w.sgpr[in.src[0] + 1]) << 32) &
+           0xffffffffffffull;
+  };
+  // `n` dwords at `at`, inside one page, into s[dst..]: one translation through the dispatch's
+  // cache, dwords read as MemoryPort::read reads them (relaxed).
+  auto read_in_page = [&](uint64_t at, unsigned n) {
+    const uint8_t* p = page_of(at & ~uint64_t(4095), false) + (at & 4095);
+    for (unsigned i = 0; i < n; ++i)
+      w.sgpr[in.dst + i] =
+          std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(const_cast<uint8_t*>(p + 4 * i)))
+              .load(std::memory_order_relaxed);
+  };
+  auto fault = [&](const MemoryFault& f) {
+    return ShaderFault(std::string(f.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")",
+                       f.address, false);
+  };
   // First the kernel's argument and descriptor loads (a short kernel has several a wave):
   // dwords inside one page, with none of the general path's opcode tests (about a third of
-  // its host instructions). The same address, translation and relaxed reads as below.
+  // its host instructions).
   if (const unsigned n = kPlainLoadDwords[size_t(in.op)]; n && in.dst + n <= 106) [[likely]] {
     int64_t off = in.imm;
     if (in.soffset != src::kNull) off += sread(w, in, in.soffset);
-    const uint64_t base =
-        (uint64_t(w.sgpr[in.src[0]]) | uint64_t(w.sgpr[in.src[0] + 1]) << 32) & 0xffffffffffffull;
-    const uint64_t at = (base + uint64_t(off & ~int64_t(3))) & ~3ull;
+    const uint64_t at = (flat_base() + uint64_t(off & ~int64_t(3))) & ~3ull;
     if ((at & 4095) + 4 * n <= 4096) [[likely]] {
-      const uint8_t* p;
       try {
-        p = page_of(at & ~uint64_t(4095), false) + (at & 4095);
+        read_in_page(at, n);
       } catch (const MemoryFault& f) {
-        throw ShaderFault(std::string(f.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) +
-                              ")",
-                          f.address, false);
+        throw fault(f);
       }
-      for (unsigned i = 0; i < n; ++i)
-        w.sgpr[in.dst + i] =
-            std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(const_cast<uint8_t*>(p + 4 * i)))
-                .load(std::memory_order_relaxed);
       return;
     }
   }
@@ -127,8 +136,7 @@ void Executor::exec_smem(Wave& w, const Inst& in) {
     const uint32_t stride = (v[1] >> 16) & 0x3fff;
     range = stride ? uint64_t(v[2]) * stride : v[2];
   } else {
-    base =
-        (uint64_t(w.sgpr[in.src[0]]) | uint64_t(w.sgpr[in.src[0] + 1]) << 32) & 0xffffffffffffull;
+    base = flat_base();
   }
   // Dword loads ignore the offset's two low bits; the narrow loads are byte-addressed.
   if (!a.narrow) off &= ~int64_t(3);
@@ -149,14 +157,7 @@ void Executor::exec_smem(Wave& w, const Inst& in) {
     if (!buffer) {
       const uint64_t at = (base + uint64_t(off)) & ~3ull;
       if ((at & 4095) + a.bytes <= 4096) {
-        // Inside one page (kernel arguments, descriptors): one translation through the
-        // dispatch's cache, dwords read as MemoryPort::read reads them (relaxed). A short
-        // kernel has several of these per wave.
-        const uint8_t* p = page_of(at & ~uint64_t(4095), false) + (at & 4095);
-        for (unsigned i = 0; i < n; ++i)
-          w.sgpr[in.dst + i] = std::atomic_ref<uint32_t>(
-                                   *reinterpret_cast<uint32_t*>(const_cast<uint8_t*>(p + 4 * i)))
-                                   .load(std::memory_order_relaxed);
+        read_in_page(at, n);
         return;
       }
       memory_.read(at, &w.sgpr[in.dst], a.bytes);
@@ -169,8 +170,7 @@ void Executor::exec_smem(Wave& w, const Inst& in) {
       w.sgpr[in.dst + i] = v;
     }
   } catch (const MemoryFault& f) {
-    throw ShaderFault(std::string(f.what()) + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")",
-                      f.address, false);
+    throw fault(f);
   }
 }
 
