@@ -3,6 +3,8 @@
 #include "device_fault.h"
 #include "dispatch.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -102,6 +104,7 @@ void kick_locked() {
     s.started = true;
     std::thread([] {
       on_submission_thread = true;
+      pthread_setname_np(pthread_self(), "amcl submit"); // for top -H, perf and gdb
       std::unique_lock held(lock());
       Submitter& self = submitter();
       int rounds = 0;

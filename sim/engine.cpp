@@ -12,7 +12,9 @@ namespace sim {
 Engine::~Engine() { stop(); }
 
 void Engine::start() {
-  if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
+  if (thread_.joinable()) return;
+  thread_ = std::thread([this] { loop(); });
+  pthread_setname_np(thread_.native_handle(), thread_name_);
 }
 
 void Engine::stop() {

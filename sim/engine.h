@@ -14,7 +14,9 @@ namespace sim {
 
 class Engine {
 public:
-  explicit Engine(std::string name) : name_(std::move(name)) {}
+  // `thread_name` names the host thread (at most 15 characters) for top, perf and gdb.
+  Engine(std::string name, const char* thread_name)
+      : name_(std::move(name)), thread_name_(thread_name) {}
   virtual ~Engine();
   void start();
   void stop();
@@ -45,6 +47,7 @@ private:
   void poll_for_doorbell();
   void keep_off_ringer_cpu();
   std::string name_;
+  const char* thread_name_;
   std::thread thread_;
   std::mutex mutex_;
   std::condition_variable cv_;

@@ -25,7 +25,7 @@ struct HqdState {
 
 class Mec : public Engine {
 public:
-  explicit Mec(DeviceServices& dev) : Engine("MEC pipe 0 queue 0"), dev_(dev) {}
+  explicit Mec(DeviceServices& dev) : Engine("MEC pipe 0 queue 0", "amcl mec"), dev_(dev) {}
   // Called when the driver sets CP_HQD_ACTIVE: latches the queue registers.
   // Both wait for the engine thread to leave the ring, so the driver can reprogram it.
   void activate(const HqdState& hqd);

@@ -13,7 +13,7 @@ namespace sim {
 
 class SdmaEngine : public Engine {
 public:
-  explicit SdmaEngine(DeviceServices& dev) : Engine("SDMA0 queue 0"), dev_(dev) {}
+  explicit SdmaEngine(DeviceServices& dev) : Engine("SDMA0 queue 0", "amcl sdma"), dev_(dev) {}
   // Called when the driver enables the ring (RB_CNTL.RB_ENABLE).
   // Both wait for the engine thread to leave the ring, so the driver can reprogram it.
   void enable(uint64_t ring_va, uint32_t ring_bytes, uint64_t rptr_writeback_va);

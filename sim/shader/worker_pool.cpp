@@ -1,5 +1,9 @@
 #include "worker_pool.h"
 
+#include <pthread.h>
+
+#include <string>
+
 namespace sim::shader {
 
 WorkerPool::~WorkerPool() {
@@ -30,6 +34,9 @@ void WorkerPool::run(unsigned n, const std::function<void(unsigned)>& job) {
     while (threads_.size() < n - 1) {
       const unsigned index = unsigned(threads_.size()) + 1;
       threads_.emplace_back([this, index] { loop(index); });
+      // Named for top -H and perf: "amcl wave 3" runs part 3 of a dispatch's work-groups.
+      pthread_setname_np(threads_.back().native_handle(),
+                         ("amcl wave " + std::to_string(index)).c_str());
     }
     job_ = &job;
     parts_ = n;

@@ -17,7 +17,7 @@ namespace {
 
 class CountingEngine : public sim::Engine {
 public:
-  CountingEngine() : Engine("test engine") {}
+  CountingEngine() : Engine("test engine", "amcl test") {}
   ~CountingEngine() override { stop(); }
   using Engine::cpu_moves;
   using Engine::host_thread;
@@ -140,6 +140,15 @@ TEST(Engine, StaysWhenTheProcessHasOneCpu) {
     while (engine.done.load(std::memory_order_acquire) < wptr) std::this_thread::yield();
   }
   EXPECT_EQ(engine.cpu_moves(), 0u);
+}
+
+// top -H, perf and gdb show which thread is the engine.
+TEST(Engine, HostThreadCarriesItsName) {
+  CountingEngine engine;
+  engine.start();
+  char name[16] = {};
+  ASSERT_EQ(pthread_getname_np(engine.host_thread(), name, sizeof name), 0);
+  EXPECT_STREQ(name, "amcl test");
 }
 
 } // namespace
