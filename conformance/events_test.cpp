@@ -463,6 +463,48 @@ TEST(Events, DispatchCompletesWithNobodyWaiting) {
   clReleaseMemObject(m);
 }
 
+// The same while another thread is blocked in clWaitForEvents on a user event: the submission
+// thread then leaves what the device has just finished to waiting threads, but this waiter
+// waits for something else, so what nobody waits for must still be rung and retired (within a
+// look or two of the submission thread). No clFlush: the dispatches wait on the ring for their
+// batch's doorbell, and only the submission thread is left to ring it.
+TEST(Events, DispatchCompletesWithNobodyWaitingWhileAnotherThreadWaits) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_int zero = 0;
+  cl_mem m = env.buffer(sizeof(int), &zero);
+  cl_kernel k = env.kernel(kStore, "store");
+  clSetKernelArg(k, 0, sizeof m, &m);
+  cl_int err = CL_SUCCESS;
+  cl_event gate = clCreateUserEvent(env.context, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  std::thread blocked([&] { EXPECT_EQ(clWaitForEvents(1, &gate), CL_SUCCESS); });
+  size_t one = 1;
+  constexpr cl_int kRounds = 10;
+  std::array<Trace, kRounds> traces; // outlive a callback that comes late
+  for (cl_int i = 0; i < kRounds; ++i) {
+    const cl_int v = i + 1;
+    clSetKernelArg(k, 1, sizeof v, &v);
+    // A few without events first (the enqueuing thread's fast path), then one with.
+    for (int plain = 0; plain < i % 3; ++plain)
+      ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, &one, 0, nullptr, nullptr),
+                CL_SUCCESS);
+    cl_event e = nullptr;
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, &one, 0, nullptr, &e),
+              CL_SUCCESS);
+    ASSERT_EQ(clSetEventCallback(e, CL_COMPLETE, &Trace::record, &traces[i]), CL_SUCCESS);
+    EXPECT_EQ(traces[i].after(1), std::vector<cl_int>{CL_COMPLETE}) << "dispatch " << v;
+    clReleaseEvent(e);
+  }
+  ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  blocked.join();
+  clReleaseEvent(gate);
+  clFinish(env.queue);
+  EXPECT_EQ(read_int(env, m), kRounds);
+  clReleaseKernel(k);
+  clReleaseMemObject(m);
+}
+
 // Threads waiting for the same dispatch at once (clWaitForEvents, clFinish) wait for it side by
 // side, whichever sees the end first retires it: all return, with the event complete, and the
 // dispatch retired once (a second retirement would pop a later dispatch or an empty list).

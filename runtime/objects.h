@@ -155,6 +155,9 @@ struct _cl_command_queue : amcl::rt::ObjectHeader {
   };
   amcl::rt::RingQueue<InFlight> in_flight;
   bool retiring = false;
+  // The compute timeline value the submission thread saw finished at its last look (guarded
+  // by `sched`; runtime/scheduler.cpp, retire_oldest's leave_fresh).
+  uint64_t swept = 0;
 };
 
 struct _cl_mem : amcl::rt::ObjectHeader {

@@ -54,8 +54,13 @@ struct Submitter {
 // After the pump found nothing more to do, the submission thread sleeps kLinger at a time, up
 // to kLingerRounds times since it was last kicked, before it sleeps until kicked: an application
 // that keeps dispatching then needs no wake-up per dispatch only to have it retired (see
-// watch_locked), and an idle one costs it a few wake-ups once.
+// watch_locked), and an idle one costs it a few wake-ups once. Each look that finds nothing
+// for it to do (the application's own waits retired everything) doubles the sleep, up to
+// kLingerMax: in a kernel + clFinish loop it woke every 250 us, took the global lock and
+// preempted the application or the emulated MEC (p99 of the round trip 16-29 us, 4-5 with it
+// asleep).
 inline constexpr std::chrono::microseconds kLinger{250};
+inline constexpr std::chrono::microseconds kLingerMax{1000};
 inline constexpr int kLingerRounds = 8;
 // The submission thread: it leaves waits for the device to the core's other threads.
 thread_local bool on_submission_thread = false;
@@ -79,7 +84,13 @@ struct Waiting {
   ~Waiting() { waiters.fetch_sub(1); }
 };
 
-void pump(std::unique_lock<std::mutex>& held);
+// What a pump did: retired or started something; left dispatches on the device to the threads
+// waiting in pump_until (the submission thread's leave_fresh), so its looks must go on.
+struct Pumped {
+  bool did = false;
+  bool left = false;
+};
+Pumped pump(std::unique_lock<std::mutex>& held);
 
 // Pumps until `done` (global lock held), sleeping on `changed` in between. enqueue_plain works
 // without the global lock, and its notify may come while this thread is in pump with the lock
@@ -108,18 +119,20 @@ void kick_locked() {
       std::unique_lock held(lock());
       Submitter& self = submitter();
       int rounds = 0;
+      std::chrono::microseconds linger = kLinger;
       for (;;) {
         self.kicked = false;
         const uint64_t seen = plain_changes.load();
-        pump(held);
+        const Pumped pumped = pump(held);
+        linger = pumped.did ? kLinger : std::min(linger * 2, kLingerMax);
         if (self.kicked) {
           rounds = 0;
           continue;
         }
-        if (rounds < kLingerRounds) {
-          ++rounds;
+        if (rounds < kLingerRounds || pumped.left) {
+          if (!pumped.left) ++rounds;
           self.lingering = true;
-          self.wake.wait_for(held, kLinger, [&] { return self.kicked; });
+          self.wake.wait_for(held, linger, [&] { return self.kicked; });
           self.lingering = false;
           if (self.kicked) rounds = 0;
           continue;
@@ -382,10 +395,11 @@ void start_dispatches(cl_command_queue q, Lock& held, QueueLock& qs, Due& due, b
     }
     if (batch.empty()) return;
     q->running = true;
+    const bool device_idle = q->in_flight.empty(); // see start_plain
     qs.unlock();
     held.unlock();
     run_due(due);
-    submit_batch(q, batch, results, defer);
+    submit_batch(q, batch, results, defer && !device_idle);
     held.lock();
     qs.lock();
     q->running = false;
@@ -467,10 +481,19 @@ size_t finished_run(cl_command_queue q, am::Device& dev, bool plain_only) {
 // Retires the oldest dispatch of `q` (and every one after it the device has also finished)
 // once the device has finished it; with `block`, waits for that. Drops both locks meanwhile.
 // Returns whether it retired some (or, having waited, that the caller should look again).
-bool retire_oldest(cl_command_queue q, Lock& held, QueueLock& qs, Due& due, bool block) {
+// `leave_fresh` (the submission thread while another thread waits in pump_until): that thread
+// retires what the device finishes; this one takes only what was already finished at its
+// previous look (q->swept), and rather than wait it only rings. Racing the waiter for a
+// dispatch that has just ended cost the waiter a sleep on `changed` and a wake-up.
+bool retire_oldest(cl_command_queue q, Lock& held, QueueLock& qs, Due& due, bool block,
+                   bool leave_fresh = false) {
   if (q->in_flight.empty() || q->retiring) return false;
   am::Device& dev = *q->device->am;
   const uint64_t done = q->in_flight.front().at.done;
+  if (leave_fresh && done > q->swept) {
+    if (block) dev.await(am::Engine::Compute, done, std::chrono::microseconds(0), false);
+    return false;
+  }
   if (dev.completed(am::Engine::Compute) < done) {
     if (!block) return false;
     // Most dispatches end within microseconds: wait for the end without taking the dispatch,
@@ -540,10 +563,11 @@ bool retire_oldest(cl_command_queue q, Lock& held, QueueLock& qs, Due& due, bool
 // Runs every command of every queue that can run, until none can, then waits for dispatches
 // still on the device. Called with the global lock held; takes each queue's around its work,
 // and drops both around device work.
-void pump(Lock& held) {
+Pumped pump(Lock& held) {
   static thread_local bool pumping = false;
-  if (pumping) return; // the outer pump will see what changed
+  if (pumping) return {}; // the outer pump will see what changed
   pumping = true;
+  Pumped pumped;
   Due due;
   // The queues this pass looks at, each with a reference of the pass's own: another thread's
   // pump may take a queue out of the active set (and drop the set's reference) meanwhile.
@@ -552,6 +576,7 @@ void pump(Lock& held) {
     for (cl_command_queue q : queues) release(q);
     queues.clear();
   };
+  const bool leave_fresh = on_submission_thread && waiters.load() > 0;
   for (;;) {
     bool progress = false;
     drop();
@@ -559,7 +584,7 @@ void pump(Lock& held) {
     for (cl_command_queue q : queues) retain(q);
     for (cl_command_queue q : queues) {
       QueueLock qs(q->sched);
-      while (retire_oldest(q, held, qs, due, false)) progress = true;
+      while (retire_oldest(q, held, qs, due, false, leave_fresh)) progress = true;
       while (start_next(q, held, qs, due)) progress = true;
       const bool leave =
           q->pending.empty() && q->in_flight.empty() && !q->running && active_queues().erase(q);
@@ -567,23 +592,31 @@ void pump(Lock& held) {
       qs.unlock();
       if (leave) release(q); // the pass still holds its own reference
     }
+    pumped.did = pumped.did || progress;
     if (progress) continue;
     // Nothing can start: wait for the oldest dispatch of a queue that has some on the device.
     for (cl_command_queue q : queues) {
       if (!active_queues().count(q)) continue;
       QueueLock qs(q->sched);
-      if (retire_oldest(q, held, qs, due, true)) {
+      if (retire_oldest(q, held, qs, due, true, leave_fresh)) {
         progress = true;
         break;
       }
     }
     if (!progress) break;
   }
+  if (on_submission_thread) // what the device had finished by this look (leave_fresh)
+    for (cl_command_queue q : queues) {
+      QueueLock qs(q->sched);
+      q->swept = q->device->am->completed(am::Engine::Compute);
+      pumped.left = pumped.left || (leave_fresh && !q->in_flight.empty());
+    }
   drop();
   held.unlock();
   run_due(due);
   held.lock();
   pumping = false;
+  return pumped;
 }
 
 // The fast path's half of retire_oldest, with only the queue's mutex held: retires the
@@ -637,8 +670,12 @@ bool start_plain(cl_command_queue q, QueueLock& qs) {
     }
     if (batch.empty()) return submitted;
     q->running = true;
+    // The first dispatch after the queue's last has ended is rung at once: the engine would
+    // sit idle until the batch filled, a wait or the submission thread's next look (up to
+    // kLingerMax), and in a kernel + clFinish loop the doorbell moves ahead of clFinish.
+    const bool device_idle = q->in_flight.empty();
     qs.unlock();
-    submit_batch(q, batch, results, true);
+    submit_batch(q, batch, results, !device_idle);
     qs.lock();
     q->running = false;
     for (size_t i = 0; i < batch.size(); ++i) {
