@@ -24,6 +24,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -140,6 +141,17 @@ public:
   // The same with its own hang limit: work known to be short, checked right after a queue
   // reset on a busy machine, gets more than the short limit a test set for the hang itself.
   void wait(Engine e, uint64_t value, std::chrono::milliseconds hang_timeout);
+  // Where a wait left its hang judgement: the value the timeline had reached and when it last
+  // moved. A caller that leaves a wait and comes back for the same value passes the same one,
+  // so that leaving does not restart the hang limit.
+  struct WaitProgress {
+    uint64_t reached = 0;
+    std::chrono::steady_clock::time_point at{};
+  };
+  // wait() that the caller may leave: returns false, having judged nothing, once `leave()` is
+  // true (looked at between sleeps, at least every 500 us); true when the value was reached.
+  bool wait_or_leave(Engine e, uint64_t value, std::chrono::milliseconds hang_timeout,
+                     WaitProgress& progress, const std::function<bool()>& leave);
   // Waits up to `limit` for the engine's timeline to reach `value`, without taking the faults
   // or judging a hang (wait() does): several threads may await the same value at once, and
   // each sees it reached at once. `spin`: poll the signal briefly before sleeping (for a

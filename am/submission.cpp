@@ -206,12 +206,22 @@ bool Device::lost_between(Engine e, uint64_t first, uint64_t last) {
 }
 
 void Device::wait(Engine e, uint64_t value, std::chrono::milliseconds hang_timeout) {
+  WaitProgress progress;
+  wait_or_leave(e, value, hang_timeout, progress, [] { return false; });
+}
+
+bool Device::wait_or_leave(Engine e, uint64_t value, std::chrono::milliseconds hang_timeout,
+                           WaitProgress& progress, const std::function<bool()>& leave) {
   const char* name = e == Engine::Compute ? "compute queue" : "SDMA queue";
   if (e == Engine::Compute) ring_compute(); // nobody waits for packets the engine was not given
   // A queue is hung when its timeline stops moving, not when the awaited value is far away:
   // a wait behind a long run of work that keeps finishing is no hang.
-  auto progress_at = std::chrono::steady_clock::now();
-  uint64_t reached = completed(e);
+  if (progress.at == std::chrono::steady_clock::time_point{}) {
+    progress.at = std::chrono::steady_clock::now();
+    progress.reached = completed(e);
+  }
+  auto& progress_at = progress.at;
+  uint64_t& reached = progress.reached;
   spin_until([&] { return completed(e) >= value; }, kSpinBeforeSleep);
   for (;;) {
     const uint64_t seen = interrupts_.epoch();
@@ -233,6 +243,7 @@ void Device::wait(Engine e, uint64_t value, std::chrono::milliseconds hang_timeo
                         std::to_string(value) + " for " + std::to_string(hang_timeout.count()) +
                         " ms: the queue was hung and has been reset");
     }
+    if (leave()) return false;
     interrupts_.sleep(seen, std::chrono::microseconds(500));
   }
   ih_.service();
@@ -246,6 +257,7 @@ void Device::wait(Engine e, uint64_t value, std::chrono::milliseconds hang_timeo
                           "before this work ran");
   }
   judge_faults(e, value);
+  return true;
 }
 
 // A wait that finds `value` finished has every fault of the work up to it on the IH ring

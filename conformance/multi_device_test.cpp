@@ -4,7 +4,11 @@
 // build again, and a kernel runs only where its program was built.
 #include "cl_helpers.h"
 
+#include <atomic>
+#include <mutex>
 #include <numeric>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -215,5 +219,78 @@ kernel void add_row(global uint* out, uint row) {
   EXPECT_EQ(run(0, 0), 61u);
   for (cl_mem m : out) clReleaseMemObject(m);
   clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
+// The runtime's submission thread watches dispatches nobody waits for. Here it is inside its
+// wait for a kernel on one card that runs until the host lets it go, and a thread is blocked in
+// clFinish for that kernel too, when dispatches with callbacks go to the other card without a
+// clFlush. It must leave that wait, ring the other card's dispatches (the second of each pair
+// waits on the ring for its batch's doorbell) and retire them: their callbacks come while the
+// first card's kernel still runs. It used to stay in the wait until the kernel ended.
+TEST_F(TwoCards, DispatchesNobodyWaitsForCompleteWhileAThreadWaitsOnTheOtherCard) {
+  const char* src = R"CL(
+__kernel void spin(volatile __global int* flag) { while (atomic_add(flag, 0) == 0) {} }
+__kernel void store(__global int* p, int v) { p[get_global_id(0)] = v; }
+)CL";
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(context, 1, &src, nullptr, &err);
+  ASSERT_EQ(clBuildProgram(p, 0, nullptr, "", nullptr, nullptr), CL_SUCCESS);
+  cl_kernel spin = clCreateKernel(p, "spin", &err);
+  cl_kernel store = clCreateKernel(p, "store", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  // The flag in fine-grained SVM: the host's store reaches the spinning kernel.
+  auto* flag = static_cast<cl_int*>(
+      clSVMAlloc(context, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, sizeof(cl_int), 0));
+  ASSERT_NE(flag, nullptr);
+  std::atomic_ref(*flag).store(0);
+  ASSERT_EQ(clSetKernelArgSVMPointer(spin, 0, flag), CL_SUCCESS);
+  size_t one = 1;
+  ASSERT_EQ(clEnqueueNDRangeKernel(queues[0], spin, 1, nullptr, &one, &one, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  // Nobody waits yet: the submission thread takes the kernel and waits for it.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::thread blocked([&] { EXPECT_EQ(clFinish(queues[0]), CL_SUCCESS); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+
+  cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, sizeof(cl_int), nullptr, &err);
+  ASSERT_EQ(clSetKernelArg(store, 0, sizeof out, &out), CL_SUCCESS);
+  std::mutex mutex;
+  std::vector<cl_int> seen;
+  auto record = [](cl_event, cl_int status, void* self) {
+    auto* t = static_cast<std::pair<std::mutex*, std::vector<cl_int>*>*>(self);
+    std::lock_guard lock(*t->first);
+    t->second->push_back(status);
+  };
+  std::pair<std::mutex*, std::vector<cl_int>*> trace{&mutex, &seen};
+  constexpr int kRounds = 4;
+  for (cl_int v = 1; v <= kRounds; ++v) {
+    ASSERT_EQ(clSetKernelArg(store, 1, sizeof v, &v), CL_SUCCESS);
+    for (int pair = 0; pair < 2; ++pair) {
+      cl_event e = nullptr;
+      ASSERT_EQ(clEnqueueNDRangeKernel(queues[1], store, 1, nullptr, &one, &one, 0, nullptr, &e),
+                CL_SUCCESS);
+      ASSERT_EQ(clSetEventCallback(e, CL_COMPLETE, record, &trace), CL_SUCCESS);
+      clReleaseEvent(e);
+    }
+    const bool called = amcl_test::eventually([&] {
+      std::lock_guard lock(mutex);
+      return seen.size() == size_t(2 * v);
+    });
+    EXPECT_TRUE(called) << "dispatches " << v << " on " << name(devices[1])
+                        << " did not complete while a thread waited on " << name(devices[0]);
+    if (!called) break;
+  }
+  std::atomic_ref(*flag).store(1); // the spinning kernel ends, and with it the blocked clFinish
+  blocked.join();
+  ASSERT_EQ(clFinish(queues[1]), CL_SUCCESS);
+  {
+    std::lock_guard lock(mutex);
+    EXPECT_EQ(seen, std::vector<cl_int>(2 * kRounds, CL_COMPLETE));
+  }
+  clReleaseMemObject(out);
+  clSVMFree(context, flag);
+  clReleaseKernel(spin);
+  clReleaseKernel(store);
   clReleaseProgram(p);
 }

@@ -158,6 +158,10 @@ struct _cl_command_queue : amcl::rt::ObjectHeader {
   // The compute timeline value the submission thread saw finished at its last look (guarded
   // by `sched`; runtime/scheduler.cpp, retire_oldest's leave_fresh).
   uint64_t swept = 0;
+  // The submission thread's hang judgement for the value it last left a wait for (written by
+  // whoever holds `retiring`; runtime/scheduler.cpp).
+  am::Device::WaitProgress left_wait;
+  uint64_t left_wait_for = 0;
 };
 
 struct _cl_mem : amcl::rt::ObjectHeader {

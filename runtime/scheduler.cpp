@@ -48,7 +48,9 @@ struct Submitter {
   // Asleep on `wake` until kicked. Atomic: enqueue_plain reads it without the global lock.
   std::atomic<bool> idle = false;
   bool lingering = false; // asleep on `wake` for at most kLinger: it looks again by itself
-  bool kicked = false;    // something may have become runnable since it last looked
+  // Something may have become runnable since it last looked. Written under the global lock;
+  // atomic because the thread's waits on the device look at it without the lock (retire_oldest).
+  std::atomic<bool> kicked = false;
   std::condition_variable wake;
 };
 // After the pump found nothing more to do, the submission thread sleeps kLinger at a time, up
@@ -132,7 +134,7 @@ void kick_locked() {
         if (rounds < kLingerRounds || pumped.left) {
           if (!pumped.left) ++rounds;
           self.lingering = true;
-          self.wake.wait_for(held, linger, [&] { return self.kicked; });
+          self.wake.wait_for(held, linger, [&] { return self.kicked.load(); });
           self.lingering = false;
           if (self.kicked) rounds = 0;
           continue;
@@ -143,7 +145,7 @@ void kick_locked() {
           self.idle.store(false);
           continue;
         }
-        self.wake.wait(held, [&] { return self.kicked; });
+        self.wake.wait(held, [&] { return self.kicked.load(); });
         self.idle.store(false);
       }
     }).detach();
@@ -522,16 +524,41 @@ bool retire_oldest(cl_command_queue q, Lock& held, QueueLock& qs, Due& due, bool
   // The launches' references go outside the locks; the array is the thread's, kept across calls.
   thread_local std::vector<Launch> launches;
   for (size_t i = 0; i < count; ++i) launches.push_back(std::move(q->in_flight[i].cmd.launch));
+  // The submission thread leaves a long wait when kicked, and after kUnclaimedWait: blocked on
+  // one queue's dispatch, it left other queues' commands (a callback's dispatch on another
+  // card, host work) waiting with it. Its hang judgement for the value carries over to its
+  // next wait for it (`left_wait`).
+  if (on_submission_thread && q->left_wait_for != last) {
+    q->left_wait = {};
+    q->left_wait_for = last;
+  }
   qs.unlock();
   held.unlock();
   run_due(due);
   cl_int status = CL_COMPLETE;
+  bool left = false;
   try {
-    dev.wait(am::Engine::Compute, last); // reports faults and hangs
+    if (on_submission_thread)
+      left = !dev.wait_or_leave(am::Engine::Compute, last, dev.hang_timeout(), q->left_wait,
+                                [until = std::chrono::steady_clock::now() + kUnclaimedWait] {
+                                  return submitter().kicked.load() ||
+                                         std::chrono::steady_clock::now() > until;
+                                });
+    else
+      dev.wait(am::Engine::Compute, last); // reports faults and hangs
   } catch (const am::DeviceError& e) {
     status = report_failure(q, e);
   } catch (const std::exception& e) {
     status = host_failure_status(e);
+  }
+  if (left) { // the run goes back as it was; this pump looks at every queue again
+    held.lock();
+    qs.lock();
+    for (size_t i = 0; i < count; ++i) q->in_flight[i].cmd.launch = std::move(launches[i]);
+    launches.clear();
+    q->retiring = false;
+    submitter().kicked = false;
+    return true;
   }
   release_launches(launches);
   held.lock();
@@ -576,9 +603,10 @@ Pumped pump(Lock& held) {
     for (cl_command_queue q : queues) release(q);
     queues.clear();
   };
-  const bool leave_fresh = on_submission_thread && waiters.load() > 0;
+  bool leave_fresh = false;
   for (;;) {
     bool progress = false;
+    leave_fresh = on_submission_thread && waiters.load() > 0; // waiters come and go
     drop();
     queues.assign(active_queues().begin(), active_queues().end());
     for (cl_command_queue q : queues) retain(q);
