@@ -137,6 +137,17 @@ inline double round_even(double x) {
   return (x + kMagic) - kMagic;
 }
 
+// A half's bits as a float's, by fields: the conversion is exact, and the compiler's _Float16
+// conversion is a libgcc call on x86-64 (__extendhfsf2, two fifths of a half-float load's
+// cost under callgrind, stop 37). Same bits as h2f for every half, NaN payloads included
+// (ImageCodec.DecodesAsTheGeneralConversion runs all 65536).
+inline uint32_t half_bits_to_float(uint32_t h) {
+  const uint32_t sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  if (e == 0x1f) return sign | 0x7f800000u | (m ? 0x400000u | m << 13 : 0); // NaN: quieted
+  if (e == 0) return sign | std::bit_cast<uint32_t>(float(m) * 0x1p-24f);   // zero, subnormal
+  return sign | (e + 112) << 23 | m << 13;
+}
+
 template <unsigned B> uint32_t load_bits(const uint8_t* p) {
   if constexpr (B == 8) {
     return p[0];
@@ -158,7 +169,7 @@ template <unsigned B, NumType T> uint32_t channel_in(uint32_t raw, unsigned c) {
   } else if constexpr (T == NumType::Sint) {
     return uint32_t(sraw);
   } else if constexpr (T == NumType::Float) {
-    return B == 16 ? std::bit_cast<uint32_t>(h2f(uint16_t(raw))) : raw;
+    return B == 16 ? half_bits_to_float(raw) : raw;
   } else if constexpr (B == 8) {
     if constexpr (T == NumType::Unorm) return kTables8.unorm[raw];
     if constexpr (T == NumType::Snorm) return kTables8.snorm[raw];
