@@ -120,16 +120,10 @@ void Executor::exec_image(Wave& w, const Inst& in) {
   uint64_t cached_page[2] = {~0ull, ~0ull};
   uint8_t* host_page[2] = {nullptr, nullptr};
   // Inlined into the lane loop (stop 32): a call per texel showed in the CTS image suites.
-  auto access = [&](unsigned x, unsigned y, unsigned z, uint8_t* bytes, bool write)
-      __attribute__((always_inline)) {
-    const uint64_t addr = r.base + z * slice_bytes + y * row_bytes + uint64_t(x) * bpe;
-    if ((addr & 4095) + bpe > 4096) [[unlikely]] {
-      if (write)
-        memory_.write(addr, bytes, bpe);
-      else
-        memory_.read(addr, bytes, bpe);
-      return;
-    }
+  // The texel's host address, or nullptr when it crosses a page.
+  auto host = [&](uint64_t addr, bool write) __attribute__((always_inline))->uint8_t* {
+    if ((addr & 4095) + bpe > 4096) [[unlikely]]
+      return nullptr;
     if ((addr >> 12) != cached_page[write]) {
       // Translated at the texel itself, so a fault reports the texel's address.
       uint8_t* p =
@@ -137,12 +131,28 @@ void Executor::exec_image(Wave& w, const Inst& in) {
       host_page[write] = p - (addr & 4095);
       cached_page[write] = addr >> 12;
     }
-    move_texel(host_page[write] + (addr & 4095), bytes, bpe, write);
+    return host_page[write] + (addr & 4095);
   };
-  auto fetch = [&](unsigned x, unsigned y, unsigned z, Texel& out) __attribute__((always_inline)) {
-    uint8_t bytes[16];
-    access(x, y, z, bytes, false);
-    codec.decode(bytes, out.c);
+  auto store_texel = [&](unsigned x, unsigned y, unsigned z, uint8_t* bytes)
+      __attribute__((always_inline)) {
+    const uint64_t addr = r.base + z * slice_bytes + y * row_bytes + uint64_t(x) * bpe;
+    if (uint8_t* p = host(addr, true)) [[likely]]
+      move_texel(p, bytes, bpe, true);
+    else
+      memory_.write(addr, bytes, bpe);
+  };
+  // A texel's components, read and decoded in one call of the format's (stop 37: the bytes'
+  // trip through a buffer and the word-size switch were a fifth of a load's lane).
+  auto fetch = [&](unsigned x, unsigned y, unsigned z, uint32_t out[4])
+      __attribute__((always_inline)) {
+    const uint64_t addr = r.base + z * slice_bytes + y * row_bytes + uint64_t(x) * bpe;
+    if (const uint8_t* p = host(addr, false)) [[likely]] {
+      codec.load(p, out);
+    } else {
+      uint8_t bytes[16];
+      memory_.read(addr, bytes, bpe);
+      codec.decode(bytes, out);
+    }
   };
   auto in_range = [&](int64_t x, int64_t y, int64_t z) {
     return x >= 0 && x < int64_t(r.width) && y >= 0 && y < int64_t(height) && z >= 0 &&
@@ -220,16 +230,14 @@ void Executor::exec_image(Wave& w, const Inst& in) {
               const uint32_t mem[4] = {mrow[0][lane], mrow[1][lane], mrow[2][lane], mrow[3][lane]};
               uint8_t bytes[16];
               codec.encode(mem, bytes);
-              access(x, y, z, bytes, true);
+              store_texel(x, y, z, bytes);
             }
             continue;
           }
           // The texel's components, then dst_sel's constants 0 and 1 (out_from's 4 and 5).
           uint32_t v[6] = {0, 0, 0, 0, 0, one};
           if ((x < b0) & (y < b1) & (z < b2) & (level == 0)) {
-            uint8_t bytes[16];
-            access(x, y, z, bytes, false);
-            codec.decode(bytes, v);
+            fetch(x, y, z, v);
           }
           if constexpr (kFour) {
             d0[lane] = v[f0], d1[lane] = v[f1], d2[lane] = v[f2], d3[lane] = v[f3];
@@ -286,9 +294,7 @@ void Executor::exec_image(Wave& w, const Inst& in) {
                                 "the border colour table (BORDER_COLOR_TYPE 3) is not modelled");
           } else {
             const int z = array ? array_layer(u[slice_coord], layers) : tz.index[0];
-            uint8_t bytes[16];
-            access(unsigned(tx.index[0]), unsigned(ty.index[0]), unsigned(z), bytes, false);
-            codec.decode(bytes, v);
+            fetch(unsigned(tx.index[0]), unsigned(ty.index[0]), unsigned(z), v);
           }
           if (!integer)
             for (unsigned c = 0; c < 4; ++c)
@@ -354,10 +360,10 @@ void Executor::exec_image(Wave& w, const Inst& in) {
           for (unsigned ch = 0; ch < 4; ++ch) mem[ch] = comp[store_from[ch]];
           uint8_t bytes[16];
           codec.encode(mem, bytes);
-          access(unsigned(x), unsigned(yy), unsigned(z), bytes, true);
+          store_texel(unsigned(x), unsigned(yy), unsigned(z), bytes);
           continue;
         }
-        if (ok) fetch(unsigned(x), unsigned(yy), unsigned(z), v); // else 0 (no alpha default)
+        if (ok) fetch(unsigned(x), unsigned(yy), unsigned(z), v.c); // else 0 (no alpha default)
       } else {
         // Sampling: float coordinates, normalized unless the S# or the instruction says not.
         const bool normalized = !s.force_unnormalized && !in.img.unorm;
@@ -396,7 +402,7 @@ void Executor::exec_image(Wave& w, const Inst& in) {
                       w, in, "the border colour table (BORDER_COLOR_TYPE 3) is not modelled");
               } else {
                 fetch(unsigned(tx.index[i]), unsigned(ty.index[j]),
-                      unsigned(array ? layer : tz.index[k]), tap);
+                      unsigned(array ? layer : tz.index[k]), tap.c);
               }
               if (integer) {
                 v = tap; // integer formats are not filtered: the nearest texel

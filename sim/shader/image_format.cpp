@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -242,13 +243,37 @@ template <unsigned C, unsigned B, NumType T> void encode_as(const uint32_t in[4]
   }
 }
 
+// A texel's N bytes from guest memory in relaxed words of the widest size its alignment allows
+// (image.cpp's move_texel: 8-byte words for 8 and 16 bytes, 4-byte ones for 12).
+template <class W, unsigned N> void read_words(const uint8_t* guest, uint8_t* bytes) {
+  for (unsigned i = 0; i < N; i += sizeof(W)) {
+    const W v = std::atomic_ref<W>(*reinterpret_cast<W*>(const_cast<uint8_t*>(guest + i)))
+                    .load(std::memory_order_relaxed);
+    std::memcpy(bytes + i, &v, sizeof(W));
+  }
+}
+template <unsigned C, unsigned B, NumType T> void load_as(const uint8_t* guest, uint32_t out[4]) {
+  constexpr unsigned n = C * B / 8;
+  uint8_t bytes[16];
+  if constexpr (n == 1)
+    read_words<uint8_t, n>(guest, bytes);
+  else if constexpr (n == 2)
+    read_words<uint16_t, n>(guest, bytes);
+  else if constexpr (n == 8 || n == 16)
+    read_words<uint64_t, n>(guest, bytes);
+  else
+    read_words<uint32_t, n>(guest, bytes);
+  decode_as<C, B, T>(bytes, out);
+}
+
 constexpr unsigned kFormats = 128; // IMG_FORMAT codes the table covers (format_info's are < 67)
 template <uint16_t F> constexpr TexelCodec codec_of() {
   constexpr FormatInfo f = am::hw::image::format_info(F);
   if constexpr (f.channels == 0) {
     return {};
   } else {
-    return {&decode_as<f.channels, f.bits, f.type>, &encode_as<f.channels, f.bits, f.type>};
+    return {&decode_as<f.channels, f.bits, f.type>, &encode_as<f.channels, f.bits, f.type>,
+            &load_as<f.channels, f.bits, f.type>};
   }
 }
 template <size_t... F>
