@@ -1,6 +1,6 @@
 // The emulator's image instructions alone (stop 37, issues 31/34): image_load of integer
 // coordinates over a 2D array and a 3D image (the CTS's sampler-less reads), image_sample_lz
-// with a nearest sampler and the unorm bit (read_image* with a sampler and integer
+// with a nearest (and a bilinear) sampler and the unorm bit (read_image* with a sampler and integer
 // coordinates), and image_store (write_image*), each as a wave32 of 32 lanes per instruction
 // like a CTS kernel's, on the shader core with no card around it. Prints lane-instructions per
 // second; under callgrind the instruction count of exec_image is the repeatable figure:
@@ -36,7 +36,7 @@ struct Memory : MemoryPort {
   }
 };
 
-enum class Kind { Load, Sample, Store };
+enum class Kind { Load, Sample, SampleLinear, Store };
 struct Workload {
   const char* name;
   Kind kind;
@@ -66,6 +66,9 @@ const Workload kWorkloads[] = {
     // image_sample_lz v[4:7], v[10:12], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_3D unorm
     {"sample_3d_r32f", Kind::Sample, {0xF07C0F88u, 0x1002040Au}, img::Type::k3D,
      img::fmt::k32Float, {X, S0, S0, S1}, 29, 13, 11},
+    // The first sample with a bilinear sampler (four taps a lane: the general path).
+    {"linear_2darray_rgba8", Kind::SampleLinear, {0xF07C0F94u, 0x1002040Au}, img::Type::k2DArray,
+     img::fmt::k8_8_8_8Unorm, {X, Y, Z, W}, 61, 17, 9},
     // image_store v[4:7], v[0:2], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_3D
     {"store_3d_rgba8", Kind::Store, {0xF0180F08u, 0x00020400u}, img::Type::k3D,
      img::fmt::k8_8_8_8Unorm, {X, Y, Z, W}, 29, 13, 11},
@@ -96,7 +99,8 @@ uint64_t run(const Workload& wl, unsigned groups, double& seconds) {
   r.type = wl.type;
   for (unsigned c = 0; c < 4; ++c) r.dst_sel[c] = wl.sel[c];
   const auto t = img::pack(img::Gen::gfx11, r);
-  img::Sampler s; // nearest, clamp to the last texel
+  img::Sampler s; // nearest (or bilinear), clamp to the last texel
+  if (wl.kind == Kind::SampleLinear) s.mag = s.min = img::XyFilter::Bilinear;
   const auto st = img::pack(img::Gen::gfx11, s);
 
   Program program(mem, kCode, Gfx::v11);
