@@ -258,13 +258,13 @@ void Executor::exec_image(Wave& w, const Inst& in) {
       return;
     }
     if (fast_paths && sample && in.op != Op::image_sample_l && !in.img.a16 && !in.img.d16 &&
-        !in.img.tfe &&
-        (integer || !(s.mag == img::XyFilter::Bilinear || s.mag == img::XyFilter::AnisoBilinear))) {
-      // Point samples at level 0 (read_image* with a nearest sampler, and every integer-format
-      // read: the CTS's sampled reads) in a loop of their own (stop 37): one tap, the general
-      // path's axis_taps and layer without their per-lane tests of the filter and the
-      // operation. Its one-tap filter sum, -0.0 + 1 * c, quiets a signalling NaN (or flushes a
-      // denormal under the host's FTZ/DAZ): done here with a 1 the compiler cannot fold.
+        !in.img.tfe) {
+      // Samples at level 0 (read_image* with a sampler: the CTS's sampled reads) in a loop of
+      // their own (stop 37), built for point filtering (and every integer format) and for
+      // bilinear: the general path's axis_taps, layer and taps without its per-lane tests of
+      // the filter and the operation. A point sample's one-tap filter sum, -0.0 + 1 * c,
+      // quiets a signalling NaN (or flushes a denormal under the host's FTZ/DAZ): done here
+      // with a 1 the compiler cannot fold. Bilinear sums its taps in the general path's order.
       static constexpr uint32_t kZeros[kWaveSize] = {};
       static volatile float kUnit = 1.0f;
       const float unit = kUnit;
@@ -272,9 +272,12 @@ void Executor::exec_image(Wave& w, const Inst& in) {
       const bool has_y = height > 1 || r.type == img::Type::k2D || r.type == img::Type::k2DArray ||
                          r.type == img::Type::k3D;
       const bool is3d = r.type == img::Type::k3D;
+      const bool linear =
+          !integer && (s.mag == img::XyFilter::Bilinear || s.mag == img::XyFilter::AnisoBilinear);
+      const bool zlinear = s.z != img::ZFilter::Point;
       const uint32_t* row[3];
       for (unsigned i = 0; i < 3; ++i) row[i] = i < coords ? arow[i] : kZeros;
-      auto lanes = [&]<bool kFour>() __attribute__((always_inline)) {
+      auto lanes = [&]<bool kLinear, bool kFour>() __attribute__((always_inline)) {
         const unsigned f0 = out_from[0], f1 = out_from[1], f2 = out_from[2], f3 = out_from[3];
         uint32_t *d0 = drow[0], *d1 = drow[1], *d2 = drow[2], *d3 = drow[3];
         for (uint32_t m = exec; m; m &= m - 1) {
@@ -282,13 +285,37 @@ void Executor::exec_image(Wave& w, const Inst& in) {
           const float u[3] = {std::bit_cast<float>(row[0][lane]),
                               std::bit_cast<float>(row[1][lane]),
                               std::bit_cast<float>(row[2][lane])};
-          const AxisTaps tx = axis_taps(u[0], r.width, normalized, false, s.clamp[0]);
+          const AxisTaps tx = axis_taps(u[0], r.width, normalized, kLinear, s.clamp[0]);
           const AxisTaps ty =
-              has_y ? axis_taps(u[1], height, normalized, false, s.clamp[1]) : AxisTaps{};
+              has_y ? axis_taps(u[1], height, normalized, kLinear, s.clamp[1]) : AxisTaps{};
           const AxisTaps tz =
-              is3d ? axis_taps(u[2], depth, normalized, false, s.clamp[2]) : AxisTaps{};
+              is3d ? axis_taps(u[2], depth, normalized, kLinear && zlinear, s.clamp[2])
+                   : AxisTaps{};
           uint32_t v[6] = {0, 0, 0, 0, 0, one};
-          if (tx.border[0] || ty.border[0] || tz.border[0]) [[unlikely]] {
+          if constexpr (kLinear) {
+            const int layer = array ? array_layer(u[slice_coord], layers) : 0;
+            float a0 = -0.0f, a1 = -0.0f, a2 = -0.0f, a3 = -0.0f;
+            for (unsigned k = 0; k < tz.count; ++k)
+              for (unsigned j = 0; j < ty.count; ++j)
+                for (unsigned i = 0; i < tx.count; ++i) {
+                  uint32_t tap[4];
+                  if (tx.border[i] || ty.border[j] || tz.border[k]) [[unlikely]] {
+                    if (!border_color(s.border, false, tap))
+                      instruction_fault(
+                          w, in, "the border colour table (BORDER_COLOR_TYPE 3) is not modelled");
+                  } else {
+                    fetch(unsigned(tx.index[i]), unsigned(ty.index[j]),
+                          unsigned(array ? layer : tz.index[k]), tap);
+                  }
+                  const float wgt = tx.weight[i] * ty.weight[j] * tz.weight[k];
+                  a0 += wgt * std::bit_cast<float>(tap[0]);
+                  a1 += wgt * std::bit_cast<float>(tap[1]);
+                  a2 += wgt * std::bit_cast<float>(tap[2]);
+                  a3 += wgt * std::bit_cast<float>(tap[3]);
+                }
+            v[0] = std::bit_cast<uint32_t>(a0), v[1] = std::bit_cast<uint32_t>(a1);
+            v[2] = std::bit_cast<uint32_t>(a2), v[3] = std::bit_cast<uint32_t>(a3);
+          } else if (tx.border[0] || ty.border[0] || tz.border[0]) [[unlikely]] {
             if (!border_color(s.border, integer, v))
               instruction_fault(w, in,
                                 "the border colour table (BORDER_COLOR_TYPE 3) is not modelled");
@@ -296,7 +323,7 @@ void Executor::exec_image(Wave& w, const Inst& in) {
             const int z = array ? array_layer(u[slice_coord], layers) : tz.index[0];
             fetch(unsigned(tx.index[0]), unsigned(ty.index[0]), unsigned(z), v);
           }
-          if (!integer)
+          if (!kLinear && !integer)
             for (unsigned c = 0; c < 4; ++c)
               v[c] = std::bit_cast<uint32_t>(-0.0f + unit * std::bit_cast<float>(v[c]));
           if constexpr (kFour) {
@@ -306,10 +333,13 @@ void Executor::exec_image(Wave& w, const Inst& in) {
           }
         }
       };
-      if (nout == 4)
-        lanes.template operator()<true>();
+      if (linear)
+        nout == 4 ? lanes.template operator()<true, true>()
+                  : lanes.template operator()<true, false>();
+      else if (nout == 4)
+        lanes.template operator()<false, true>();
       else
-        lanes.template operator()<false>();
+        lanes.template operator()<false, false>();
       return;
     }
     for (uint32_t m = exec; m; m &= m - 1) {

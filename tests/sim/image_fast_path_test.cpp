@@ -1,15 +1,15 @@
-// The image instructions' fast paths (sampler-less loads and point samples, sim/shader/image.cpp,
-// stop 37) against the general lane loop, which defines their semantics: each instruction runs
-// twice on the same random wave, image and descriptors, with Executor::fast_paths on and off,
-// and the data VGPRs, the image's bytes (stores) and any fault must come out the same. Every
-// modelled format, every resource type under every instruction dimension (a 2D load of a 2D array,
-// of a 1-row 2D image...), random dst_sel, coordinates in and out of range (negative, past the
-// edge, huge, NaN and infinite for samples), stored values of every kind (NaN, huge, negative),
-// image bytes with NaN, infinite and denormal floats, a mip level other than 0, the a16 form,
-// partial dmasks, point and bilinear samplers (bilinear takes the fast path for integer formats
-// only) with every clamp mode and border colour (the border colour table faults in both), in wave32
-// and wave64 on gfx11 and gfx12. The instruction words are llvm-mc-22 -show-encoding of the text
-// beside them.
+// The image instructions' fast paths (sampler-less loads and stores, samples at level 0,
+// sim/shader/image.cpp, stop 37) against the general lane loop, which defines their semantics:
+// each instruction runs twice on the same random wave, image and descriptors, with
+// Executor::fast_paths on and off, and the data VGPRs, the image's bytes (stores) and any fault
+// must come out the same. Every modelled format, every resource type under every instruction
+// dimension (a 2D load of a 2D array, of a 1-row 2D image...), random dst_sel, coordinates in
+// and out of range (negative, past the edge, huge, NaN and infinite for samples), stored values
+// of every kind, image bytes with NaN, infinite and denormal floats, a mip level other than 0,
+// the a16 form, partial dmasks, point and bilinear samplers (and their anisotropic forms, every
+// Z filter) with every clamp mode and border colour (the border colour table faults in both),
+// a sparse EXEC now and then, in wave32 and wave64 on gfx11 and gfx12. The instruction words
+// are llvm-mc-22 -show-encoding of the text beside them.
 #include "am/hw/image_descriptor.h"
 #include "sim/shader/image_format.h"
 #include "tests/sim/flat_memory.h"
@@ -218,7 +218,8 @@ TEST_P(ImageFastPath, AgreesWithTheGeneralPath) {
         img::Sampler s;
         for (auto& m : s.clamp) m = img::Clamp(pick(8));
         s.force_unnormalized = pick(4) == 0;
-        s.mag = s.min = pick(2) ? img::XyFilter::Point : img::XyFilter::Bilinear;
+        s.mag = s.min = img::XyFilter(pick(4)); // point, bilinear and their aniso forms
+        s.z = img::ZFilter(pick(3));
         s.border = img::Border(pick(8) ? pick(3) : 3);
         for (size_t i = 0; i < kImageBytes; i += 4) {
           const uint32_t v = pick(6) ? uint32_t(rng()) : kSpecial[pick(std::size(kSpecial))];
