@@ -46,7 +46,7 @@ template <class T> void move_words(uint8_t* dst, const uint8_t* src, unsigned n,
   }
 }
 // `bpe` is a format's texel size (1, 2, 4, 8, 12 or 16); texels are aligned to it (to 4 for 12).
-// Inline: a call per texel was a tenth of a sampler-less load's lane (callgrind, stop 37).
+// Inline: a call per texel was a tenth of a lane of image_load under callgrind (stop 37).
 [[gnu::always_inline]] inline void move_texel(uint8_t* guest, uint8_t* bytes, unsigned bpe,
                                               bool write) {
   uint8_t* dst = write ? guest : bytes;
@@ -183,10 +183,10 @@ void Executor::exec_image(Wave& w, const Inst& in) {
       // Sampler-less loads (read_image* without a sampler: the CTS's samplerlessReads) and
       // stores (write_image*) in a loop of their own (stop 37: the general loop's per-lane
       // tests of the operation, the a16 form and dst_sel's constants were most of a lane's
-      // cost under callgrind). Each
-      // texel coordinate comes from the component the general path takes it from, or reads 0
-      // where that path uses 0; components are zero-extended, so one unsigned compare with the
-      // bound is its signed range test. The mip level (the _mip forms) must be 0.
+      // cost under callgrind). Each texel coordinate comes from the component the general path
+      // takes it from, or reads 0 where that path uses 0; components are zero-extended, so one
+      // unsigned compare with the bound is its signed range test. The mip level (the _mip
+      // forms) must be 0.
       static constexpr uint32_t kZeros[kWaveSize] = {};
       const bool store = is_image_store(in.op);
       const bool mip = in.op == Op::image_load_mip || in.op == Op::image_store_mip;
