@@ -46,7 +46,9 @@ template <class T> void move_words(uint8_t* dst, const uint8_t* src, unsigned n,
   }
 }
 // `bpe` is a format's texel size (1, 2, 4, 8, 12 or 16); texels are aligned to it (to 4 for 12).
-void move_texel(uint8_t* guest, uint8_t* bytes, unsigned bpe, bool write) {
+// Inline: a call per texel was a tenth of a lane of image_load under callgrind (stop 37).
+[[gnu::always_inline]] inline void move_texel(uint8_t* guest, uint8_t* bytes, unsigned bpe,
+                                              bool write) {
   uint8_t* dst = write ? guest : bytes;
   const uint8_t* src = write ? bytes : guest;
   switch (bpe) {
@@ -108,7 +110,9 @@ void Executor::exec_image(Wave& w, const Inst& in) {
   for (unsigned i = 0; i < ncomp && i < 5; ++i)
     arow[i] = &vreg(w, uint16_t(src::kVgpr0 + image_vaddr(in.img, in.img.a16 ? i / 2 : i)), 0);
   uint32_t* drow[5] = {};
-  for (unsigned i = 0; i < image_data_dwords(in) && i < 5; ++i) drow[i] = &vreg(w, in.dst, 0, i);
+  const unsigned data_dwords = image_data_dwords(in);
+  for (unsigned i = 0; i < data_dwords && i < 5; ++i) drow[i] = &vreg(w, in.dst, 0, i);
+  const unsigned coords = image_coords(in.img.dim);
 
   // Texel memory: the page of the last read and of the last write kept across lanes (lanes
   // mostly walk a row); a texel that crosses a page (12-byte formats) takes the port's split
@@ -116,16 +120,10 @@ void Executor::exec_image(Wave& w, const Inst& in) {
   uint64_t cached_page[2] = {~0ull, ~0ull};
   uint8_t* host_page[2] = {nullptr, nullptr};
   // Inlined into the lane loop (stop 32): a call per texel showed in the CTS image suites.
-  auto access = [&](unsigned x, unsigned y, unsigned z, uint8_t* bytes, bool write)
-      __attribute__((always_inline)) {
-    const uint64_t addr = r.base + z * slice_bytes + y * row_bytes + uint64_t(x) * bpe;
-    if ((addr & 4095) + bpe > 4096) [[unlikely]] {
-      if (write)
-        memory_.write(addr, bytes, bpe);
-      else
-        memory_.read(addr, bytes, bpe);
-      return;
-    }
+  // The texel's host address, or nullptr when it crosses a page.
+  auto host = [&](uint64_t addr, bool write) __attribute__((always_inline))->uint8_t* {
+    if ((addr & 4095) + bpe > 4096) [[unlikely]]
+      return nullptr;
     if ((addr >> 12) != cached_page[write]) {
       // Translated at the texel itself, so a fault reports the texel's address.
       uint8_t* p =
@@ -133,12 +131,28 @@ void Executor::exec_image(Wave& w, const Inst& in) {
       host_page[write] = p - (addr & 4095);
       cached_page[write] = addr >> 12;
     }
-    move_texel(host_page[write] + (addr & 4095), bytes, bpe, write);
+    return host_page[write] + (addr & 4095);
   };
-  auto fetch = [&](unsigned x, unsigned y, unsigned z, Texel& out) __attribute__((always_inline)) {
-    uint8_t bytes[16];
-    access(x, y, z, bytes, false);
-    codec.decode(bytes, out.c);
+  auto store_texel = [&](unsigned x, unsigned y, unsigned z, uint8_t* bytes)
+      __attribute__((always_inline)) {
+    const uint64_t addr = r.base + z * slice_bytes + y * row_bytes + uint64_t(x) * bpe;
+    if (uint8_t* p = host(addr, true)) [[likely]]
+      move_texel(p, bytes, bpe, true);
+    else
+      memory_.write(addr, bytes, bpe);
+  };
+  // A texel's components, read and decoded in one call of the format's (stop 37: the bytes'
+  // trip through a buffer and the word-size switch were a fifth of a load's lane).
+  auto fetch = [&](unsigned x, unsigned y, unsigned z, uint32_t out[4])
+      __attribute__((always_inline)) {
+    const uint64_t addr = r.base + z * slice_bytes + y * row_bytes + uint64_t(x) * bpe;
+    if (const uint8_t* p = host(addr, false)) [[likely]] {
+      codec.load(p, out);
+    } else {
+      uint8_t bytes[16];
+      memory_.read(addr, bytes, bpe);
+      codec.decode(bytes, out);
+    }
   };
   auto in_range = [&](int64_t x, int64_t y, int64_t z) {
     return x >= 0 && x < int64_t(r.width) && y >= 0 && y < int64_t(height) && z >= 0 &&
@@ -160,11 +174,174 @@ void Executor::exec_image(Wave& w, const Inst& in) {
   // The returned components in VGPR order: the dmask's, each its v.c source (resinfo's sizes
   // unswizzled) or 4 for 0, 5 for 1; found once, not per lane.
   const bool resinfo = in.op == Op::image_get_resinfo;
-  unsigned out_from[4], nout = 0;
+  unsigned out_from[4] = {4, 4, 4, 4}, nout = 0;
   for (unsigned c = 0; c < 4; ++c)
     if ((in.img.dmask >> c) & 1) out_from[nout++] = resinfo ? c : pick[c];
 
   try {
+    if (fast_paths && !sample && !resinfo && !in.img.d16 && !in.img.tfe) {
+      // Sampler-less loads (read_image* without a sampler: the CTS's samplerlessReads) and
+      // stores (write_image*) in a loop of their own (stop 37: the general loop's per-lane
+      // tests of the operation, the a16 form and dst_sel's constants were most of a lane's
+      // cost under callgrind). Each texel coordinate comes from the component the general path
+      // takes it from, or reads 0 where that path uses 0; components are zero-extended, so one
+      // unsigned compare with the bound is its signed range test. The mip level (the _mip
+      // forms) must be 0.
+      static constexpr uint32_t kZeros[kWaveSize] = {};
+      const bool store = is_image_store(in.op);
+      const bool mip = in.op == Op::image_load_mip || in.op == Op::image_store_mip;
+      const bool a1d = r.type == img::Type::k1DArray;
+      const unsigned none = 5;
+      const unsigned from[4] = {0, !a1d && coords > 1 && height > 1 ? 1u : none,
+                                a1d          ? (coords > 1 ? 1u : none)
+                                : coords > 2 ? 2u
+                                             : none,
+                                mip ? coords : none};
+      const uint32_t bound[3] = {r.width, height, array ? layers : depth};
+      const uint32_t* row[4];
+      for (unsigned i = 0; i < 4; ++i)
+        row[i] = from[i] < ncomp && from[i] < 5 ? arow[from[i]] : kZeros;
+      // A store's memory channel ch takes data VGPR k, the dmask's k-th component, when
+      // store_from maps ch to a component the dmask has; else 0.
+      const uint32_t* mrow[4];
+      for (unsigned ch = 0; ch < 4; ++ch) {
+        const unsigned c = store_from[ch];
+        const unsigned k = unsigned(std::popcount(in.img.dmask & ((1u << c) - 1)));
+        mrow[ch] = store && (in.img.dmask >> c) & 1 ? drow[k] : kZeros;
+      }
+      // Built for the a16 form and the plain one, and for four returned components (dmask 0xf,
+      // as OpenCL's builtins ask) or any count: arrays indexed per lane stayed on the stack.
+      auto lanes = [&]<bool kStore, bool kA16, bool kFour>() __attribute__((always_inline)) {
+        const uint32_t *r0 = row[0], *r1 = row[1], *r2 = row[2], *r3 = row[3];
+        const uint32_t b0 = bound[0], b1 = bound[1], b2 = bound[2];
+        const unsigned s0 = 16 * (from[0] % 2), s1 = 16 * (from[1] % 2), s2 = 16 * (from[2] % 2),
+                       s3 = 16 * (from[3] % 2);
+        const unsigned f0 = out_from[0], f1 = out_from[1], f2 = out_from[2], f3 = out_from[3];
+        uint32_t *d0 = drow[0], *d1 = drow[1], *d2 = drow[2], *d3 = drow[3];
+        for (uint32_t m = exec; m; m &= m - 1) {
+          const unsigned lane = unsigned(std::countr_zero(m));
+          uint32_t x = r0[lane], y = r1[lane], z = r2[lane], level = r3[lane];
+          if constexpr (kA16) {
+            x = (x >> s0) & 0xffff, y = (y >> s1) & 0xffff, z = (z >> s2) & 0xffff;
+            level = (level >> s3) & 0xffff;
+          }
+          if constexpr (kStore) {
+            if ((x < b0) & (y < b1) & (z < b2) & (level == 0)) { // else dropped
+              const uint32_t mem[4] = {mrow[0][lane], mrow[1][lane], mrow[2][lane], mrow[3][lane]};
+              uint8_t bytes[16];
+              codec.encode(mem, bytes);
+              store_texel(x, y, z, bytes);
+            }
+            continue;
+          }
+          // The texel's components, then dst_sel's constants 0 and 1 (out_from's 4 and 5).
+          uint32_t v[6] = {0, 0, 0, 0, 0, one};
+          if ((x < b0) & (y < b1) & (z < b2) & (level == 0)) {
+            fetch(x, y, z, v);
+          }
+          if constexpr (kFour) {
+            d0[lane] = v[f0], d1[lane] = v[f1], d2[lane] = v[f2], d3[lane] = v[f3];
+          } else {
+            for (unsigned k = 0; k < nout; ++k) drow[k][lane] = v[out_from[k]];
+          }
+        }
+      };
+      if (store)
+        in.img.a16 ? lanes.template operator()<true, true, false>()
+                   : lanes.template operator()<true, false, false>();
+      else if (in.img.a16)
+        lanes.template operator()<false, true, false>();
+      else if (nout == 4)
+        lanes.template operator()<false, false, true>();
+      else
+        lanes.template operator()<false, false, false>();
+      return;
+    }
+    if (fast_paths && sample && in.op != Op::image_sample_l && !in.img.a16 && !in.img.d16 &&
+        !in.img.tfe) {
+      // Samples at level 0 (read_image* with a sampler: the CTS's sampled reads) in a loop of
+      // their own (stop 37), built for point filtering (and every integer format) and for
+      // bilinear: the general path's axis_taps, layer and taps without its per-lane tests of
+      // the filter and the operation. A point sample's one-tap filter sum, -0.0 + 1 * c,
+      // quiets a signalling NaN (or flushes a denormal under the host's FTZ/DAZ): done here
+      // with a 1 the compiler cannot fold. Bilinear sums its taps in the general path's order.
+      static constexpr uint32_t kZeros[kWaveSize] = {};
+      static volatile float kUnit = 1.0f;
+      const float unit = kUnit;
+      const bool normalized = !s.force_unnormalized && !in.img.unorm;
+      const bool has_y = height > 1 || r.type == img::Type::k2D || r.type == img::Type::k2DArray ||
+                         r.type == img::Type::k3D;
+      const bool is3d = r.type == img::Type::k3D;
+      const bool linear =
+          !integer && (s.mag == img::XyFilter::Bilinear || s.mag == img::XyFilter::AnisoBilinear);
+      const bool zlinear = s.z != img::ZFilter::Point;
+      const uint32_t* row[3];
+      for (unsigned i = 0; i < 3; ++i) row[i] = i < coords ? arow[i] : kZeros;
+      auto lanes = [&]<bool kLinear, bool kFour>() __attribute__((always_inline)) {
+        const unsigned f0 = out_from[0], f1 = out_from[1], f2 = out_from[2], f3 = out_from[3];
+        uint32_t *d0 = drow[0], *d1 = drow[1], *d2 = drow[2], *d3 = drow[3];
+        for (uint32_t m = exec; m; m &= m - 1) {
+          const unsigned lane = unsigned(std::countr_zero(m));
+          const float u[3] = {std::bit_cast<float>(row[0][lane]),
+                              std::bit_cast<float>(row[1][lane]),
+                              std::bit_cast<float>(row[2][lane])};
+          const AxisTaps tx = axis_taps(u[0], r.width, normalized, kLinear, s.clamp[0]);
+          const AxisTaps ty =
+              has_y ? axis_taps(u[1], height, normalized, kLinear, s.clamp[1]) : AxisTaps{};
+          const AxisTaps tz =
+              is3d ? axis_taps(u[2], depth, normalized, kLinear && zlinear, s.clamp[2])
+                   : AxisTaps{};
+          uint32_t v[6] = {0, 0, 0, 0, 0, one};
+          if constexpr (kLinear) {
+            const int layer = array ? array_layer(u[slice_coord], layers) : 0;
+            float a0 = -0.0f, a1 = -0.0f, a2 = -0.0f, a3 = -0.0f;
+            for (unsigned k = 0; k < tz.count; ++k)
+              for (unsigned j = 0; j < ty.count; ++j)
+                for (unsigned i = 0; i < tx.count; ++i) {
+                  uint32_t tap[4];
+                  if (tx.border[i] || ty.border[j] || tz.border[k]) [[unlikely]] {
+                    if (!border_color(s.border, false, tap))
+                      instruction_fault(
+                          w, in, "the border colour table (BORDER_COLOR_TYPE 3) is not modelled");
+                  } else {
+                    fetch(unsigned(tx.index[i]), unsigned(ty.index[j]),
+                          unsigned(array ? layer : tz.index[k]), tap);
+                  }
+                  const float wgt = tx.weight[i] * ty.weight[j] * tz.weight[k];
+                  a0 += wgt * std::bit_cast<float>(tap[0]);
+                  a1 += wgt * std::bit_cast<float>(tap[1]);
+                  a2 += wgt * std::bit_cast<float>(tap[2]);
+                  a3 += wgt * std::bit_cast<float>(tap[3]);
+                }
+            v[0] = std::bit_cast<uint32_t>(a0), v[1] = std::bit_cast<uint32_t>(a1);
+            v[2] = std::bit_cast<uint32_t>(a2), v[3] = std::bit_cast<uint32_t>(a3);
+          } else if (tx.border[0] || ty.border[0] || tz.border[0]) [[unlikely]] {
+            if (!border_color(s.border, integer, v))
+              instruction_fault(w, in,
+                                "the border colour table (BORDER_COLOR_TYPE 3) is not modelled");
+          } else {
+            const int z = array ? array_layer(u[slice_coord], layers) : tz.index[0];
+            fetch(unsigned(tx.index[0]), unsigned(ty.index[0]), unsigned(z), v);
+          }
+          if (!kLinear && !integer)
+            for (unsigned c = 0; c < 4; ++c)
+              v[c] = std::bit_cast<uint32_t>(-0.0f + unit * std::bit_cast<float>(v[c]));
+          if constexpr (kFour) {
+            d0[lane] = v[f0], d1[lane] = v[f1], d2[lane] = v[f2], d3[lane] = v[f3];
+          } else {
+            for (unsigned k = 0; k < nout; ++k) drow[k][lane] = v[out_from[k]];
+          }
+        }
+      };
+      if (linear)
+        nout == 4 ? lanes.template operator()<true, true>()
+                  : lanes.template operator()<true, false>();
+      else if (nout == 4)
+        lanes.template operator()<false, true>();
+      else
+        lanes.template operator()<false, false>();
+      return;
+    }
     for (uint32_t m = exec; m; m &= m - 1) {
       const unsigned lane = unsigned(std::countr_zero(m));
       // Address components: one per VGPR, or two 16-bit halves per VGPR under a16.
@@ -186,7 +363,6 @@ void Executor::exec_image(Wave& w, const Inst& in) {
           v.c[3] = r.last_level - r.base_level + 1u;
         }
       } else if (!sample) {
-        const unsigned coords = image_coords(in.img.dim);
         const int64_t x = a[0], y = coords > 1 && height > 1 ? a[1] : 0;
         int64_t z = coords > 2 ? a[2] : 0;
         if (r.type == img::Type::k1DArray) z = coords > 1 ? a[1] : 0;
@@ -214,14 +390,13 @@ void Executor::exec_image(Wave& w, const Inst& in) {
           for (unsigned ch = 0; ch < 4; ++ch) mem[ch] = comp[store_from[ch]];
           uint8_t bytes[16];
           codec.encode(mem, bytes);
-          access(unsigned(x), unsigned(yy), unsigned(z), bytes, true);
+          store_texel(unsigned(x), unsigned(yy), unsigned(z), bytes);
           continue;
         }
-        if (ok) fetch(unsigned(x), unsigned(yy), unsigned(z), v); // else 0 (no alpha default)
+        if (ok) fetch(unsigned(x), unsigned(yy), unsigned(z), v.c); // else 0 (no alpha default)
       } else {
         // Sampling: float coordinates, normalized unless the S# or the instruction says not.
         const bool normalized = !s.force_unnormalized && !in.img.unorm;
-        const unsigned coords = image_coords(in.img.dim);
         float u[3] = {std::bit_cast<float>(a[0]), 0, 0};
         if (coords > 1) u[1] = std::bit_cast<float>(a[1]);
         if (coords > 2) u[2] = std::bit_cast<float>(a[2]);
@@ -231,12 +406,7 @@ void Executor::exec_image(Wave& w, const Inst& in) {
         const img::XyFilter xy = lod > 0 ? s.min : s.mag;
         const bool linear = xy == img::XyFilter::Bilinear || xy == img::XyFilter::AnisoBilinear;
         // A layer index is unnormalized and rounded to the nearest layer, clamped to the view.
-        int layer = 0;
-        if (array) {
-          const float lc = u[slice_coord];
-          layer = int(std::floor(lc + 0.5f));
-          layer = layer < 0 ? 0 : layer >= int(layers) ? int(layers) - 1 : layer;
-        }
+        const int layer = array ? array_layer(u[slice_coord], layers) : 0;
         const AxisTaps tx = axis_taps(u[0], r.width, normalized, linear && !integer, s.clamp[0]);
         const AxisTaps ty =
             height > 1 || r.type == img::Type::k2D || r.type == img::Type::k2DArray ||
@@ -262,7 +432,7 @@ void Executor::exec_image(Wave& w, const Inst& in) {
                       w, in, "the border colour table (BORDER_COLOR_TYPE 3) is not modelled");
               } else {
                 fetch(unsigned(tx.index[i]), unsigned(ty.index[j]),
-                      unsigned(array ? layer : tz.index[k]), tap);
+                      unsigned(array ? layer : tz.index[k]), tap.c);
               }
               if (integer) {
                 v = tap; // integer formats are not filtered: the nearest texel

@@ -27,6 +27,10 @@ using TexelEncoder = void (*)(const uint32_t in[4], uint8_t* bytes);
 struct TexelCodec {
   TexelDecoder decode = nullptr; // nullptr: a format amcl does not convert
   TexelEncoder encode = nullptr;
+  // decode of a texel read from guest memory at `guest` (aligned to the texel's size, to 4 for
+  // 12 bytes, within one page) in relaxed words, as the image instructions move texels (other
+  // waves may write the bytes): the read and the decode in one call (stop 37).
+  TexelDecoder load = nullptr;
 };
 TexelCodec texel_codec(uint16_t format);
 

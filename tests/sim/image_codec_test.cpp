@@ -65,7 +65,7 @@ std::vector<float> stored_values(unsigned bits, std::mt19937& rng) {
 TEST(ImageCodec, EveryFormatHasOne) {
   for (const uint16_t f : modelled_formats()) {
     const sim::shader::TexelCodec c = texel_codec(f);
-    EXPECT_TRUE(c.decode && c.encode) << "format " << f;
+    EXPECT_TRUE(c.decode && c.encode && c.load) << "format " << f;
   }
   EXPECT_EQ(texel_codec(img::fmt::kInvalid).decode, nullptr);
   EXPECT_EQ(texel_codec(img::fmt::k10_11_11Float).decode, nullptr); // not modelled
@@ -86,11 +86,18 @@ TEST(ImageCodec, DecodesAsTheGeneralConversion) {
             info.bits == 32 ? std::rotl(raw, int(c * 7)) : (raw + c * 37) & ((1u << info.bits) - 1);
         std::memcpy(bytes + c * info.bits / 8, &r, info.bits / 8);
       }
-      uint32_t want[4], got[4];
+      uint32_t want[4], got[4], loaded[4];
       sim::shader::decode_texel(info, bytes, want);
       decode(bytes, got);
-      for (unsigned c = 0; c < 4; ++c)
+      // The load from guest memory: the same texel after a texel's worth of other bytes.
+      alignas(16) uint8_t guest[32];
+      std::memset(guest, 0xa5, sizeof guest);
+      std::memcpy(guest + 16, bytes, info.bytes());
+      texel_codec(f).load(guest + 16, loaded);
+      for (unsigned c = 0; c < 4; ++c) {
         ASSERT_EQ(got[c], want[c]) << "format " << f << " raw " << raw << " channel " << c;
+        ASSERT_EQ(loaded[c], want[c]) << "format " << f << " raw " << raw << " channel " << c;
+      }
     }
   }
 }

@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 namespace {
 
@@ -53,6 +56,46 @@ TEST(ImageSampler, CoordinatesFarOutsideTheImageClampAsNearOnes) {
     EXPECT_EQ(t.index[0], 0);
     EXPECT_FALSE(t.border[0]);
   }
+}
+
+TEST(ImageSampler, FloorToIntIsStdFloor) {
+  // Every float in [-2^31, 2^31) of a random sweep and the edges: negative fractions, integers,
+  // the values next to them, the largest floats with a fraction (below 2^23), -0.0 and the
+  // denormals (stop 37: the truncation replaced std::floor in axis_taps and the array layer).
+  std::vector<float> v = {0.0f,
+                          -0.0f,
+                          0.5f,
+                          -0.5f,
+                          1.0f,
+                          -1.0f,
+                          -1.5f,
+                          0x1.fffffep22f,
+                          -0x1.fffffep22f,
+                          0x1p23f,
+                          -0x1p23f,
+                          0x1p30f,
+                          -0x1p30f,
+                          -0x1p31f,
+                          0x1.fffffep30f,
+                          std::nextafter(0.0f, -1.0f),
+                          std::nextafter(-1.0f, 0.0f),
+                          std::nextafter(-1.0f, -2.0f)};
+  uint32_t x = 12345;
+  for (int i = 0; i < 200000; ++i) {
+    x = x * 1664525u + 1013904223u;
+    const float f = std::bit_cast<float>(x);
+    if (f >= -0x1p31f && f < 0x1p31f) v.push_back(f);
+  }
+  for (const float f : v) EXPECT_EQ(sim::shader::floor_to_int(f), int(std::floor(f))) << f;
+  // The layer: round half up, clamped; past int's range or NaN, layer 0.
+  EXPECT_EQ(sim::shader::array_layer(1.49f, 4), 1);
+  EXPECT_EQ(sim::shader::array_layer(1.5f, 4), 2);
+  EXPECT_EQ(sim::shader::array_layer(-0.5f, 4), 0);
+  EXPECT_EQ(sim::shader::array_layer(-0.51f, 4), 0);
+  EXPECT_EQ(sim::shader::array_layer(7.0f, 4), 3);
+  EXPECT_EQ(sim::shader::array_layer(3e9f, 4), 0);
+  EXPECT_EQ(sim::shader::array_layer(NAN, 4), 0);
+  EXPECT_EQ(sim::shader::array_layer(2e9f, 4), 3);
 }
 
 } // namespace
