@@ -8,7 +8,7 @@ out=${2:-$build/bench/results.md}
 export OCL_ICD_VENDORS=$build/vendors
 {
   echo "# amcl benchmarks ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(uname -m))"
-  for b in host_overhead device_throughput device_peak emulator_throughput compile_time memory_footprint image_instructions; do
+  for b in host_overhead round_trip_threads device_throughput device_peak emulator_throughput compile_time memory_footprint image_instructions; do
     echo
     echo "## $b"
     echo
