@@ -16,6 +16,7 @@ const char* kAdd = "__kernel void add(__global uint* p, uint v) { p[get_global_i
 
 struct TwoCards : amcl_test::TwoCards {
   std::string name(cl_device_id d) { return amcl_test::device_string(d, CL_DEVICE_NAME); }
+  void callbacks_while_the_other_card_runs(bool waiter);
   void add(cl_kernel k, int card, cl_mem m, size_t n, cl_uint v, cl_event* done = nullptr) {
     ASSERT_EQ(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
     ASSERT_EQ(clSetKernelArg(k, 1, sizeof v, &v), CL_SUCCESS);
@@ -223,12 +224,13 @@ kernel void add_row(global uint* out, uint row) {
 }
 
 // The runtime's submission thread watches dispatches nobody waits for. Here it is inside its
-// wait for a kernel on one card that runs until the host lets it go, and a thread is blocked in
-// clFinish for that kernel too, when dispatches with callbacks go to the other card without a
-// clFlush. It must leave that wait, ring the other card's dispatches (the second of each pair
-// waits on the ring for its batch's doorbell) and retire them: their callbacks come while the
-// first card's kernel still runs. It used to stay in the wait until the kernel ended.
-TEST_F(TwoCards, DispatchesNobodyWaitsForCompleteWhileAThreadWaitsOnTheOtherCard) {
+// wait for a kernel on one card that runs until the host lets it go (and, with `waiter`, a
+// thread is blocked in clFinish for that kernel too) when dispatches with callbacks go to the
+// other card without a clFlush. It must leave that wait, ring the other card's dispatches (the
+// second of each pair waits on the ring for its batch's doorbell) and retire them: their
+// callbacks come while the first card's kernel still runs. It used to stay in the wait until
+// the kernel ended.
+void TwoCards::callbacks_while_the_other_card_runs(bool waiter) {
   const char* src = R"CL(
 __kernel void spin(volatile __global int* flag) { while (atomic_add(flag, 0) == 0) {} }
 __kernel void store(__global int* p, int v) { p[get_global_id(0)] = v; }
@@ -250,7 +252,9 @@ __kernel void store(__global int* p, int v) { p[get_global_id(0)] = v; }
             CL_SUCCESS);
   // Nobody waits yet: the submission thread takes the kernel and waits for it.
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  std::thread blocked([&] { EXPECT_EQ(clFinish(queues[0]), CL_SUCCESS); });
+  std::thread blocked([&] {
+    if (waiter) EXPECT_EQ(clFinish(queues[0]), CL_SUCCESS);
+  });
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
 
   cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, sizeof(cl_int), nullptr, &err);
@@ -278,7 +282,8 @@ __kernel void store(__global int* p, int v) { p[get_global_id(0)] = v; }
       return seen.size() == size_t(2 * v);
     });
     EXPECT_TRUE(called) << "dispatches " << v << " on " << name(devices[1])
-                        << " did not complete while a thread waited on " << name(devices[0]);
+                        << " did not complete while a kernel ran on " << name(devices[0])
+                        << (waiter ? " and a thread waited for it" : "");
     if (!called) break;
   }
   std::atomic_ref(*flag).store(1); // the spinning kernel ends, and with it the blocked clFinish
@@ -288,9 +293,17 @@ __kernel void store(__global int* p, int v) { p[get_global_id(0)] = v; }
     std::lock_guard lock(mutex);
     EXPECT_EQ(seen, std::vector<cl_int>(2 * kRounds, CL_COMPLETE));
   }
+  ASSERT_EQ(clFinish(queues[0]), CL_SUCCESS);
   clReleaseMemObject(out);
   clSVMFree(context, flag);
   clReleaseKernel(spin);
   clReleaseKernel(store);
   clReleaseProgram(p);
+}
+
+TEST_F(TwoCards, DispatchesNobodyWaitsForCompleteWhileAThreadWaitsOnTheOtherCard) {
+  callbacks_while_the_other_card_runs(true);
+}
+TEST_F(TwoCards, DispatchesNobodyWaitsForCompleteWhileTheOtherCardRuns) {
+  callbacks_while_the_other_card_runs(false);
 }

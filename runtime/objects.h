@@ -158,6 +158,8 @@ struct _cl_command_queue : amcl::rt::ObjectHeader {
   // The compute timeline value the submission thread saw finished at its last look (guarded
   // by `sched`; runtime/scheduler.cpp, retire_oldest's leave_fresh).
   uint64_t swept = 0;
+  // The unfinished dispatch (its timeline value) the submission thread last left to a waiter.
+  uint64_t passed_over = 0;
   // The submission thread's hang judgement for the value it last left a wait for (written by
   // whoever holds `retiring`; runtime/scheduler.cpp).
   am::Device::WaitProgress left_wait;

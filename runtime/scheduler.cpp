@@ -486,14 +486,22 @@ size_t finished_run(cl_command_queue q, am::Device& dev, bool plain_only) {
 // `leave_fresh` (the submission thread while another thread waits in pump_until): that thread
 // retires what the device finishes; this one takes only what was already finished at its
 // previous look (q->swept), and rather than wait it only rings. Racing the waiter for a
-// dispatch that has just ended cost the waiter a sleep on `changed` and a wake-up.
+// dispatch that has just ended cost the waiter a sleep on `changed` and a wake-up. A dispatch
+// it finds unfinished at two looks is not the waiter's round trip (that one ends within
+// microseconds, or the waiter may wait for something else): it waits for that one as usual,
+// and so judges its hang.
+// `left` (the submission thread): set when it left its wait for the run (kicked, or after
+// kUnclaimedWait) and put the run back.
 bool retire_oldest(cl_command_queue q, Lock& held, QueueLock& qs, Due& due, bool block,
-                   bool leave_fresh = false) {
+                   bool leave_fresh = false, bool* left_wait = nullptr) {
   if (q->in_flight.empty() || q->retiring) return false;
   am::Device& dev = *q->device->am;
   const uint64_t done = q->in_flight.front().at.done;
-  if (leave_fresh && done > q->swept) {
-    if (block) dev.await(am::Engine::Compute, done, std::chrono::microseconds(0), false);
+  if (leave_fresh && done > q->swept && !(block && q->passed_over == done)) {
+    if (block) {
+      dev.await(am::Engine::Compute, done, std::chrono::microseconds(0), false);
+      q->passed_over = done;
+    }
     return false;
   }
   if (dev.completed(am::Engine::Compute) < done) {
@@ -558,6 +566,7 @@ bool retire_oldest(cl_command_queue q, Lock& held, QueueLock& qs, Due& due, bool
     launches.clear();
     q->retiring = false;
     submitter().kicked = false;
+    if (left_wait) *left_wait = true;
     return true;
   }
   release_launches(launches);
@@ -623,14 +632,23 @@ Pumped pump(Lock& held) {
     pumped.did = pumped.did || progress;
     if (progress) continue;
     // Nothing can start: wait for the oldest dispatch of a queue that has some on the device.
+    // A wait the submission thread left ends that queue's turn: the next queue's comes, so
+    // that one long dispatch does not keep the others' waiting (then every queue again).
+    bool left_any = false;
     for (cl_command_queue q : queues) {
       if (!active_queues().count(q)) continue;
       QueueLock qs(q->sched);
-      if (retire_oldest(q, held, qs, due, true, leave_fresh)) {
+      bool left = false;
+      if (retire_oldest(q, held, qs, due, true, leave_fresh, &left)) {
+        if (left) {
+          left_any = true;
+          continue;
+        }
         progress = true;
         break;
       }
     }
+    progress = progress || left_any;
     if (!progress) break;
   }
   if (on_submission_thread) // what the device had finished by this look (leave_fresh)

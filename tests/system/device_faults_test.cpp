@@ -302,6 +302,43 @@ TEST(DeviceFaults, InfiniteLoopNobodyWaitsForIsResetAfterTheHangTimeout) {
   expect_queue_usable(env);
 }
 
+// The same while another thread is blocked in clWaitForEvents on a user event. The submission
+// thread leaves what the device has just finished to waiting threads; that waiter waits for
+// something else, so the hang is still the submission thread's to judge.
+TEST(DeviceFaults, InfiniteLoopNobodyWaitsForIsResetWhileAnotherThreadWaits) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  cl_int err = CL_SUCCESS;
+  cl_event gate = clCreateUserEvent(env.context, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  std::thread blocked([&] { EXPECT_EQ(clWaitForEvents(1, &gate), CL_SUCCESS); });
+  cl_kernel k =
+      env.kernel("__kernel void spin(__global volatile int* p) { while (p[0] == 0) {} }", "spin");
+  int zero = 0;
+  cl_mem m = env.buffer(4, &zero);
+  clSetKernelArg(k, 0, sizeof m, &m);
+  size_t one = 1;
+  cl_event e;
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &one, &one, 0, nullptr, &e),
+            CL_SUCCESS);
+  std::atomic<cl_int> heard = 1;
+  auto record = [](cl_event, cl_int status, void* to) {
+    static_cast<std::atomic<cl_int>*>(to)->store(status);
+  };
+  ASSERT_EQ(clSetEventCallback(e, CL_COMPLETE, record, &heard), CL_SUCCESS);
+  ASSERT_EQ(clFlush(env.queue), CL_SUCCESS);
+  EXPECT_TRUE(amcl_test::eventually([&] { return heard.load() <= CL_COMPLETE; }, 60));
+  EXPECT_EQ(heard.load(), CL_OUT_OF_RESOURCES);
+  EXPECT_TRUE(env.noted("hung and has been reset"));
+  ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  blocked.join();
+  clReleaseEvent(gate);
+  clReleaseEvent(e);
+  clReleaseMemObject(m);
+  clReleaseKernel(k);
+  expect_queue_usable(env);
+}
+
 // Runs with AMCL_HANG_TIMEOUT_MS=1000 (kHangTimeout above).
 TEST(DeviceFaults, InfiniteLoopIsResetAfterTheHangTimeout) {
   Env env;
