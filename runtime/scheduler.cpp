@@ -490,8 +490,8 @@ size_t finished_run(cl_command_queue q, am::Device& dev, bool plain_only) {
 // it finds unfinished at two looks is not the waiter's round trip (that one ends within
 // microseconds, or the waiter may wait for something else): it waits for that one as usual,
 // and so judges its hang.
-// `left` (the submission thread): set when it left its wait for the run (kicked, or after
-// kUnclaimedWait) and put the run back.
+// `left_wait` (the submission thread): set when it left its wait for the run (kicked, or
+// after kUnclaimedWait) and put the run back.
 bool retire_oldest(cl_command_queue q, Lock& held, QueueLock& qs, Due& due, bool block,
                    bool leave_fresh = false, bool* left_wait = nullptr) {
   if (q->in_flight.empty() || q->retiring) return false;
