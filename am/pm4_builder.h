@@ -6,18 +6,22 @@
 
 #include <cstdint>
 #include <initializer_list>
-#include <vector>
+#include <memory>
+#include <span>
 
 namespace am {
 
 class Pm4Builder {
 public:
-  // Room for a dispatch's packets up front: growing the vector dword by dword reallocated it
-  // about ten times per dispatch.
-  Pm4Builder() { words_.reserve(256); }
-  std::vector<uint32_t>& words() { return words_; }
-  const std::vector<uint32_t>& words() const { return words_; }
-  void clear() { words_.clear(); }
+  Pm4Builder() = default;
+  Pm4Builder(const Pm4Builder&) = delete; // data_ may point into the builder itself
+  Pm4Builder& operator=(const Pm4Builder&) = delete;
+  std::span<const uint32_t> words() const { return {data_, size_}; }
+  void clear() { size_ = 0; }
+  // Another builder's packets (or any dwords) after these.
+  void append(std::span<const uint32_t> words);
+  // One dword as it is: for streams that must be malformed (tests, the fuzzer).
+  void raw(uint32_t w) { *extend(1) = w; }
 
   void nop(uint32_t body_dwords);
   // SET_SH_REG: consecutive registers starting at `reg` (a dword index in the SH window).
@@ -56,8 +60,23 @@ public:
   void set_uconfig_regs(uint32_t reg, std::initializer_list<uint32_t> values);
 
 private:
-  void emit(uint32_t w) { words_.push_back(w); }
-  std::vector<uint32_t> words_;
+  // Room for `n` more dwords, written through the pointer: one check per packet. A dispatch's
+  // packets, pushed back dword by dword into a vector that a malloc gave each builder, were 12 %
+  // of the application thread's instructions enqueueing empty kernels.
+  uint32_t* extend(size_t n) {
+    if (cap_ - size_ < n) [[unlikely]]
+      grow(n);
+    uint32_t* p = data_ + size_;
+    size_ += n;
+    return p;
+  }
+  void grow(size_t n);
+  // A dispatch takes about 60 dwords; longer streams move to the heap.
+  static constexpr size_t kInlineDwords = 128;
+  uint32_t inline_[kInlineDwords];
+  std::unique_ptr<uint32_t[]> heap_;
+  uint32_t* data_ = inline_;
+  size_t size_ = 0, cap_ = kInlineDwords;
 };
 
 } // namespace am

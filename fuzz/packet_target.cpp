@@ -67,10 +67,10 @@ std::string PacketTarget::run_pm4(Choices& c) {
     const uint32_t op = c.pick(4) ? kOpcodes[c.pick(std::size(kOpcodes))] : uint32_t(c.pick(256));
     const uint32_t body = uint32_t(c.pick(12));
     if (c.pick(16) == 0)
-      b.words().push_back(word(c)); // not even a type-3 header
+      b.raw(word(c)); // not even a type-3 header
     else
-      b.words().push_back(packet3_compute(op, body));
-    for (uint32_t i = 0; i < body; ++i) b.words().push_back(word(c));
+      b.raw(packet3_compute(op, body));
+    for (uint32_t i = 0; i < body; ++i) b.raw(word(c));
   }
   try {
     dev_->wait(am::Engine::Compute, dev_->submit_compute(b));

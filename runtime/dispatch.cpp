@@ -66,9 +66,7 @@ ArgSnapshot::~ArgSnapshot() {
 
 Launch::Launch(const Launch& o)
     : kernel(o.kernel), dims(o.dims), empty(o.empty), ring_bytes(o.ring_bytes), args(o.args) {
-  std::copy(std::begin(o.global), std::end(o.global), global);
-  std::copy(std::begin(o.local), std::end(o.local), local);
-  std::copy(std::begin(o.offset), std::end(o.offset), offset);
+  copy_shape(o);
   retain(kernel);
 }
 
@@ -84,11 +82,17 @@ Launch& Launch::operator=(Launch&& o) noexcept {
   empty = o.empty;
   ring_bytes = o.ring_bytes;
   args = std::move(o.args);
-  std::copy(std::begin(o.global), std::end(o.global), global);
-  std::copy(std::begin(o.local), std::end(o.local), local);
-  std::copy(std::begin(o.offset), std::end(o.offset), offset);
+  copy_shape(o);
   o.kernel = nullptr;
   return *this;
+}
+
+// Fixed-size copies the compiler inlines: std::copy of the arrays became three memmove calls
+// per move, and a command's launch moves several times between enqueue and retirement.
+void Launch::copy_shape(const Launch& o) {
+  std::memcpy(global, o.global, sizeof global);
+  std::memcpy(local, o.local, sizeof local);
+  std::memcpy(offset, o.offset, sizeof offset);
 }
 
 Launch::~Launch() {
@@ -404,18 +408,22 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L, 
   pm4.set_sh_regs(regCOMPUTE_PGM_LO, {uint32_t(code_va >> 8), uint32_t(code_va >> 40)});
   pm4.set_sh_regs(regCOMPUTE_PGM_RSRC1, {info.rsrc1, rsrc2});
   pm4.set_sh_regs(regCOMPUTE_PGM_RSRC3, {info.rsrc3});
-  pm4.set_sh_regs(regCOMPUTE_START_X, {0, 0, 0});
   // A dimension that does not divide evenly ends with a partial work-group of the remainder.
-  uint32_t threads[3], groups[3];
+  // START_X..Z and NUM_THREAD_X..Z are consecutive registers: one packet.
+  uint32_t start_and_threads[6] = {0, 0, 0}, groups[3];
   bool partial = false;
   for (int i = 0; i < 3; ++i) {
     const size_t rest = g[i] % l[i];
     partial |= rest != 0;
-    threads[i] = num_thread(uint32_t(l[i]), uint32_t(rest ? rest : l[i]));
+    start_and_threads[3 + i] = num_thread(uint32_t(l[i]), uint32_t(rest ? rest : l[i]));
     groups[i] = uint32_t((g[i] + l[i] - 1) / l[i]);
   }
-  pm4.set_sh_regs(regCOMPUTE_NUM_THREAD_X, {threads[0], threads[1], threads[2]});
-  pm4.set_sh_regs(regCOMPUTE_USER_DATA_0, user, 16);
+  static_assert(regCOMPUTE_NUM_THREAD_X == regCOMPUTE_START_X + 3);
+  pm4.set_sh_regs(regCOMPUTE_START_X, start_and_threads, 6);
+  // The user SGPRs the wave is given (COMPUTE_PGM_RSRC2.USER_SGPR), as radv sets them: the
+  // rest of the 16 registers are never read.
+  if (const uint32_t count = std::min(16u, rsrc2_user_sgpr(info.rsrc2)))
+    pm4.set_sh_regs(regCOMPUTE_USER_DATA_0, user, count);
   uint32_t initiator = DISPATCH_COMPUTE_SHADER_EN | DISPATCH_FORCE_START_AT_000;
   if (info.wavefront_size == 32) initiator |= DISPATCH_CS_W32_EN;
   if (partial) initiator |= DISPATCH_PARTIAL_TG_EN;

@@ -46,6 +46,9 @@ struct Launch {
   ~Launch();
   // Drops the references (kernel, snapshot) now rather than at destruction.
   void reset();
+
+private:
+  void copy_shape(const Launch& other); // global, local, offset
 };
 
 } // namespace amcl::rt

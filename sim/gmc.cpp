@@ -1,5 +1,7 @@
 #include "gmc.h"
 
+#include "thread_slot.h"
+
 #include <algorithm>
 
 
@@ -40,22 +42,26 @@ struct Tlb {
     std::fill(std::begin(page), std::end(page), ~0ull);
   }
 };
-thread_local Tlb tlb;
+Tlb& this_thread_tlb() {
+  return ThreadSlot<Tlb>::get();
+}
 
 } // namespace
 
 uint8_t* Gmc::translate(uint64_t va, size_t len, bool write, bool execute) {
+  Tlb& entries = this_thread_tlb();
   const uint64_t gen = generation_.load(std::memory_order_acquire);
-  if (tlb.owner != id_ || tlb.generation != gen) tlb.reset(id_, gen);
+  if (entries.owner != id_ || entries.generation != gen) entries.reset(id_, gen);
   const uint64_t vpage = va >> 12;
   const unsigned slot = unsigned(vpage % Tlb::kEntries);
   const bool one_page = (va & 4095) + len <= 4096;
-  if (one_page && tlb.page[slot] == vpage) return resolve(tlb.pte[slot], va, len, write, execute);
+  if (one_page && entries.page[slot] == vpage)
+    return resolve(entries.pte[slot], va, len, write, execute);
   if (!(regs_.read(reg(hub_.MX_L1_TLB_CNTL)) & MX_L1_TLB_ENABLE_L1_TLB))
     fault("the hub's L1 TLB is off (MC_VM_MX_L1_TLB_CNTL.ENABLE_L1_TLB)", va, write);
   if (uint8_t* p = system_aperture(va, len, write)) return p;
   const uint64_t pte = walk(va, len, write);
-  if (one_page) tlb.page[slot] = vpage, tlb.pte[slot] = pte;
+  if (one_page) entries.page[slot] = vpage, entries.pte[slot] = pte;
   return resolve(pte, va, len, write, execute);
 }
 
@@ -63,8 +69,9 @@ uint8_t* Gmc::translate_run(uint64_t va, size_t len, bool write, size_t& run) {
   run = std::min<size_t>(len, 4096 - (va & 4095));
   uint8_t* p = translate(va, run, write); // the first page: the TLB, the aperture, its faults
   if (run == len) return p;
+  Tlb& entries = this_thread_tlb();
   const unsigned slot = unsigned((va >> 12) % Tlb::kEntries);
-  if (tlb.page[slot] != va >> 12) {
+  if (entries.page[slot] != va >> 12) {
     // Not cached, so translate took the system aperture: frame-buffer addresses, contiguous.
     const uint64_t high =
         (uint64_t(regs_.read(reg(hub_.SYSTEM_APERTURE_HIGH_ADDR)) & 0x3fffffff) << 18) | 0x3ffff;
@@ -73,7 +80,7 @@ uint8_t* Gmc::translate_run(uint64_t va, size_t len, bool write, size_t& run) {
     if (va < end) run = std::min<uint64_t>(len, end - va);
     return p;
   }
-  const uint64_t pte = tlb.pte[slot];
+  const uint64_t pte = entries.pte[slot];
   const uint64_t more = extend_run(va, pte, len - run, write);
   if (!more) return p;
   const uint64_t pa = (pte & gmc::kAddressMask) + (va & 4095);

@@ -51,23 +51,7 @@ void Mec::process(uint64_t wptr) {
   std::lock_guard lock(ring_mutex_);
   if (!active_ || stale_doorbell()) return;
   last_wptr_.store(wptr, std::memory_order_release);
-  auto& gmc = dev_.gmc();
-  // The CP fetches the ring ahead in blocks (at most two reads where the ring wraps), not one
-  // translated read per packet: fetch_ holds ring dwords [fetched_from, fetched_to).
-  uint64_t fetched_from = 0, fetched_to = 0;
-  auto fetch = [&](uint64_t index, uint64_t count) -> const uint32_t* {
-    if (index < fetched_from || index + count > fetched_to) {
-      const uint64_t n = std::min(wptr - index, std::max(count, kFetchDwords));
-      fetch_.resize(n);
-      const uint64_t at = index % hqd_.ring_dwords;
-      const uint64_t first = std::min<uint64_t>(n, hqd_.ring_dwords - at);
-      if (first) gmc.read(hqd_.ring_va + 4 * at, fetch_.data(), 4 * first);
-      if (n > first) gmc.read(hqd_.ring_va, fetch_.data() + first, 4 * (n - first));
-      fetched_from = index;
-      fetched_to = index + n;
-    }
-    return fetch_.data() + (index - fetched_from);
-  };
+  fetched_from_ = fetched_to_ = 0; // the ring may have been rewritten since the last doorbell
   // The read pointer goes back to memory before a packet that may take long (a dispatch, a
   // wait) and once caught up, rather than after every packet: the driver reads it only for
   // room on the ring.
@@ -83,7 +67,8 @@ void Mec::process(uint64_t wptr) {
     // The pipe stopping (CP_MEC_RS64_CNTL, written by a packet of this very ring) ends the
     // fetch too; it goes on from rptr once the pipe runs again.
     while (rptr_ < wptr && !halted() && active_ && !abort_ && dev_.mec_pipe0_runs()) {
-      uint32_t header = *fetch(rptr_, 1);
+      const uint64_t at = rptr_.load(std::memory_order_relaxed);
+      const uint32_t header = *ring_dwords(at, 1, wptr);
       uint32_t type = pm4::header_type(header);
       if (type == 2) { // one-dword filler
         advance(1);
@@ -96,7 +81,7 @@ void Mec::process(uint64_t wptr) {
       if (opcode == pm4::DISPATCH_DIRECT || opcode == pm4::DISPATCH_INDIRECT ||
           opcode == pm4::WAIT_REG_MEM || opcode == pm4::INDIRECT_BUFFER)
         report_rptr();
-      const uint32_t* body = fetch(rptr_ + 1, count);
+      const uint32_t* body = ring_dwords(at + 1, count, wptr);
       try {
         execute(header, std::span<const uint32_t>(body, count));
       } catch (const shader::MemoryFault& e) {
@@ -122,6 +107,20 @@ void Mec::process(uint64_t wptr) {
     dev_.report_vm_fault(e.address, e.write, e.what());
     halt(e.what());
   }
+}
+
+// The CP fetches the ring ahead in blocks (at most two reads where the ring wraps), not one
+// translated read per packet: fetch_ holds ring dwords [fetched_from_, fetched_to_).
+void Mec::refill(uint64_t index, uint64_t count, uint64_t wptr) {
+  const uint64_t n = std::min(wptr - index, std::max(count, kFetchDwords));
+  fetch_.resize(n);
+  const uint64_t at = index % hqd_.ring_dwords;
+  const uint64_t first = std::min<uint64_t>(n, hqd_.ring_dwords - at);
+  auto& gmc = dev_.gmc();
+  if (first) gmc.read(hqd_.ring_va + 4 * at, fetch_.data(), 4 * first);
+  if (n > first) gmc.read(hqd_.ring_va, fetch_.data() + first, 4 * (n - first));
+  fetched_from_ = index;
+  fetched_to_ = index + n;
 }
 
 void Mec::write_mem(uint64_t va, const void* data, size_t len) { dev_.gmc().write(va, data, len); }
@@ -266,12 +265,13 @@ void Mec::set_uconfig_reg(std::span<const uint32_t> body) {
 
 void Mec::set_sh_reg(std::span<const uint32_t> body) {
   if (body.empty()) throw PacketError("SET_SH_REG without a register offset");
-  uint32_t first = body[0] & 0xffff;
-  for (size_t i = 1; i < body.size(); ++i) {
-    uint32_t reg = first + uint32_t(i - 1);
-    if (reg >= 0x400) throw PacketError("SET_SH_REG offset " + hex(reg) + " outside the SH window");
-    sh_regs_[reg] = body[i];
-  }
+  const uint32_t first = body[0] & 0xffff;
+  const size_t count = body.size() - 1;
+  // Checked once for the run, not per register: six of these come with every dispatch.
+  if (first + count > std::size(sh_regs_))
+    throw PacketError("SET_SH_REG offset " + hex(std::max<uint64_t>(first, std::size(sh_regs_))) +
+                      " outside the SH window");
+  std::copy_n(body.data() + 1, count, sh_regs_ + first);
 }
 
 void Mec::dispatch_direct(std::span<const uint32_t> body) {

@@ -4,6 +4,7 @@
 
 #include "am/hw/sh_regs.h"
 #include "executor.h"
+#include "sim/thread_slot.h"
 #include "translation_cache.h"
 #include "worker_pool.h"
 
@@ -137,8 +138,7 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
     Executor exec(program, cache, lds_bytes(L.rsrc2), abort, &stop);
     // The thread's waves outlive the dispatch with their VGPR storage: a dispatch of a few
     // waves allocated and freed them every time (malloc/free showed in the MEC's profile).
-    thread_local std::vector<Wave> thread_waves;
-    std::vector<Wave>& waves = thread_waves;
+    std::vector<Wave>& waves = ThreadSlot<std::vector<Wave>>::get();
     GroupBarrier group_barrier;
     const Wave* running = nullptr; // the wave exec.run is stepping, for a fault's report
     uint64_t instructions = 0, lanes = 0, waves_run = 0;
@@ -186,8 +186,9 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
             w.scratch_base = L.scratch_base + (first_slot + wi) * wave_bytes;
             w.scratch_bytes = wave_bytes;
           }
-          unsigned s = 0;
-          for (; s < user_sgprs && s < 16; ++s) w.sgpr[s] = L.user_data[s];
+          // One copy: an element loop with its two bounds cost 120 host instructions a wave.
+          unsigned s = std::min(user_sgprs, 16u);
+          std::copy_n(L.user_data, s, w.sgpr);
           if (L.gfx == Gfx::v12) {
             // Architected SGPRs: the ids live in trap temporaries, not after the user SGPRs.
             w.sgpr[src::kTtmp9] = id[0];
@@ -213,7 +214,12 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
             for (unsigned h = 0; h * kWaveSize < active; ++h) {
               uint32_t* v0 = w.vgpr.data() + h * w.half_stride;
               const unsigned n = std::min(kWaveSize, active - h * kWaveSize);
-              for (unsigned i = 0; i < n; ++i) v0[i] = row + h * kWaveSize + i;
+              const uint32_t first_x = row + h * kWaveSize;
+              // A full row apart: a constant trip count is what -O2 vectorises.
+              if (n == kWaveSize)
+                for (unsigned i = 0; i < kWaveSize; ++i) v0[i] = first_x + i;
+              else
+                for (unsigned i = 0; i < n; ++i) v0[i] = first_x + i;
             }
           } else {
             fill_ids(w, active, gx, gy, x, y, z, tid_comps);

@@ -125,6 +125,12 @@ public:
            const std::atomic<bool>* abort = nullptr, const std::atomic<bool>* stop = nullptr)
       : program_(program), memory_(memory), cache_(dynamic_cast<TranslationCache*>(&memory)),
         lds_(lds_bytes, 0), abort_(abort), stop_(stop) {}
+  // The same over a dispatch's translation cache, without asking the port what it is (a
+  // dynamic_cast per worker and dispatch).
+  Executor(Program& program, TranslationCache& cache, uint32_t lds_bytes,
+           const std::atomic<bool>* abort = nullptr, const std::atomic<bool>* stop = nullptr)
+      : program_(program), memory_(cache), cache_(&cache), lds_(lds_bytes, 0), abort_(abort),
+        stop_(stop) {}
 
   // Runs `wave` until it ends, reaches s_barrier or has executed `budget` instructions (so
   // the other waves of its work-group get their turn: sub-groups make independent forward

@@ -6,6 +6,7 @@
 // and a new cache takes the thread's next epoch; when the epochs run out the table is cleared.
 #pragma once
 #include "memory_port.h"
+#include "sim/thread_slot.h"
 
 #include <array>
 #include <cstdint>
@@ -66,12 +67,9 @@ private:
     e.tag |= right;
     e.host = base;
   }
-  // This thread's table, found once per cache (thread-local lookups in a shared library are
-  // calls). A thread runs one dispatch's cache at a time (run_dispatch's workers).
-  static Table& thread_table() {
-    thread_local Table table;
-    return table;
-  }
+  // This thread's table, found once per cache. A thread runs one dispatch's cache at a time
+  // (run_dispatch's workers).
+  static Table& thread_table() { return ThreadSlot<Table>::get(); }
   MemoryPort& inner_;
   Table& table_;
   const uint64_t epoch_; // shifted into place

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -117,7 +118,8 @@ TEST(ComputePackets, EventWriteCsPartialFlush) {
   dev.wait(Engine::Compute, dev.submit_compute(p));
   EXPECT_EQ(words(mem)[0], 5u);
   Pm4Builder bad;
-  bad.words() = {0xC0004602u, 0x2Bu}; // EVENT_WRITE of an event type the model does not implement
+  // EVENT_WRITE of an event type the model does not implement.
+  bad.append(std::array<uint32_t, 2>{0xC0004602u, 0x2Bu});
   EXPECT_THROW(dev.wait(Engine::Compute, dev.submit_compute(bad)), DeviceError);
   Pm4Builder ok;
   ok.write_data_mem(mem.va, {6});
@@ -128,6 +130,21 @@ TEST(ComputePackets, EventWriteCsPartialFlush) {
 
 // DISPATCH_INDIRECT reads the work-group counts from memory. The kernel (llvm-mc-22
 // -mcpu=gfx1100) stores its work-group id at out[id]: user SGPRs s[0:1] = out, s2 = id.
+// SET_SH_REG's run must stay inside the SH window (0x400 registers from 0x2C00): one that
+// runs past its end is a bad packet; the queue stops, is reset, and runs the next stream.
+TEST(ComputePackets, SetShRegPastTheWindowStopsTheQueue) {
+  Device dev(card());
+  Allocation mem = dev.alloc_vram(4096);
+  Pm4Builder bad;
+  bad.append(std::array<uint32_t, 4>{pm4::packet3_compute(pm4::SET_SH_REG, 3), 0x3ff, 1, 2});
+  EXPECT_THROW(dev.wait(Engine::Compute, dev.submit_compute(bad)), DeviceError);
+  Pm4Builder last;
+  last.append(std::array<uint32_t, 3>{pm4::packet3_compute(pm4::SET_SH_REG, 2), 0x3ff, 1});
+  last.write_data_mem(mem.va, {7}); // the window's last register alone is fine
+  dev.wait(Engine::Compute, dev.submit_compute(last));
+  EXPECT_EQ(words(mem)[0], 7u);
+}
+
 TEST(ComputePackets, DispatchIndirectTakesTheGridFromMemory) {
   static constexpr uint32_t kProgram[] = {
       0x7E020202,             // v_mov_b32_e32 v1, s2

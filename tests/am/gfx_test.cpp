@@ -25,8 +25,8 @@ TEST_P(AmDevice, BadPacketStopsTheQueueWhichIsResetForTheNextSubmission) {
   auto gpu = card();
   am::Device dev(gpu);
   am::Pm4Builder bad;
-  bad.words().push_back(am::hw::pm4::packet3_compute(0xEE, 1)); // no such opcode
-  bad.words().push_back(0);
+  bad.raw(am::hw::pm4::packet3_compute(0xEE, 1)); // no such opcode
+  bad.raw(0);
   expect_stop_reported_at_once(
       dev, am::Engine::Compute, [&] { return dev.submit_compute(bad); }, "compute queue stopped");
   // The reset dequeued the queue (CP_HQD_DEQUEUE_REQUEST) rather than clearing CP_HQD_ACTIVE.

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 using namespace am;
 
 TEST(Pm4Builder, SetShRegHeaderAndOffset) {
@@ -38,6 +40,32 @@ TEST(Pm4Builder, DispatchDirectAndReleaseMem) {
 TEST(Pm4Builder, RejectsRegistersOutsideShWindow) {
   Pm4Builder b;
   EXPECT_THROW(b.set_sh_regs(0x1000, {1}), std::invalid_argument);
+}
+
+// A builder keeps a dispatch's packets inline and moves longer streams to the heap: every
+// packet keeps its words across the move, and clear() starts over.
+TEST(Pm4Builder, LongStreamsKeepEveryWord) {
+  Pm4Builder b;
+  for (uint32_t i = 0; i < 200; ++i) {
+    b.set_sh_regs(hw::sh::regCOMPUTE_USER_DATA_0, {i, ~i});
+    b.cs_partial_flush();
+  }
+  ASSERT_EQ(b.words().size(), 200u * 6);
+  for (uint32_t i = 0; i < 200; ++i) {
+    EXPECT_EQ(b.words()[6 * i], 0xC0027602u);
+    EXPECT_EQ(b.words()[6 * i + 2], i);
+    EXPECT_EQ(b.words()[6 * i + 3], ~i);
+    EXPECT_EQ(b.words()[6 * i + 4] >> 8, 0xC0004602u >> 8); // EVENT_WRITE, one dword
+  }
+  b.clear();
+  b.nop(3);
+  ASSERT_EQ(b.words().size(), 4u);
+  EXPECT_EQ(b.words()[3], 0u);
+  Pm4Builder c;
+  c.append(b.words());
+  c.raw(0x80000000u); // a type-2 filler, as it is
+  EXPECT_EQ(std::vector<uint32_t>(c.words().begin(), c.words().end()),
+            (std::vector<uint32_t>{b.words()[0], 0, 0, 0, 0x80000000u}));
 }
 
 TEST(SdmaBuilder, CopyLinearLayout) {

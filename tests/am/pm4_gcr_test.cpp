@@ -29,8 +29,9 @@ TEST(Pm4Gcr, AcquireMemAsAmdgpuEmitMemSync) {
   EXPECT_EQ(pm4::kGcrDataAcquire, 0x1C3B0u);
   Pm4Builder b;
   b.acquire_mem_all();
-  EXPECT_EQ(b.words(), (std::vector<uint32_t>{0xC0065802u, 0, 0xffffffffu, 0x00ffffffu, 0, 0, 0xAu,
-                                              0x1C3B1u}));
+  EXPECT_EQ(
+      std::vector<uint32_t>(b.words().begin(), b.words().end()),
+      (std::vector<uint32_t>{0xC0065802u, 0, 0xffffffffu, 0x00ffffffu, 0, 0, 0xAu, 0x1C3B1u}));
   b.clear();
   b.acquire_mem_data();
   ASSERT_EQ(b.words().size(), 8u);
