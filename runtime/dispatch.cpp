@@ -66,37 +66,10 @@ ArgSnapshot::~ArgSnapshot() {
 
 Launch::Launch(const Launch& o)
     : kernel(o.kernel), dims(o.dims), empty(o.empty), ring_bytes(o.ring_bytes), args(o.args) {
-  copy_shape(o);
-  retain(kernel);
-}
-
-Launch::Launch(Launch&& o) noexcept {
-  *this = std::move(o);
-}
-
-Launch& Launch::operator=(Launch&& o) noexcept {
-  if (this == &o) return *this;
-  reset();
-  kernel = o.kernel;
-  dims = o.dims;
-  empty = o.empty;
-  ring_bytes = o.ring_bytes;
-  args = std::move(o.args);
-  copy_shape(o);
-  o.kernel = nullptr;
-  return *this;
-}
-
-// Fixed-size copies the compiler inlines: std::copy of the arrays became three memmove calls
-// per move, and a command's launch moves several times between enqueue and retirement.
-void Launch::copy_shape(const Launch& o) {
   std::memcpy(global, o.global, sizeof global);
   std::memcpy(local, o.local, sizeof local);
   std::memcpy(offset, o.offset, sizeof offset);
-}
-
-Launch::~Launch() {
-  reset();
+  retain(kernel);
 }
 
 void Launch::reset() {

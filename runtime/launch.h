@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -40,15 +41,37 @@ struct Launch {
   bool prints() const { return args && args->prints; }
   Launch() = default;
   Launch(const Launch& other);
-  Launch(Launch&& other) noexcept;
+  // Moves, inline: a dispatch's launch moves about six times between enqueue and retirement
+  // (into the command, the pending ring, the batch, the in-flight ring, the release list),
+  // and out-of-line moves with memmove calls for the arrays were 12 % of the enqueueing
+  // thread's instructions.
+  Launch(Launch&& other) noexcept { take(other); }
   Launch& operator=(const Launch&) = delete;
-  Launch& operator=(Launch&& other) noexcept;
-  ~Launch();
+  Launch& operator=(Launch&& other) noexcept {
+    if (this != &other) {
+      if (kernel || args) reset();
+      take(other);
+    }
+    return *this;
+  }
+  ~Launch() {
+    if (kernel || args) reset();
+  }
   // Drops the references (kernel, snapshot) now rather than at destruction.
   void reset();
 
 private:
-  void copy_shape(const Launch& other); // global, local, offset
+  void take(Launch& o) noexcept {
+    kernel = o.kernel;
+    o.kernel = nullptr;
+    dims = o.dims;
+    empty = o.empty;
+    ring_bytes = o.ring_bytes;
+    std::memcpy(global, o.global, sizeof global);
+    std::memcpy(local, o.local, sizeof local);
+    std::memcpy(offset, o.offset, sizeof offset);
+    args = std::move(o.args);
+  }
 };
 
 } // namespace amcl::rt
