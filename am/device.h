@@ -115,7 +115,12 @@ public:
   // it (or ring_compute): these packets wait on the ring for the run's one doorbell, and their
   // end raises no interrupt (the run's last does; a waiter looks at the signal at least every
   // 500 µs anyway). A real driver masks the end-of-pipe interrupts nobody sleeps on, too.
-  uint64_t submit_compute(const Pm4Builder& packets, bool more_follow = false);
+  // `state`: SET_SH_REG packets a dispatch in `packets` needs, left off the ring when the ring
+  // already set those registers to those values (the previous dispatch's state, as radv and
+  // PAL track what they emitted). One queue runs on the pipe and nothing preempts it, so the
+  // registers keep their values between submissions; a queue reset forgets them.
+  uint64_t submit_compute(const Pm4Builder& packets, bool more_follow = false,
+                          const Pm4Builder* state = nullptr);
   // Hands the compute engine what submissions with `more_follow` left on the ring, if any,
   // behind one interrupting fence for the lot.
   void ring_compute();
@@ -207,7 +212,10 @@ private:
   uint64_t gpu_ns(uint64_t ticks) const;
   // submission.cpp: submissions, timelines, waits and queue resets.
   Timeline& timeline(Engine e) { return e == Engine::Compute ? compute_timeline_ : sdma_timeline_; }
-  template <class Write> uint64_t submit(Engine e, Write&& write);
+  // `abandon` runs, under the timeline's lock, when the packets will not reach the ring.
+  template <class Write, class Abandon> uint64_t submit(Engine e, Write&& write, Abandon&& abandon);
+  template <class Write> uint64_t submit_locked(Engine e, Timeline& t, Write& write);
+  void append_compute_state(Pm4Builder& stream, const Pm4Builder* state);
   // `names`: the packets' names for AM_DEBUG=3 (empty below it).
   // `starts`: the packets' starts in `packets`, for AM_TRACE (empty when no trace is taken).
   uint64_t submit_sdma_words(std::span<const uint32_t> packets, const std::string& names,
@@ -234,6 +242,11 @@ private:
   InterruptWaiters interrupts_; // threads sleeping in wait() and await()
   std::atomic<bool> compute_owed_ = false; // packets on the compute ring without a doorbell
   Pm4Builder compute_stream_; // what submit_compute writes; guarded by compute_timeline_.mutex
+  // The state packets the compute ring ran last, while their registers keep those values (the
+  // same mutex): written by what SET_SH_REGs into [first, end) of the SH window.
+  std::vector<uint32_t> ring_state_;
+  bool ring_state_known_ = false;
+  uint32_t ring_state_first_ = 0, ring_state_end_ = 0;
   int64_t clock_offset_ns_ = 0;      // host steady_clock ns minus GPU ns
   int64_t clock_uncertainty_ns_ = 0; // the offset is right within this
   std::atomic<uint64_t> resets_ = 0;

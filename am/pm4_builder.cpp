@@ -40,6 +40,7 @@ void Pm4Builder::grow(size_t n) {
 
 void Pm4Builder::append(std::span<const uint32_t> words) {
   std::copy(words.begin(), words.end(), extend(words.size()));
+  writes_any_sh_register();
 }
 
 void Pm4Builder::nop(uint32_t body_dwords) {
@@ -59,6 +60,8 @@ void Pm4Builder::set_sh_regs(uint32_t reg, const uint32_t* values, uint32_t coun
   p[0] = pm4::packet3_compute(pm4::SET_SH_REG, count + 1);
   p[1] = reg - sh::kShRegStart;
   std::copy_n(values, count, p + 2);
+  sh_first_ = std::min(sh_first_, p[1]);
+  sh_end_ = std::max(sh_end_, p[1] + count);
 }
 
 void Pm4Builder::set_sh_regs(uint32_t reg, std::initializer_list<uint32_t> values) {
@@ -148,6 +151,7 @@ void Pm4Builder::indirect_buffer(uint64_t address, uint32_t dwords) {
   if ((address & 3) || dwords == 0 || dwords > 0xfffff)
     throw std::invalid_argument("INDIRECT_BUFFER needs a dword-aligned address and 1..0xfffff dwords");
   Words emit(extend(4), 4);
+  writes_any_sh_register(); // its packets are not this builder's to see
   emit(pm4::packet3_compute(pm4::INDIRECT_BUFFER, 3));
   emit(uint32_t(address) & ~3u);
   emit(uint32_t(address >> 32) & 0xffff);

@@ -17,11 +17,22 @@ public:
   Pm4Builder(const Pm4Builder&) = delete; // data_ may point into the builder itself
   Pm4Builder& operator=(const Pm4Builder&) = delete;
   std::span<const uint32_t> words() const { return {data_, size_}; }
-  void clear() { size_ = 0; }
+  void clear() {
+    size_ = 0;
+    sh_first_ = kNoShRegisters, sh_end_ = 0;
+  }
   // Another builder's packets (or any dwords) after these.
   void append(std::span<const uint32_t> words);
   // One dword as it is: for streams that must be malformed (tests, the fuzzer).
-  void raw(uint32_t w) { *extend(1) = w; }
+  void raw(uint32_t w) {
+    *extend(1) = w;
+    writes_any_sh_register();
+  }
+  // The SH registers the stream may write, as offsets [first, end) in the SH window (empty
+  // when first >= end): what set_sh_regs wrote, and the whole window once raw dwords, appended
+  // streams or an indirect buffer may write any (am::Device keeps the ring's state by them).
+  uint32_t sh_first() const { return sh_first_; }
+  uint32_t sh_end() const { return sh_end_; }
 
   void nop(uint32_t body_dwords);
   // SET_SH_REG: consecutive registers starting at `reg` (a dword index in the SH window).
@@ -71,12 +82,18 @@ private:
     return p;
   }
   void grow(size_t n);
+  void writes_any_sh_register() {
+    sh_first_ = 0;
+    sh_end_ = hw::sh::kShRegEnd - hw::sh::kShRegStart;
+  }
+  static constexpr uint32_t kNoShRegisters = ~0u;
   // A dispatch takes about 60 dwords; longer streams move to the heap.
   static constexpr size_t kInlineDwords = 128;
   uint32_t inline_[kInlineDwords];
   std::unique_ptr<uint32_t[]> heap_;
   uint32_t* data_ = inline_;
   size_t size_ = 0, cap_ = kInlineDwords;
+  uint32_t sh_first_ = kNoShRegisters, sh_end_ = 0;
 };
 
 } // namespace am

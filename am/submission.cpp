@@ -20,9 +20,19 @@ uint64_t Device::completed(Engine e) const {
   return signals_.load(e == Engine::Compute ? SignalPage::kComputeSignal : SignalPage::kSdmaSignal);
 }
 
-template <class Write> uint64_t Device::submit(Engine e, Write&& write) {
+template <class Write, class Abandon>
+uint64_t Device::submit(Engine e, Write&& write, Abandon&& abandon) {
   Timeline& t = timeline(e);
   std::lock_guard lock(t.mutex);
+  try {
+    return submit_locked(e, t, write);
+  } catch (...) {
+    abandon();
+    throw;
+  }
+}
+
+template <class Write> uint64_t Device::submit_locked(Engine e, Timeline& t, Write& write) {
   // The value is handed out only once its packets are on the ring: a submission that fails
   // (too large for the ring, a hung queue) must not leave a value nothing will ever signal.
   const uint64_t value = t.issued + 1;
@@ -49,27 +59,34 @@ template <class Write> uint64_t Device::submit(Engine e, Write&& write) {
   return value;
 }
 
-uint64_t Device::submit_compute(const Pm4Builder& packets, bool more_follow) {
-  bool told = false; // a full ring retries; the stream is told once
-  // Taken once, under the timeline's lock: the invalidation is on the ring before any dispatch
-  // submitted after note_code_written() returned.
+uint64_t Device::submit_compute(const Pm4Builder& packets, bool more_follow,
+                                const Pm4Builder* state) {
+  // Built once, under the timeline's lock (held across a full ring's retries): the
+  // invalidation is on the ring before any dispatch submitted after note_code_written()
+  // returned, and the state left out is what the ring holds then.
   std::optional<bool> invalidate_code;
+  bool built = false;
   auto write = [&](uint64_t value) {
-    if (!invalidate_code)
-      invalidate_code = code_written_.exchange(false, std::memory_order_acq_rel);
     // Built in the device's one stream (the timeline's lock is held): a builder per part and
     // their concatenation cost three allocations per dispatch.
     Pm4Builder& stream = compute_stream_;
-    stream.clear();
-    if (*invalidate_code) stream.acquire_mem_all();
-    stream.append(packets.words());
-    stream.release_mem_signal(signals_.va(SignalPage::kComputeSignal), value, !more_follow);
+    if (!built) {
+      invalidate_code = code_written_.exchange(false, std::memory_order_acq_rel);
+      stream.clear();
+      if (*invalidate_code) stream.acquire_mem_all();
+      append_compute_state(stream, state);
+      stream.append(packets.words());
+      // Packets that may write the state's registers: the ring's values are unknown after them.
+      if (packets.sh_first() < ring_state_end_ && ring_state_first_ < packets.sh_end())
+        ring_state_known_ = false;
+      stream.release_mem_signal(signals_.va(SignalPage::kComputeSignal), value, !more_follow);
+      built = true;
+      if (debug_on(kDebugPackets))
+        debug_print(pci_->address(), "compute submission %llu: %s (%zu dwords)",
+                    static_cast<unsigned long long>(value),
+                    pm4_packet_names(stream.words()).c_str(), stream.words().size());
+    }
     const std::span<const uint32_t> all = stream.words();
-    if (!told && debug_on(kDebugPackets))
-      debug_print(pci_->address(), "compute submission %llu: %s (%zu dwords)",
-                  static_cast<unsigned long long>(value), pm4_packet_names(all).c_str(),
-                  all.size());
-    told = true;
     if (!more_follow) {
       compute_owed_.store(false, std::memory_order_relaxed);
       return gfx_.submit(all);
@@ -78,12 +95,28 @@ uint64_t Device::submit_compute(const Pm4Builder& packets, bool more_follow) {
     compute_owed_.store(true, std::memory_order_release);
     return true;
   };
-  try {
-    return submit(Engine::Compute, write);
-  } catch (...) {
-    if (invalidate_code.value_or(false)) note_code_written(); // it never reached the ring
-    throw;
-  }
+  return submit(Engine::Compute, write, [&] {
+    // It never reached the ring (hung, or too large): neither did its invalidation, nor the
+    // state the ring was counted to hold, which no later submission may rely on.
+    if (invalidate_code.value_or(false)) note_code_written();
+    ring_state_known_ = false;
+  });
+}
+
+// The state packets go on the ring unless the ring ran the same ones last (a dispatch of the
+// kernel before: the same code, resources and work-group shape), which leaves those registers
+// holding exactly what they would write. The compute timeline's lock is held.
+void Device::append_compute_state(Pm4Builder& stream, const Pm4Builder* state) {
+  if (!state || state->words().empty()) return;
+  const std::span<const uint32_t> words = state->words();
+  if (ring_state_known_ &&
+      std::equal(words.begin(), words.end(), ring_state_.begin(), ring_state_.end()))
+    return;
+  stream.append(words);
+  ring_state_.assign(words.begin(), words.end());
+  ring_state_first_ = state->sh_first();
+  ring_state_end_ = state->sh_end();
+  ring_state_known_ = true;
 }
 
 void Device::ring_compute() {
@@ -131,24 +164,27 @@ uint64_t Device::submit_sdma(const SdmaBuilder& packets) {
 uint64_t Device::submit_sdma_words(std::span<const uint32_t> packets, const std::string& names,
                                    std::vector<size_t> starts) {
   bool told = false; // a full ring retries; the stream is told once
-  return submit(Engine::Sdma, [&](uint64_t value) {
-    SdmaBuilder tail;
-    const uint64_t sig = signals_.va(SignalPage::kSdmaSignal);
-    tail.fence(sig + 4, uint32_t(value >> 32), hw::sdma::MTYPE_UC);
-    tail.fence(sig, uint32_t(value), hw::sdma::MTYPE_UC);
-    tail.trap();
-    std::vector<uint32_t> all(packets.begin(), packets.end());
-    all.insert(all.end(), tail.words().begin(), tail.words().end());
-    if (!told && debug_on(kDebugPackets))
-      debug_print(pci_->address(), "SDMA submission %llu: %s, then %s (%zu dwords)",
-                  static_cast<unsigned long long>(value), names.c_str(),
-                  sdma_packet_names(tail.words(), tail.packet_starts()).c_str(), all.size());
-    told = true;
-    std::vector<size_t> all_starts = starts; // with the tail's, when tracing
-    if (!starts.empty())
-      for (size_t at : tail.packet_starts()) all_starts.push_back(packets.size() + at);
-    return sdma_.submit(all, all_starts);
-  });
+  return submit(
+      Engine::Sdma,
+      [&](uint64_t value) {
+        SdmaBuilder tail;
+        const uint64_t sig = signals_.va(SignalPage::kSdmaSignal);
+        tail.fence(sig + 4, uint32_t(value >> 32), hw::sdma::MTYPE_UC);
+        tail.fence(sig, uint32_t(value), hw::sdma::MTYPE_UC);
+        tail.trap();
+        std::vector<uint32_t> all(packets.begin(), packets.end());
+        all.insert(all.end(), tail.words().begin(), tail.words().end());
+        if (!told && debug_on(kDebugPackets))
+          debug_print(pci_->address(), "SDMA submission %llu: %s, then %s (%zu dwords)",
+                      static_cast<unsigned long long>(value), names.c_str(),
+                      sdma_packet_names(tail.words(), tail.packet_starts()).c_str(), all.size());
+        told = true;
+        std::vector<size_t> all_starts = starts; // with the tail's, when tracing
+        if (!starts.empty())
+          for (size_t at : tail.packet_starts()) all_starts.push_back(packets.size() + at);
+        return sdma_.submit(all, all_starts);
+      },
+      [] {});
 }
 
 uint64_t Device::submitted(Engine e) {
@@ -162,6 +198,7 @@ void Device::reset_queue(Engine e) {
   std::lock_guard lock(t.mutex);
   if (e == Engine::Compute) {
     compute_owed_.store(false, std::memory_order_relaxed); // the ring starts empty again
+    ring_state_known_ = false; // a restarted queue's registers are not what the ring left
     gfx_.stop_queue();
   } else {
     sdma_.stop_queue();

@@ -341,6 +341,9 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L, 
   rsrc2 |= ((lds + 511) / 512) << 15; // LDS_SIZE in 512-byte granules
 
   am::Pm4Builder pm4;
+  // The registers the kernel and its work-group shape set: left off the ring when the ring's
+  // last dispatch set the same (am::Device::submit_compute), as with a kernel enqueued again.
+  am::Pm4Builder state;
   // Dispatches follow each other on the ring without the host waiting in between; the CP must
   // not start this one while the previous one still runs (an in-order queue). Then the data
   // caches are invalidated, so this one reads what the previous one wrote: the wait before the
@@ -373,14 +376,14 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L, 
       q->scratch = {};
       q->scratch = dev.alloc_vram_gpu(waves * engines * wave_bytes); // only waves touch it
     }
-    pm4.set_sh_regs(regCOMPUTE_DISPATCH_SCRATCH_BASE_LO,
-                    {uint32_t(q->scratch.va >> 8), uint32_t(q->scratch.va >> 40)});
-    pm4.set_sh_regs(regCOMPUTE_TMPRING_SIZE,
-                    {tmpring_size(uint32_t(waves), uint32_t(wave_bytes), gfx12)});
+    state.set_sh_regs(regCOMPUTE_DISPATCH_SCRATCH_BASE_LO,
+                      {uint32_t(q->scratch.va >> 8), uint32_t(q->scratch.va >> 40)});
+    state.set_sh_regs(regCOMPUTE_TMPRING_SIZE,
+                      {tmpring_size(uint32_t(waves), uint32_t(wave_bytes), gfx12)});
   }
-  pm4.set_sh_regs(regCOMPUTE_PGM_LO, {uint32_t(code_va >> 8), uint32_t(code_va >> 40)});
-  pm4.set_sh_regs(regCOMPUTE_PGM_RSRC1, {info.rsrc1, rsrc2});
-  pm4.set_sh_regs(regCOMPUTE_PGM_RSRC3, {info.rsrc3});
+  state.set_sh_regs(regCOMPUTE_PGM_LO, {uint32_t(code_va >> 8), uint32_t(code_va >> 40)});
+  state.set_sh_regs(regCOMPUTE_PGM_RSRC1, {info.rsrc1, rsrc2});
+  state.set_sh_regs(regCOMPUTE_PGM_RSRC3, {info.rsrc3});
   // A dimension that does not divide evenly ends with a partial work-group of the remainder.
   // START_X..Z and NUM_THREAD_X..Z are consecutive registers: one packet.
   uint32_t start_and_threads[6] = {0, 0, 0}, groups[3];
@@ -392,7 +395,7 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L, 
     groups[i] = uint32_t((g[i] + l[i] - 1) / l[i]);
   }
   static_assert(regCOMPUTE_NUM_THREAD_X == regCOMPUTE_START_X + 3);
-  pm4.set_sh_regs(regCOMPUTE_START_X, start_and_threads, 6);
+  state.set_sh_regs(regCOMPUTE_START_X, start_and_threads, 6);
   // The user SGPRs the wave is given (COMPUTE_PGM_RSRC2.USER_SGPR), as radv sets them: the
   // rest of the 16 registers are never read.
   if (const uint32_t count = std::min(16u, rsrc2_user_sgpr(info.rsrc2)))
@@ -402,7 +405,7 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L, 
   if (partial) initiator |= DISPATCH_PARTIAL_TG_EN;
   pm4.dispatch_direct(groups[0], groups[1], groups[2], initiator);
   if (profiled) pm4.release_mem_timestamp(times_va + 8);
-  const uint64_t done = dev.submit_compute(pm4, more_follow);
+  const uint64_t done = dev.submit_compute(pm4, more_follow, &state);
   if (!own_slot) q->kernarg_head = start + bytes; // taken once the dispatch is on the ring
   return {done, profiled ? reinterpret_cast<const uint64_t*>(base + kTimesOffset) : nullptr,
           start};

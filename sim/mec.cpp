@@ -34,6 +34,10 @@ void Mec::activate(const HqdState& hqd) {
   forget_doorbell(); // before the queue is live again
   std::lock_guard lock(ring_mutex_);
   hqd_ = hqd;
+  // What a queue's COMPUTE_* registers hold once it is made active again is nothing a driver
+  // may count on (hardware restores them from the MQD it maps): the model clears them, so a
+  // driver that keeps dispatch state across a queue reset dispatches from address 0, loudly.
+  std::fill(std::begin(sh_regs_), std::end(sh_regs_), 0u);
   rptr_ = 0;
   last_wptr_ = 0;
   abort_ = false;
