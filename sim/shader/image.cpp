@@ -26,6 +26,14 @@ bool layered(img::Type t) {
   return img::is_array(t);
 }
 
+// Whether a resource has rows, so that a coordinate's second component addresses one: every 2D,
+// 2D-array and 3D resource, a row of height 1 included (a load at y = 1 from it is out of
+// range and returns 0, as any other; it read row 0 until stop 38).
+bool has_rows(const img::Resource& r, unsigned height) {
+  return height > 1 || r.type == img::Type::k2D || r.type == img::Type::k2DArray ||
+         r.type == img::Type::k3D;
+}
+
 struct Texel {
   uint32_t c[4] = {0, 0, 0, 0};
 };
@@ -192,7 +200,7 @@ void Executor::exec_image(Wave& w, const Inst& in) {
       const bool mip = in.op == Op::image_load_mip || in.op == Op::image_store_mip;
       const bool a1d = r.type == img::Type::k1DArray;
       const unsigned none = 5;
-      const unsigned from[4] = {0, !a1d && coords > 1 && height > 1 ? 1u : none,
+      const unsigned from[4] = {0, !a1d && coords > 1 && has_rows(r, height) ? 1u : none,
                                 a1d          ? (coords > 1 ? 1u : none)
                                 : coords > 2 ? 2u
                                              : none,
@@ -269,8 +277,7 @@ void Executor::exec_image(Wave& w, const Inst& in) {
       static volatile float kUnit = 1.0f;
       const float unit = kUnit;
       const bool normalized = !s.force_unnormalized && !in.img.unorm;
-      const bool has_y = height > 1 || r.type == img::Type::k2D || r.type == img::Type::k2DArray ||
-                         r.type == img::Type::k3D;
+      const bool has_y = has_rows(r, height);
       const bool is3d = r.type == img::Type::k3D;
       const bool linear =
           !integer && (s.mag == img::XyFilter::Bilinear || s.mag == img::XyFilter::AnisoBilinear);
@@ -363,7 +370,7 @@ void Executor::exec_image(Wave& w, const Inst& in) {
           v.c[3] = r.last_level - r.base_level + 1u;
         }
       } else if (!sample) {
-        const int64_t x = a[0], y = coords > 1 && height > 1 ? a[1] : 0;
+        const int64_t x = a[0], y = coords > 1 && has_rows(r, height) ? a[1] : 0;
         int64_t z = coords > 2 ? a[2] : 0;
         if (r.type == img::Type::k1DArray) z = coords > 1 ? a[1] : 0;
         const bool level0 =
@@ -408,11 +415,9 @@ void Executor::exec_image(Wave& w, const Inst& in) {
         // A layer index is unnormalized and rounded to the nearest layer, clamped to the view.
         const int layer = array ? array_layer(u[slice_coord], layers) : 0;
         const AxisTaps tx = axis_taps(u[0], r.width, normalized, linear && !integer, s.clamp[0]);
-        const AxisTaps ty =
-            height > 1 || r.type == img::Type::k2D || r.type == img::Type::k2DArray ||
-                    r.type == img::Type::k3D
-                ? axis_taps(u[1], height, normalized, linear && !integer, s.clamp[1])
-                : AxisTaps{};
+        const AxisTaps ty = has_rows(r, height) ? axis_taps(u[1], height, normalized,
+                                                            linear && !integer, s.clamp[1])
+                                                : AxisTaps{};
         const AxisTaps tz =
             r.type == img::Type::k3D
                 ? axis_taps(u[2], depth, normalized,

@@ -23,12 +23,16 @@ struct AxisTaps {
   const int i = int(u);
   return i - (float(i) > u ? 1 : 0);
 }
-// The layer an array coordinate selects: round half up, clamped to [0, layers). A coordinate
-// past int's range or a NaN selects layer 0, as the host's conversion of its floor did before
-// (x86's out-of-range result, INT_MIN, clamped); OpenCL's builtins clamp the layer first.
+// The layer an array coordinate selects: round half up, clamped to [0, layers). The texture
+// unit's float-to-integer conversion saturates, as the GPU's conversions do (v_cvt_i32_f32:
+// out-of-range values clamp, NaN gives 0): a coordinate past int's range selects the first or
+// the last layer, a NaN the first. (The model took x86's INT_MIN for any of them, layer 0,
+// until stop 38.) OpenCL's builtins clamp the layer before the instruction anyway.
 [[gnu::always_inline]] inline int array_layer(float coord, unsigned layers) {
   const float x = coord + 0.5f;
-  const int layer = x >= -0x1p31f && x < 0x1p31f ? floor_to_int(x) : 0;
+  const int layer = x >= -0x1p31f && x < 0x1p31f ? floor_to_int(x)
+                    : x >= 0x1p31f               ? int(layers) - 1
+                                                 : 0; // below int's range, or NaN
   return layer < 0 ? 0 : layer >= int(layers) ? int(layers) - 1 : layer;
 }
 // Both inline: they run for every lane and axis of a sample, and a call returning AxisTaps in

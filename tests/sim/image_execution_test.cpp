@@ -125,6 +125,21 @@ TEST_P(ImageExecution, LoadConvertsUnormAndReturnsZeroOutOfRange) {
   }
 }
 
+// A 2D image one row high still has rows: a load at y = 1 or 2 is out of range and returns 0,
+// as it would from a taller image past its last row (the model read row 0 until stop 38).
+TEST_P(ImageExecution, LoadPastTheOnlyRowReturnsZero) {
+  const unsigned W = 5, pitch = 64;
+  for (unsigned x = 0; x < W; ++x) mem.put<uint32_t>(kImage + x * 4, (x * 40) | 255u << 24);
+  set_resource(rgba8(W, 1, pitch));
+  for (unsigned l = 0; l < lanes(); ++l) v(2, l) = l % W, v(3, l) = l % 3;
+  run(kLoad);
+  for (unsigned l = 0; l < lanes(); ++l) {
+    const bool in = l % 3 == 0;
+    EXPECT_EQ(f(v(4, l)), in ? float(l % W * 40 / 255.0) : 0.0f) << l;
+    EXPECT_EQ(f(v(7, l)), in ? 1.0f : 0.0f) << l;
+  }
+}
+
 TEST_P(ImageExecution, DstSelServesBgra) {
   mem.put<uint32_t>(kImage, 10u | 20u << 8 | 30u << 16 | 40u << 24);
   img::Resource r = rgba8(1, 1, 64);

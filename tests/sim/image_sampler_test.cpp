@@ -87,13 +87,17 @@ TEST(ImageSampler, FloorToIntIsStdFloor) {
     if (f >= -0x1p31f && f < 0x1p31f) v.push_back(f);
   }
   for (const float f : v) EXPECT_EQ(sim::shader::floor_to_int(f), int(std::floor(f))) << f;
-  // The layer: round half up, clamped; past int's range or NaN, layer 0.
+  // The layer: round half up, clamped, saturating past int's range (the GPU's conversion);
+  // NaN, layer 0.
   EXPECT_EQ(sim::shader::array_layer(1.49f, 4), 1);
   EXPECT_EQ(sim::shader::array_layer(1.5f, 4), 2);
   EXPECT_EQ(sim::shader::array_layer(-0.5f, 4), 0);
   EXPECT_EQ(sim::shader::array_layer(-0.51f, 4), 0);
   EXPECT_EQ(sim::shader::array_layer(7.0f, 4), 3);
-  EXPECT_EQ(sim::shader::array_layer(3e9f, 4), 0);
+  EXPECT_EQ(sim::shader::array_layer(3e9f, 4), 3);
+  EXPECT_EQ(sim::shader::array_layer(INFINITY, 4), 3);
+  EXPECT_EQ(sim::shader::array_layer(-3e9f, 4), 0);
+  EXPECT_EQ(sim::shader::array_layer(-INFINITY, 4), 0);
   EXPECT_EQ(sim::shader::array_layer(NAN, 4), 0);
   EXPECT_EQ(sim::shader::array_layer(2e9f, 4), 3);
 }
