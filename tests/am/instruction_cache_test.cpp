@@ -4,6 +4,7 @@
 #include "am/device.h"
 #include "am/hw/sh_regs.h"
 #include "sim/gpu.h"
+#include "store_constant_kernel.h"
 
 #include <gtest/gtest.h>
 
@@ -21,11 +22,7 @@ std::shared_ptr<sim::Gpu> card() {
   return sim::open_emulated_gpu("gfx1100", 30);
 }
 
-// out[0] = value (llvm-mc-22 -mcpu=gfx1100 -show-encoding): v_mov_b32_e32 v1, <literal>;
-// v_mov_b32_e32 v2, 0; global_store_b32 v2, v1, s[0:1]; s_endpgm. User SGPRs s[0:1] = out.
-std::vector<uint32_t> store_constant(uint32_t value) {
-  return {0x7E0202FF, value, 0x7E040280, 0xDC6A0000, 0x00000102, 0xBFB00000};
-}
+using test::store_constant;
 
 // One work-group of one wave running the code at `code`, its user SGPRs pointing at `out`.
 void dispatch(Pm4Builder& p, const Allocation& code, const Allocation& out) {
