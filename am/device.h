@@ -214,6 +214,9 @@ private:
   Timeline& timeline(Engine e) { return e == Engine::Compute ? compute_timeline_ : sdma_timeline_; }
   // `abandon` runs, under the timeline's lock, when the packets will not reach the ring.
   template <class Write, class Abandon> uint64_t submit(Engine e, Write&& write, Abandon&& abandon);
+  template <class Write> uint64_t submit(Engine e, Write&& write) {
+    return submit(e, std::forward<Write>(write), [] {});
+  }
   template <class Write> uint64_t submit_locked(Engine e, Timeline& t, Write& write);
   void append_compute_state(Pm4Builder& stream, const Pm4Builder* state);
   // `names`: the packets' names for AM_DEBUG=3 (empty below it).

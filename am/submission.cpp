@@ -164,27 +164,24 @@ uint64_t Device::submit_sdma(const SdmaBuilder& packets) {
 uint64_t Device::submit_sdma_words(std::span<const uint32_t> packets, const std::string& names,
                                    std::vector<size_t> starts) {
   bool told = false; // a full ring retries; the stream is told once
-  return submit(
-      Engine::Sdma,
-      [&](uint64_t value) {
-        SdmaBuilder tail;
-        const uint64_t sig = signals_.va(SignalPage::kSdmaSignal);
-        tail.fence(sig + 4, uint32_t(value >> 32), hw::sdma::MTYPE_UC);
-        tail.fence(sig, uint32_t(value), hw::sdma::MTYPE_UC);
-        tail.trap();
-        std::vector<uint32_t> all(packets.begin(), packets.end());
-        all.insert(all.end(), tail.words().begin(), tail.words().end());
-        if (!told && debug_on(kDebugPackets))
-          debug_print(pci_->address(), "SDMA submission %llu: %s, then %s (%zu dwords)",
-                      static_cast<unsigned long long>(value), names.c_str(),
-                      sdma_packet_names(tail.words(), tail.packet_starts()).c_str(), all.size());
-        told = true;
-        std::vector<size_t> all_starts = starts; // with the tail's, when tracing
-        if (!starts.empty())
-          for (size_t at : tail.packet_starts()) all_starts.push_back(packets.size() + at);
-        return sdma_.submit(all, all_starts);
-      },
-      [] {});
+  return submit(Engine::Sdma, [&](uint64_t value) {
+    SdmaBuilder tail;
+    const uint64_t sig = signals_.va(SignalPage::kSdmaSignal);
+    tail.fence(sig + 4, uint32_t(value >> 32), hw::sdma::MTYPE_UC);
+    tail.fence(sig, uint32_t(value), hw::sdma::MTYPE_UC);
+    tail.trap();
+    std::vector<uint32_t> all(packets.begin(), packets.end());
+    all.insert(all.end(), tail.words().begin(), tail.words().end());
+    if (!told && debug_on(kDebugPackets))
+      debug_print(pci_->address(), "SDMA submission %llu: %s, then %s (%zu dwords)",
+                  static_cast<unsigned long long>(value), names.c_str(),
+                  sdma_packet_names(tail.words(), tail.packet_starts()).c_str(), all.size());
+    told = true;
+    std::vector<size_t> all_starts = starts; // with the tail's, when tracing
+    if (!starts.empty())
+      for (size_t at : tail.packet_starts()) all_starts.push_back(packets.size() + at);
+    return sdma_.submit(all, all_starts);
+  });
 }
 
 uint64_t Device::submitted(Engine e) {

@@ -8,8 +8,7 @@
 
 namespace sim {
 
-// `Tag` tells apart slots of the same type.
-template <class T, class Tag = T> class ThreadSlot {
+template <class T> class ThreadSlot {
 public:
   static T& get() {
     if (T* p = fast_) [[likely]]
@@ -19,12 +18,12 @@ public:
 
 private:
   [[gnu::noinline]] static T& first_use() {
+    // Ends with the thread; the pointer goes with it, so nothing reads a freed object.
     struct Owner {
       std::unique_ptr<T> object = std::make_unique<T>();
-      ~Owner() { fast_ = nullptr; } // a later mention in the thread's exit makes a new one
+      ~Owner() { fast_ = nullptr; }
     };
     thread_local Owner owner;
-    if (!owner.object) owner.object = std::make_unique<T>();
     fast_ = owner.object.get();
     return *fast_;
   }
