@@ -107,8 +107,7 @@ uint64_t run(const Workload& wl, unsigned groups, double& seconds) {
   TranslationCache cache(mem);
   Executor executor(program, cache, 0);
   Wave wave;
-  wave.wave64 = false;
-  wave.allocate_vgprs(16);
+  wave.restart(false, 16);
   wave.sgpr[src::kExecLo] = ~0u;
   for (unsigned i = 0; i < 8; ++i) wave.sgpr[8 + i] = t[i];
   for (unsigned i = 0; i < 4; ++i) wave.sgpr[16 + i] = st[i];

@@ -3,7 +3,7 @@
 #include "thread_slot.h"
 
 #include <algorithm>
-
+#include <array>
 
 #include <cstdio>
 #include <cstring>
@@ -27,31 +27,47 @@ uint64_t Gmc::read_entry(uint64_t table_pa, unsigned index, uint64_t va) const {
   return e;
 }
 
-namespace {
-
 // One translation cache per host thread (an emulated engine or CU): the leaf entries of recently
 // used 4 KiB pages, direct-mapped. An entry belongs to a GMC and an invalidation generation;
 // anything else is stale and the whole cache is dropped, as an invalidation drops it.
-struct Tlb {
+struct Gmc::Tlb {
   static constexpr unsigned kEntries = 512;
-  uint64_t owner = 0, generation = 0;
+  uint64_t owner = 0, generation = 0, iommu_generation = 0;
   uint64_t page[kEntries]; // va >> 12, or ~0 when empty
   uint64_t pte[kEntries];
-  void reset(uint64_t id, uint64_t gen) {
-    owner = id, generation = gen;
+  // The host memory behind the page, when all of it lies in VRAM or in one IOMMU mapping
+  // (else nullptr): a hit then costs the rights check alone, not the IOMMU's lock and search.
+  uint8_t* host[kEntries];
+  void reset(uint64_t id, uint64_t gen, uint64_t iommu_gen) {
+    owner = id, generation = gen, iommu_generation = iommu_gen;
     std::fill(std::begin(page), std::end(page), ~0ull);
   }
 };
-Tlb& this_thread_tlb() {
-  return ThreadSlot<Tlb>::get();
+// Two per thread: the emulated MEC's thread reaches the MMHUB too (the IH's ring, when a fence
+// raises an interrupt), and one cache shared by both hubs was dropped at every such switch. A
+// card's two GMCs are built one after the other, so their ids differ in the lowest bit.
+Gmc::Tlb& Gmc::this_thread_tlb(uint64_t gmc_id) {
+  return ThreadSlot<std::array<Tlb, 2>>::get()[gmc_id & 1];
 }
 
-} // namespace
-
 uint8_t* Gmc::translate(uint64_t va, size_t len, bool write, bool execute) {
-  Tlb& entries = this_thread_tlb();
+  // The hit: no call, so no registers to save (the MEC asks three times a dispatch).
+  Tlb& entries = this_thread_tlb(id_);
+  const uint64_t vpage = va >> 12;
+  const unsigned slot = unsigned(vpage % Tlb::kEntries);
+  if (entries.page[slot] == vpage && entries.host[slot] && (va & 4095) + len <= 4096 &&
+      entries.owner == id_ && entries.generation == generation_.load(std::memory_order_acquire) &&
+      entries.iommu_generation == iommu_.generation() &&
+      rights_allow(entries.pte[slot], write, execute))
+    return entries.host[slot] + (va & 4095);
+  return translate_slow(entries, va, len, write, execute);
+}
+
+uint8_t* Gmc::translate_slow(Tlb& entries, uint64_t va, size_t len, bool write, bool execute) {
   const uint64_t gen = generation_.load(std::memory_order_acquire);
-  if (entries.owner != id_ || entries.generation != gen) entries.reset(id_, gen);
+  const uint64_t iommu_gen = iommu_.generation();
+  if (entries.owner != id_ || entries.generation != gen || entries.iommu_generation != iommu_gen)
+    entries.reset(id_, gen, iommu_gen);
   const uint64_t vpage = va >> 12;
   const unsigned slot = unsigned(vpage % Tlb::kEntries);
   const bool one_page = (va & 4095) + len <= 4096;
@@ -61,7 +77,11 @@ uint8_t* Gmc::translate(uint64_t va, size_t len, bool write, bool execute) {
     fault("the hub's L1 TLB is off (MC_VM_MX_L1_TLB_CNTL.ENABLE_L1_TLB)", va, write);
   if (uint8_t* p = system_aperture(va, len, write)) return p;
   const uint64_t pte = walk(va, len, write);
-  if (one_page) entries.page[slot] = vpage, entries.pte[slot] = pte;
+  if (one_page) {
+    entries.page[slot] = vpage, entries.pte[slot] = pte;
+    const uint64_t pa = pte & gmc::kAddressMask;
+    entries.host[slot] = (pte & gmc::PTE_SYSTEM) ? iommu_.translate(pa, 4096) : vram_at(pa, 4096);
+  }
   return resolve(pte, va, len, write, execute);
 }
 
@@ -69,7 +89,7 @@ uint8_t* Gmc::translate_run(uint64_t va, size_t len, bool write, size_t& run) {
   run = std::min<size_t>(len, 4096 - (va & 4095));
   uint8_t* p = translate(va, run, write); // the first page: the TLB, the aperture, its faults
   if (run == len) return p;
-  Tlb& entries = this_thread_tlb();
+  Tlb& entries = this_thread_tlb(id_);
   const unsigned slot = unsigned((va >> 12) % Tlb::kEntries);
   if (entries.page[slot] != va >> 12) {
     // Not cached, so translate took the system aperture: frame-buffer addresses, contiguous.
@@ -179,16 +199,19 @@ uint64_t Gmc::walk(uint64_t va, size_t len, bool write, Leaf* leaf) const {
   return (entry & ~gmc::kAddressMask) | page_pa;
 }
 
-uint8_t* Gmc::resolve(uint64_t entry, uint64_t va, size_t len, bool write, bool execute) const {
+void Gmc::check_rights(uint64_t entry, uint64_t va, bool write, bool execute) const {
   if (write && !(entry & gmc::PTE_WRITEABLE)) fault("write to a read-only page", va, write);
   if (!write && !(entry & gmc::PTE_READABLE)) fault("read of an unreadable page", va, write);
   if (execute && !(entry & gmc::PTE_EXECUTABLE))
     fault("instruction fetch from a non-executable page", va, write);
+  if ((entry & gmc::PTE_SYSTEM) && !iommu_.bus_master())
+    fault("system memory access with PCI bus mastering off (COMMAND.BUS_MASTER_ENABLE)", va, write);
+}
+
+uint8_t* Gmc::resolve(uint64_t entry, uint64_t va, size_t len, bool write, bool execute) const {
+  check_rights(entry, va, write, execute);
   const uint64_t pa = (entry & gmc::kAddressMask) + (va & 4095);
   if (entry & gmc::PTE_SYSTEM) {
-    if (!iommu_.bus_master())
-      fault("system memory access with PCI bus mastering off (COMMAND.BUS_MASTER_ENABLE)", va,
-            write);
     uint8_t* p = iommu_.translate(pa, len);
     if (!p) fault("IOMMU fault: bus address not mapped", va, write);
     return p;

@@ -8,6 +8,7 @@
 // after the driver invalidates (GCVM_INVALIDATE_ENG17_REQ), so a driver that forgets to, after
 // freeing memory say, keeps reaching the old pages here as it would on a real card.
 #pragma once
+#include "am/hw/gmc.h"
 #include "am/hw/vm_hub_regs.h"
 #include "card_model.h"
 #include "iommu.h"
@@ -46,6 +47,17 @@ public:
   }
 
 private:
+  struct Tlb; // this thread's cache of leaf entries (gmc.cpp)
+  static Tlb& this_thread_tlb(uint64_t gmc_id);
+  // translate's misses and faults: the cache refilled, the walk, the fault's report.
+  [[gnu::noinline]] uint8_t* translate_slow(Tlb& entries, uint64_t va, size_t len, bool write,
+                                            bool execute);
+  // Whether the entry allows the access; check_rights says why not.
+  bool rights_allow(uint64_t pte, bool write, bool execute) const {
+    const uint64_t need = (write ? am::hw::gmc::PTE_WRITEABLE : am::hw::gmc::PTE_READABLE) |
+                          (execute ? am::hw::gmc::PTE_EXECUTABLE : 0);
+    return (pte & need) == need && (!(pte & am::hw::gmc::PTE_SYSTEM) || iommu_.bus_master());
+  }
   // VMID 0 addresses inside the system aperture (SYSTEM_APERTURE_LOW/HIGH_ADDR, 256 KiB units,
   // inclusive) are MC addresses: the frame buffer by offset from FB_LOCATION_BASE, no page walk
   // (amdgpu and tinygrad's AM aim it at the frame buffer). nullptr outside the aperture.
@@ -63,6 +75,8 @@ private:
   // How many bytes after va's page (up to `want`) continue `pte`'s page contiguously with the
   // same rights, 0 when none do. Never faults.
   uint64_t extend_run(uint64_t va, uint64_t pte, uint64_t want, bool write) const;
+  // Faults unless the entry allows the access (and, for system memory, bus mastering is on).
+  void check_rights(uint64_t pte, uint64_t va, bool write, bool execute) const;
   // Checks the entry's permissions and returns the host memory behind it.
   uint8_t* resolve(uint64_t pte, uint64_t va, size_t len, bool write, bool execute) const;
   [[noreturn]] void fault(const char* what, uint64_t va, bool write) const;

@@ -20,6 +20,7 @@ void Iommu::unmap(uint64_t bus, uint64_t size) {
   if (it == ranges_.end() || it->second.size != size)
     throw std::runtime_error("sim iommu: dma_unmap of a range that was not mapped");
   ranges_.erase(it);
+  generation_.fetch_add(1, std::memory_order_acq_rel);
 }
 
 void Iommu::unmap_host(void* host, uint64_t size) {
@@ -27,6 +28,7 @@ void Iommu::unmap_host(void* host, uint64_t size) {
   for (auto it = ranges_.begin(); it != ranges_.end(); ++it)
     if (it->second.host == host && it->second.size == size) {
       ranges_.erase(it);
+      generation_.fetch_add(1, std::memory_order_acq_rel);
       return;
     }
   throw std::runtime_error("sim iommu: dma_unmap of a range that was not mapped");

@@ -18,6 +18,10 @@ public:
   // Host pointer for [bus, bus+len) if that whole range lies in one mapping, else nullptr.
   uint8_t* translate(uint64_t bus, uint64_t len) const;
   size_t mapping_count() const;
+  // Bumped by every unmap: a cache of translations (the GMC's TLB keeps host pointers) taken
+  // before it may name memory the device can no longer reach. A new mapping takes bus addresses
+  // never used before, so it leaves every earlier translation true.
+  uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
   // The device's PCI command register BUS_MASTER_ENABLE: without it the device issues no
   // upstream transaction (DMA to system memory, MSI), whatever is mapped.
   void set_bus_master(bool on) { bus_master_.store(on, std::memory_order_release); }
@@ -34,6 +38,7 @@ private:
   // a stale address faults instead of reaching a newer mapping.
   uint64_t next_bus_ = 1ull << 40;
   std::atomic<bool> bus_master_{false};
+  std::atomic<uint64_t> generation_{0};
 };
 
 } // namespace sim

@@ -16,7 +16,7 @@ namespace sim::shader {
 void Executor::exec_dpp(Wave& w, const Inst& in) {
   const uint32_t exec = w.exec();
   const Dpp& d = in.dpp;
-  const unsigned staging = w.num_vgprs; // the row allocate_vgprs keeps past the wave's own
+  const unsigned staging = w.num_vgprs; // the row Wave::restart keeps past the wave's own
   const bool dpp8 = d.kind != DppKind::Dpp16;
   uint32_t write = 0;
   for (unsigned lane = 0; lane < kWaveSize; ++lane) {

@@ -20,22 +20,14 @@ struct GroupBarrier {
   unsigned signalled = 0;
 };
 
-struct Wave {
-  // SGPR file indexed by operand code: s0..s105, vcc_lo/hi (106/107), m0 (125),
-  // exec_lo/hi (126/127) live in the same array so operand codes index it directly.
-  uint32_t sgpr[128] = {};
+// A wave's state apart from its register files: what a new wave starts from, whole.
+struct WaveStatus {
   bool scc = false;
   uint64_t pc = 0;
-  unsigned num_vgprs = 0;
   bool wave64 = false;
   // The pass a vector instruction is in (always 0 for wave32): picks the EXEC and VCC dwords
   // and the half of the VGPR file the 32-lane code sees.
   unsigned half = 0;
-  // VGPR file: for each half, num_vgprs registers plus one staging row (DPP) of 32 lanes;
-  // vrow points at the current half's, vrow[reg * 32 + lane].
-  std::vector<uint32_t> vgpr;
-  uint32_t* vrow = nullptr;
-  size_t half_stride = 0; // dwords from one half's file to the next
   bool done = false;
   bool at_barrier = false;
   bool barrier_signalled = false; // gfx12: s_barrier_signal seen, s_barrier_wait not yet
@@ -57,17 +49,36 @@ struct Wave {
   // The gather at this pc had its lines requested before the wave gave its turn away
   // (Executor::run); it runs when the wave's turn comes again.
   uint64_t prefetched_pc = ~uint64_t(0);
+};
+
+struct Wave : WaveStatus {
+  // SGPR file indexed by operand code: s0..s105, vcc_lo/hi (106/107), m0 (125),
+  // exec_lo/hi (126/127) live in the same array so operand codes index it directly.
+  uint32_t sgpr[128] = {};
+  unsigned num_vgprs = 0;
+  // VGPR file: for each half, num_vgprs registers plus one staging row (DPP) of 32 lanes;
+  // vrow points at the current half's, vrow[reg * 32 + lane].
+  std::vector<uint32_t> vgpr;
+  uint32_t* vrow = nullptr;
+  size_t half_stride = 0; // dwords from one half's file to the next
+
+  // A new wave in this object, for a dispatch: its status as a fresh wave's, `vgprs` VGPRs per
+  // half. The register files keep what the last wave here left, as a SIMD's do on hardware:
+  // the launch sets what the ABI defines (user SGPRs, ids, EXEC, v0) and the rest is
+  // undefined; clearing them and rebuilding the wave was a tenth of an empty dispatch's work on
+  // the emulated MEC. Storage the VGPR file grows into is zero.
+  void restart(bool is_wave64, unsigned vgprs) {
+    static_cast<WaveStatus&>(*this) = WaveStatus{};
+    wave64 = is_wave64;
+    num_vgprs = vgprs;
+    half_stride = size_t(vgprs + 1) * kWaveSize;
+    vgpr.resize(half_stride * (is_wave64 ? 2 : 1));
+    select_half(0);
+  }
 
   unsigned lanes() const { return wave64 ? 64 : 32; }
   // The lane number of lane `lane` of the current pass.
   unsigned lane_id(unsigned lane) const { return half * kWaveSize + lane; }
-  // Zeroed VGPRs for `count` registers (and the staging row) per half; pass 0 selected.
-  void allocate_vgprs(unsigned count) {
-    num_vgprs = count;
-    half_stride = size_t(count + 1) * kWaveSize;
-    vgpr.assign(half_stride * (wave64 ? 2 : 1), 0);
-    select_half(0);
-  }
   void select_half(unsigned h) {
     half = h;
     vrow = vgpr.data() + h * half_stride;

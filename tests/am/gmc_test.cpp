@@ -46,6 +46,29 @@ TEST_P(AmDevice, FreedMemoryIsUnreachableOnceTheTlbIsInvalidated) {
   EXPECT_THROW(dev.wait(am::Engine::Compute, dev.submit_compute(stale)), am::DeviceError);
 }
 
+// The TLB keeps where a system page lies in host memory, but the IOMMU has the last word: once
+// the page is unmapped there, a write through the still-cached translation is an IOMMU fault
+// that leaves the memory alone, as on a card behind vfio, even when the driver forgot to
+// invalidate the card's TLB.
+TEST_P(AmDevice, IommuUnmapEndsAccessThoughTheTlbStillHoldsThePage) {
+  auto gpu = card();
+  am::Device dev(gpu);
+  am::Allocation host = dev.alloc_system(4096);
+  auto* word = reinterpret_cast<volatile uint32_t*>(host.cpu);
+  *word = 0;
+  am::Pm4Builder p;
+  p.write_data_mem(host.va, {1});
+  dev.wait(am::Engine::Compute, dev.submit_compute(p)); // the MEC now has the page cached
+  EXPECT_EQ(*word, 1u);
+  gpu->dma_unmap(host.cpu, host.size); // no TLB invalidation
+  am::Pm4Builder stale;
+  stale.write_data_mem(host.va, {2});
+  EXPECT_THROW(dev.wait(am::Engine::Compute, dev.submit_compute(stale)), am::DeviceError);
+  EXPECT_EQ(*word, 1u);
+  gpu->dma_map(host.cpu, host.size); // for free() to unmap
+  dev.free(host);
+}
+
 // The boot programs both VM hubs as amdgpu's gart_enable does: AGP off, the system aperture
 // over the frame buffer's MC range, the L1 TLB on (0x1859), the L2 cache on. VMID 0 then
 // reaches VRAM by MC address without a page walk: an SDMA copy from FB base + offset reads

@@ -28,6 +28,10 @@ using FlatMemory = sim::test::FlatMemory<0x10000, 0x10000>;
 constexpr uint32_t kProgram[] = {
     0xF4002100, 0xF8000000,             // s_load_b64 s[4:5], s[0:1], 0x0
     0xBFC70000,                         // s_wait_kmcnt 0x0
+    0xBE8A0080,                         // s_mov_b32 s10, 0
+    0xBE8C0080,                         // s_mov_b32 s12, 0
+    0xBE8D0080,                         // s_mov_b32 s13, 0
+    0xBE900080,                         // s_mov_b32 s16, 0
     0x9308FF74, 0x00050019,             // s_bfe_u32 s8, ttmp8, 0x50019
     0xBF060808,                         // s_cmp_eq_u32 s8, s8
     0xBE804FC1,                         // s_barrier_signal_isfirst -1
@@ -131,7 +135,8 @@ TEST_P(BarrierState, OneFirstSignallerPerPhaseAndCountsFromTheManual) {
 TEST_P(BarrierState, ASingleWaveWorkGroupTreatsBarriersAsNops) {
   const Outcome r = run(1, GetParam());
   ASSERT_TRUE(r.result.ok) << r.result.fault;
-  // s9..s16 start at 0 and SCC is 1 before each _isfirst.
+  // s10, s12, s13 and s16 are set to 0 first (a wave's SGPRs start undefined, as on
+  // hardware), and SCC is 1 before each _isfirst.
   const std::vector<uint32_t> want = {1, 0, 1, 0, 0, 1, 1, 0};
   EXPECT_EQ(r.out, want);
 }

@@ -24,8 +24,7 @@ uint64_t put_words(Memory& mem, uint64_t at, std::span<const uint32_t> words) {
 
 // A wave of 32 or 64 lanes, every lane active, `vgprs` zeroed VGPRs, about to run from `pc`.
 inline void start_wave(shader::Wave& w, bool wave64, unsigned vgprs, uint64_t pc) {
-  w.wave64 = wave64;
-  w.allocate_vgprs(vgprs);
+  w.restart(wave64, vgprs); // a Wave of its own: its files are new, so zero
   w.sgpr[shader::src::kExecLo] = ~0u;
   w.sgpr[shader::src::kExecHi] = wave64 ? ~0u : 0u;
   w.pc = pc;
