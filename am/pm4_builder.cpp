@@ -53,19 +53,8 @@ void Pm4Builder::nop(uint32_t body_dwords) {
   for (uint32_t i = 0; i < body_dwords; ++i) emit(0);
 }
 
-void Pm4Builder::set_sh_regs(uint32_t reg, const uint32_t* values, uint32_t count) {
-  if (reg < sh::kShRegStart || reg + count > sh::kShRegEnd)
-    throw std::invalid_argument("SET_SH_REG outside the SH register window");
-  uint32_t* p = extend(count + 2);
-  p[0] = pm4::packet3_compute(pm4::SET_SH_REG, count + 1);
-  p[1] = reg - sh::kShRegStart;
-  std::copy_n(values, count, p + 2);
-  sh_first_ = std::min(sh_first_, p[1]);
-  sh_end_ = std::max(sh_end_, p[1] + count);
-}
-
-void Pm4Builder::set_sh_regs(uint32_t reg, std::initializer_list<uint32_t> values) {
-  set_sh_regs(reg, values.begin(), uint32_t(values.size()));
+void Pm4Builder::outside_sh_window() {
+  throw std::invalid_argument("SET_SH_REG outside the SH register window");
 }
 
 void Pm4Builder::dispatch_direct(uint32_t x, uint32_t y, uint32_t z, uint32_t initiator) {
