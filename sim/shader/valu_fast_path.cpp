@@ -40,9 +40,19 @@ bool fast_op3(Op op) {
 
 bool fast_op(Op op) {
   switch (op) {
-  case Op::v_mov_b32: case Op::v_add_f32: case Op::v_sub_f32: case Op::v_mul_f32:
-  case Op::v_fma_f32: case Op::v_fmac_f32: case Op::v_fmamk_f32: case Op::v_fmaak_f32:
-  case Op::v_add_nc_u32: case Op::v_sub_nc_u32: case Op::v_lshlrev_b32: case Op::v_lshrrev_b32:
+  case Op::v_mov_b32:
+  case Op::v_add_f32:
+  case Op::v_sub_f32:
+  case Op::v_subrev_f32:
+  case Op::v_mul_f32:
+  case Op::v_fma_f32:
+  case Op::v_fmac_f32:
+  case Op::v_fmamk_f32:
+  case Op::v_fmaak_f32:
+  case Op::v_add_nc_u32:
+  case Op::v_sub_nc_u32:
+  case Op::v_lshlrev_b32:
+  case Op::v_lshrrev_b32:
   case Op::v_ashrrev_i32: case Op::v_and_b32: case Op::v_or_b32: case Op::v_xor_b32:
   case Op::v_mul_lo_u32: case Op::v_min_u32: case Op::v_max_u32: case Op::v_min_i32:
   case Op::v_max_i32: case Op::v_add_co_u32: case Op::v_add_co_ci_u32: case Op::v_cndmask_b32:
@@ -63,8 +73,15 @@ bool fast_op(Op op) {
 // operations ignore the bits there, so they take the general path when one is set.
 bool takes_float_modifiers(Op op) {
   switch (op) {
-  case Op::v_add_f32: case Op::v_sub_f32: case Op::v_mul_f32: case Op::v_fma_f32:
-  case Op::v_fmac_f32: case Op::v_min_f32: case Op::v_max_f32: case Op::v_mov_b32:
+  case Op::v_add_f32:
+  case Op::v_sub_f32:
+  case Op::v_subrev_f32:
+  case Op::v_mul_f32:
+  case Op::v_fma_f32:
+  case Op::v_fmac_f32:
+  case Op::v_min_f32:
+  case Op::v_max_f32:
+  case Op::v_mov_b32:
   case Op::v_cndmask_b32: case Op::v_frexp_mant_f32: case Op::v_frexp_exp_i32_f32:
   case Op::v_ldexp_f32: case Op::v_cvt_i32_f32: case Op::v_cvt_u32_f32: case Op::v_rcp_f32:
   case Op::v_sqrt_f32: case Op::v_trunc_f32: case Op::v_floor_f32: case Op::v_ceil_f32:
@@ -104,6 +121,86 @@ template <class F> [[gnu::always_inline]] inline void for_lanes(uint32_t exec, F
     for (uint32_t m = exec; m; m &= m - 1) f(unsigned(std::countr_zero(m)));
   }
 }
+
+// Lanes set in a mask, inline (std::popcount is a libgcc call on baseline x86-64).
+[[gnu::always_inline]] inline unsigned active_lanes(uint32_t x) {
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  x = (x + (x >> 4)) & 0x0f0f0f0fu;
+  return (x * 0x01010101u) >> 24;
+}
+
+// Divergent code runs each side of a branch with part of the wave (libclc's sin and exp: 14 of
+// 32 lanes on average over random inputs). From this many active lanes an operation without
+// side effects runs the whole row, which vectorises, and the inactive lanes get their old
+// values back; fewer go lane by lane.
+constexpr unsigned kWholeRowLanes = 6;
+[[gnu::always_inline]] inline bool whole_row(uint32_t exec) {
+  return exec != ~0u && active_lanes(exec) >= kWholeRowLanes;
+}
+
+#if defined(__SSE2__)
+// Lanes i..i+3 of a lane mask as all-ones words; `m` holds the mask shifted right by i.
+[[gnu::always_inline]] inline __m128i lane_words(__m128i m) {
+  const __m128i bits = _mm_setr_epi32(1, 2, 4, 8);
+  return _mm_cmpeq_epi32(_mm_and_si128(m, bits), bits);
+}
+[[gnu::always_inline]] inline __m128i load4(const uint32_t* p) {
+  return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+}
+[[gnu::always_inline]] inline void store4(uint32_t* p, __m128i v) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
+}
+// on ? x : y, per bit.
+[[gnu::always_inline]] inline __m128i pick(__m128i on, __m128i x, __m128i y) {
+  return _mm_or_si128(_mm_and_si128(on, x), _mm_andnot_si128(on, y));
+}
+#endif
+
+// d = the lane's bit of `mask` ? b : a, in the active lanes (v_cndmask_b32). Four lanes a step
+// in SSE2 whatever EXEC holds: a shift by the lane number per lane vectorises only on AVX2, and
+// GCC's 32-byte vectors, split in two outside the AVX2 builds, went through memory.
+[[gnu::always_inline]] inline void select_rows(uint32_t exec, uint32_t* d, const uint32_t* a,
+                                               const uint32_t* b, uint32_t mask) {
+#if defined(__SSE2__)
+  __m128i e = _mm_set1_epi32(int(exec)), m = _mm_set1_epi32(int(mask));
+#pragma GCC unroll 8
+  for (unsigned i = 0; i < kWaveSize; i += 4) {
+    const __m128i r = pick(lane_words(m), load4(b + i), load4(a + i));
+    store4(d + i, exec == ~0u ? r : pick(lane_words(e), r, load4(d + i)));
+    e = _mm_srli_epi32(e, 4), m = _mm_srli_epi32(m, 4);
+  }
+#else
+  for_lanes(exec, [&](unsigned l) { d[l] = (mask >> l) & 1 ? b[l] : a[l]; });
+#endif
+}
+
+// A destination row kept before a whole-row pass, and put back into the inactive lanes after.
+struct KeptRow {
+  alignas(16) uint32_t v[kWaveSize];
+  [[gnu::always_inline]] void keep(const uint32_t* d) {
+#if defined(__SSE2__)
+    // 16-byte moves: a memcpy of 128 bytes can become rep movs, several times slower here.
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < kWaveSize; i += 4) store4(v + i, load4(d + i));
+#else
+    for (unsigned i = 0; i < kWaveSize; ++i) v[i] = d[i];
+#endif
+  }
+  [[gnu::always_inline]] void restore_inactive(uint32_t exec, uint32_t* d) const {
+#if defined(__SSE2__)
+    __m128i e = _mm_set1_epi32(int(exec));
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < kWaveSize; i += 4) {
+      store4(d + i, pick(lane_words(e), load4(d + i), load4(v + i)));
+      e = _mm_srli_epi32(e, 4);
+    }
+#else
+    for (unsigned l = 0; l < kWaveSize; ++l)
+      if (!((exec >> l) & 1)) d[l] = v[l];
+#endif
+  }
+};
 
 // V_BFREV_B32: bit i to bit 31 - i.
 [[gnu::always_inline]] inline uint32_t bit_reverse(uint32_t v) {
@@ -161,8 +258,29 @@ template <bool FTZ> [[gnu::always_inline]] inline float flush(float x) {
   else return x;
 }
 
-// The lane loops of the data operations; false when `op` is not one of them.
+// The operations of `loops` that call the C library per lane (ldexpf, frexpf; sqrtf for a
+// negative lane, to set errno): a whole row would make calls for the inactive lanes too.
+bool calls_per_lane(Op op) {
+  return op == Op::v_ldexp_f32 || op == Op::v_frexp_mant_f32 || op == Op::v_frexp_exp_i32_f32 ||
+         op == Op::v_sqrt_f32;
+}
+
+template <bool FTZ>
+[[gnu::always_inline]] inline bool loops_on(Op op, uint32_t exec, const Rows& r);
+
+// The lane loops of the data operations; false when `op` is not one of them. Each writes only
+// its destination lane from the same lane of its sources, so a divergent row may run whole.
 template <bool FTZ> [[gnu::always_inline]] inline bool loops(Op op, uint32_t exec, const Rows& r) {
+  if (!whole_row(exec) || calls_per_lane(op)) return loops_on<FTZ>(op, exec, r);
+  KeptRow kept;
+  kept.keep(r.d);
+  if (!loops_on<FTZ>(op, ~0u, r)) return false;
+  kept.restore_inactive(exec, r.d);
+  return true;
+}
+
+template <bool FTZ>
+[[gnu::always_inline]] inline bool loops_on(Op op, uint32_t exec, const Rows& r) {
   uint32_t* const d = r.d;
   const uint32_t *const a = r.a, *const b = r.b, *const c = r.c;
   auto F = [](uint32_t x) { return flush<FTZ>(f32(x)); };
@@ -172,6 +290,9 @@ template <bool FTZ> [[gnu::always_inline]] inline bool loops(Op op, uint32_t exe
   case Op::v_mov_b32: for_lanes(exec, [&](unsigned l) { d[l] = a[l]; }); break;
   case Op::v_add_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(isa_add(F(a[l]), F(b[l]))); }); break;
   case Op::v_sub_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(isa_sub(F(a[l]), F(b[l]))); }); break;
+  case Op::v_subrev_f32:
+    for_lanes(exec, [&](unsigned l) { d[l] = R(isa_subrev(F(a[l]), F(b[l]))); });
+    break;
   case Op::v_mul_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(isa_mul(F(a[l]), F(b[l]))); }); break;
   case Op::v_fma_f32:
     for_lanes(exec, [&](unsigned l) { d[l] = R(isa_fma(F(a[l]), F(b[l]), F(c[l]))); });
@@ -503,19 +624,21 @@ using Packed = void (*)(Op, uint32_t, const PackedRows&);
 const Packed kPacked = kLoops == &loops_baseline ? &packed_baseline : &packed_avx2;
 
 // The mask of the active lanes for which pred(lane) holds (inactive lanes' bits are clear).
+// pred reads lane `lane` of its rows and nothing else, so a divergent row is tested whole.
 template <class P> [[gnu::always_inline]] inline uint32_t lane_mask(uint32_t exec, P&& pred) {
   uint32_t mask = 0;
-  if (exec == ~0u) {
+  if (exec == ~0u || whole_row(exec)) {
 #if defined(__SSE2__)
     // A byte per lane (the compares vectorise), gathered into bits by pmovmskb.
     alignas(16) uint8_t r[kWaveSize];
     for (unsigned lane = 0; lane < kWaveSize; ++lane) r[lane] = uint8_t(0u - uint8_t(pred(lane)));
     const auto* v = reinterpret_cast<const __m128i*>(r);
-    return uint32_t(_mm_movemask_epi8(_mm_load_si128(v))) |
+    mask = uint32_t(_mm_movemask_epi8(_mm_load_si128(v))) |
            uint32_t(_mm_movemask_epi8(_mm_load_si128(v + 1))) << 16;
 #else
     for (unsigned lane = 0; lane < kWaveSize; ++lane) mask |= uint32_t(pred(lane)) << lane;
 #endif
+    return mask & exec;
   } else {
     for (uint32_t m = exec; m; m &= m - 1) {
       const unsigned lane = unsigned(std::countr_zero(m));
@@ -567,6 +690,48 @@ template <class T, class U>
   case 0xd: return lane_mask(exec, [&](unsigned l) { return !(X(l) == Y(l)); });
   case 0xe: return lane_mask(exec, [&](unsigned l) { return !(X(l) < Y(l)); });
   default: return exec;
+  }
+}
+
+// The f64 comparisons, as compare_rows_f32 (rows of the operands' bits).
+[[gnu::always_inline]] inline uint32_t compare_rows_f64(unsigned pred, uint32_t exec,
+                                                        const uint64_t* a, const uint64_t* b) {
+  using std::isnan;
+  auto X = [&](unsigned l) { return f64(a[l]); };
+  auto Y = [&](unsigned l) { return f64(b[l]); };
+  switch (pred & 0xf) {
+  case 0x0:
+    return 0;
+  case 0x1:
+    return lane_mask(exec, [&](unsigned l) { return X(l) < Y(l); });
+  case 0x2:
+    return lane_mask(exec, [&](unsigned l) { return X(l) == Y(l); });
+  case 0x3:
+    return lane_mask(exec, [&](unsigned l) { return X(l) <= Y(l); });
+  case 0x4:
+    return lane_mask(exec, [&](unsigned l) { return X(l) > Y(l); });
+  case 0x5:
+    return lane_mask(exec, [&](unsigned l) { return X(l) < Y(l) || X(l) > Y(l); });
+  case 0x6:
+    return lane_mask(exec, [&](unsigned l) { return X(l) >= Y(l); });
+  case 0x7:
+    return lane_mask(exec, [&](unsigned l) { return !isnan(X(l)) && !isnan(Y(l)); });
+  case 0x8:
+    return lane_mask(exec, [&](unsigned l) { return isnan(X(l)) || isnan(Y(l)); });
+  case 0x9:
+    return lane_mask(exec, [&](unsigned l) { return !(X(l) >= Y(l)); });
+  case 0xa:
+    return lane_mask(exec, [&](unsigned l) { return !(X(l) < Y(l) || X(l) > Y(l)); });
+  case 0xb:
+    return lane_mask(exec, [&](unsigned l) { return !(X(l) > Y(l)); });
+  case 0xc:
+    return lane_mask(exec, [&](unsigned l) { return !(X(l) <= Y(l)); });
+  case 0xd:
+    return lane_mask(exec, [&](unsigned l) { return !(X(l) == Y(l)); });
+  case 0xe:
+    return lane_mask(exec, [&](unsigned l) { return !(X(l) < Y(l)); });
+  default:
+    return exec;
   }
 }
 
@@ -888,8 +1053,16 @@ const HalfConversions kHalfConversions =
 bool fast_dual_op(Op op) {
   switch (op) {
   case Op::v_fmac_f32: case Op::v_fmaak_f32: case Op::v_fmamk_f32: case Op::v_mul_f32:
-  case Op::v_add_f32: case Op::v_sub_f32: case Op::v_mov_b32: case Op::v_add_nc_u32:
-  case Op::v_lshlrev_b32: case Op::v_and_b32:
+  case Op::v_add_f32:
+  case Op::v_sub_f32:
+  case Op::v_subrev_f32:
+  case Op::v_mov_b32:
+  case Op::v_add_nc_u32:
+  case Op::v_lshlrev_b32:
+  case Op::v_and_b32:
+  case Op::v_max_f32:
+  case Op::v_min_f32:
+  case Op::v_cndmask_b32:
     return true;
   default:
     return false;
@@ -916,8 +1089,17 @@ bool Executor::exec_vopd_fast(Wave& w, const Inst& in) {
   std::copy_n(dx, kWaveSize, x);
   std::copy_n(dy, kWaveSize, y);
   const bool ftz = w.flush_f32_denorms;
-  if (!kLoops(in.op, exec, Rows{x, row(in.src[0], 0), &vreg(w, in.src[1], 0), nullptr, in.literal}, ftz) ||
-      !kLoops(in.op_y, exec, Rows{y, row(in.src_y[0], 1), &vreg(w, in.src_y[1], 0), nullptr, in.literal}, ftz))
+  // A half's destination is a copy, so neither half reads what the other wrote.
+  auto half = [&](Op op, uint32_t* d, uint16_t src0, uint16_t src1, unsigned slot) {
+    const uint32_t* a = row(src0, slot);
+    const uint32_t* b = &vreg(w, src1, 0);
+    if (op == Op::v_cndmask_b32) { // VOPD's select takes VCC
+      select_rows(exec, d, a, b, w.vcc());
+      return true;
+    }
+    return kLoops(op, exec, Rows{d, a, b, nullptr, in.literal}, ftz);
+  };
+  if (!half(in.op, x, in.src[0], in.src[1], 0) || !half(in.op_y, y, in.src_y[0], in.src_y[1], 1))
     return false; // not reached: fast_dual_op lists only operations the loops cover
   std::copy_n(x, kWaveSize, dx);
   std::copy_n(y, kWaveSize, dy);
@@ -1149,11 +1331,7 @@ bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
   // Selects: the lane mask in an SGPR pair (VCC for the VOP2 form).
   case Op::v_cndmask_b32: {
     // Branch-free: the mask is data, a branch per lane would mispredict half the time.
-    const uint32_t mask = mask_read(w, in, in.src[2]);
-    for_lanes(exec, [&](unsigned l) {
-      const uint32_t pick_b = 0u - ((mask >> l) & 1);
-      d[l] = (b[l] & pick_b) | (a[l] & ~pick_b);
-    });
+    select_rows(exec, d, a, b, mask_read(w, in, in.src[2]));
     return true;
   }
   case Op::v_perm_b32:
@@ -1171,38 +1349,69 @@ bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
 // instruction, the predicate chosen once (vopc.cpp's exec_vopc defines the semantics).
 bool Executor::exec_vopc_fast(Wave& w, const Inst& in) {
   const bool half = in.op == Op::v_cmp_i16 || in.op == Op::v_cmp_u16;
-  if (in.op == Op::v_cmp_i64 || in.op == Op::v_cmp_u64) {
-    // 64-bit operands: VGPR pairs, or the scalar's 64-bit value (vread64 as an integer).
+  if (in.op == Op::v_cmp_i64 || in.op == Op::v_cmp_u64 || in.op == Op::v_cmp_f64) {
+    // 64-bit operands: VGPR pairs, or the scalar's 64-bit value (vread64: a double's inline
+    // constants for f64). abs and neg act on the sign bit, as std::fabs and negation do.
+    const bool fp = in.op == Op::v_cmp_f64;
+    if (!fp && (in.abs || in.neg)) return false;
     uint64_t x[2][kWaveSize];
     for (unsigned i = 0; i < 2; ++i) {
+      const uint64_t clear = (in.abs >> i) & 1 ? 1ull << 63 : 0;
+      const uint64_t flip = (in.neg >> i) & 1 ? 1ull << 63 : 0;
       if (in.src[i] >= src::kVgpr0) {
         const uint32_t* lo = &vreg(w, in.src[i], 0);
         const uint32_t* hi = &vreg(w, in.src[i], 0, 1);
-        for (unsigned l = 0; l < kWaveSize; ++l) x[i][l] = uint64_t(lo[l]) | uint64_t(hi[l]) << 32;
+        for (unsigned l = 0; l < kWaveSize; ++l)
+          x[i][l] = ((uint64_t(lo[l]) | uint64_t(hi[l]) << 32) & ~clear) ^ flip;
       } else {
-        std::fill_n(x[i], kWaveSize, sread64(w, in, in.src[i], false));
+        std::fill_n(x[i], kWaveSize, (sread64(w, in, in.src[i], fp) & ~clear) ^ flip);
       }
     }
     const unsigned pred = unsigned(in.imm);
     const uint32_t exec = w.exec();
-    const uint32_t mask = in.op == Op::v_cmp_i64 ? compare_rows_i<int64_t>(pred, exec, x[0], x[1])
-                                                 : compare_rows_i<uint64_t>(pred, exec, x[0], x[1]);
+    const uint32_t mask = fp ? compare_rows_f64(pred, exec, x[0], x[1])
+                          : in.op == Op::v_cmp_i64
+                              ? compare_rows_i<int64_t>(pred, exec, x[0], x[1])
+                              : compare_rows_i<uint64_t>(pred, exec, x[0], x[1]);
     mask_write(w, in.cmpx ? src::kExecLo : in.sdst, mask);
     return true;
   }
-  if (!half && in.op != Op::v_cmp_i32 && in.op != Op::v_cmp_u32 &&
-      !(in.op == Op::v_cmp_f32 && !in.abs && !in.neg))
-    return false;
+  const bool fp32 = in.op == Op::v_cmp_f32 || in.op == Op::v_cmp_class_f32;
+  if (!half && in.op != Op::v_cmp_i32 && in.op != Op::v_cmp_u32 && !fp32) return false;
   uint32_t broadcast[2][kWaveSize];
   const uint32_t* row[2];
   for (unsigned i = 0; i < 2; ++i) {
+    // f32 sources' abs and neg on the sign bit (class: the first source's only); the integer
+    // compares ignore them, as in exec_vopc.
+    const uint32_t clear = (in.abs >> i) & 1 ? 0x80000000u : 0;
+    const uint32_t flip = (in.neg >> i) & 1 ? 0x80000000u : 0;
+    const bool mods = fp32 && (clear | flip) && !(in.op == Op::v_cmp_class_f32 && i == 1);
     if (in.src[i] >= src::kVgpr0) {
       row[i] = &vreg(w, in.src[i], 0);
+      if (mods) {
+        for (unsigned l = 0; l < kWaveSize; ++l) broadcast[i][l] = (row[i][l] & ~clear) ^ flip;
+        row[i] = broadcast[i];
+      }
     } else {
-      const uint32_t v = half ? uint32_t(read_half(w, in, i, 0)) : sread(w, in, in.src[i]);
+      uint32_t v = half ? uint32_t(read_half(w, in, i, 0)) : sread(w, in, in.src[i]);
+      if (mods) v = (v & ~clear) ^ flip;
       std::fill_n(broadcast[i], kWaveSize, v);
       row[i] = broadcast[i];
     }
+  }
+  if (in.op == Op::v_cmp_class_f32) {
+    // The class index of each lane's bits (vopc.cpp's fp_class: bit 0 signalling NaN, 1 quiet
+    // NaN, 2..9 -inf, -normal, -denormal, -0, +0, +denormal, +normal, +inf), tested in the mask.
+    const uint32_t *x = row[0], *m = row[1];
+    const uint32_t mask = lane_mask(w.exec(), [&](unsigned l) {
+      const uint32_t b = x[l], e = (b >> 23) & 0xff, f = b & 0x7fffff, neg = b >> 31;
+      const uint32_t k = e == 0xff ? (f ? (f >> 22) : 9 - 7 * neg)
+                         : e == 0  ? (f ? 7 - 3 * neg : 6 - neg)
+                                   : 8 - 5 * neg;
+      return (m[l] >> k) & 1;
+    });
+    mask_write(w, in.cmpx ? src::kExecLo : in.sdst, mask);
+    return true;
   }
   const unsigned pred = unsigned(in.imm);
   const uint32_t exec = w.exec();

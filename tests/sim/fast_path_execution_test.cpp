@@ -353,6 +353,9 @@ const Case kFloat[] = {
     {"v_mul_f32_e64 v0, -v1, -v1", {0xD5080000u, 0x60020301u}},
     {"v_fmac_f32_e64 v0, -v1, |v2|", {0xD52B0200u, 0x20020501u}},
     {"v_cndmask_b32_e64 v0, -v1, |v2|, s6", {0xD5010200u, 0x201A0501u}},
+    {"v_subrev_f32_e32 v0, v1, v2", {0x0A000501u}},
+    {"v_subrev_f32_e64 v0, -v1, |s3|", {0xD5050200u, 0x20000701u}},
+    {"v_subrev_f32_e32 v0, 0.5, v2", {0x0A0004F0u}},
     {"v_min_f32_e32 v0, v1, v2", {0x1E000501u}},
     {"v_max_f32_e64 v0, -v1, s3", {0xD5100000u, 0x20000701u}},
     {"v_max_f32_e32 v0, 0x7fc00000, v2", {0x200004FFu, 0x7FC00000u}},
@@ -849,6 +852,92 @@ const Case kPacked[] = {
     {"v_pk_mad_i16 v3, v1, v3, v3 clamp", {0xCC00C003u, 0x1C0E0701u}},
 };
 
+// V_CMP_CLASS_F32 (abs and neg on the value, never on the class mask) and the f64 compares,
+// every predicate, with abs/neg and a double's inline constant.
+const Case kClassAndF64Compares[] = {
+    {"v_cmp_class_f32_e32 vcc_lo, v1, v2", {0x7CFC0501u}},
+    {"v_cmp_class_f32_e64 s6, -|v1|, v2", {0xD47E0106u, 0x20020501u}},
+    {"v_cmp_class_f32_e64 s6, v1, 0x3ff", {0xD47E0006u, 0x0001FF01u, 0x000003FFu}},
+    {"v_cmp_class_f32_e64 s6, s3, v2", {0xD47E0006u, 0x00020403u}},
+    {"v_cmpx_class_f32_e32 v1, v2", {0x7DFC0501u}},
+    {"v_cmp_class_f32_e64 s6, -v1, 3", {0xD47E0006u, 0x20010701u}},
+    {"v_cmp_f_f64_e32 vcc_lo, v[1:2], v[2:3]", {0x7C400501u}},
+    {"v_cmp_f_f64_e64 s6, -v[1:2], |s[2:3]|", {0xD4200206u, 0x20000501u}},
+    {"v_cmpx_f_f64_e32 0.5, v[2:3]", {0x7D4004F0u}},
+    {"v_cmp_f_f64_e64 s6, v[3:4], -|v[3:4]|", {0xD4200206u, 0x40020703u}},
+    {"v_cmp_lt_f64_e32 vcc_lo, v[1:2], v[2:3]", {0x7C420501u}},
+    {"v_cmp_lt_f64_e64 s6, -v[1:2], |s[2:3]|", {0xD4210206u, 0x20000501u}},
+    {"v_cmpx_lt_f64_e32 0.5, v[2:3]", {0x7D4204F0u}},
+    {"v_cmp_lt_f64_e64 s6, v[3:4], -|v[3:4]|", {0xD4210206u, 0x40020703u}},
+    {"v_cmp_eq_f64_e32 vcc_lo, v[1:2], v[2:3]", {0x7C440501u}},
+    {"v_cmp_eq_f64_e64 s6, -v[1:2], |s[2:3]|", {0xD4220206u, 0x20000501u}},
+    {"v_cmpx_eq_f64_e32 0.5, v[2:3]", {0x7D4404F0u}},
+    {"v_cmp_eq_f64_e64 s6, v[3:4], -|v[3:4]|", {0xD4220206u, 0x40020703u}},
+    {"v_cmp_le_f64_e32 vcc_lo, v[1:2], v[2:3]", {0x7C460501u}},
+    {"v_cmp_le_f64_e64 s6, -v[1:2], |s[2:3]|", {0xD4230206u, 0x20000501u}},
+    {"v_cmpx_le_f64_e32 0.5, v[2:3]", {0x7D4604F0u}},
+    {"v_cmp_le_f64_e64 s6, v[3:4], -|v[3:4]|", {0xD4230206u, 0x40020703u}},
+    {"v_cmp_gt_f64_e32 vcc_lo, v[1:2], v[2:3]", {0x7C480501u}},
+    {"v_cmp_gt_f64_e64 s6, -v[1:2], |s[2:3]|", {0xD4240206u, 0x20000501u}},
+    {"v_cmpx_gt_f64_e32 0.5, v[2:3]", {0x7D4804F0u}},
+    {"v_cmp_gt_f64_e64 s6, v[3:4], -|v[3:4]|", {0xD4240206u, 0x40020703u}},
+    {"v_cmp_lg_f64_e32 vcc_lo, v[1:2], v[2:3]", {0x7C4A0501u}},
+    {"v_cmp_lg_f64_e64 s6, -v[1:2], |s[2:3]|", {0xD4250206u, 0x20000501u}},
+    {"v_cmpx_lg_f64_e32 0.5, v[2:3]", {0x7D4A04F0u}},
+    {"v_cmp_lg_f64_e64 s6, v[3:4], -|v[3:4]|", {0xD4250206u, 0x40020703u}},
+    {"v_cmp_ge_f64_e32 vcc_lo, v[1:2], v[2:3]", {0x7C4C0501u}},
+    {"v_cmp_ge_f64_e64 s6, -v[1:2], |s[2:3]|", {0xD4260206u, 0x20000501u}},
+    {"v_cmpx_ge_f64_e32 0.5, v[2:3]", {0x7D4C04F0u}},
+    {"v_cmp_ge_f64_e64 s6, v[3:4], -|v[3:4]|", {0xD4260206u, 0x40020703u}},
+    {"v_cmp_o_f64_e32 vcc_lo, v[1:2], v[2:3]", {0x7C4E0501u}},
+    {"v_cmp_o_f64_e64 s6, -v[1:2], |s[2:3]|", {0xD4270206u, 0x20000501u}},
+    {"v_cmpx_o_f64_e32 0.5, v[2:3]", {0x7D4E04F0u}},
+    {"v_cmp_o_f64_e64 s6, v[3:4], -|v[3:4]|", {0xD4270206u, 0x40020703u}},
+    {"v_cmp_u_f64_e32 vcc_lo, v[1:2], v[2:3]", {0x7C500501u}},
+    {"v_cmp_u_f64_e64 s6, -v[1:2], |s[2:3]|", {0xD4280206u, 0x20000501u}},
+    {"v_cmpx_u_f64_e32 0.5, v[2:3]", {0x7D5004F0u}},
+    {"v_cmp_u_f64_e64 s6, v[3:4], -|v[3:4]|", {0xD4280206u, 0x40020703u}},
+    {"v_cmp_nge_f64_e32 vcc_lo, v[1:2], v[2:3]", {0x7C520501u}},
+    {"v_cmp_nge_f64_e64 s6, -v[1:2], |s[2:3]|", {0xD4290206u, 0x20000501u}},
+    {"v_cmpx_nge_f64_e32 0.5, v[2:3]", {0x7D5204F0u}},
+    {"v_cmp_nge_f64_e64 s6, v[3:4], -|v[3:4]|", {0xD4290206u, 0x40020703u}},
+    {"v_cmp_nlg_f64_e32 vcc_lo, v[1:2], v[2:3]", {0x7C540501u}},
+    {"v_cmp_nlg_f64_e64 s6, -v[1:2], |s[2:3]|", {0xD42A0206u, 0x20000501u}},
+    {"v_cmpx_nlg_f64_e32 0.5, v[2:3]", {0x7D5404F0u}},
+    {"v_cmp_nlg_f64_e64 s6, v[3:4], -|v[3:4]|", {0xD42A0206u, 0x40020703u}},
+    {"v_cmp_ngt_f64_e32 vcc_lo, v[1:2], v[2:3]", {0x7C560501u}},
+    {"v_cmp_ngt_f64_e64 s6, -v[1:2], |s[2:3]|", {0xD42B0206u, 0x20000501u}},
+    {"v_cmpx_ngt_f64_e32 0.5, v[2:3]", {0x7D5604F0u}},
+    {"v_cmp_ngt_f64_e64 s6, v[3:4], -|v[3:4]|", {0xD42B0206u, 0x40020703u}},
+    {"v_cmp_nle_f64_e32 vcc_lo, v[1:2], v[2:3]", {0x7C580501u}},
+    {"v_cmp_nle_f64_e64 s6, -v[1:2], |s[2:3]|", {0xD42C0206u, 0x20000501u}},
+    {"v_cmpx_nle_f64_e32 0.5, v[2:3]", {0x7D5804F0u}},
+    {"v_cmp_nle_f64_e64 s6, v[3:4], -|v[3:4]|", {0xD42C0206u, 0x40020703u}},
+    {"v_cmp_neq_f64_e32 vcc_lo, v[1:2], v[2:3]", {0x7C5A0501u}},
+    {"v_cmp_neq_f64_e64 s6, -v[1:2], |s[2:3]|", {0xD42D0206u, 0x20000501u}},
+    {"v_cmpx_neq_f64_e32 0.5, v[2:3]", {0x7D5A04F0u}},
+    {"v_cmp_neq_f64_e64 s6, v[3:4], -|v[3:4]|", {0xD42D0206u, 0x40020703u}},
+    {"v_cmp_nlt_f64_e32 vcc_lo, v[1:2], v[2:3]", {0x7C5C0501u}},
+    {"v_cmp_nlt_f64_e64 s6, -v[1:2], |s[2:3]|", {0xD42E0206u, 0x20000501u}},
+    {"v_cmpx_nlt_f64_e32 0.5, v[2:3]", {0x7D5C04F0u}},
+    {"v_cmp_nlt_f64_e64 s6, v[3:4], -|v[3:4]|", {0xD42E0206u, 0x40020703u}},
+    {"v_cmp_t_f64_e32 vcc_lo, v[1:2], v[2:3]", {0x7C5E0501u}},
+    {"v_cmp_t_f64_e64 s6, -v[1:2], |s[2:3]|", {0xD42F0206u, 0x20000501u}},
+    {"v_cmpx_t_f64_e32 0.5, v[2:3]", {0x7D5E04F0u}},
+    {"v_cmp_t_f64_e64 s6, v[3:4], -|v[3:4]|", {0xD42F0206u, 0x40020703u}},
+};
+
+// VOPD pairs the fast path runs (v_dual_cndmask_b32 selects by VCC), each half reading its
+// sources before either writes.
+const Case kDual[] = {
+    {"v_dual_cndmask_b32 v0, v1, v2 :: v_dual_max_f32 v3, v4, v5", {0xCA540501u, 0x00020B04u}},
+    {"v_dual_min_f32 v0, s3, v2 :: v_dual_subrev_f32 v3, v4, v5", {0xCACC0403u, 0x00020B04u}},
+    {"v_dual_subrev_f32 v0, v1, v2 :: v_dual_cndmask_b32 v3, 0.5, v5", {0xC9920501u, 0x00020AF0u}},
+    {"v_dual_max_f32 v0, v1, v2 :: v_dual_min_f32 v3, v0, v5", {0xCA960501u, 0x00020B00u}},
+    {"v_dual_cndmask_b32 v0, s3, v0 :: v_dual_cndmask_b32 v1, v0, v1", {0xCA520003u, 0x00000300u}},
+    {"v_dual_fmac_f32 v0, v1, v2 :: v_dual_cndmask_b32 v3, v0, v3", {0xC8120501u, 0x00020700u}},
+};
+
 const Case kCompares64[] = {
     {"v_cmp_lt_i64_e32 vcc_lo, v[1:2], v[2:3]", {0x7CA20501u}},
     {"v_cmp_lt_i64_e64 s6, v[1:2], s[2:3]", {0xD4510006u, 0x00000501u}},
@@ -1127,6 +1216,14 @@ TEST(FastPathExecution, PackedSixteenBit) {
 TEST(FastPathExecution, Compares) {
   for (const Case& c : kCompares) check(c, false);
   for (const Case& c : kCompares64) check(c, false);
+}
+
+TEST(FastPathExecution, ClassAndDoubleCompares) {
+  for (const Case& c : kClassAndF64Compares) check(c, false);
+}
+
+TEST(FastPathExecution, DualIssue) {
+  for (const Case& c : kDual) check(c, false);
 }
 
 TEST(FastPathExecution, GlobalAndFlatMemory) {
