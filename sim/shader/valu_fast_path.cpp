@@ -995,8 +995,74 @@ struct F64Rows {
   return 0;
 }
 [[gnu::flatten]] uint32_t loops_f64_baseline(Op op, uint32_t exec, const F64Rows& r) { return loops_f64(op, exec, r); }
+#if defined(__x86_64__)
+// v_add_f64, v_mul_f64 and v_fma_f64 four lanes a step in AVX2: the lanes' halves gathered
+// into doubles, the host's operation, the results split back into the two rows. A step whose
+// result holds a NaN takes the lane loop's first-NaN rule for its four lanes (the host's
+// operation gives any other result exactly as the lane loop does). A divergent row runs whole
+// and keeps the inactive lanes (as `loops`): GCC vectorises none of the lane loop.
+template <Op kOp>
+[[gnu::target("avx2,fma"), gnu::noinline]] void f64_arith_avx2(uint32_t exec, const F64Rows& r) {
+  const __m256i gather = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  const __m256i split = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+  constexpr Op op = kOp;
+  constexpr unsigned n = op == Op::v_fma_f64 ? 3 : 2;
+  __m256i clear[3], flip[3];
+  for (unsigned i = 0; i < n; ++i) {
+    clear[i] = _mm256_set1_epi64x(int64_t(r.clear[i]));
+    flip[i] = _mm256_set1_epi64x(int64_t(r.flip[i]));
+  }
+  __m128i e = _mm_set1_epi32(int(exec));
+  for (unsigned l = 0; l < kWaveSize; l += 4) {
+    __m256d x[3];
+#pragma GCC unroll 3
+    for (unsigned i = 0; i < n; ++i) {
+      const __m256i halves = _mm256_setr_m128i(load4(r.lo[i] + l), load4(r.hi[i] + l));
+      const __m256i bits = _mm256_permutevar8x32_epi32(halves, gather);
+      x[i] = _mm256_castsi256_pd(_mm256_xor_si256(_mm256_andnot_si256(clear[i], bits), flip[i]));
+    }
+    __m256d v = op == Op::v_add_f64   ? _mm256_add_pd(x[0], x[1])
+                : op == Op::v_mul_f64 ? _mm256_mul_pd(x[0], x[1])
+                                      : _mm256_fmadd_pd(x[0], x[1], x[2]);
+    if (_mm256_movemask_pd(_mm256_cmp_pd(v, v, _CMP_UNORD_Q))) [[unlikely]] {
+      alignas(32) double a[3][4], res[4];
+      for (unsigned i = 0; i < n; ++i) _mm256_store_pd(a[i], x[i]);
+      for (unsigned k = 0; k < 4; ++k)
+        res[k] = op == Op::v_add_f64   ? isa_add(a[0][k], a[1][k])
+                 : op == Op::v_mul_f64 ? isa_mul(a[0][k], a[1][k])
+                                       : isa_fma(a[0][k], a[1][k], a[2][k]);
+      v = _mm256_load_pd(res);
+    }
+    const __m256i out = _mm256_permutevar8x32_epi32(_mm256_castpd_si256(v), split);
+    __m128i lo = _mm256_castsi256_si128(out), hi = _mm256_extracti128_si256(out, 1);
+    if (exec != ~0u) {
+      const __m128i on = lane_words(e);
+      lo = pick(on, lo, load4(r.dlo + l));
+      hi = pick(on, hi, load4(r.dhi + l));
+      e = _mm_srli_epi32(e, 4);
+    }
+    store4(r.dlo + l, lo);
+    store4(r.dhi + l, hi);
+  }
+}
+#endif
+
 // std::fma is a libm call on baseline x86-64; a vfmadd here.
 [[gnu::target("avx2,fma"), gnu::flatten]] uint32_t loops_f64_avx2_fma(Op op, uint32_t exec, const F64Rows& r) {
+#if defined(__x86_64__)
+  if (exec == ~0u || whole_row(exec)) {
+    switch (op) {
+    case Op::v_add_f64:
+      return f64_arith_avx2<Op::v_add_f64>(exec, r), 0;
+    case Op::v_mul_f64:
+      return f64_arith_avx2<Op::v_mul_f64>(exec, r), 0;
+    case Op::v_fma_f64:
+      return f64_arith_avx2<Op::v_fma_f64>(exec, r), 0;
+    default:
+      break;
+    }
+  }
+#endif
   return loops_f64(op, exec, r);
 }
 using LoopsF64 = uint32_t (*)(Op, uint32_t, const F64Rows&);
