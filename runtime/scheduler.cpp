@@ -704,16 +704,17 @@ bool start_plain(cl_command_queue q, QueueLock& qs, _cl_command_queue::Command* 
   BorrowedBatch borrowed;
   std::vector<_cl_command_queue::Command>& batch = borrowed.b.commands;
   std::vector<std::pair<cl_int, _cl_command_queue::Submitted>>& results = borrowed.b.results;
+  uint64_t batch_bytes = 0; // the kernel-argument ring bytes of what `batch` holds
   if (first) {
-    if (kernarg_room(q, 0, 0, first->launch.ring_bytes))
+    if (kernarg_room(q, 0, 0, first->launch.ring_bytes)) {
+      batch_bytes = first->launch.ring_bytes;
       batch.push_back(std::move(*first));
-    else
+    } else {
       q->pending.push_back(std::move(*first));
+    }
   }
   for (bool submitted = false;; submitted = true) {
     if (q->running) return submitted;
-    uint64_t batch_bytes = 0;
-    for (const _cl_command_queue::Command& c : batch) batch_bytes += c.launch.ring_bytes;
     while (!q->pending.empty()) {
       _cl_command_queue::Command& c = q->pending.front();
       if (!c.dispatch || c.event || !c.waits.empty() || c.out_of_order ||
@@ -740,6 +741,7 @@ bool start_plain(cl_command_queue q, QueueLock& qs, _cl_command_queue::Command* 
       slot.at = results[i].second;
     }
     batch.clear();
+    batch_bytes = 0;
   }
 }
 

@@ -44,15 +44,15 @@ struct Gmc::Tlb {
   }
 };
 // Two per thread: the emulated MEC's thread reaches the MMHUB too (the IH's ring, when a fence
-// raises an interrupt), and one cache shared by both hubs was dropped at every such switch. A
-// card's two GMCs are built one after the other, so their ids differ in the lowest bit.
-Gmc::Tlb& Gmc::this_thread_tlb(uint64_t gmc_id) {
-  return ThreadSlot<std::array<Tlb, 2>>::get()[gmc_id & 1];
+// raises an interrupt), and one cache shared by both hubs was dropped at every such switch.
+// Hubs of other cards share the slot of their kind (the owner check tells them apart).
+Gmc::Tlb& Gmc::this_thread_tlb(Hub which) {
+  return ThreadSlot<std::array<Tlb, 2>>::get()[unsigned(which)];
 }
 
 uint8_t* Gmc::translate(uint64_t va, size_t len, bool write, bool execute) {
   // The hit: no call, so no registers to save (the MEC asks three times a dispatch).
-  Tlb& entries = this_thread_tlb(id_);
+  Tlb& entries = this_thread_tlb(which_);
   const uint64_t vpage = va >> 12;
   const unsigned slot = unsigned(vpage % Tlb::kEntries);
   if (entries.page[slot] == vpage && entries.host[slot] && (va & 4095) + len <= 4096 &&
@@ -89,7 +89,7 @@ uint8_t* Gmc::translate_run(uint64_t va, size_t len, bool write, size_t& run) {
   run = std::min<size_t>(len, 4096 - (va & 4095));
   uint8_t* p = translate(va, run, write); // the first page: the TLB, the aperture, its faults
   if (run == len) return p;
-  Tlb& entries = this_thread_tlb(id_);
+  Tlb& entries = this_thread_tlb(which_);
   const unsigned slot = unsigned((va >> 12) % Tlb::kEntries);
   if (entries.page[slot] != va >> 12) {
     // Not cached, so translate took the system aperture: frame-buffer addresses, contiguous.
@@ -200,12 +200,14 @@ uint64_t Gmc::walk(uint64_t va, size_t len, bool write, Leaf* leaf) const {
 }
 
 void Gmc::check_rights(uint64_t entry, uint64_t va, bool write, bool execute) const {
+  if (rights_allow(entry, write, execute)) return;
   if (write && !(entry & gmc::PTE_WRITEABLE)) fault("write to a read-only page", va, write);
   if (!write && !(entry & gmc::PTE_READABLE)) fault("read of an unreadable page", va, write);
   if (execute && !(entry & gmc::PTE_EXECUTABLE))
     fault("instruction fetch from a non-executable page", va, write);
   if ((entry & gmc::PTE_SYSTEM) && !iommu_.bus_master())
     fault("system memory access with PCI bus mastering off (COMMAND.BUS_MASTER_ENABLE)", va, write);
+  fault("access the entry's rights do not allow", va, write); // not reached: a reason above
 }
 
 uint8_t* Gmc::resolve(uint64_t entry, uint64_t va, size_t len, bool write, bool execute) const {

@@ -22,12 +22,14 @@ namespace sim {
 
 class Gmc : public shader::MemoryPort {
 public:
+  // Which of a card's two hubs this is; a thread keeps one TLB for each (gmc.cpp).
+  enum class Hub : unsigned { Gfx = 0, Mm = 1 };
   // `hub` names the hub's registers; `seg` maps their BASE_IDX to BAR5 dword indices.
-  Gmc(const char* name, const am::hw::VmHubRegs& hub, const uint32_t (&seg)[2],
+  Gmc(const char* name, Hub which, const am::hw::VmHubRegs& hub, const uint32_t (&seg)[2],
       const RegisterFile& regs, const CardModel& model, uint8_t* vram, uint64_t vram_size,
       const Iommu& iommu)
-      : name_(name), hub_(hub), seg_{seg[0], seg[1]}, regs_(regs), model_(model), vram_(vram),
-        vram_size_(vram_size), iommu_(iommu) {}
+      : name_(name), which_(which), hub_(hub), seg_{seg[0], seg[1]}, regs_(regs), model_(model),
+        vram_(vram), vram_size_(vram_size), iommu_(iommu) {}
 
   uint8_t* translate(uint64_t va, size_t len, bool write, bool execute = false) override;
   // The run of pages after va's that continue it in host memory with the same rights: one
@@ -48,11 +50,12 @@ public:
 
 private:
   struct Tlb; // this thread's cache of leaf entries (gmc.cpp)
-  static Tlb& this_thread_tlb(uint64_t gmc_id);
+  static Tlb& this_thread_tlb(Hub which);
   // translate's misses and faults: the cache refilled, the walk, the fault's report.
   [[gnu::noinline]] uint8_t* translate_slow(Tlb& entries, uint64_t va, size_t len, bool write,
                                             bool execute);
-  // Whether the entry allows the access; check_rights says why not.
+  // Whether the entry allows the access: the one statement of the rule (check_rights, which
+  // says why not, asks it first).
   bool rights_allow(uint64_t pte, bool write, bool execute) const {
     const uint64_t need = (write ? am::hw::gmc::PTE_WRITEABLE : am::hw::gmc::PTE_READABLE) |
                           (execute ? am::hw::gmc::PTE_EXECUTABLE : 0);
@@ -81,6 +84,7 @@ private:
   uint8_t* resolve(uint64_t pte, uint64_t va, size_t len, bool write, bool execute) const;
   [[noreturn]] void fault(const char* what, uint64_t va, bool write) const;
   const char* name_;
+  Hub which_;
   am::hw::VmHubRegs hub_;
   uint32_t seg_[2];
   const RegisterFile& regs_;
