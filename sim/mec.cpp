@@ -338,6 +338,7 @@ void Mec::dispatch(std::array<uint32_t, 3> grid, uint32_t initiator) {
   const bool timed = stats && *stats;
   const auto t0 = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   const int64_t cpu0 = timed ? thread_cpu_ns() : 0;
+  L.count_lanes = timed; // the stats line is its only reader
   shader::DispatchResult r = shader::run_dispatch(L, dev_.gmc(), workers_, &abort_, &programs_);
   ++dispatches_;
   if (timed)

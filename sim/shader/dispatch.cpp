@@ -162,6 +162,7 @@ DispatchResult run_dispatch(const LaunchState& L, MemoryPort& memory, WorkerPool
         const unsigned group_waves = (threads + wave_lanes - 1) / wave_lanes;
         exec.reset_lds();
         exec.set_gather_yield(group_waves > 1);
+        exec.set_count_lanes(L.count_lanes);
         waves.resize(group_waves);
         group_barrier = {group_waves, 0};
         waves_run += group_waves;

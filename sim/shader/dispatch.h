@@ -35,6 +35,8 @@ struct LaunchState {
   // Work-group g runs on shader engine g % shader_engines; on gfx11/gfx12 each engine has
   // COMPUTE_TMPRING_SIZE.WAVES scratch slots of its own, engine e's from slot e x WAVES on.
   unsigned shader_engines = 1;
+  // Not hardware state: whether DispatchResult::lane_instructions is counted (AMCL_SIM_STATS).
+  bool count_lanes = true;
 };
 
 struct DispatchResult {

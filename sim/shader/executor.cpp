@@ -50,55 +50,6 @@ void instruction_fault(const Wave& w, const Inst& in, const std::string& what) {
   throw ShaderFault(what + " at pc " + hex(w.pc) + " (" + disassemble(in) + ")");
 }
 
-uint64_t Executor::run(Wave& w, uint64_t& lane_instructions, uint64_t budget) {
-  uint64_t count = 0;
-  budget_ = budget;
-  ready_gather_ = nullptr;
-  // The instruction run last and where it ends: a wave that falls through takes its link.
-  const Program::Node* last = nullptr;
-  uint64_t last_end = ~uint64_t(0);
-  while (!w.done && !w.at_barrier && count < budget_) {
-    const uint64_t pc = w.pc;
-    const Program::Node* node =
-        pc == last_end ? &program_.next(*last, pc, memory_) : &program_.node_at(pc, memory_);
-    const Inst& in = node->inst;
-    if (gather_yield_ && in.format == Format::FLAT) {
-      if (w.prefetched_pc == w.pc) {
-        w.prefetched_pc = ~uint64_t(0); // its lines were requested: it runs now
-        if (w.id_in_group < gather_hosts_.size() && gather_hosts_[w.id_in_group].pc == w.pc)
-          ready_gather_ = &gather_hosts_[w.id_in_group];
-      } else if (prefetch_gather(w, in)) {
-        w.prefetched_pc = w.pc;
-        break; // the turn ends before the gather, which is neither run nor counted yet
-      }
-    }
-    const bool scalar = in.format <= Format::SMEM;
-    // A full EXEC skips the count; lane_count avoids libgcc's __popcountdi2 (baseline x86-64
-    // has no popcnt instruction), which showed in the profiles of sparse-EXEC loops.
-    const uint64_t exec = w.exec_mask();
-    lane_instructions += scalar                              ? 1
-                         : exec == ~0ull >> (64 - w.lanes()) ? w.lanes()
-                                                             : lane_count(exec);
-    if (in.format == Format::SOPP && kSchedulingHints[size_t(in.op)])
-      w.pc += in.size;
-    else
-      step(w, in);
-    ready_gather_ = nullptr;
-    last = node;
-    last_end = pc + in.size;
-    // Checking the abort flag every 64K instructions keeps it off the hot path.
-    if ((++count & 0xffff) == 0) {
-      if (abort_ && abort_->load(std::memory_order_relaxed))
-        throw ShaderFault("dispatch aborted by a queue reset at pc " + hex(w.pc));
-      if (stop_ && stop_->load(std::memory_order_relaxed)) {
-        w.done = true; // another work-group faulted: the dispatch is over
-        break;
-      }
-    }
-  }
-  return count;
-}
-
 // Inlined into step: an extra call level per vector instruction costs the ALU-bound kernels
 // several percent.
 AMCL_INLINE inline void Executor::exec_vector(Wave& w, const Inst& in) {
@@ -138,6 +89,68 @@ AMCL_INLINE inline void Executor::exec_vector(Wave& w, const Inst& in) {
   default:
     instruction_fault(w, in, "not a vector instruction");
   }
+}
+
+uint64_t Executor::run(Wave& w, uint64_t& lane_instructions, uint64_t budget) {
+  budget_ = budget;
+  return count_lanes_ ? run_turn<true>(w, lane_instructions)
+                      : run_turn<false>(w, lane_instructions);
+}
+
+template <bool CountLanes> uint64_t Executor::run_turn(Wave& w, uint64_t& lane_instructions) {
+  uint64_t count = 0;
+  ready_gather_ = nullptr;
+  // The instruction run last and where it ends: a wave that falls through takes its link.
+  const Program::Node* last = nullptr;
+  uint64_t last_end = ~uint64_t(0);
+  while (!w.done && !w.at_barrier && count < budget_) {
+    const uint64_t pc = w.pc;
+    const Program::Node* node =
+        pc == last_end ? &program_.next(*last, pc, memory_) : &program_.node_at(pc, memory_);
+    const Inst& in = node->inst;
+    if (gather_yield_ && in.format == Format::FLAT) {
+      if (w.prefetched_pc == w.pc) {
+        w.prefetched_pc = ~uint64_t(0); // its lines were requested: it runs now
+        if (w.id_in_group < gather_hosts_.size() && gather_hosts_[w.id_in_group].pc == w.pc)
+          ready_gather_ = &gather_hosts_[w.id_in_group];
+      } else if (prefetch_gather(w, in)) {
+        w.prefetched_pc = w.pc;
+        break; // the turn ends before the gather, which is neither run nor counted yet
+      }
+    }
+    const bool scalar = in.format <= Format::SMEM;
+    if constexpr (CountLanes) {
+      // A full EXEC skips the count; lane_count avoids libgcc's __popcountdi2 (baseline x86-64
+      // has no popcnt instruction), which showed in the profiles of sparse-EXEC loops.
+      const uint64_t exec = w.exec_mask();
+      lane_instructions += scalar                              ? 1
+                           : exec == ~0ull >> (64 - w.lanes()) ? w.lanes()
+                                                               : lane_count(exec);
+    }
+    if (!scalar && in.format != Format::MUBUF && !w.wave64) {
+      // A wave32 vector instruction (no branch; the pc is its own while it runs): step's
+      // format switch and pc moves skipped, about 15 host instructions of each.
+      exec_vector(w, in);
+      w.pc = pc + in.size;
+    } else if (in.format == Format::SOPP && kSchedulingHints[size_t(in.op)]) {
+      w.pc += in.size;
+    } else {
+      step(w, in);
+    }
+    ready_gather_ = nullptr;
+    last = node;
+    last_end = pc + in.size;
+    // Checking the abort flag every 64K instructions keeps it off the hot path.
+    if ((++count & 0xffff) == 0) {
+      if (abort_ && abort_->load(std::memory_order_relaxed))
+        throw ShaderFault("dispatch aborted by a queue reset at pc " + hex(w.pc));
+      if (stop_ && stop_->load(std::memory_order_relaxed)) {
+        w.done = true; // another work-group faulted: the dispatch is over
+        break;
+      }
+    }
+  }
+  return count;
 }
 
 void Executor::step(Wave& w, const Inst& in) {

@@ -143,6 +143,9 @@ public:
   // arrive, as the hardware's other waves hide a load's latency; the wave runs the load when
   // its turn comes again. Only worth it with other waves to run.
   void set_gather_yield(bool on) { gather_yield_ = on; }
+  // Whether run adds the lane-instructions (for AMCL_SIM_STATS): a popcount of EXEC per
+  // instruction, about 4 % of an ALU-bound kernel's emulation, skipped when nobody reads it.
+  void set_count_lanes(bool on) { count_lanes_ = on; }
   // A new work-group starts on this executor: LDS reads as zeros again.
   void reset_lds() { std::fill(lds_.begin(), lds_.end(), uint8_t(0)); }
   // The work-group's LDS as the waves left it (the execution tests read it).
@@ -155,6 +158,7 @@ public:
   static inline bool fast_paths = true;
 
 private:
+  template <bool CountLanes> uint64_t run_turn(Wave& w, uint64_t& lane_instructions);
   // executor.cpp: the loop's dispatch by format, and wave64's two passes.
   void step(Wave& w, const Inst& in);
   // One vector instruction on the current pass's 32 lanes.
@@ -317,6 +321,7 @@ private:
   const std::atomic<bool>* stop_;
   uint64_t budget_ = 0; // instructions left in the running wave's turn (s_sleep ends it)
   bool gather_yield_ = false;
+  bool count_lanes_ = true;
   // The host addresses prefetch_gather found for a gather's lanes, per wave of the work-group
   // (Wave::id_in_group), kept for the load when the wave's turn comes back: mappings do not
   // change within a dispatch, and the wave's EXEC and address VGPRs cannot change meanwhile.

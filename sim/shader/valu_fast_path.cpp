@@ -258,8 +258,9 @@ template <bool FTZ> [[gnu::always_inline]] inline float flush(float x) {
   else return x;
 }
 
-// The operations of `loops` that call the C library per lane (ldexpf, frexpf; sqrtf for a
-// negative lane, to set errno): a whole row would make calls for the inactive lanes too.
+// The operations of `loops` that call the C library per lane (ldexpf at the normal range's
+// edges, frexpf; sqrtf for a negative lane, to set errno): a whole row would make calls for the
+// inactive lanes too.
 bool calls_per_lane(Op op) {
   return op == Op::v_ldexp_f32 || op == Op::v_frexp_mant_f32 || op == Op::v_frexp_exp_i32_f32 ||
          op == Op::v_sqrt_f32;
@@ -360,7 +361,9 @@ template <bool FTZ>
   case Op::v_max_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(fmax_ieee(F(a[l]), F(b[l]))); }); break;
   case Op::v_frexp_mant_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(frexp_mant(F(a[l]))); }); break;
   case Op::v_frexp_exp_i32_f32: for_lanes(exec, [&](unsigned l) { d[l] = uint32_t(frexp_exp(F(a[l]))); }); break;
-  case Op::v_ldexp_f32: for_lanes(exec, [&](unsigned l) { d[l] = R(std::ldexp(F(a[l]), int32_t(b[l]))); }); break;
+  case Op::v_ldexp_f32:
+    for_lanes(exec, [&](unsigned l) { d[l] = R(ldexp_exact(F(a[l]), int32_t(b[l]))); });
+    break;
   case Op::v_cvt_f32_i32: for_lanes(exec, [&](unsigned l) { d[l] = R(float(int32_t(a[l]))); }); break;
   case Op::v_cvt_f32_u32: for_lanes(exec, [&](unsigned l) { d[l] = R(float(a[l])); }); break;
   case Op::v_cvt_i32_f32: for_lanes(exec, [&](unsigned l) { d[l] = uint32_t(cvt_f32_to_i32(F(a[l]))); }); break;
@@ -951,7 +954,7 @@ struct F64Rows {
     break;
   // Library calls or branches per lane, but no per-lane dispatch (valu.cpp's lines).
   case Op::v_ldexp_f64:
-    for_lanes(exec, [&](unsigned l) { put(l, std::ldexp(x(0, l), int32_t(r.lo[1][l]))); });
+    for_lanes(exec, [&](unsigned l) { put(l, ldexp_exact(x(0, l), int32_t(r.lo[1][l]))); });
     break;
   case Op::v_trunc_f64: for_lanes(exec, [&](unsigned l) { put(l, isa_trunc(x(0, l))); }); break;
   case Op::v_ceil_f64: for_lanes(exec, [&](unsigned l) { put(l, isa_ceil(x(0, l))); }); break;
