@@ -1308,42 +1308,28 @@ const auto kRoutes = [] {
     const Op op = Op(i);
     FastRoute& r = t[i];
     const OpInfo& info = op_info(op);
+    // The lists as exec_valu_fast's ladder had them.
+    // clang-format off
     switch (op) {
-    case Op::v_lshlrev_b64:
-    case Op::v_lshrrev_b64:
-    case Op::v_ashrrev_i64:
-    case Op::v_mad_u64_u32:
-    case Op::v_mad_i64_i32:
+    case Op::v_lshlrev_b64: case Op::v_lshrrev_b64: case Op::v_ashrrev_i64:
+    case Op::v_mad_u64_u32: case Op::v_mad_i64_i32:
       r.route = Route::Valu64;
       continue;
-    case Op::v_add_f64:
-    case Op::v_mul_f64:
-    case Op::v_fma_f64:
-    case Op::v_min_f64:
-    case Op::v_max_f64:
-    case Op::v_ldexp_f64:
-    case Op::v_trunc_f64:
-    case Op::v_ceil_f64:
-    case Op::v_rndne_f64:
-    case Op::v_floor_f64:
-    case Op::v_rcp_f64:
-    case Op::v_rsq_f64:
-    case Op::v_cvt_f64_i32:
-    case Op::v_cvt_f64_u32:
-    case Op::v_div_fixup_f64:
-    case Op::v_div_fmas_f64:
-    case Op::v_div_scale_f64:
-    case Op::v_cvt_i32_f64:
+    case Op::v_add_f64: case Op::v_mul_f64: case Op::v_fma_f64: case Op::v_min_f64:
+    case Op::v_max_f64: case Op::v_ldexp_f64: case Op::v_trunc_f64: case Op::v_ceil_f64:
+    case Op::v_rndne_f64: case Op::v_floor_f64: case Op::v_rcp_f64: case Op::v_rsq_f64:
+    case Op::v_cvt_f64_i32: case Op::v_cvt_f64_u32: case Op::v_div_fixup_f64:
+    case Op::v_div_fmas_f64: case Op::v_div_scale_f64: case Op::v_cvt_i32_f64:
     case Op::v_cvt_u32_f64:
       r.route = Route::F64;
       continue;
-    case Op::v_cvt_f32_f16:
-    case Op::v_cvt_f16_f32:
+    case Op::v_cvt_f32_f16: case Op::v_cvt_f16_f32:
       r.route = Route::HalfConvert;
       continue;
     default:
       break;
     }
+    // clang-format on
     if (fast_op16(op)) {
       r.route = Route::Op16;
       r.sources = op == Op::v_cndmask_b16 ? 2 : info.src_dwords[2] ? 3 : info.src_dwords[1] ? 2 : 1;
