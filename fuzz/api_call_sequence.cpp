@@ -84,13 +84,35 @@ struct ApiCallSequence::Impl {
     pool.push_back(h);
     live[h] = 1;
   }
-  // Drops one of our references; the handle goes stale when the last one goes.
+  static cl_uint references(cl_mem h) {
+    return count(clGetMemObjectInfo, h, CL_MEM_REFERENCE_COUNT);
+  }
+  static cl_uint references(cl_event h) {
+    return count(clGetEventInfo, h, CL_EVENT_REFERENCE_COUNT);
+  }
+  static cl_uint references(cl_kernel h) {
+    return count(clGetKernelInfo, h, CL_KERNEL_REFERENCE_COUNT);
+  }
+  static cl_uint references(cl_program h) {
+    return count(clGetProgramInfo, h, CL_PROGRAM_REFERENCE_COUNT);
+  }
+  template <class Query, class T> static cl_uint count(Query query, T h, cl_uint what) {
+    cl_uint n = 0;
+    return query(h, what, sizeof n, &n, nullptr) == CL_SUCCESS ? n : 0;
+  }
+  // Drops one of our references. When it was the object's last, the object is gone and the
+  // handle goes stale; when amcl still holds the object (a queued command its event and
+  // buffers, a sub-buffer its parent), the handle is only forgotten: amcl frees the object on
+  // its own threads later, and the application's use of a handle it released racing that free
+  // is undefined behaviour, not an error amcl can report (ThreadSanitizer saw it once under
+  // load: clWaitForEvents reading an event the submission thread was freeing).
   template <class T> void drop(std::vector<T>& pool, size_t i, cl_int (*release)(T)) {
     T h = pool[i];
+    const bool last = references(h) == 1;
     if (release(h) != CL_SUCCESS) fail("releasing a handle the sequence owns failed");
     if (--live[h] == 0) {
       live.erase(h);
-      stale.push_back(h);
+      if (last) stale.push_back(h);
       pool.erase(pool.begin() + long(i));
     }
   }
@@ -252,9 +274,8 @@ struct ApiCallSequence::Impl {
       else if (!events.empty() && coin())
         drop(events, pick(events.size()), clReleaseEvent);
       else if (!stale.empty()) {
-        // Read-only calls only: a handle the application released may still be alive inside
-        // amcl (a sub-buffer holds its parent, a queued command its buffers), and releasing it
-        // again would be the application's over-release.
+        // Read-only calls only: a stale handle's object is gone, but its memory may hold a new
+        // object of another type (own() takes such handles back), which a release would drop.
         void* h = stale[pick(stale.size())];
         size_t n = 0;
         clGetMemObjectInfo(static_cast<cl_mem>(h), CL_MEM_SIZE, sizeof n, &n, nullptr);
