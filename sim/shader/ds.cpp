@@ -65,8 +65,70 @@ void Executor::exec_ds_dwords(Wave& w, const Inst& in) {
   }
 }
 
+// The lanes of a wide load or store, in lane order as the general path: a lane's whole access
+// in range or (a sink) none of it, as lds_load and lds_store; a load's row may be the address
+// row, which each lane reads before it writes.
+template <unsigned N> void Executor::ds_wide_rows(Wave& w, const Inst& in, bool load) {
+  const uint32_t* address = &vreg(w, in.src[0], 0);
+  const uint32_t offset = uint32_t(in.imm | (in.offset1 << 8));
+  const uint32_t last = uint32_t(lds_.size() - 4 * N);
+  uint32_t* rows[N];
+  for (unsigned i = 0; i < N; ++i) rows[i] = &vreg(w, load ? in.dst : in.src[1], 0, i);
+  uint32_t sink[N];
+  for (unsigned lane = 0; lane < kWaveSize; ++lane) {
+    const uint32_t a = address[lane] + offset;
+    uint8_t* p = a <= last ? &lds_[a] : reinterpret_cast<uint8_t*>(sink);
+    uint32_t v[N];
+    if (load) {
+      if (p == reinterpret_cast<uint8_t*>(sink))
+        std::fill_n(sink, N, 0u); // out of range reads zero
+      std::memcpy(v, p, sizeof v);
+      for (unsigned i = 0; i < N; ++i) rows[i][lane] = v[i];
+    } else {
+      for (unsigned i = 0; i < N; ++i) v[i] = rows[i][lane];
+      std::memcpy(p, v, sizeof v); // out of range: discarded into the sink
+    }
+  }
+}
+
+bool Executor::exec_ds_wide_fast(Wave& w, const Inst& in) {
+  const bool load =
+      in.op == Op::ds_load_b64 || in.op == Op::ds_load_b96 || in.op == Op::ds_load_b128;
+  if (!load && in.op != Op::ds_store_b64 && in.op != Op::ds_store_b96 && in.op != Op::ds_store_b128)
+    return false;
+  const unsigned n = regs_of(load ? op_info(in.op).dst_dwords : op_info(in.op).src_dwords[0]);
+  const uint64_t size = lds_.size();
+  if (w.exec() != ~0u || size < 4 * n || size > (uint64_t(1) << 31)) return false;
+  // Registers beyond the allocation, or a VGPR address operand out of it: the general path
+  // faults where it does.
+  const uint16_t data = load ? in.dst : in.src[1];
+  if (data < src::kVgpr0 || in.src[0] < src::kVgpr0 ||
+      unsigned(data - src::kVgpr0) + n > w.num_vgprs ||
+      unsigned(in.src[0] - src::kVgpr0) >= w.num_vgprs)
+    return false;
+  const uint32_t* address = &vreg(w, in.src[0], 0);
+  const uint32_t offset = uint32_t(in.imm | (in.offset1 << 8));
+  uint32_t misaligned =
+      0; // the access unit is a dword (lds_at): only these take misaligned_address
+  for (unsigned lane = 0; lane < kWaveSize; ++lane) misaligned |= (address[lane] + offset) & 3;
+  if (misaligned) return false;
+  switch (n) {
+  case 2:
+    ds_wide_rows<2>(w, in, load);
+    break;
+  case 3:
+    ds_wide_rows<3>(w, in, load);
+    break;
+  default:
+    ds_wide_rows<4>(w, in, load);
+    break;
+  }
+  return true;
+}
+
 void Executor::exec_ds(Wave& w, const Inst& in) {
   if (in.op == Op::ds_load_b32 || in.op == Op::ds_store_b32) return exec_ds_dwords(w, in);
+  if (fast_paths && exec_ds_wide_fast(w, in)) return;
   if (in.op == Op::ds_nop) return;
   if (is_ds_bvh_stack(in.op)) return exec_ds_bvh_stack(w, in);
   if (in.op == Op::ds_swizzle_b32 || in.op == Op::ds_permute_b32 || in.op == Op::ds_bpermute_b32 ||

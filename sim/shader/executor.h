@@ -222,6 +222,10 @@ private:
   // ds.cpp: the LDS; ds_load_b32 and ds_store_b32 a row at a time.
   void exec_ds(Wave& w, const Inst& in);
   void exec_ds_dwords(Wave& w, const Inst& in);
+  // ds_load/store_b64/b96/b128 of a full wave whose lanes are dword aligned: false (nothing
+  // done) otherwise, for the general path.
+  bool exec_ds_wide_fast(Wave& w, const Inst& in);
+  template <unsigned N> void ds_wide_rows(Wave& w, const Inst& in, bool load);
   // ds_wave.cpp: the LDS operations addressed by M0 (ds_append/ds_consume once per wave, the
   // _addtid_ loads and stores).
   void exec_ds_counter(Wave& w, const Inst& in);

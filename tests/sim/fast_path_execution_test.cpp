@@ -743,6 +743,18 @@ const Case kLds[] = {
     {"ds_store_b32 v4, v6 offset:8", {0xD8340008u, 0x00000604u}},
     {"ds_store_b32 v4, v6 offset:1", {0xD8340001u, 0x00000604u}},
     {"ds_load_b32 v0, v4 offset:2", {0xD8D80002u, 0x00000004u}},
+    // exec_ds_wide_fast (stop 40): a lane's whole access in range or none of it, the address
+    // row among the destination's, overlapping stores in lane order; misaligned: the lanes.
+    {"ds_load_b64 v[0:1], v4", {0xD9D80000u, 0x00000004u}},
+    {"ds_load_b64 v[4:5], v4 offset:8", {0xD9D80008u, 0x04000004u}},
+    {"ds_load_b64 v[3:4], v4", {0xD9D80000u, 0x03000004u}},
+    {"ds_load_b96 v[0:2], v4 offset:4", {0xDBF80004u, 0x00000004u}},
+    {"ds_load_b128 v[0:3], v4 offset:16", {0xDBFC0010u, 0x00000004u}},
+    {"ds_load_b128 v[2:5], v4", {0xDBFC0000u, 0x02000004u}},
+    {"ds_store_b64 v4, v[6:7] offset:8", {0xD9340008u, 0x00000604u}},
+    {"ds_store_b96 v4, v[6:8]", {0xDB780000u, 0x00000604u}},
+    {"ds_store_b128 v4, v[4:7] offset:4", {0xDB7C0004u, 0x00000404u}},
+    {"ds_load_b64 v[0:1], v4 offset:2", {0xD9D80002u, 0x00000004u}},
 };
 
 const Case kPacked[] = {
