@@ -108,8 +108,8 @@ bool Executor::exec_ds_wide_fast(Wave& w, const Inst& in) {
     return false;
   const uint32_t* address = &vreg(w, in.src[0], 0);
   const uint32_t offset = uint32_t(in.imm | (in.offset1 << 8));
-  uint32_t misaligned =
-      0; // the access unit is a dword (lds_at): only these take misaligned_address
+  // The access unit is a dword (lds_at): only misaligned lanes take misaligned_address.
+  uint32_t misaligned = 0;
   for (unsigned lane = 0; lane < kWaveSize; ++lane) misaligned |= (address[lane] + offset) & 3;
   if (misaligned) return false;
   switch (n) {

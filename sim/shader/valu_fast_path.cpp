@@ -672,11 +672,13 @@ template <class T, class U>
 }
 
 // The float comparisons (float_ops.h's compare_f; f32 compares exactly as its doubles would).
-[[gnu::always_inline]] inline uint32_t compare_rows_f32(unsigned pred, uint32_t exec,
-                                                        const uint32_t* a, const uint32_t* b) {
+// U is the rows' element, uint32_t for f32 and uint64_t for f64 (from_bits gives the float).
+template <class U>
+[[gnu::always_inline]] inline uint32_t compare_rows_f(unsigned pred, uint32_t exec, const U* a,
+                                                      const U* b) {
   using std::isnan;
-  auto X = [&](unsigned l) { return f32(a[l]); };
-  auto Y = [&](unsigned l) { return f32(b[l]); };
+  auto X = [&](unsigned l) { return from_bits(a[l]); };
+  auto Y = [&](unsigned l) { return from_bits(b[l]); };
   switch (pred & 0xf) {
   case 0x0: return 0;
   case 0x1: return lane_mask(exec, [&](unsigned l) { return X(l) < Y(l); });
@@ -694,48 +696,6 @@ template <class T, class U>
   case 0xd: return lane_mask(exec, [&](unsigned l) { return !(X(l) == Y(l)); });
   case 0xe: return lane_mask(exec, [&](unsigned l) { return !(X(l) < Y(l)); });
   default: return exec;
-  }
-}
-
-// The f64 comparisons, as compare_rows_f32 (rows of the operands' bits).
-[[gnu::always_inline]] inline uint32_t compare_rows_f64(unsigned pred, uint32_t exec,
-                                                        const uint64_t* a, const uint64_t* b) {
-  using std::isnan;
-  auto X = [&](unsigned l) { return f64(a[l]); };
-  auto Y = [&](unsigned l) { return f64(b[l]); };
-  switch (pred & 0xf) {
-  case 0x0:
-    return 0;
-  case 0x1:
-    return lane_mask(exec, [&](unsigned l) { return X(l) < Y(l); });
-  case 0x2:
-    return lane_mask(exec, [&](unsigned l) { return X(l) == Y(l); });
-  case 0x3:
-    return lane_mask(exec, [&](unsigned l) { return X(l) <= Y(l); });
-  case 0x4:
-    return lane_mask(exec, [&](unsigned l) { return X(l) > Y(l); });
-  case 0x5:
-    return lane_mask(exec, [&](unsigned l) { return X(l) < Y(l) || X(l) > Y(l); });
-  case 0x6:
-    return lane_mask(exec, [&](unsigned l) { return X(l) >= Y(l); });
-  case 0x7:
-    return lane_mask(exec, [&](unsigned l) { return !isnan(X(l)) && !isnan(Y(l)); });
-  case 0x8:
-    return lane_mask(exec, [&](unsigned l) { return isnan(X(l)) || isnan(Y(l)); });
-  case 0x9:
-    return lane_mask(exec, [&](unsigned l) { return !(X(l) >= Y(l)); });
-  case 0xa:
-    return lane_mask(exec, [&](unsigned l) { return !(X(l) < Y(l) || X(l) > Y(l)); });
-  case 0xb:
-    return lane_mask(exec, [&](unsigned l) { return !(X(l) > Y(l)); });
-  case 0xc:
-    return lane_mask(exec, [&](unsigned l) { return !(X(l) <= Y(l)); });
-  case 0xd:
-    return lane_mask(exec, [&](unsigned l) { return !(X(l) == Y(l)); });
-  case 0xe:
-    return lane_mask(exec, [&](unsigned l) { return !(X(l) < Y(l)); });
-  default:
-    return exec;
   }
 }
 
@@ -1488,7 +1448,7 @@ bool Executor::exec_vopc_fast(Wave& w, const Inst& in) {
     }
     const unsigned pred = unsigned(in.imm);
     const uint32_t exec = w.exec();
-    const uint32_t mask = fp ? compare_rows_f64(pred, exec, x[0], x[1])
+    const uint32_t mask = fp ? compare_rows_f(pred, exec, x[0], x[1])
                           : in.op == Op::v_cmp_i64
                               ? compare_rows_i<int64_t>(pred, exec, x[0], x[1])
                               : compare_rows_i<uint64_t>(pred, exec, x[0], x[1]);
@@ -1547,7 +1507,7 @@ bool Executor::exec_vopc_fast(Wave& w, const Inst& in) {
   } else if (in.op == Op::v_cmp_u32) {
     mask = compare_rows_i<uint32_t>(pred, exec, row[0], row[1]);
   } else {
-    mask = compare_rows_f32(pred, exec, row[0], row[1]);
+    mask = compare_rows_f(pred, exec, row[0], row[1]);
   }
   mask_write(w, in.cmpx ? src::kExecLo : in.sdst, mask);
   return true;
