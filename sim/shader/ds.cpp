@@ -9,41 +9,15 @@
 
 namespace sim::shader {
 
-// The plain 32-bit load and store carry most LDS traffic: their rows are resolved once and the
-// lanes run without the general path's per-lane dispatch (same lane order, same semantics).
+// The plain 32-bit load and store carry most LDS traffic: a full, dword-aligned wave runs by
+// rows (exec_ds_wide_fast), the others lane by lane without the general path's per-lane
+// dispatch (same lane order, same semantics).
 void Executor::exec_ds_dwords(Wave& w, const Inst& in) {
+  if (fast_paths && exec_ds_wide_fast(w, in)) return;
   const uint32_t exec = w.exec();
   const uint32_t* address = &vreg(w, in.src[0], 0);
   const uint32_t offset = uint32_t(in.imm | (in.offset1 << 8));
   const uint64_t size = lds_.size();
-  if (fast_paths && exec == ~0u && size >= 4 && size <= (uint64_t(1) << 31)) {
-    // A full wave whose lanes are all dword aligned (the common case) runs without a branch
-    // per lane: the checks first, in 32-bit compares that vectorise, then each lane's move
-    // with an out-of-range lane's address pointed at a sink (its load reads zero, its store is
-    // discarded), in lane order. The branches of the lane loop below were 18 % of the LDS
-    // kernel's samples (perf, stop 34).
-    const uint32_t last = uint32_t(size - 4);
-    uint32_t misaligned = 0;
-    for (unsigned lane = 0; lane < kWaveSize; ++lane) misaligned |= (address[lane] + offset) & 3;
-    if (!misaligned) {
-      uint32_t sink = 0;
-      auto at = [&](unsigned lane) AMCL_INLINE {
-        const uint32_t a = address[lane] + offset;
-        return a <= last ? &lds_[a] : reinterpret_cast<uint8_t*>(&sink);
-      };
-      if (in.op == Op::ds_load_b32) {
-        uint32_t* d = &vreg(w, in.dst, 0);
-        for (unsigned lane = 0; lane < kWaveSize; ++lane) {
-          sink = 0;
-          std::memcpy(&d[lane], at(lane), 4); // d may be the address row: lane by lane
-        }
-      } else {
-        const uint32_t* data = &vreg(w, in.src[1], 0);
-        for (unsigned lane = 0; lane < kWaveSize; ++lane) std::memcpy(at(lane), &data[lane], 4);
-      }
-      return;
-    }
-  }
   if (in.op == Op::ds_load_b32) {
     uint32_t* d = &vreg(w, in.dst, 0);
     for (uint32_t m = exec; m; m &= m - 1) {
@@ -65,9 +39,10 @@ void Executor::exec_ds_dwords(Wave& w, const Inst& in) {
   }
 }
 
-// The lanes of a wide load or store, in lane order as the general path: a lane's whole access
-// in range or (a sink) none of it, as lds_load and lds_store; a load's row may be the address
-// row, which each lane reads before it writes.
+// The lanes of a load or store of N dwords, in lane order as the general path: a lane's whole
+// access in range or (a sink) none of it, as lds_load and lds_store; a load's row may be the
+// address row, which each lane reads before it writes. Without a branch per lane (the branches
+// of exec_ds_dwords' lane loop were 18 % of an LDS kernel's samples, perf, stop 34).
 template <unsigned N> void Executor::ds_wide_rows(Wave& w, const Inst& in, bool load) {
   const uint32_t* address = &vreg(w, in.src[0], 0);
   const uint32_t offset = uint32_t(in.imm | (in.offset1 << 8));
@@ -92,9 +67,10 @@ template <unsigned N> void Executor::ds_wide_rows(Wave& w, const Inst& in, bool 
 }
 
 bool Executor::exec_ds_wide_fast(Wave& w, const Inst& in) {
-  const bool load =
-      in.op == Op::ds_load_b64 || in.op == Op::ds_load_b96 || in.op == Op::ds_load_b128;
-  if (!load && in.op != Op::ds_store_b64 && in.op != Op::ds_store_b96 && in.op != Op::ds_store_b128)
+  const bool load = in.op == Op::ds_load_b32 || in.op == Op::ds_load_b64 ||
+                    in.op == Op::ds_load_b96 || in.op == Op::ds_load_b128;
+  if (!load && in.op != Op::ds_store_b32 && in.op != Op::ds_store_b64 &&
+      in.op != Op::ds_store_b96 && in.op != Op::ds_store_b128)
     return false;
   const unsigned n = regs_of(load ? op_info(in.op).dst_dwords : op_info(in.op).src_dwords[0]);
   const uint64_t size = lds_.size();
@@ -113,6 +89,9 @@ bool Executor::exec_ds_wide_fast(Wave& w, const Inst& in) {
   for (unsigned lane = 0; lane < kWaveSize; ++lane) misaligned |= (address[lane] + offset) & 3;
   if (misaligned) return false;
   switch (n) {
+  case 1:
+    ds_wide_rows<1>(w, in, load);
+    break;
   case 2:
     ds_wide_rows<2>(w, in, load);
     break;

@@ -14,16 +14,6 @@ namespace sim::shader {
 
 namespace {
 
-// Set bits of a lane mask, inline (std::popcount is a libgcc call on baseline x86-64).
-constexpr uint64_t lane_count(uint64_t x) {
-  x = x - ((x >> 1) & 0x5555555555555555ull);
-  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-  return (x * 0x0101010101010101ull) >> 56;
-}
-static_assert(lane_count(0) == 0 && lane_count(~0ull) == 64 &&
-              lane_count(0x8000000100000011ull) == 4);
-
 // Program-control instructions that only steer the hardware's scheduling (dependency hints,
 // clauses, counter waits): memory is performed in program order here, so they only advance
 // the pc. LLVM puts several in every short kernel (a memory-bound one: 8 of 26). Same list as
@@ -120,8 +110,7 @@ template <bool CountLanes> uint64_t Executor::run_turn(Wave& w, uint64_t& lane_i
     }
     const bool scalar = in.format <= Format::SMEM;
     if constexpr (CountLanes) {
-      // A full EXEC skips the count; lane_count avoids libgcc's __popcountdi2 (baseline x86-64
-      // has no popcnt instruction), which showed in the profiles of sparse-EXEC loops.
+      // A full EXEC skips the count.
       const uint64_t exec = w.exec_mask();
       lane_instructions += scalar                              ? 1
                            : exec == ~0ull >> (64 - w.lanes()) ? w.lanes()

@@ -159,7 +159,8 @@ public:
 
 private:
   template <bool CountLanes> uint64_t run_turn(Wave& w, uint64_t& lane_instructions);
-  // executor.cpp: the loop's dispatch by format, and wave64's two passes.
+  // executor.cpp: the dispatch by format and the pc's moves for what the loop does not run
+  // itself (scalar and buffer instructions, a wave64's vector ones), and wave64's two passes.
   void step(Wave& w, const Inst& in);
   // One vector instruction on the current pass's 32 lanes.
   void exec_vector(Wave& w, const Inst& in);
@@ -222,7 +223,7 @@ private:
   // ds.cpp: the LDS; ds_load_b32 and ds_store_b32 a row at a time.
   void exec_ds(Wave& w, const Inst& in);
   void exec_ds_dwords(Wave& w, const Inst& in);
-  // ds_load/store_b64/b96/b128 of a full wave whose lanes are dword aligned: false (nothing
+  // ds_load/store_b32/b64/b96/b128 of a full wave whose lanes are dword aligned: false (nothing
   // done) otherwise, for the general path.
   bool exec_ds_wide_fast(Wave& w, const Inst& in);
   template <unsigned N> void ds_wide_rows(Wave& w, const Inst& in, bool load);

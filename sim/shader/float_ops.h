@@ -70,27 +70,22 @@ template <class T> [[gnu::always_inline]] inline T first_nan(T r, T a, T b, T c)
   pick = nan_bits(ai) ? ai : pick;
   return from_bits(nan_bits(ri) ? pick | quiet_bit<T>() : ri);
 }
-// The arithmetic with that rule; sources in operand order.
 // std::ldexp without the library call where the result is exact: a normal x whose scaled
 // exponent stays normal only changes its exponent field; zeros, denormals, infinities, NaNs and
 // results that overflow or leave the normal range go to std::ldexp (V_LDEXP_F32/F64 are it).
-[[gnu::always_inline]] inline double ldexp_exact(double x, int32_t n) {
-  const uint64_t b = u64(x);
-  const int64_t e = int64_t((b >> 52) & 0x7ff);
+template <class T> [[gnu::always_inline]] inline T ldexp_exact(T x, int32_t n) {
+  using Bits = decltype(bits_of(x));
+  constexpr int kMantissa = std::numeric_limits<T>::digits - 1;
+  constexpr int64_t kExpMax = 2 * std::numeric_limits<T>::max_exponent - 1; // inf/NaN's field
+  const Bits b = bits_of(x);
+  const int64_t e = int64_t((b >> kMantissa) & Bits(kExpMax));
   const int64_t r = e + n;
-  if (e == 0 || e == 0x7ff || r < 1 || r > 0x7fe) [[unlikely]]
+  if (e == 0 || e == kExpMax || r < 1 || r >= kExpMax) [[unlikely]]
     return std::ldexp(x, n);
-  return f64((b & ~(uint64_t(0x7ff) << 52)) | uint64_t(r) << 52);
-}
-[[gnu::always_inline]] inline float ldexp_exact(float x, int32_t n) {
-  const uint32_t b = u32(x);
-  const int64_t e = int64_t((b >> 23) & 0xff);
-  const int64_t r = e + n;
-  if (e == 0 || e == 0xff || r < 1 || r > 0xfe) [[unlikely]]
-    return std::ldexp(x, n);
-  return f32((b & ~(uint32_t(0xff) << 23)) | uint32_t(r) << 23);
+  return from_bits(Bits((b & ~(Bits(kExpMax) << kMantissa)) | Bits(r) << kMantissa));
 }
 
+// The arithmetic with that rule; sources in operand order.
 template <class T> [[gnu::always_inline]] inline T isa_add(T a, T b) { return first_nan(a + b, a, b); }
 template <class T> [[gnu::always_inline]] inline T isa_sub(T a, T b) { return first_nan(a - b, a, b); }
 // b - a, with a the first source (V_SUBREV).

@@ -123,21 +123,13 @@ template <class F> [[gnu::always_inline]] inline void for_lanes(uint32_t exec, F
   }
 }
 
-// Lanes set in a mask, inline (std::popcount is a libgcc call on baseline x86-64).
-[[gnu::always_inline]] inline unsigned active_lanes(uint32_t x) {
-  x = x - ((x >> 1) & 0x55555555u);
-  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-  x = (x + (x >> 4)) & 0x0f0f0f0fu;
-  return (x * 0x01010101u) >> 24;
-}
-
 // Divergent code runs each side of a branch with part of the wave (libclc's sin and exp: 14 of
 // 32 lanes on average over random inputs). From this many active lanes an operation without
 // side effects runs the whole row, which vectorises, and the inactive lanes get their old
 // values back; fewer go lane by lane.
 constexpr unsigned kWholeRowLanes = 6;
 [[gnu::always_inline]] inline bool whole_row(uint32_t exec) {
-  return exec != ~0u && active_lanes(exec) >= kWholeRowLanes;
+  return exec != ~0u && lane_count(exec) >= kWholeRowLanes;
 }
 
 #if defined(__SSE2__)
@@ -1386,7 +1378,9 @@ bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
     return true;
   }
   // Sources: a VGPR row (checked against the allocation once) or a scalar broadcast; with abs or
-  // neg, a copy with the sign bits cleared or flipped.
+  // neg, a copy with the sign bits cleared or flipped. Written out here and in exec_vopc_fast:
+  // as a shared helper GCC stopped vectorising the broadcast's fill (+28M host instructions of
+  // 366M on the sin probe, callgrind).
   uint32_t broadcast[3][kWaveSize];
   const uint32_t* src[3] = {nullptr, nullptr, nullptr};
   const unsigned nsrc = route.sources;

@@ -12,6 +12,17 @@ namespace sim::shader {
 // Wave64"): its lane masks are SGPR pairs whose low and high dwords belong to the two passes.
 inline constexpr unsigned kWaveSize = 32;
 
+// Lanes set in a lane mask, inline: std::popcount is a libgcc call on baseline x86-64 (no popcnt
+// instruction), which showed in the profiles of sparse-EXEC loops.
+constexpr unsigned lane_count(uint64_t x) {
+  x = x - ((x >> 1) & 0x5555555555555555ull);
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return unsigned((x * 0x0101010101010101ull) >> 56);
+}
+static_assert(lane_count(0) == 0 && lane_count(~0ull) == 64 &&
+              lane_count(0x8000000100000011ull) == 4);
+
 // A work-group's barrier as gfx12 keeps it (RDNA4 ISA manual, "Barrier State"): how many waves
 // must signal it (the work-group's) and how many have since it last completed. Shared by the
 // work-group's waves; the trap barrier has the same members and user code never signals it.
