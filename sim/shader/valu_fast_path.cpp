@@ -15,6 +15,8 @@
 #include <bit>
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
+#include <utility>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -39,34 +41,31 @@ bool fast_op3(Op op) {
   }
 }
 
+// The operations of loops_on (below), each compiled on its own (kRowLoops): the operation is a
+// constant there, so its switch folds away and the call has a small frame.
+constexpr Op kRowOps[] = {
+    Op::v_mov_b32,        Op::v_add_f32,           Op::v_sub_f32,     Op::v_subrev_f32,
+    Op::v_mul_f32,        Op::v_fma_f32,           Op::v_fmac_f32,    Op::v_fmamk_f32,
+    Op::v_fmaak_f32,      Op::v_add_nc_u32,        Op::v_sub_nc_u32,  Op::v_lshlrev_b32,
+    Op::v_lshrrev_b32,    Op::v_ashrrev_i32,       Op::v_and_b32,     Op::v_or_b32,
+    Op::v_xor_b32,        Op::v_mul_lo_u32,        Op::v_min_u32,     Op::v_max_u32,
+    Op::v_min_i32,        Op::v_max_i32,           Op::v_not_b32,     Op::v_subrev_nc_u32,
+    Op::v_mul_u32_u24,    Op::v_mad_u32_u24,       Op::v_bfe_u32,     Op::v_bfe_i32,
+    Op::v_bfi_b32,        Op::v_alignbit_b32,      Op::v_perm_b32,    Op::v_lshl_add_u32,
+    Op::v_add3_u32,       Op::v_lshl_or_b32,       Op::v_and_or_b32,  Op::v_or3_b32,
+    Op::v_xad_u32,        Op::v_xor3_b32,          Op::v_min_f32,     Op::v_max_f32,
+    Op::v_frexp_mant_f32, Op::v_frexp_exp_i32_f32, Op::v_ldexp_f32,   Op::v_cvt_f32_i32,
+    Op::v_cvt_f32_u32,    Op::v_cvt_i32_f32,       Op::v_cvt_u32_f32, Op::v_rcp_f32,
+    Op::v_sqrt_f32,       Op::v_trunc_f32,         Op::v_floor_f32,   Op::v_ceil_f32,
+    Op::v_rndne_f32,      Op::v_mul_hi_u32,        Op::v_mul_hi_i32,  Op::v_clz_i32_u32,
+    Op::v_bfrev_b32,      Op::v_mul_i32_i24,       Op::v_mad_i32_i24, Op::v_med3_i32,
+    Op::v_med3_u32,       Op::v_min3_i32,          Op::v_max3_i32,    Op::v_min3_u32,
+    Op::v_max3_u32};
+
+// The 32-bit rows of exec_valu_fast: the loops' operations, the carry adds and the select.
 bool fast_op(Op op) {
-  switch (op) {
-  case Op::v_mov_b32:
-  case Op::v_add_f32:
-  case Op::v_sub_f32:
-  case Op::v_subrev_f32:
-  case Op::v_mul_f32:
-  case Op::v_fma_f32:
-  case Op::v_fmac_f32:
-  case Op::v_fmamk_f32:
-  case Op::v_fmaak_f32:
-  case Op::v_add_nc_u32:
-  case Op::v_sub_nc_u32:
-  case Op::v_lshlrev_b32:
-  case Op::v_lshrrev_b32:
-  case Op::v_ashrrev_i32: case Op::v_and_b32: case Op::v_or_b32: case Op::v_xor_b32:
-  case Op::v_mul_lo_u32: case Op::v_min_u32: case Op::v_max_u32: case Op::v_min_i32:
-  case Op::v_max_i32: case Op::v_add_co_u32: case Op::v_add_co_ci_u32: case Op::v_cndmask_b32:
-  case Op::v_not_b32: case Op::v_mul_u32_u24: case Op::v_subrev_nc_u32: case Op::v_min_f32:
-  case Op::v_max_f32: case Op::v_frexp_mant_f32: case Op::v_frexp_exp_i32_f32:
-  case Op::v_ldexp_f32: case Op::v_cvt_f32_i32: case Op::v_cvt_f32_u32: case Op::v_cvt_i32_f32:
-  case Op::v_cvt_u32_f32: case Op::v_rcp_f32: case Op::v_sqrt_f32: case Op::v_trunc_f32:
-  case Op::v_floor_f32: case Op::v_ceil_f32: case Op::v_rndne_f32: case Op::v_mul_hi_u32:
-  case Op::v_mul_hi_i32: case Op::v_clz_i32_u32: case Op::v_mul_i32_i24: case Op::v_bfrev_b32:
-    return true;
-  default:
-    return fast_op3(op);
-  }
+  return op == Op::v_add_co_u32 || op == Op::v_add_co_ci_u32 || op == Op::v_cndmask_b32 ||
+         std::find(std::begin(kRowOps), std::end(kRowOps), op) != std::end(kRowOps);
 }
 
 // The operations whose sources take VOP3's abs and neg in the general path (fin, or bitmods for
@@ -411,21 +410,32 @@ template <bool FTZ>
   return true;
 }
 
-[[gnu::flatten]] bool loops_baseline(Op op, uint32_t exec, const Rows& r, bool ftz) {
-  return ftz ? loops<true>(op, exec, r) : loops<false>(op, exec, r);
+// One operation's loops, for baseline x86-64 and for AVX2 hosts.
+using RowLoop = bool (*)(uint32_t exec, const Rows& r, bool ftz);
+template <Op kOp> [[gnu::flatten]] bool row_loop_baseline(uint32_t exec, const Rows& r, bool ftz) {
+  return ftz ? loops<true>(kOp, exec, r) : loops<false>(kOp, exec, r);
 }
-[[gnu::target("avx2,fma"), gnu::flatten]] bool loops_avx2_fma(Op op, uint32_t exec, const Rows& r, bool ftz) {
-  return ftz ? loops<true>(op, exec, r) : loops<false>(op, exec, r);
+template <Op kOp>
+[[gnu::target("avx2,fma"), gnu::flatten]] bool row_loop_avx2(uint32_t exec, const Rows& r,
+                                                             bool ftz) {
+  return ftz ? loops<true>(kOp, exec, r) : loops<false>(kOp, exec, r);
 }
-using Loops = bool (*)(Op, uint32_t, const Rows&, bool);
 // AMCL_SIM_BASELINE_LOOPS=1 keeps the baseline build on AVX2 hosts too (the tests run both).
-Loops pick_loops() {
-  if (const char* v = std::getenv("AMCL_SIM_BASELINE_LOOPS"); v && *v == '1') return &loops_baseline;
+bool pick_baseline() {
+  if (const char* v = std::getenv("AMCL_SIM_BASELINE_LOOPS"); v && *v == '1') return true;
   __builtin_cpu_init(); // this runs from a static initializer, maybe before libgcc's own
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? &loops_avx2_fma
-                                                                          : &loops_baseline;
+  return !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
 }
-const Loops kLoops = pick_loops();
+const bool kBaseline = pick_baseline();
+// kRowLoops[op]: the loop of each operation of kRowOps, null for the others.
+template <size_t... I> auto make_row_loops(std::index_sequence<I...>) {
+  std::array<RowLoop, size_t(Op::kCount)> t{};
+  ((t[size_t(kRowOps[I])] =
+        kBaseline ? &row_loop_baseline<kRowOps[I]> : &row_loop_avx2<kRowOps[I]>),
+   ...);
+  return t;
+}
+const auto kRowLoops = make_row_loops(std::make_index_sequence<std::size(kRowOps)>{});
 
 // 16-bit integer operations on true16 halves (op_sel picks each source's half and the
 // destination's, whose other half is kept), as valu.cpp defines them; without clamp, so
@@ -615,9 +625,9 @@ void packed_baseline(Op op, uint32_t exec, const PackedRows& r) { packed_loops(o
 }
 
 using Loops16 = bool (*)(Op, uint32_t, const Rows16&);
-const Loops16 kLoops16 = kLoops == &loops_baseline ? &loops16_baseline : &loops16_avx2;
+const Loops16 kLoops16 = kBaseline ? &loops16_baseline : &loops16_avx2;
 using Packed = void (*)(Op, uint32_t, const PackedRows&);
-const Packed kPacked = kLoops == &loops_baseline ? &packed_baseline : &packed_avx2;
+const Packed kPacked = kBaseline ? &packed_baseline : &packed_avx2;
 
 // The mask of the active lanes for which pred(lane) holds (inactive lanes' bits are clear).
 // pred reads lane `lane` of its rows and nothing else, so a divergent row is tested whole.
@@ -765,9 +775,8 @@ template <bool ScalarA>
 using AddCarry = uint32_t (*)(uint32_t, uint32_t*, const uint32_t*, uint32_t, const uint32_t*,
                               uint32_t);
 // [0]: two rows, [1]: a scalar and a row.
-const AddCarry kAddCarry[2] = {
-    kLoops == &loops_baseline ? &add_carry_baseline<false> : &add_carry_avx2<false>,
-    kLoops == &loops_baseline ? &add_carry_baseline<true> : &add_carry_avx2<true>};
+const AddCarry kAddCarry[2] = {kBaseline ? &add_carry_baseline<false> : &add_carry_avx2<false>,
+                               kBaseline ? &add_carry_baseline<true> : &add_carry_avx2<true>};
 
 // The 64-bit operations' lane loops (exec_valu64_fast resolves the rows): r from a (the shift
 // or first factor), b (the second factor) and x (the 64-bit source); returns the carry-out
@@ -811,7 +820,7 @@ uint32_t loops64_baseline(Op op, uint32_t exec, const uint32_t* a, const uint32_
 }
 using Loops64 = uint32_t (*)(Op, uint32_t, const uint32_t*, const uint32_t*, const uint64_t*,
                              uint64_t*);
-const Loops64 kLoops64 = kLoops == &loops_baseline ? &loops64_baseline : &loops64_avx2;
+const Loops64 kLoops64 = kBaseline ? &loops64_baseline : &loops64_avx2;
 
 // The 64-bit address arithmetic with uniform operands (exec_valu64_fast picks the form) on
 // 32-bit halves, which vectorise where the 64-bit lanes did not; results go through rows on
@@ -874,7 +883,7 @@ uint32_t uniform64_baseline(Uniform64 kind, uint32_t exec, const uint32_t* lo, c
 }
 using Uniform64Loops = uint32_t (*)(Uniform64, uint32_t, const uint32_t*, const uint32_t*, uint32_t,
                                     uint64_t, uint32_t*, uint32_t*);
-const Uniform64Loops kUniform64 = kLoops == &loops_baseline ? &uniform64_baseline : &uniform64_avx2;
+const Uniform64Loops kUniform64 = kBaseline ? &uniform64_baseline : &uniform64_avx2;
 
 // The rows of an f64 operation: each source's low and high halves (VGPR rows or a scalar's
 // halves broadcast; a 32-bit source has only `lo`) with its abs (clear) and neg (flip) as
@@ -1022,8 +1031,7 @@ template <Op kOp>
   return loops_f64(op, exec, r);
 }
 using LoopsF64 = uint32_t (*)(Op, uint32_t, const F64Rows&);
-const LoopsF64 kLoopsF64 =
-    kLoops == &loops_baseline ? &loops_f64_baseline : &loops_f64_avx2_fma;
+const LoopsF64 kLoopsF64 = kBaseline ? &loops_f64_baseline : &loops_f64_avx2_fma;
 
 // The sources of each f64 operation: how many, and which are 32-bit (bit i for source i).
 struct F64Sources {
@@ -1069,7 +1077,7 @@ F64Sources f64_sources(Op op) {
 }
 using HalfConversions = void (*)(Op, uint32_t, uint32_t*, const uint32_t*, bool, bool, bool);
 const HalfConversions kHalfConversions =
-    kLoops == &loops_baseline ? &half_conversions_baseline : &half_conversions_avx2;
+    kBaseline ? &half_conversions_baseline : &half_conversions_avx2;
 
 // VOPD halves the loops cover (the rest run lane by lane in vopd.cpp).
 bool fast_dual_op(Op op) {
@@ -1119,7 +1127,7 @@ bool Executor::exec_vopd_fast(Wave& w, const Inst& in) {
       select_rows(exec, d, a, b, w.vcc());
       return true;
     }
-    return kLoops(op, exec, Rows{d, a, b, nullptr, in.literal}, ftz);
+    return kRowLoops[size_t(op)](exec, Rows{d, a, b, nullptr, in.literal}, ftz);
   };
   if (!half(in.op, x, in.src[0], in.src[1], 0) || !half(in.op_y, y, in.src_y[0], in.src_y[1], 1))
     return false; // not reached: fast_dual_op lists only operations the loops cover
@@ -1414,7 +1422,7 @@ bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
     }
     [[fallthrough]];
   default:
-    return kLoops(in.op, exec, Rows{d, a, b, src[2], in.literal}, w.flush_f32_denorms);
+    return kRowLoops[size_t(in.op)](exec, Rows{d, a, b, src[2], in.literal}, w.flush_f32_denorms);
   }
 }
 
