@@ -959,7 +959,6 @@ struct F64Rows {
   }
   return 0;
 }
-[[gnu::flatten]] uint32_t loops_f64_baseline(Op op, uint32_t exec, const F64Rows& r) { return loops_f64(op, exec, r); }
 #if defined(__x86_64__)
 // v_add_f64, v_mul_f64 and v_fma_f64 four lanes a step in AVX2: the lanes' halves gathered
 // into doubles, the host's operation, the results split back into the two rows. A step whose
@@ -967,7 +966,8 @@ struct F64Rows {
 // operation gives any other result exactly as the lane loop does). A divergent row runs whole
 // and keeps the inactive lanes (as `loops`): GCC vectorises none of the lane loop.
 template <Op kOp>
-[[gnu::target("avx2,fma"), gnu::noinline]] void f64_arith_avx2(uint32_t exec, const F64Rows& r) {
+[[gnu::target("avx2,fma"), gnu::always_inline]] inline void f64_arith_avx2(uint32_t exec,
+                                                                           const F64Rows& r) {
   const __m256i gather = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
   const __m256i split = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
   constexpr Op op = kOp;
@@ -1012,26 +1012,35 @@ template <Op kOp>
 }
 #endif
 
+// The operations of loops_f64, each compiled on its own as the 32-bit rows' (kRowLoops).
+constexpr Op kF64Ops[] = {
+    Op::v_add_f64,       Op::v_mul_f64,     Op::v_fma_f64,       Op::v_min_f64,
+    Op::v_max_f64,       Op::v_ldexp_f64,   Op::v_trunc_f64,     Op::v_ceil_f64,
+    Op::v_rndne_f64,     Op::v_floor_f64,   Op::v_rcp_f64,       Op::v_rsq_f64,
+    Op::v_cvt_f64_i32,   Op::v_cvt_f64_u32, Op::v_div_fixup_f64, Op::v_div_fmas_f64,
+    Op::v_div_scale_f64, Op::v_cvt_i32_f64, Op::v_cvt_u32_f64};
+using F64Loop = uint32_t (*)(uint32_t exec, const F64Rows& r);
+template <Op kOp> [[gnu::flatten]] uint32_t f64_loop_baseline(uint32_t exec, const F64Rows& r) {
+  return loops_f64(kOp, exec, r);
+}
 // std::fma is a libm call on baseline x86-64; a vfmadd here.
-[[gnu::target("avx2,fma"), gnu::flatten]] uint32_t loops_f64_avx2_fma(Op op, uint32_t exec, const F64Rows& r) {
+template <Op kOp>
+[[gnu::target("avx2,fma"), gnu::flatten]] uint32_t f64_loop_avx2(uint32_t exec, const F64Rows& r) {
 #if defined(__x86_64__)
-  if (exec == ~0u || whole_row(exec)) {
-    switch (op) {
-    case Op::v_add_f64:
-      return f64_arith_avx2<Op::v_add_f64>(exec, r), 0;
-    case Op::v_mul_f64:
-      return f64_arith_avx2<Op::v_mul_f64>(exec, r), 0;
-    case Op::v_fma_f64:
-      return f64_arith_avx2<Op::v_fma_f64>(exec, r), 0;
-    default:
-      break;
-    }
+  if constexpr (kOp == Op::v_add_f64 || kOp == Op::v_mul_f64 || kOp == Op::v_fma_f64) {
+    if (exec == ~0u || whole_row(exec)) return f64_arith_avx2<kOp>(exec, r), 0;
   }
 #endif
-  return loops_f64(op, exec, r);
+  return loops_f64(kOp, exec, r);
 }
-using LoopsF64 = uint32_t (*)(Op, uint32_t, const F64Rows&);
-const LoopsF64 kLoopsF64 = kBaseline ? &loops_f64_baseline : &loops_f64_avx2_fma;
+template <size_t... I> auto make_f64_loops(std::index_sequence<I...>) {
+  std::array<F64Loop, size_t(Op::kCount)> t{};
+  ((t[size_t(kF64Ops[I])] =
+        kBaseline ? &f64_loop_baseline<kF64Ops[I]> : &f64_loop_avx2<kF64Ops[I]>),
+   ...);
+  return t;
+}
+const auto kF64Loops = make_f64_loops(std::make_index_sequence<std::size(kF64Ops)>{});
 
 // The sources of each f64 operation: how many, and which are 32-bit (bit i for source i).
 struct F64Sources {
@@ -1245,7 +1254,7 @@ bool Executor::exec_f64_fast(Wave& w, const Inst& in) {
   const bool narrow_result = in.op == Op::v_cvt_i32_f64 || in.op == Op::v_cvt_u32_f64;
   rows.dhi = narrow_result ? nullptr : &vreg(w, in.dst, 0, 1);
   rows.vcc = in.op == Op::v_div_fmas_f64 ? w.vcc() : 0;
-  const uint32_t mask = kLoopsF64(in.op, w.exec(), rows);
+  const uint32_t mask = kF64Loops[size_t(in.op)](w.exec(), rows);
   if (in.op == Op::v_div_scale_f64) mask_write(w, in.sdst, mask);
   return true;
 }
@@ -1275,14 +1284,6 @@ const auto kRoutes = [] {
     case Op::v_mad_u64_u32: case Op::v_mad_i64_i32:
       r.route = Route::Valu64;
       continue;
-    case Op::v_add_f64: case Op::v_mul_f64: case Op::v_fma_f64: case Op::v_min_f64:
-    case Op::v_max_f64: case Op::v_ldexp_f64: case Op::v_trunc_f64: case Op::v_ceil_f64:
-    case Op::v_rndne_f64: case Op::v_floor_f64: case Op::v_rcp_f64: case Op::v_rsq_f64:
-    case Op::v_cvt_f64_i32: case Op::v_cvt_f64_u32: case Op::v_div_fixup_f64:
-    case Op::v_div_fmas_f64: case Op::v_div_scale_f64: case Op::v_cvt_i32_f64:
-    case Op::v_cvt_u32_f64:
-      r.route = Route::F64;
-      continue;
     case Op::v_cvt_f32_f16: case Op::v_cvt_f16_f32:
       r.route = Route::HalfConvert;
       continue;
@@ -1290,7 +1291,9 @@ const auto kRoutes = [] {
       break;
     }
     // clang-format on
-    if (fast_op16(op)) {
+    if (std::find(std::begin(kF64Ops), std::end(kF64Ops), op) != std::end(kF64Ops)) {
+      r.route = Route::F64;
+    } else if (fast_op16(op)) {
       r.route = Route::Op16;
       r.sources = op == Op::v_cndmask_b16 ? 2 : info.src_dwords[2] ? 3 : info.src_dwords[1] ? 2 : 1;
     } else if (op == Op::v_add_co_u32 || op == Op::v_add_co_ci_u32) {
