@@ -152,8 +152,7 @@ constexpr unsigned kWholeRowLanes = 6;
 // d = the lane's bit of `mask` ? b : a, in the active lanes (v_cndmask_b32). Four lanes a step
 // in SSE2 whatever EXEC holds: a shift by the lane number per lane vectorises only on AVX2, and
 // GCC's 32-byte vectors, split in two outside the AVX2 builds, went through memory.
-[[gnu::always_inline]] inline void select_rows(uint32_t exec, uint32_t* d, const uint32_t* a,
-                                               const uint32_t* b, uint32_t mask) {
+void select_rows(uint32_t exec, uint32_t* d, const uint32_t* a, const uint32_t* b, uint32_t mask) {
 #if defined(__SSE2__)
   __m128i e = _mm_set1_epi32(int(exec)), m = _mm_set1_epi32(int(mask));
 #pragma GCC unroll 8
@@ -166,6 +165,27 @@ constexpr unsigned kWholeRowLanes = 6;
   for_lanes(exec, [&](unsigned l) { d[l] = (mask >> l) & 1 ? b[l] : a[l]; });
 #endif
 }
+
+#if defined(__x86_64__)
+// The same eight lanes a step on AVX2 hosts: each lane's mask bit shifted into its word's sign
+// bit (vpsllvd), which vblendvps reads.
+[[gnu::target("avx2")]] void select_rows_avx2(uint32_t exec, uint32_t* d, const uint32_t* a,
+                                              const uint32_t* b, uint32_t mask) {
+  const __m256i to_sign = _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24);
+  for (unsigned i = 0; i < kWaveSize; i += 8) {
+    const __m256 x = _mm256_loadu_ps(reinterpret_cast<const float*>(a + i));
+    const __m256 y = _mm256_loadu_ps(reinterpret_cast<const float*>(b + i));
+    const __m256i pick_b = _mm256_sllv_epi32(_mm256_set1_epi32(int(mask >> i)), to_sign);
+    __m256 r = _mm256_blendv_ps(x, y, _mm256_castsi256_ps(pick_b));
+    if (exec != ~0u) {
+      const __m256i on = _mm256_sllv_epi32(_mm256_set1_epi32(int(exec >> i)), to_sign);
+      r = _mm256_blendv_ps(_mm256_loadu_ps(reinterpret_cast<const float*>(d + i)), r,
+                           _mm256_castsi256_ps(on));
+    }
+    _mm256_storeu_ps(reinterpret_cast<float*>(d + i), r);
+  }
+}
+#endif
 
 // A destination row kept before a whole-row pass, and put back into the inactive lanes after.
 struct KeptRow {
@@ -427,6 +447,14 @@ bool pick_baseline() {
   return !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
 }
 const bool kBaseline = pick_baseline();
+// v_cndmask_b32's rows (select_rows).
+using SelectRows = void (*)(uint32_t exec, uint32_t* d, const uint32_t* a, const uint32_t* b,
+                            uint32_t mask);
+#if defined(__x86_64__)
+const SelectRows kSelectRows = kBaseline ? &select_rows : &select_rows_avx2;
+#else
+const SelectRows kSelectRows = &select_rows;
+#endif
 // kRowLoops[op]: the loop of each operation of kRowOps, null for the others.
 template <size_t... I> auto make_row_loops(std::index_sequence<I...>) {
   std::array<RowLoop, size_t(Op::kCount)> t{};
@@ -1110,9 +1138,7 @@ bool fast_dual_op(Op op) {
 
 } // namespace
 
-// A dual-issue pair: both halves read their sources before either writes, so each computes
-// into a copy of its destination row (which also serves fmac as accumulator) and the rows are
-// stored afterwards.
+// A dual-issue pair: both halves read their sources before either writes.
 bool Executor::exec_vopd_fast(Wave& w, const Inst& in) {
   if (!fast_dual_op(in.op) || !fast_dual_op(in.op_y)) return false;
   const uint32_t exec = w.exec();
@@ -1122,22 +1148,31 @@ bool Executor::exec_vopd_fast(Wave& w, const Inst& in) {
     std::fill_n(broadcast[slot], kWaveSize, sread(w, in, code));
     return broadcast[slot];
   };
-  uint32_t x[kWaveSize], y[kWaveSize];
   uint32_t* const dx = &vreg(w, in.dst, 0);
   uint32_t* const dy = &vreg(w, in.dst_y, 0);
-  std::copy_n(dx, kWaveSize, x);
-  std::copy_n(dy, kWaveSize, y);
   const bool ftz = w.flush_f32_denorms;
-  // A half's destination is a copy, so neither half reads what the other wrote.
   auto half = [&](Op op, uint32_t* d, uint16_t src0, uint16_t src1, unsigned slot) {
     const uint32_t* a = row(src0, slot);
     const uint32_t* b = &vreg(w, src1, 0);
     if (op == Op::v_cndmask_b32) { // VOPD's select takes VCC
-      select_rows(exec, d, a, b, w.vcc());
+      kSelectRows(exec, d, a, b, w.vcc());
       return true;
     }
     return kRowLoops[size_t(op)](exec, Rows{d, a, b, nullptr, in.literal}, ftz);
   };
+  // X runs first: when Y neither reads X's destination nor shares it (the usual pair), the
+  // halves write their rows in place. Otherwise each computes into a copy of its destination
+  // (which also serves fmac as accumulator), stored afterwards, so that neither half reads what
+  // the other wrote.
+  if (in.dst != in.dst_y && in.src_y[0] != in.dst && in.src_y[1] != in.dst) {
+    if (!half(in.op, dx, in.src[0], in.src[1], 0) ||
+        !half(in.op_y, dy, in.src_y[0], in.src_y[1], 1))
+      instruction_fault(w, in, "a dual-issue half without its loop"); // fast_dual_op lists them
+    return true;
+  }
+  uint32_t x[kWaveSize], y[kWaveSize];
+  std::copy_n(dx, kWaveSize, x);
+  std::copy_n(dy, kWaveSize, y);
   if (!half(in.op, x, in.src[0], in.src[1], 0) || !half(in.op_y, y, in.src_y[0], in.src_y[1], 1))
     return false; // not reached: fast_dual_op lists only operations the loops cover
   std::copy_n(x, kWaveSize, dx);
@@ -1415,7 +1450,7 @@ bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
   // Selects: the lane mask in an SGPR pair (VCC for the VOP2 form).
   case Op::v_cndmask_b32: {
     // Branch-free: the mask is data, a branch per lane would mispredict half the time.
-    select_rows(exec, d, a, b, mask_read(w, in, in.src[2]));
+    kSelectRows(exec, d, a, b, mask_read(w, in, in.src[2]));
     return true;
   }
   case Op::v_perm_b32:

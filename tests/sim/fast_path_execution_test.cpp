@@ -948,6 +948,9 @@ const Case kDual[] = {
     {"v_dual_max_f32 v0, v1, v2 :: v_dual_min_f32 v3, v0, v5", {0xCA960501u, 0x00020B00u}},
     {"v_dual_cndmask_b32 v0, s3, v0 :: v_dual_cndmask_b32 v1, v0, v1", {0xCA520003u, 0x00000300u}},
     {"v_dual_fmac_f32 v0, v1, v2 :: v_dual_cndmask_b32 v3, v0, v3", {0xC8120501u, 0x00020700u}},
+    // Each half reading the other's destination, and X reading Y's only (the halves in place).
+    {"v_dual_add_f32 v0, v3, v2 :: v_dual_mul_f32 v3, v4, v0", {0xC9060503u, 0x00020104u}},
+    {"v_dual_fmac_f32 v0, v3, v2 :: v_dual_fmac_f32 v3, v4, v1", {0xC8000503u, 0x00020304u}},
 };
 
 const Case kCompares64[] = {
