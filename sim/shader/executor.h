@@ -195,6 +195,8 @@ private:
   void exec_vop3p(Wave& w, const Inst& in);
   void exec_vopd(Wave& w, const Inst& in);
   bool exec_valu_fast(Wave& w, const Inst& in);
+  // Its 32-bit rows: `nsrc` sources, abs/neg on their sign bits when `float_modifiers`.
+  bool exec_rows_fast(Wave& w, const Inst& in, unsigned nsrc, bool float_modifiers);
   bool exec_valu64_fast(Wave& w, const Inst& in);
   bool exec_f64_fast(Wave& w, const Inst& in);
   bool exec_vopc_fast(Wave& w, const Inst& in);

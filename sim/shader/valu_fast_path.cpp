@@ -1346,6 +1346,8 @@ const auto kRoutes = [] {
 
 bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
   const FastRoute& route = kRoutes[size_t(in.op)];
+  if (route.route == Route::Rows) [[likely]]
+    return exec_rows_fast(w, in, route.sources, route.float_modifiers);
   switch (route.route) {
   case Route::General:
     return false;
@@ -1395,10 +1397,9 @@ bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
                     Rows16{&vreg(w, in.dst, 0), src[0], src[1], src[2], high[0], high[1], high[2],
                            (in.opsel & 8) != 0, mask});
   }
-  if (in.omod || in.clamp || in.opsel) return false;
-  if ((in.abs || in.neg) && !route.float_modifiers) return false;
-  const uint32_t exec = w.exec();
   if (route.route == Route::AddCarry) {
+    if (in.omod || in.clamp || in.opsel || in.abs || in.neg) return false;
+    const uint32_t exec = w.exec();
     // Address arithmetic (a third of a memory-bound kernel's instructions): a scalar source
     // reaches add_carry as its value, without a broadcast row. Carries: lane masks in SGPRs
     // (VCC for the VOP2 forms); inactive lanes' bits of the carry-out are cleared. The sum and
@@ -1423,25 +1424,45 @@ bool Executor::exec_valu_fast(Wave& w, const Inst& in) {
     mask_write(w, in.sdst, carry);
     return true;
   }
+  return false;
+}
+
+// The 32-bit rows (Route::Rows): the operations of kRowOps and the select.
+bool Executor::exec_rows_fast(Wave& w, const Inst& in, unsigned nsrc, bool float_modifiers) {
+  if (in.omod || in.clamp || in.opsel) return false;
+  const uint32_t exec = w.exec();
   // Sources: a VGPR row (checked against the allocation once) or a scalar broadcast; with abs or
   // neg, a copy with the sign bits cleared or flipped. Written out here and in exec_vopc_fast:
   // as a shared helper GCC stopped vectorising the broadcast's fill (+28M host instructions of
   // 366M on the sin probe, callgrind).
   uint32_t broadcast[3][kWaveSize];
   const uint32_t* src[3] = {nullptr, nullptr, nullptr};
-  const unsigned nsrc = route.sources;
-  for (unsigned i = 0; i < nsrc; ++i) {
-    const uint32_t clear = (in.abs >> i) & 1 ? 0x80000000u : 0;
-    const uint32_t flip = (in.neg >> i) & 1 ? 0x80000000u : 0;
-    if (in.src[i] >= src::kVgpr0) {
-      src[i] = &vreg(w, in.src[i], 0);
-      if (clear | flip) {
-        for (unsigned l = 0; l < kWaveSize; ++l) broadcast[i][l] = (src[i][l] & ~clear) ^ flip;
+  if (!(in.abs | in.neg)) [[likely]] {
+#pragma GCC unroll 3
+    for (unsigned i = 0; i < 3; ++i) {
+      if (i >= nsrc) break;
+      if (in.src[i] >= src::kVgpr0) {
+        src[i] = &vreg(w, in.src[i], 0);
+      } else {
+        std::fill_n(broadcast[i], kWaveSize, sread(w, in, in.src[i]));
         src[i] = broadcast[i];
       }
-    } else {
-      std::fill_n(broadcast[i], kWaveSize, (sread(w, in, in.src[i]) & ~clear) ^ flip);
-      src[i] = broadcast[i];
+    }
+  } else {
+    if (!float_modifiers) return false;
+    for (unsigned i = 0; i < nsrc; ++i) {
+      const uint32_t clear = (in.abs >> i) & 1 ? 0x80000000u : 0;
+      const uint32_t flip = (in.neg >> i) & 1 ? 0x80000000u : 0;
+      if (in.src[i] >= src::kVgpr0) {
+        src[i] = &vreg(w, in.src[i], 0);
+        if (clear | flip) {
+          for (unsigned l = 0; l < kWaveSize; ++l) broadcast[i][l] = (src[i][l] & ~clear) ^ flip;
+          src[i] = broadcast[i];
+        }
+      } else {
+        std::fill_n(broadcast[i], kWaveSize, (sread(w, in, in.src[i]) & ~clear) ^ flip);
+        src[i] = broadcast[i];
+      }
     }
   }
   uint32_t* const d = &vreg(w, in.dst, 0);
