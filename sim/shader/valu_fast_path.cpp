@@ -455,15 +455,21 @@ const SelectRows kSelectRows = kBaseline ? &select_rows : &select_rows_avx2;
 #else
 const SelectRows kSelectRows = &select_rows;
 #endif
-// kRowLoops[op]: the loop of each operation of kRowOps, null for the others.
-template <size_t... I> auto make_row_loops(std::index_sequence<I...>) {
-  std::array<RowLoop, size_t(Op::kCount)> t{};
-  ((t[size_t(kRowOps[I])] =
-        kBaseline ? &row_loop_baseline<kRowOps[I]> : &row_loop_avx2<kRowOps[I]>),
-   ...);
+// A table by operation of the functions `pick` gives for each operation of `kOps` (as an
+// std::integral_constant), null for the others.
+template <class Fn, const auto& kOps, class Pick, size_t... I>
+std::array<Fn, size_t(Op::kCount)> op_table(Pick pick, std::index_sequence<I...>) {
+  std::array<Fn, size_t(Op::kCount)> t{};
+  ((t[size_t(kOps[I])] = pick(std::integral_constant<Op, kOps[I]>{})), ...);
   return t;
 }
-const auto kRowLoops = make_row_loops(std::make_index_sequence<std::size(kRowOps)>{});
+template <class Fn, const auto& kOps, class Pick>
+std::array<Fn, size_t(Op::kCount)> op_table(Pick pick) {
+  return op_table<Fn, kOps>(pick, std::make_index_sequence<std::size(kOps)>{});
+}
+// kRowLoops[op]: the loop of each operation of kRowOps.
+const auto kRowLoops = op_table<RowLoop, kRowOps>(
+    [](auto op) -> RowLoop { return kBaseline ? &row_loop_baseline<op()> : &row_loop_avx2<op()>; });
 
 // 16-bit integer operations on true16 halves (op_sel picks each source's half and the
 // destination's, whose other half is kept), as valu.cpp defines them; without clamp, so
@@ -1061,14 +1067,8 @@ template <Op kOp>
 #endif
   return loops_f64(kOp, exec, r);
 }
-template <size_t... I> auto make_f64_loops(std::index_sequence<I...>) {
-  std::array<F64Loop, size_t(Op::kCount)> t{};
-  ((t[size_t(kF64Ops[I])] =
-        kBaseline ? &f64_loop_baseline<kF64Ops[I]> : &f64_loop_avx2<kF64Ops[I]>),
-   ...);
-  return t;
-}
-const auto kF64Loops = make_f64_loops(std::make_index_sequence<std::size(kF64Ops)>{});
+const auto kF64Loops = op_table<F64Loop, kF64Ops>(
+    [](auto op) -> F64Loop { return kBaseline ? &f64_loop_baseline<op()> : &f64_loop_avx2<op()>; });
 
 // The sources of each f64 operation: how many, and which are 32-bit (bit i for source i).
 struct F64Sources {
