@@ -341,6 +341,30 @@ const Case kAddressArithmetic[] = {
     {"v_mad_u64_u32 v[0:1], s6, 0, v2, s[4:5]", {0xD6FE0600u, 0x00120480u}},
 };
 
+// The 32-bit row operations no other list names, so that each operation's own compiled loop
+// (kRowLoops) is held against the general path: moves, the K forms of fma, the logic, shift,
+// min/max and low multiply rows (llvm-mc-22 -mcpu=gfx1100 -show-encoding).
+const Case kRows32[] = {
+    {"v_mov_b32_e32 v0, v1", {0x7E000301u}},
+    {"v_mov_b32_e32 v0, s3", {0x7E000203u}},
+    {"v_fmamk_f32 v0, v1, 0x40490fdb, v2", {0x58000501u, 0x40490FDBu}},
+    {"v_fmaak_f32 v0, v1, v2, 0x40490fdb", {0x5A000501u, 0x40490FDBu}},
+    {"v_sub_nc_u32_e32 v0, v1, v2", {0x4C000501u}},
+    {"v_sub_nc_u32_e32 v0, s3, v2", {0x4C000403u}},
+    {"v_lshlrev_b32_e32 v0, v1, v2", {0x30000501u}},
+    {"v_lshlrev_b32_e32 v0, 5, v2", {0x30000485u}},
+    {"v_lshrrev_b32_e32 v0, v1, v2", {0x32000501u}},
+    {"v_ashrrev_i32_e32 v0, v1, v2", {0x34000501u}},
+    {"v_and_b32_e32 v0, v1, v2", {0x36000501u}},
+    {"v_or_b32_e32 v0, s3, v2", {0x38000403u}},
+    {"v_xor_b32_e32 v0, v1, v2", {0x3A000501u}},
+    {"v_mul_lo_u32 v0, v1, v2", {0xD72C0000u, 0x00020501u}},
+    {"v_min_u32_e32 v0, v1, v2", {0x26000501u}},
+    {"v_max_u32_e32 v0, v1, v2", {0x28000501u}},
+    {"v_min_i32_e32 v0, v1, v2", {0x22000501u}},
+    {"v_max_i32_e32 v0, -4, v2", {0x240004C4u}},
+};
+
 // f32 operations with VOP3's abs and neg (sign-bit operations on the rows), the conversions,
 // rounding and library operations with no per-lane dispatch, and modifiers the fast path leaves
 // to the general path (clamp, omod, abs/neg on integer operations).
@@ -1210,6 +1234,10 @@ TEST(FastPathExecution, SixteenBitAndThreeSourceValu) {
 
 TEST(FastPathExecution, AddressArithmetic) {
   for (const Case& c : kAddressArithmetic) check(c, false);
+}
+
+TEST(FastPathExecution, IntegerAndMoveRows) {
+  for (const Case& c : kRows32) check(c, false);
 }
 
 TEST(FastPathExecution, FloatModifiersAndConversions) {
