@@ -36,6 +36,15 @@ bool snan64(uint64_t b) {
 bool snan16(uint16_t b) {
   return (b & 0x7c00) == 0x7c00 && (b & 0x3ff) && !(b & 0x200);
 }
+// A half's class from its own bits (abs and neg already applied): the float it widens to is
+// normal where the half is denormal.
+unsigned fp_class16(uint16_t b) {
+  const bool neg = b >> 15;
+  const unsigned e = (b >> 10) & 0x1f, f = b & 0x3ff;
+  if (e == 0x1f) return f ? (snan16(b) ? 0 : 1) : (neg ? 2 : 9);
+  if (e == 0) return f ? (neg ? 4 : 7) : (neg ? 5 : 6);
+  return neg ? 3 : 8;
+}
 
 } // namespace
 
@@ -73,7 +82,9 @@ void Executor::exec_vopc(Wave& w, const Inst& in) {
     case Op::v_cmp_u64: r = compare_i(pred, vread64(w, in, 0, lane, false), vread64(w, in, 1, lane, false)); break;
     case Op::v_cmp_class_f16: {
       uint16_t x = half_src(0, lane);
-      r = (half_src(1, lane) >> fp_class(mods(h2f(x), 0), snan16(x))) & 1;
+      if (in.abs & 1) x &= 0x7fff;
+      if (in.neg & 1) x ^= 0x8000;
+      r = (half_src(1, lane) >> fp_class16(x)) & 1;
       break;
     }
     case Op::v_cmp_class_f32: {
