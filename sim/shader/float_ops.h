@@ -50,6 +50,28 @@ inline uint64_t u64(double d) {
 [[gnu::always_inline]] inline uint64_t bits_of(double x) { return u64(x); }
 [[gnu::always_inline]] inline float from_bits(uint32_t v) { return f32(v); }
 [[gnu::always_inline]] inline double from_bits(uint64_t v) { return f64(v); }
+// V_CMP_CLASS's mask bit for a float's bits (RDNA3 ISA manual, "VOPC"): 0 signalling NaN,
+// 1 quiet NaN, 2..9 -inf, -normal, -denormal, -0, +0, +denormal, +normal, +inf. Read from the
+// bits at the format's own width: a denormal half widens to a normal float. Selects, not a
+// switch, so the compare rows' lane loops stay branch-free.
+template <unsigned kExpBits, unsigned kMantBits, class U>
+[[gnu::always_inline]] inline unsigned fp_class_bits(U b) {
+  const U emax = (U(1) << kExpBits) - 1, mant = (U(1) << kMantBits) - 1;
+  const unsigned neg = unsigned(b >> (kExpBits + kMantBits)) & 1;
+  const U e = (b >> kMantBits) & emax, f = b & mant;
+  return e == emax ? (f ? unsigned(f >> (kMantBits - 1)) : 9 - 7 * neg)
+         : e == 0  ? (f ? 7 - 3 * neg : 6 - neg)
+                   : 8 - 5 * neg;
+}
+[[gnu::always_inline]] inline unsigned fp_class(uint16_t b) {
+  return fp_class_bits<5, 10>(b);
+}
+[[gnu::always_inline]] inline unsigned fp_class(uint32_t b) {
+  return fp_class_bits<8, 23>(b);
+}
+[[gnu::always_inline]] inline unsigned fp_class(uint64_t b) {
+  return fp_class_bits<11, 52>(b);
+}
 template <class T> [[gnu::always_inline]] inline auto quiet_bit() {
   if constexpr (sizeof(T) == 4) return uint32_t(0x00400000u);
   else return uint64_t(1) << 51;

@@ -62,12 +62,6 @@ constexpr Op kRowOps[] = {
     Op::v_med3_u32,       Op::v_min3_i32,          Op::v_max3_i32,    Op::v_min3_u32,
     Op::v_max3_u32};
 
-// The 32-bit rows of exec_valu_fast: the loops' operations, the carry adds and the select.
-bool fast_op(Op op) {
-  return op == Op::v_add_co_u32 || op == Op::v_add_co_ci_u32 || op == Op::v_cndmask_b32 ||
-         std::find(std::begin(kRowOps), std::end(kRowOps), op) != std::end(kRowOps);
-}
-
 // The operations whose sources take VOP3's abs and neg in the general path (fin, or bitmods for
 // the moves and selects): here they become sign-bit operations on the source rows. Integer
 // operations ignore the bits there, so they take the general path when one is set.
@@ -1116,24 +1110,10 @@ using HalfConversions = void (*)(Op, uint32_t, uint32_t*, const uint32_t*, bool,
 const HalfConversions kHalfConversions =
     kBaseline ? &half_conversions_baseline : &half_conversions_avx2;
 
-// VOPD halves the loops cover (the rest run lane by lane in vopd.cpp).
+// VOPD halves the loops cover (the rest run lane by lane in vopd.cpp): the select and every
+// half with a row loop.
 bool fast_dual_op(Op op) {
-  switch (op) {
-  case Op::v_fmac_f32: case Op::v_fmaak_f32: case Op::v_fmamk_f32: case Op::v_mul_f32:
-  case Op::v_add_f32:
-  case Op::v_sub_f32:
-  case Op::v_subrev_f32:
-  case Op::v_mov_b32:
-  case Op::v_add_nc_u32:
-  case Op::v_lshlrev_b32:
-  case Op::v_and_b32:
-  case Op::v_max_f32:
-  case Op::v_min_f32:
-  case Op::v_cndmask_b32:
-    return true;
-  default:
-    return false;
-  }
+  return op == Op::v_cndmask_b32 || kRowLoops[size_t(op)];
 }
 
 } // namespace
@@ -1164,17 +1144,20 @@ bool Executor::exec_vopd_fast(Wave& w, const Inst& in) {
   // halves write their rows in place. Otherwise each computes into a copy of its destination
   // (which also serves fmac as accumulator), stored afterwards, so that neither half reads what
   // the other wrote.
+  // A loop declines only an operation its switch lacks (a kRowOps entry without a case): a
+  // defect of ours, named as one on either path.
+  auto both = [&](uint32_t* x, uint32_t* y) {
+    if (!half(in.op, x, in.src[0], in.src[1], 0) || !half(in.op_y, y, in.src_y[0], in.src_y[1], 1))
+      instruction_fault(w, in, "a dual-issue half whose row loop has no case for it");
+  };
   if (in.dst != in.dst_y && in.src_y[0] != in.dst && in.src_y[1] != in.dst) {
-    if (!half(in.op, dx, in.src[0], in.src[1], 0) ||
-        !half(in.op_y, dy, in.src_y[0], in.src_y[1], 1))
-      instruction_fault(w, in, "a dual-issue half without its loop"); // fast_dual_op lists them
+    both(dx, dy);
     return true;
   }
   uint32_t x[kWaveSize], y[kWaveSize];
   std::copy_n(dx, kWaveSize, x);
   std::copy_n(dy, kWaveSize, y);
-  if (!half(in.op, x, in.src[0], in.src[1], 0) || !half(in.op_y, y, in.src_y[0], in.src_y[1], 1))
-    return false; // not reached: fast_dual_op lists only operations the loops cover
+  both(x, y);
   std::copy_n(x, kWaveSize, dx);
   std::copy_n(y, kWaveSize, dy);
   return true;
@@ -1333,7 +1316,8 @@ const auto kRoutes = [] {
       r.sources = op == Op::v_cndmask_b16 ? 2 : info.src_dwords[2] ? 3 : info.src_dwords[1] ? 2 : 1;
     } else if (op == Op::v_add_co_u32 || op == Op::v_add_co_ci_u32) {
       r.route = Route::AddCarry;
-    } else if (fast_op(op)) {
+    } else if (op == Op::v_cndmask_b32 || kRowLoops[i]) {
+      // Rows by the loops' own table: no operation reaches exec_rows_fast without its loop.
       r.route = Route::Rows;
       r.sources = op == Op::v_fma_f32 || fast_op3(op) ? 3 : info.src_dwords[1] ? 2 : 1;
       r.float_modifiers = takes_float_modifiers(op);
@@ -1540,16 +1524,10 @@ bool Executor::exec_vopc_fast(Wave& w, const Inst& in) {
     }
   }
   if (in.op == Op::v_cmp_class_f32) {
-    // The class index of each lane's bits (vopc.cpp's fp_class: bit 0 signalling NaN, 1 quiet
-    // NaN, 2..9 -inf, -normal, -denormal, -0, +0, +denormal, +normal, +inf), tested in the mask.
+    // The class index of each lane's bits (float_ops.h), tested in the mask.
     const uint32_t *x = row[0], *m = row[1];
-    const uint32_t mask = lane_mask(w.exec(), [&](unsigned l) {
-      const uint32_t b = x[l], e = (b >> 23) & 0xff, f = b & 0x7fffff, neg = b >> 31;
-      const uint32_t k = e == 0xff ? (f ? (f >> 22) : 9 - 7 * neg)
-                         : e == 0  ? (f ? 7 - 3 * neg : 6 - neg)
-                                   : 8 - 5 * neg;
-      return (m[l] >> k) & 1;
-    });
+    const uint32_t mask =
+        lane_mask(w.exec(), [&](unsigned l) { return (m[l] >> fp_class(x[l])) & 1; });
     mask_write(w, in.cmpx ? src::kExecLo : in.sdst, mask);
     return true;
   }
