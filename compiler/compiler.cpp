@@ -832,10 +832,12 @@ void fatal_error_to_log(void* log, const char* reason, bool) {
   llvm::sys::Process::Exit(1); // returns to RunSafely through CrashRecoveryContext::HandleExit
 }
 
-// The back end's error diagnostics (DiagnosticInfoUnsupported and the like), which LLVMContext
-// would print and exit(1) on without a handler: into the log, and the build fails.
+// Error diagnostics, which LLVMContext would print and exit(1) on without a handler: the back
+// end's (DiagnosticInfoUnsupported and the like) and the linker's (conflicting definitions).
+// Into the log, each after `prefix`, and the build or link fails.
 struct BackEndErrors {
   std::string* log;
+  const char* prefix = "error: LLVM cannot compile the module: ";
   bool any = false;
 };
 void diagnostic_to_log(const llvm::DiagnosticInfo* diagnostic, void* context) {
@@ -845,7 +847,7 @@ void diagnostic_to_log(const llvm::DiagnosticInfo* diagnostic, void* context) {
   errors->any = true;
   llvm::raw_string_ostream os(*errors->log);
   llvm::DiagnosticPrinterRawOStream printer(os);
-  os << "error: LLVM cannot compile the module: ";
+  os << errors->prefix;
   info.print(printer);
   os << "\n";
 }
@@ -893,6 +895,8 @@ BuildResult link(const LinkRequest& req) {
   if (req.inputs.empty()) return r.log += "nothing to link\n", r;
   std::lock_guard lock(llvm_mutex());
   llvm::LLVMContext ctx;
+  BackEndErrors link_errors{&r.log, "link error: "};
+  ctx.setDiagnosticHandlerCallBack(diagnostic_to_log, &link_errors);
   std::unique_ptr<llvm::Module> program;
   for (size_t i = 0; i < req.inputs.size(); ++i) {
     auto m = from_bitcode(ctx, req.inputs[i], r.log);
@@ -914,8 +918,9 @@ BuildResult link(const LinkRequest& req) {
       program = std::move(m);
       continue;
     }
-    if (llvm::Linker::linkModules(*program, std::move(m))) {
-      r.log += "link error: conflicting definitions between the linked programs\n";
+    if (llvm::Linker::linkModules(*program, std::move(m)) || link_errors.any) {
+      if (!link_errors.any)
+        r.log += "link error: conflicting definitions between the linked programs\n";
       return r;
     }
   }

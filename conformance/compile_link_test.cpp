@@ -175,6 +175,29 @@ TEST(CompileLink, UndefinedFunctionFailsTheLinkWithALog) {
   clReleaseProgram(kernel);
 }
 
+// Two objects that both define a function (piglit's cl-api-link-program): the link fails with
+// CL_LINK_PROGRAM_FAILURE and a log naming the symbol. LLVM's linker reports the clash as a
+// diagnostic; with no handler on its context LLVM printed it and ended the process (exit 1).
+TEST(CompileLink, ConflictingDefinitionsFailTheLinkWithALog) {
+  Env env;
+  ASSERT_NE(env.context, nullptr);
+  cl_program first = compiled_helper(env), second = compiled_helper(env);
+  cl_program inputs[] = {first, second};
+  cl_int err;
+  cl_program exe = clLinkProgram(env.context, 0, nullptr, "", 2, inputs, nullptr, nullptr, &err);
+  EXPECT_EQ(err, CL_LINK_PROGRAM_FAILURE);
+  ASSERT_NE(exe, nullptr);
+  EXPECT_NE(build_log(env, exe).find("twice"), std::string::npos) << build_log(env, exe);
+  clReleaseProgram(exe);
+  // The same as a library link.
+  exe =
+      clLinkProgram(env.context, 0, nullptr, "-create-library", 2, inputs, nullptr, nullptr, &err);
+  EXPECT_EQ(err, CL_LINK_PROGRAM_FAILURE);
+  if (exe) clReleaseProgram(exe);
+  clReleaseProgram(first);
+  clReleaseProgram(second);
+}
+
 // Objects compiled with -mwavefrontsize64 link into a wave64 executable (the link itself takes
 // no wave option: the objects carry it), whose kernel has sub-groups of 64; an object of the
 // other wave size is refused with a log that says so.
