@@ -141,6 +141,10 @@ bool translate_options(const std::string& options, std::vector<std::string>& cc1
       cc1.insert(cc1.end(), {"-target-feature", "+wavefrontsize64"});
     } else if (t == "-mno-wavefrontsize64") {
       continue; // the default: wave32
+    } else if (t == "-cl-strict-aliasing") {
+      // OpenCL 1.0's promise that pointers of different types do not alias, deprecated since
+      // OpenCL 1.1 (PoCL accepts it): a promise amcl may leave unused.
+      log += "warning: -cl-strict-aliasing is deprecated since OpenCL 1.1 and has no effect\n";
     } else if (t == "-w") {
       cc1.push_back("-w");
     } else if (t == "-Werror") {

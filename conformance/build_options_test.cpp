@@ -67,8 +67,13 @@ INSTANTIATE_TEST_SUITE_P(
                     "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-kernel-arg-info",
                     "-cl-single-precision-constant", "-cl-uniform-work-group-size",
                     "-cl-no-subgroup-ifp", "-g", "-cl-std=CL1.1", "-cl-std=CL1.2", "-cl-std=CL3.0",
-                    "-mwavefrontsize64",
-                    "-cl-std=CL3.0 -cl-mad-enable -cl-fast-relaxed-math -g -w"));
+                    "-mwavefrontsize64", "-cl-std=CL3.0 -cl-mad-enable -cl-fast-relaxed-math -g -w",
+                    // OpenCL 1.0's option, deprecated since 1.1; piglit's
+                    // optimization-options-cl10 gives it with the others.
+                    "-cl-strict-aliasing",
+                    "-cl-std=CL1.0 -cl-opt-disable -cl-strict-aliasing -cl-mad-enable "
+                    "-cl-finite-math-only -cl-no-signed-zeros -cl-unsafe-math-optimizations "
+                    "-cl-fast-relaxed-math"));
 
 TEST(BuildOptions, DefineAndIncludeReachThePreprocessor) {
   Env env;
