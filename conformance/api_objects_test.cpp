@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <set>
+#include <vector>
 
 using amcl_test::Env;
 
@@ -178,6 +179,70 @@ TEST(ApiObjects, CloneKernelKeepsArgumentsAndThenDiverges) {
   clReleaseKernel(k);
   clReleaseMemObject(a);
   clReleaseMemObject(b);
+}
+
+// A program whose kernels the application has all released builds again, even while launches
+// of those kernels still wait to run (piglit's cl-api-create-program-with-binary: enqueue,
+// clReleaseKernel, clBuildProgram with no wait between). The launches hold their kernel, which
+// counted as attached: clBuildProgram returned CL_INVALID_OPERATION. Launches made before the
+// build run the code they were enqueued with; kernels made after it run the new code.
+TEST(ApiObjects, ProgramBuildsAgainWhileLaunchesOfReleasedKernelsWait) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  const char* src = "kernel void put(global int* out) { out[get_global_id(0)] = VALUE; }";
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(env.context, 1, &src, nullptr, &err);
+  ASSERT_EQ(clBuildProgram(p, 1, &env.device, "-DVALUE=1", nullptr, nullptr), CL_SUCCESS);
+  int init[64] = {};
+  cl_mem out = env.buffer(sizeof init, init);
+  const size_t global = 64;
+  cl_kernel k = clCreateKernel(p, "put", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  // A kernel the application still holds keeps the program from building (OpenCL 3.0 5.8.2).
+  EXPECT_EQ(clBuildProgram(p, 1, &env.device, "-DVALUE=2", nullptr, nullptr), CL_INVALID_OPERATION);
+  ASSERT_EQ(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clReleaseKernel(k), CL_SUCCESS);
+  // A second release of the same handle is the application's error, whatever launches hold.
+  EXPECT_EQ(clReleaseKernel(k), CL_INVALID_KERNEL);
+  ASSERT_EQ(clBuildProgram(p, 1, &env.device, "-DVALUE=2", nullptr, nullptr), CL_SUCCESS);
+  int got[64] = {};
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, out, CL_TRUE, 0, sizeof got, got, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  for (int v : got) ASSERT_EQ(v, 1); // the launch ran the code it was enqueued with
+  k = clCreateKernel(p, "put", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clEnqueueReadBuffer(env.queue, out, CL_TRUE, 0, sizeof got, got, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  for (int v : got) ASSERT_EQ(v, 2);
+  clReleaseKernel(k);
+
+  // The same for a program made from a binary, which clBuildProgram keeps as it is.
+  size_t size = 0;
+  ASSERT_EQ(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr), CL_SUCCESS);
+  std::vector<unsigned char> binary(size);
+  unsigned char* where = binary.data();
+  ASSERT_EQ(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof where, &where, nullptr), CL_SUCCESS);
+  const unsigned char* bytes = binary.data();
+  cl_program from_binary =
+      clCreateProgramWithBinary(env.context, 1, &env.device, &size, &bytes, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  ASSERT_EQ(clBuildProgram(from_binary, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS);
+  k = clCreateKernel(from_binary, "put", &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  clReleaseKernel(k);
+  EXPECT_EQ(clBuildProgram(from_binary, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(clFinish(env.queue), CL_SUCCESS);
+  clReleaseProgram(from_binary);
+  clReleaseProgram(p);
+  clReleaseMemObject(out);
 }
 
 TEST(ApiObjects, BufferWithProperties) {

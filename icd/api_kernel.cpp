@@ -51,11 +51,24 @@ cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl_int* errcode_ret) {
 }
 
 cl_int CL_API_CALL clRetainKernel(cl_kernel h) {
-  return retain_handle(h, CL_INVALID_KERNEL);
+  if (!rt::valid(h) || h->app_refs.load() == 0) return CL_INVALID_KERNEL;
+  ++h->app_refs;
+  rt::retain(h);
+  return CL_SUCCESS;
 }
 
+// The application's last release detaches the kernel from its program (clBuildProgram may run
+// again) even while enqueued launches keep the object; a release past it is the application's
+// error, not a launch's reference to take.
 cl_int CL_API_CALL clReleaseKernel(cl_kernel h) {
-  return release_handle(h, CL_INVALID_KERNEL);
+  if (!rt::valid(h)) return CL_INVALID_KERNEL;
+  cl_uint refs = h->app_refs.load();
+  do {
+    if (refs == 0) return CL_INVALID_KERNEL;
+  } while (!h->app_refs.compare_exchange_weak(refs, refs - 1));
+  if (refs == 1) --h->program->kernels_attached;
+  rt::release(h);
+  return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const void* value) {

@@ -315,7 +315,7 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L, 
 
   const uint64_t kernarg_va = q->kernargs.va + slot + kKernargOffset;
   const uint64_t packet_va = q->kernargs.va + slot + kPacketOffset;
-  const uint64_t kd_va = k->program->build_for(q->device)->image.va + info.descriptor_offset;
+  const uint64_t kd_va = k->loaded_for(q->device)->image.va + info.descriptor_offset;
   const uint64_t code_va = kd_va + uint64_t(info.entry_offset);
   // hsa_kernel_dispatch_packet_t, for kernels that read their dispatch pointer.
   put<uint16_t>(base, 2, uint16_t(dims));
@@ -413,7 +413,7 @@ _cl_command_queue::Submitted submit_launch(cl_command_queue q, const Launch& L, 
 
 void run_launch(cl_command_queue q, const Launch& L) {
   q->device->am->wait(am::Engine::Compute, submit_launch(q, L, false, true).done);
-  if (L.prints()) print_records(q, L.kernel->program->build_for(q->device)->code->printf_formats);
+  if (L.prints()) print_records(q, L.kernel->loaded_for(q->device)->code.printf_formats);
 }
 
 cl_event enqueue_ndrange(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t* offset,

@@ -30,7 +30,7 @@ std::vector<const compiler::KernelInfo*> kernel_builds(cl_program p, const std::
   std::vector<const compiler::KernelInfo*> infos;
   const compiler::KernelInfo* first = nullptr;
   for (const _cl_program::Build& b : p->builds) {
-    const compiler::KernelInfo* info = b.code ? b.code->find(name) : nullptr;
+    const compiler::KernelInfo* info = b.loaded ? b.loaded->code.find(name) : nullptr;
     if (info && first && !same_definition(*first, *info))
       throw ClError{CL_INVALID_KERNEL_DEFINITION, ""};
     if (info && !first) first = info;
@@ -40,9 +40,18 @@ std::vector<const compiler::KernelInfo*> kernel_builds(cl_program p, const std::
   return infos;
 }
 
-cl_kernel new_kernel(cl_program p, std::vector<const compiler::KernelInfo*> infos) {
+// The executables of `p`'s builds as they are now, which kernel_builds' infos point into.
+std::vector<std::shared_ptr<const LoadedCode>> current_code(cl_program p) {
+  std::vector<std::shared_ptr<const LoadedCode>> loaded;
+  for (const _cl_program::Build& b : p->builds) loaded.push_back(b.loaded);
+  return loaded;
+}
+
+cl_kernel new_kernel(cl_program p, std::vector<const compiler::KernelInfo*> infos,
+                     std::vector<std::shared_ptr<const LoadedCode>> loaded) {
   auto k = std::make_unique<_cl_kernel>();
   k->program = p;
+  k->loaded = std::move(loaded);
   for (const compiler::KernelInfo* i : infos)
     if (i && !k->info) k->info = i;
   k->infos = std::move(infos);
@@ -104,14 +113,14 @@ cl_kernel_arg_type_qualifier type_qualifier(const compiler::KernelArg& a) {
 } // namespace
 
 cl_kernel create_kernel(cl_program p, const std::string& name) {
-  return new_kernel(p, kernel_builds(p, name));
+  return new_kernel(p, kernel_builds(p, name), current_code(p));
 }
 
 cl_uint create_kernels_in_program(cl_program p, cl_uint num_kernels, cl_kernel* kernels) {
   const _cl_program::Build* first = p->any_executable();
   // Kernels whose definition differs between devices are left out (OpenCL 3.0).
   std::vector<std::vector<const compiler::KernelInfo*>> builds;
-  for (const compiler::KernelInfo& info : first->code->kernels) {
+  for (const compiler::KernelInfo& info : first->loaded->code.kernels) {
     try {
       builds.push_back(kernel_builds(p, info.name));
     } catch (const ClError& e) {
@@ -124,7 +133,7 @@ cl_uint create_kernels_in_program(cl_program p, cl_uint num_kernels, cl_kernel* 
     std::vector<cl_kernel> made;
     made.reserve(builds.size()); // push_back cannot fail after a kernel exists
     try {
-      for (auto& infos : builds) made.push_back(new_kernel(p, infos));
+      for (auto& infos : builds) made.push_back(new_kernel(p, infos, current_code(p)));
     } catch (...) {
       for (cl_kernel k : made) release(k);
       throw;
@@ -135,7 +144,7 @@ cl_uint create_kernels_in_program(cl_program p, cl_uint num_kernels, cl_kernel* 
 }
 
 cl_kernel clone_kernel(cl_kernel source) {
-  cl_kernel k = new_kernel(source->program, source->infos);
+  cl_kernel k = new_kernel(source->program, source->infos, source->loaded);
   // The clone starts with the arguments set on the source; later changes stay separate.
   try {
     k->arg_values = source->arg_values;

@@ -174,13 +174,17 @@ _cl_sampler::~_cl_sampler() {
 }
 
 _cl_program::~_cl_program() {
-  for (size_t i = 0; i < builds.size(); ++i) devices[i]->am->free(builds[i].image);
+  builds.clear(); // their executables go (LoadedCode frees the images) before the context
   if (context) release(context);
 }
 
 _cl_kernel::~_cl_kernel() {
+  loaded.clear();
   if (!program) return;
-  --program->kernels_attached;
+  // A kernel made and dropped again before the application saw it (a failed
+  // clCreateKernelsInProgram or clCloneKernel) still counts as attached; every other kernel
+  // was detached by the application's last clReleaseKernel.
+  if (app_refs.load() != 0) --program->kernels_attached;
   release(program);
 }
 

@@ -237,6 +237,23 @@ struct _cl_sampler : amcl::rt::ObjectHeader {
   am::Allocation descriptors;
 };
 
+namespace amcl::rt {
+// A build's executable: its code object and the image loaded from it into one device's VRAM,
+// freed with its last holder. The program's build holds it and so does each kernel made from
+// that build, so a program built again while launches of its earlier kernels wait to run
+// leaves those launches the code they were enqueued with.
+struct LoadedCode {
+  LoadedCode(am::Device& device, compiler::CodeObject code, am::Allocation image)
+      : device(device), code(std::move(code)), image(image) {}
+  ~LoadedCode() { device.free(image); }
+  LoadedCode(const LoadedCode&) = delete;
+  LoadedCode& operator=(const LoadedCode&) = delete;
+  am::Device& device;
+  const compiler::CodeObject code;
+  const am::Allocation image;
+};
+} // namespace amcl::rt
+
 struct _cl_program : amcl::rt::ObjectHeader {
   ~_cl_program();
   _cl_program() : ObjectHeader(amcl::rt::kProgramMagic) {}
@@ -250,8 +267,7 @@ struct _cl_program : amcl::rt::ObjectHeader {
     cl_build_status status = CL_BUILD_NONE;
     std::vector<uint8_t> binary; // code object, or bitcode for compiled objects and libraries
     cl_program_binary_type binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
-    std::optional<amcl::compiler::CodeObject> code;
-    am::Allocation image; // the loaded code object, in this device's VRAM
+    std::shared_ptr<const amcl::rt::LoadedCode> loaded; // the executable, when there is one
   };
   std::vector<Build> builds;
   std::string source;
@@ -261,6 +277,8 @@ struct _cl_program : amcl::rt::ObjectHeader {
   std::map<uint32_t, uint32_t> spec_sizes;
   std::map<uint32_t, std::vector<uint8_t>> spec_values;
   std::string options;
+  // Kernels the application holds (clBuildProgram and clCompileProgram refuse while any is);
+  // launches waiting to run hold theirs too, but do not count.
   std::atomic<cl_uint> kernels_attached{0};
   bool from_binary = false;
   // This device's build, or nullptr when the program is not for it.
@@ -273,7 +291,7 @@ struct _cl_program : amcl::rt::ObjectHeader {
   // every device: clCreateKernel checks).
   const Build* any_executable() const {
     for (const Build& b : builds)
-      if (b.code) return &b;
+      if (b.loaded) return &b;
     return nullptr;
   }
 };
@@ -286,9 +304,19 @@ struct _cl_kernel : amcl::rt::ObjectHeader {
   // `info`, the first of them: argument layouts agree across devices.
   std::vector<const amcl::compiler::KernelInfo*> infos;
   const amcl::compiler::KernelInfo* info = nullptr;
+  // The executables `infos` point into, per device as they are (the program may build again).
+  std::vector<std::shared_ptr<const amcl::rt::LoadedCode>> loaded;
+  // The application's references (clRetainKernel, clReleaseKernel): when they end, the kernel
+  // stops counting as attached to its program, whatever launches still hold it.
+  std::atomic<cl_uint> app_refs{1};
   const amcl::compiler::KernelInfo* info_for(cl_device_id d) const {
     for (size_t i = 0; i < program->devices.size(); ++i)
       if (program->devices[i] == d) return infos[i];
+    return nullptr;
+  }
+  const amcl::rt::LoadedCode* loaded_for(cl_device_id d) const {
+    for (size_t i = 0; i < program->devices.size(); ++i)
+      if (program->devices[i] == d) return loaded[i].get();
     return nullptr;
   }
   std::vector<size_t> explicit_args; // indices into info->args

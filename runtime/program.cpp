@@ -21,21 +21,24 @@ void load_binary(Build& b, cl_device_id device) {
   if (!co) throw ClError{CL_INVALID_BINARY, error};
   am::Device& dev = *device->am;
   if (co->target != dev.info().gfx) throw ClError{CL_INVALID_BINARY, "binary is for " + co->target};
-  if (b.image) dev.free(b.image);
-  b.image = dev.alloc_vram(co->image_size, 256, true);
-  co->load(b.image.cpu, b.image.va);
-  // The address may have held other code (a freed program's, a binary loaded before): the
-  // next dispatch must not run what the instruction cache kept of it.
-  dev.note_code_written();
-  b.code = std::move(co);
+  b.loaded.reset(); // freed here unless kernels made from it still hold it
+  const am::Allocation image = dev.alloc_vram(co->image_size, 256, true);
+  try {
+    co->load(image.cpu, image.va);
+    // The address may have held other code (a freed program's, a binary loaded before): the
+    // next dispatch must not run what the instruction cache kept of it.
+    dev.note_code_written();
+    b.loaded = std::make_shared<const LoadedCode>(dev, std::move(*co), image);
+  } catch (...) {
+    dev.free(image);
+    throw;
+  }
   b.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
 }
 
 // Drops a previous executable (a program compiled again stops being one).
-void unload(Build& b, cl_device_id device) {
-  if (b.image) device->am->free(b.image);
-  b.image = {};
-  b.code.reset();
+void unload(Build& b) {
+  b.loaded.reset();
   b.binary.clear();
   b.binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
 }
@@ -112,7 +115,7 @@ void link_for_devices(cl_program p, const std::vector<cl_device_id>& devices,
 // into executables, executables stay.
 void link_binaries(cl_program p, const std::vector<cl_device_id>& devices) {
   for (cl_device_id d : devices)
-    if (!p->build_for(d)->code && p->build_for(d)->binary.empty())
+    if (!p->build_for(d)->loaded && p->build_for(d)->binary.empty())
       throw ClError{CL_INVALID_BINARY, ""};
   std::vector<cl_device_id> to_link;
   for (cl_device_id d : devices) {
@@ -226,7 +229,7 @@ cl_int build_program(cl_program p, const std::vector<cl_device_id>& devices,
   for (cl_device_id d : devices) {
     Build& b = *p->build_for(d);
     b.status = CL_BUILD_IN_PROGRESS;
-    unload(b, d); // a failed build leaves no executable behind
+    unload(b); // a failed build leaves no executable behind
     compiler::BuildResult res =
         for_target(done, d, [&] { return compiler::build(device_request(p, d, p->options)); });
     b.log = res.log;
@@ -241,7 +244,7 @@ cl_int build_program(cl_program p, const std::vector<cl_device_id>& devices,
         // but the log is where a user looks (clBuildProgram has no CL_INVALID_BINARY for
         // source).
         b.log += "internal error: the compiled code object cannot be loaded: " + e.message + "\n";
-        unload(b, d);
+        unload(b);
         throw ClError{CL_BUILD_PROGRAM_FAILURE, e.message};
       }
       b.status = CL_BUILD_SUCCESS;
@@ -261,7 +264,7 @@ cl_int compile_program(cl_program p, const std::vector<cl_device_id>& devices,
   for (cl_device_id d : devices) {
     Build& b = *p->build_for(d);
     b.status = CL_BUILD_IN_PROGRESS;
-    unload(b, d);
+    unload(b);
     compiler::BuildResult res = for_target(done, d, [&] {
       compiler::BuildRequest req = device_request(p, d, p->options);
       for (auto& [name, source] : headers) req.headers.push_back({name, source});
@@ -309,12 +312,12 @@ cl_program link_program(cl_context context, const std::vector<cl_device_id>& dev
 
 std::vector<std::string> kernel_names(const ProgramBuild& b) {
   std::vector<std::string> out;
-  for (const compiler::KernelInfo& k : b.code->kernels) out.push_back(k.name);
+  for (const compiler::KernelInfo& k : b.loaded->code.kernels) out.push_back(k.name);
   return out;
 }
 
 size_t global_variable_size(const ProgramBuild& b) {
-  return b.code ? b.code->global_variable_size : 0;
+  return b.loaded ? b.loaded->code.global_variable_size : 0;
 }
 
 } // namespace amcl::rt
