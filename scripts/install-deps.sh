@@ -9,7 +9,7 @@ PACKAGES=(
   ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-c-headers opencl-clhpp-headers clinfo valgrind
   libgtest-dev googletest pocl-opencl-icd python3-pyopencl python3-numpy
   libllvmspirvlib15 libllvm15
-  libclblast-dev libclfft-dev
+  libclblast-dev libclfft-dev libviennacl-dev libvkfft-dev
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
