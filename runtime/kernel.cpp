@@ -224,8 +224,9 @@ std::string kernel_attributes(cl_kernel k) {
   return k->program->from_binary ? "" : k->info->source_attributes();
 }
 
-// OpenCL promises argument info for programs built with -cl-kernel-arg-info; LLVM's AMDGPU
-// metadata records names and types anyway, so a binary that carries them answers too.
+// Argument info exists for programs built with -cl-kernel-arg-info (OpenCL 3.0 5.9.3), and for
+// binaries of such builds: LLVM writes the argument names into the code object's metadata only
+// then (clang runs with -discard-value-names, as its driver does), and they survive the binary.
 bool arg_info_available(cl_kernel k) {
   if (k->program->options.find("-cl-kernel-arg-info") != std::string::npos) return true;
   for (size_t i : k->explicit_args)
