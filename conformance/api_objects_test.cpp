@@ -30,6 +30,24 @@ cl_program build(Env& env, const char* src, const char* options) {
   return p;
 }
 
+// `p`'s binary, loaded again with clCreateProgramWithBinary and built; nullptr (a test failure)
+// when a step fails.
+cl_program reloaded_from_binary(Env& env, cl_program p) {
+  size_t size = 0;
+  EXPECT_EQ(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr), CL_SUCCESS);
+  std::vector<unsigned char> bin(size);
+  unsigned char* ptr = bin.data();
+  EXPECT_EQ(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr), CL_SUCCESS);
+  const unsigned char* cptr = bin.data();
+  cl_int err;
+  cl_program q =
+      clCreateProgramWithBinary(env.context, 1, &env.device, &size, &cptr, nullptr, &err);
+  EXPECT_EQ(err, CL_SUCCESS);
+  if (err != CL_SUCCESS) return nullptr;
+  EXPECT_EQ(clBuildProgram(q, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS);
+  return q;
+}
+
 std::string arg_string(cl_kernel k, cl_uint i, cl_kernel_arg_info what) {
   char buf[256] = "";
   EXPECT_EQ(clGetKernelArgInfo(k, i, what, sizeof buf, buf, nullptr), CL_SUCCESS);
@@ -95,18 +113,10 @@ TEST(ApiObjects, KernelArgInfoSurvivesBinaryRoundTrip) {
   Env env;
   ASSERT_NE(env.context, nullptr);
   cl_program p = build(env, kTwoKernels, "-cl-kernel-arg-info");
-  size_t size = 0;
-  ASSERT_EQ(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr), CL_SUCCESS);
-  std::vector<unsigned char> bin(size);
-  unsigned char* ptr = bin.data();
-  ASSERT_EQ(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr), CL_SUCCESS);
+  cl_program q = reloaded_from_binary(env, p);
   clReleaseProgram(p);
-  const unsigned char* cptr = bin.data();
-  cl_int err, status;
-  cl_program q =
-      clCreateProgramWithBinary(env.context, 1, &env.device, &size, &cptr, &status, &err);
-  ASSERT_EQ(err, CL_SUCCESS);
-  ASSERT_EQ(clBuildProgram(q, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS);
+  ASSERT_NE(q, nullptr);
+  cl_int err;
   cl_kernel k = clCreateKernel(q, "fill", &err);
   ASSERT_EQ(err, CL_SUCCESS);
   EXPECT_EQ(arg_string(k, 2, CL_KERNEL_ARG_NAME), "value");
@@ -132,17 +142,9 @@ TEST(ApiObjects, NoKernelArgInfoWithoutTheOption) {
     EXPECT_EQ(clGetKernelArgInfo(k, 0, what, 0, nullptr, &n), CL_KERNEL_ARG_INFO_NOT_AVAILABLE)
         << what;
   clReleaseKernel(k);
-  size_t size = 0;
-  ASSERT_EQ(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr), CL_SUCCESS);
-  std::vector<unsigned char> bin(size);
-  unsigned char* ptr = bin.data();
-  ASSERT_EQ(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr), CL_SUCCESS);
+  cl_program q = reloaded_from_binary(env, p);
   clReleaseProgram(p);
-  const unsigned char* cptr = bin.data();
-  cl_program q =
-      clCreateProgramWithBinary(env.context, 1, &env.device, &size, &cptr, nullptr, &err);
-  ASSERT_EQ(err, CL_SUCCESS);
-  ASSERT_EQ(clBuildProgram(q, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS);
+  ASSERT_NE(q, nullptr);
   k = clCreateKernel(q, "fill", &err);
   ASSERT_EQ(err, CL_SUCCESS);
   EXPECT_EQ(clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_NAME, 0, nullptr, &n),
@@ -259,16 +261,8 @@ TEST(ApiObjects, ProgramBuildsAgainWhileLaunchesOfReleasedKernelsWait) {
   clReleaseKernel(k);
 
   // The same for a program made from a binary, which clBuildProgram keeps as it is.
-  size_t size = 0;
-  ASSERT_EQ(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr), CL_SUCCESS);
-  std::vector<unsigned char> binary(size);
-  unsigned char* where = binary.data();
-  ASSERT_EQ(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof where, &where, nullptr), CL_SUCCESS);
-  const unsigned char* bytes = binary.data();
-  cl_program from_binary =
-      clCreateProgramWithBinary(env.context, 1, &env.device, &size, &bytes, nullptr, &err);
-  ASSERT_EQ(err, CL_SUCCESS);
-  ASSERT_EQ(clBuildProgram(from_binary, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS);
+  cl_program from_binary = reloaded_from_binary(env, p);
+  ASSERT_NE(from_binary, nullptr);
   k = clCreateKernel(from_binary, "put", &err);
   ASSERT_EQ(err, CL_SUCCESS);
   ASSERT_EQ(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
