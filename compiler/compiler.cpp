@@ -194,9 +194,9 @@ std::unique_ptr<llvm::Module> frontend(llvm::LLVMContext& ctx, const std::string
                                    "-O2", "-disable-llvm-passes", "-mcode-object-version=5",
                                    "-resource-dir", AMCL_CLANG_RESOURCE_DIR, "-fno-signed-char",
                                    "-x", "cl", "-ferror-limit", "50",
-                                   // As clang's driver passes it: locals unnamed in the IR. Named,
-                                   // kernel arguments reached the code object's metadata as
-                                   // argument names without -cl-kernel-arg-info.
+                                   // As clang's driver passes it: no value names in the IR. With
+                                   // them, LLVM wrote kernel argument names into the code object
+                                   // even without -cl-kernel-arg-info.
                                    "-discard-value-names"};
   if (const std::string f = forced_features(target); !f.empty())
     args.insert(args.end(), {"-target-feature", f});
