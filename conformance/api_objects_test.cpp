@@ -245,6 +245,7 @@ TEST(ApiObjects, ProgramBuildsAgainWhileLaunchesOfReleasedKernelsWait) {
   ASSERT_EQ(clReleaseKernel(k), CL_SUCCESS);
   // A second release of the same handle is the application's error, whatever launches hold.
   EXPECT_EQ(clReleaseKernel(k), CL_INVALID_KERNEL);
+  EXPECT_EQ(clRetainKernel(k), CL_INVALID_KERNEL); // nor is it the application's to revive
   ASSERT_EQ(clBuildProgram(p, 1, &env.device, "-DVALUE=2", nullptr, nullptr), CL_SUCCESS);
   int got[64] = {};
   ASSERT_EQ(clEnqueueReadBuffer(env.queue, out, CL_TRUE, 0, sizeof got, got, 0, nullptr, nullptr),

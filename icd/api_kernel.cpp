@@ -51,8 +51,12 @@ cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl_int* errcode_ret) {
 }
 
 cl_int CL_API_CALL clRetainKernel(cl_kernel h) {
-  if (!rt::valid(h) || h->app_refs.load() == 0) return CL_INVALID_KERNEL;
-  ++h->app_refs;
+  if (!rt::valid(h)) return CL_INVALID_KERNEL;
+  // Never from zero: a kernel the application released is detached, whatever launches hold it.
+  cl_uint refs = h->app_refs.load();
+  do {
+    if (refs == 0) return CL_INVALID_KERNEL;
+  } while (!h->app_refs.compare_exchange_weak(refs, refs + 1));
   rt::retain(h);
   return CL_SUCCESS;
 }
