@@ -23,17 +23,17 @@ float linear_to_srgb(float c) {
 uint32_t channel(uint32_t comp, unsigned bits, img::NumType type, bool srgb_colour) {
   const double max = bits == 32 ? 4294967295.0 : double((1ull << bits) - 1);
   const float v = std::bit_cast<float>(comp);
+  // Normalized channels: the product in float, then ties to even, as OpenCL 3.0 §8.3.1.1
+  // writes it (convert_uchar_sat_rte(f * 255.0f)) and kernels' writes store it.
   switch (type) {
   case img::NumType::Srgb:
     return uint32_t(
-        std::nearbyint(double(srgb_colour ? linear_to_srgb(v) : std::clamp(v, 0.0f, 1.0f)) * max));
+        std::nearbyint((srgb_colour ? linear_to_srgb(v) : std::clamp(v, 0.0f, 1.0f)) * float(max)));
   case img::NumType::Unorm:
-    return std::isnan(v) ? 0 : uint32_t(std::nearbyint(std::clamp(double(v), 0.0, 1.0) * max));
+    return std::isnan(v) ? 0 : uint32_t(std::nearbyint(std::clamp(v, 0.0f, 1.0f) * float(max)));
   case img::NumType::Snorm: {
-    const double half = std::floor(max / 2);
-    return std::isnan(v)
-               ? 0
-               : uint32_t(int32_t(std::nearbyint(std::clamp(double(v), -1.0, 1.0) * half)));
+    const float half = float(std::floor(max / 2));
+    return std::isnan(v) ? 0 : uint32_t(int32_t(std::nearbyint(std::clamp(v, -1.0f, 1.0f) * half)));
   }
   case img::NumType::Float:
     return bits == 16 ? float_to_half(v) : comp;

@@ -95,10 +95,12 @@ void encode_texel(const FormatInfo& f, const uint32_t in[4], uint8_t* bytes) {
       break;
     case NumType::Unorm:
     case NumType::Srgb: // stored without the sRGB curve: amcl offers no sRGB write
-      raw = std::isnan(v) ? 0 : uint32_t(std::nearbyint(std::clamp(v, 0.0f, 1.0f) * double(max)));
+      // The product in float, then ties to even: OpenCL 3.0 §8.3.1.1's convert_uchar_sat_rte(
+      // f * 255.0f), the CTS's NORMALIZE; 16/96.0f stores 42 (42.5f), not 43 (42.500002).
+      raw = std::isnan(v) ? 0 : uint32_t(std::nearbyint(std::clamp(v, 0.0f, 1.0f) * float(max)));
       break;
     case NumType::Snorm: {
-      const double half = max >> 1;
+      const float half = float(max >> 1);
       raw =
           std::isnan(v) ? 0 : uint32_t(int32_t(std::nearbyint(std::clamp(v, -1.0f, 1.0f) * half)));
       break;
@@ -194,10 +196,10 @@ template <unsigned B, NumType T> uint32_t channel_out(uint32_t in) {
     return B == 16 ? f2h(v) : in;
   } else if constexpr (T == NumType::Snorm) {
     if (std::isnan(v)) return 0;
-    const double x = std::clamp(v, -1.0f, 1.0f) * double(max >> 1);
+    const float x = std::clamp(v, -1.0f, 1.0f) * float(max >> 1); // in float, as encode_texel
     return uint32_t(int32_t(x < 0 ? -round_even(-x) : round_even(x)));
   } else { // Unorm, Srgb (stored without the curve, as encode_texel does)
-    return std::isnan(v) ? 0 : uint32_t(round_even(std::clamp(v, 0.0f, 1.0f) * double(max)));
+    return std::isnan(v) ? 0 : uint32_t(round_even(std::clamp(v, 0.0f, 1.0f) * float(max)));
   }
 }
 

@@ -607,6 +607,75 @@ kernel void w(write_only image1d_t s8, write_only image1d_t u16) {
   clReleaseProgram(p);
 }
 
+// OpenCL 3.0 §8.3.1.1: write_imagef stores convert_uchar_sat_rte(f * 255.0f) (and the 16-bit
+// and signed forms), the product in float: 16/96.0f * 255 is 42.5f, stored as 42, though the
+// exact product (42.500002) is nearer 43. The CTS's reference (NORMALIZE) and PoCL round the
+// float product; ffmpeg's openclsrc ramps differed from PoCL's by one at such values. A fill
+// colour converts the same way.
+TEST_F(Images, NormalizedWritesRoundTheFloatProduct) {
+  cl_program p = dev.build(R"(
+kernel void w(write_only image1d_t img, global const float* v) {
+  int i = get_global_id(0);
+  write_imagef(img, i, (float4)(v[i], 0.0f, 0.0f, 1.0f));
+})");
+  ASSERT_TRUE(p);
+  struct Case {
+    cl_channel_type type;
+    float scale;
+    bool is_signed;
+  };
+  for (const Case c : {Case{CL_UNORM_INT8, 255, false}, Case{CL_SNORM_INT8, 127, true},
+                       Case{CL_UNORM_INT16, 65535, false}, Case{CL_SNORM_INT16, 32767, true}}) {
+    std::vector<float> v;
+    for (int x = 0; x <= 96; ++x) v.push_back(x / 96.0f), v.push_back(-x / 96.0f);
+    for (int k = 0; k<int(c.scale); k += c.scale> 255 ? 97 : 1) {
+      const float tie = float((k + 0.5) / c.scale);
+      for (const float f : {tie, std::nextafter(tie, 0.0f), std::nextafter(tie, 2.0f)})
+        v.push_back(f), v.push_back(-f);
+    }
+    const size_t bytes = c.scale > 255 ? 2 : 1;
+    // The float product's rounding, and how many values the exact product would round apart.
+    std::vector<int32_t> want;
+    int apart = 0;
+    for (const float f : v) {
+      const float x = std::clamp(f, c.is_signed ? -1.0f : 0.0f, 1.0f);
+      const float product = x * c.scale;
+      want.push_back(int32_t(std::nearbyint(product)));
+      apart += std::nearbyint(double(x) * c.scale) != want.back();
+    }
+    ASSERT_GT(apart, 0) << "no value tells the two roundings apart";
+    cl_mem img = dev.image(CL_MEM_OBJECT_IMAGE1D, {CL_R, c.type}, v.size());
+    cl_mem vb = dev.buffer(v.size() * sizeof(float), v.data());
+    dev.run(p, "w", {{sizeof img, &img}, {sizeof vb, &vb}}, {v.size(), 1, 1}, 1);
+    std::vector<uint8_t> got(v.size() * bytes);
+    dev.read(img, got, v.size());
+    for (size_t i = 0; i < v.size(); ++i) {
+      int32_t g = 0;
+      if (bytes == 1)
+        g = c.is_signed ? int8_t(got[i]) : got[i];
+      else {
+        uint16_t u;
+        std::memcpy(&u, &got[2 * i], 2);
+        g = c.is_signed ? int16_t(u) : u;
+      }
+      EXPECT_EQ(g, want[i]) << std::hexfloat << v[i] << " type " << c.type;
+    }
+    // The fill colour: 16/96.0f in every channel of one texel.
+    const float colour[4] = {16 / 96.0f, 16 / 96.0f, 16 / 96.0f, 16 / 96.0f};
+    const size_t origin[3] = {0, 0, 0}, region[3] = {1, 1, 1};
+    ASSERT_EQ(clEnqueueFillImage(dev.queue, img, colour, origin, region, 0, nullptr, nullptr),
+              CL_SUCCESS);
+    std::vector<uint8_t> one(bytes);
+    dev.read(img, one, 1);
+    uint16_t filled = one[0];
+    if (bytes == 2) std::memcpy(&filled, one.data(), 2);
+    EXPECT_EQ(filled, uint16_t(std::nearbyint(16 / 96.0f * c.scale))) << "fill, type " << c.type;
+    clReleaseMemObject(vb);
+    clReleaseMemObject(img);
+  }
+  clReleaseProgram(p);
+}
+
 // Writes outside the image are dropped, and a sampler-less read outside it returns zeros or the
 // format's defaults (CLK_ADDRESS_NONE: undefined, but never a fault).
 TEST_F(Images, OutOfRangeWritesAreDropped) {
