@@ -19,6 +19,16 @@ cl_device_id query_device(cl_kernel k, cl_device_id d) {
   return rt::valid(d) && k->info_for(d) ? d : nullptr;
 }
 
+// Moves the application's count one up or down, never from zero: a kernel the application
+// released is detached, whatever launches hold it. Returns the count before (0: not moved).
+cl_uint step_app_refs(cl_kernel h, bool up) {
+  cl_uint refs = h->app_refs.load();
+  do {
+    if (refs == 0) return 0;
+  } while (!h->app_refs.compare_exchange_weak(refs, up ? refs + 1 : refs - 1));
+  return refs;
+}
+
 } // namespace
 
 extern "C" {
@@ -52,11 +62,7 @@ cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl_int* errcode_ret) {
 
 cl_int CL_API_CALL clRetainKernel(cl_kernel h) {
   if (!rt::valid(h)) return CL_INVALID_KERNEL;
-  // Never from zero: a kernel the application released is detached, whatever launches hold it.
-  cl_uint refs = h->app_refs.load();
-  do {
-    if (refs == 0) return CL_INVALID_KERNEL;
-  } while (!h->app_refs.compare_exchange_weak(refs, refs + 1));
+  if (step_app_refs(h, true) == 0) return CL_INVALID_KERNEL;
   rt::retain(h);
   return CL_SUCCESS;
 }
@@ -66,10 +72,8 @@ cl_int CL_API_CALL clRetainKernel(cl_kernel h) {
 // error, not a launch's reference to take.
 cl_int CL_API_CALL clReleaseKernel(cl_kernel h) {
   if (!rt::valid(h)) return CL_INVALID_KERNEL;
-  cl_uint refs = h->app_refs.load();
-  do {
-    if (refs == 0) return CL_INVALID_KERNEL;
-  } while (!h->app_refs.compare_exchange_weak(refs, refs - 1));
+  const cl_uint refs = step_app_refs(h, false);
+  if (refs == 0) return CL_INVALID_KERNEL;
   if (refs == 1) --h->program->kernels_attached;
   rt::release(h);
   return CL_SUCCESS;
