@@ -27,6 +27,7 @@ uint32_t channel(uint32_t comp, unsigned bits, img::NumType type, bool srgb_colo
   // writes it (convert_uchar_sat_rte(f * 255.0f)) and kernels' writes store it.
   switch (type) {
   case img::NumType::Srgb:
+    if (!srgb_colour && std::isnan(v)) return 0; // linear_to_srgb takes NaN to 0; alpha too
     return uint32_t(
         std::nearbyint((srgb_colour ? linear_to_srgb(v) : std::clamp(v, 0.0f, 1.0f)) * float(max)));
   case img::NumType::Unorm:

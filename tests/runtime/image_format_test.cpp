@@ -110,6 +110,11 @@ TEST(ImagePixel, FillColoursConvertAsWritesDo) {
   // sRGB: the colour channels through the curve (0.5 -> 0.7354 -> 188), alpha linear.
   EXPECT_EQ(fill_f(CL_sRGBA, CL_UNORM_INT8, 0.5f, 0.0f, 1.0f, 0.5f), (Bytes{188, 0, 255, 128}));
   EXPECT_EQ(fill_f(CL_sBGRA, CL_UNORM_INT8, 0.5f, 0.0f, 1.0f, 0.5f), (Bytes{255, 0, 188, 128}));
+  // NaN stores 0 in every normalized channel, the sRGB alpha too (it was cast from NaN).
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(fill_f(CL_sRGBA, CL_UNORM_INT8, nan, 0.5f, nan, nan), (Bytes{0, 188, 0, 0}));
+  EXPECT_EQ(fill_f(CL_RGBA, CL_UNORM_INT8, nan, 0.0f, nan, nan), (Bytes{0, 0, 0, 0}));
+  EXPECT_EQ(fill_f(CL_RG, CL_SNORM_INT16, nan, -1.0f, 0, 0), (Bytes{0, 0, 0x01, 0x80}));
 }
 
 TEST(ImagePixel, HalfRoundsToNearestEven) {
