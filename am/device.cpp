@@ -244,6 +244,7 @@ void Device::discover() {
       info_.gfx = p.gfx, info_.name = p.marketing;
       info_.compute_units = p.compute_units, info_.max_clock_mhz = p.max_clock_mhz;
       info_.shader_engines = p.shader_engines;
+      info_.vram_bus_bits = p.vram_bus_bits;
     }
   if (info_.gfx.empty()) throw DeviceError(info_.pci_address + ": unknown RDNA device id");
   // amdgpu_discovery_read_binary_from_mem: the VRAM size first, then the binary at its top.

@@ -45,6 +45,7 @@ struct DeviceInfo {
   unsigned compute_units = 0;
   unsigned max_clock_mhz = 0;
   unsigned shader_engines = 1; // COMPUTE_TMPRING_SIZE.WAVES counts one engine's scratch slots
+  unsigned vram_bus_bits = 0;  // the memory interface's width (hw::PciPart)
   std::string pci_address;
   bool emulated = false;
 };
@@ -103,6 +104,7 @@ public:
   void unmap_transfer(const Allocation& a);
   uint64_t vram_free() const { return memory_.vram_free(); }
   uint64_t visible_vram_free() const { return memory_.visible_vram_free(); }
+  uint64_t vram_largest_free() const { return memory_.vram_largest_free(); }
   // Allocations (VRAM and system memory) not yet freed, and their bytes: what a test checks
   // returns to where it was once everything using the device is released.
   uint64_t live_allocations() const { return memory_.live_allocations(); }

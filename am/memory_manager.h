@@ -16,6 +16,7 @@
 #include "memory.h"
 #include "pci.h"
 #include "vram_allocator.h"
+#include <algorithm>
 
 #include <atomic>
 #include <cstdint>
@@ -68,6 +69,10 @@ public:
   }
   // Free VRAM inside BAR0 (what alloc_vram can still hand out).
   uint64_t visible_vram_free() const { return visible_->free_bytes(); }
+  // The largest single allocation VRAM could still take.
+  uint64_t vram_largest_free() const {
+    return std::max(visible_->largest_free(), invisible_ ? invisible_->largest_free() : 0);
+  }
   uint64_t live_allocations() const { return live_; }
   uint64_t live_bytes() const { return live_bytes_; }
   // Copies up to three dwords at GPU address `va` from the driver's own mappings of the

@@ -298,6 +298,76 @@ TEST(Api, DeviceQueriesAreCompleteAndConsistent) {
   EXPECT_EQ(bus.pci_function, 0u);
 }
 
+// cl_amd_device_attribute_query, as ROCm answers it for the same card (ROCm clr's ISA table:
+// 2 SIMDs of 32 lanes per CU, 64 KiB of LDS in 32 banks; channels = bus width / 32) and as
+// clinfo, OpenMM and hashcat read it; the topology is CL_DEVICE_PCI_BUS_INFO_KHR's location.
+TEST(Api, AmdDeviceAttributesDescribeTheCard) {
+  Env env;
+  ASSERT_NE(env.device, nullptr);
+  const std::string gfx = device_string(env.device, CL_DEVICE_NAME);
+  std::set<std::string> listed;
+  std::istringstream words(device_string(env.device, CL_DEVICE_EXTENSIONS));
+  for (std::string w; words >> w;) listed.insert(w);
+  ASSERT_TRUE(listed.count("cl_amd_device_attribute_query"));
+  const bool rdna4 = gfx == "gfx1201";
+  EXPECT_EQ(device_string(env.device, CL_DEVICE_BOARD_NAME_AMD)
+                .rfind(rdna4 ? "AMD Radeon RX 9070 XT" : "AMD Radeon RX 7900 XTX", 0),
+            0u);
+  EXPECT_EQ(device_info<cl_uint>(env.device, CL_DEVICE_PCIE_ID_AMD), rdna4 ? 0x7550u : 0x744cu);
+  EXPECT_EQ(device_info<cl_uint>(env.device, CL_DEVICE_GFXIP_MAJOR_AMD), rdna4 ? 12u : 11u);
+  EXPECT_EQ(device_info<cl_uint>(env.device, CL_DEVICE_GFXIP_MINOR_AMD), 0u);
+  EXPECT_EQ(device_info<cl_uint>(env.device, CL_DEVICE_GLOBAL_MEM_CHANNELS_AMD), rdna4 ? 8u : 12u);
+  EXPECT_EQ(device_info<cl_uint>(env.device, CL_DEVICE_SIMD_PER_COMPUTE_UNIT_AMD), 2u);
+  EXPECT_EQ(device_info<cl_uint>(env.device, CL_DEVICE_SIMD_WIDTH_AMD), 32u);
+  EXPECT_EQ(device_info<cl_uint>(env.device, CL_DEVICE_SIMD_INSTRUCTION_WIDTH_AMD), 1u);
+  EXPECT_EQ(device_info<cl_uint>(env.device, CL_DEVICE_WAVEFRONT_WIDTH_AMD), 32u);
+  EXPECT_EQ(device_info<cl_uint>(env.device, CL_DEVICE_LOCAL_MEM_SIZE_PER_COMPUTE_UNIT_AMD),
+            65536u);
+  EXPECT_EQ(device_info<cl_uint>(env.device, CL_DEVICE_LOCAL_MEM_BANKS_AMD), 32u);
+  EXPECT_EQ(device_info<cl_uint>(env.device, CL_DEVICE_GLOBAL_MEM_CHANNEL_BANKS_AMD), 4u);
+  EXPECT_EQ(device_info<cl_uint>(env.device, CL_DEVICE_GLOBAL_MEM_CHANNEL_BANK_WIDTH_AMD), 256u);
+  EXPECT_EQ(device_info<cl_bool>(env.device, CL_DEVICE_THREAD_TRACE_SUPPORTED_AMD),
+            cl_bool(CL_FALSE));
+  EXPECT_EQ(device_info<size_t>(env.device, CL_DEVICE_MAX_WORK_GROUP_SIZE_AMD), 1024u);
+  EXPECT_EQ(device_info<cl_uint>(env.device, CL_DEVICE_AVAILABLE_ASYNC_QUEUES_AMD), 1u);
+  const auto topo = device_info<cl_device_topology_amd>(env.device, CL_DEVICE_TOPOLOGY_AMD);
+  const auto bus = device_info<cl_device_pci_bus_info_khr>(env.device, CL_DEVICE_PCI_BUS_INFO_KHR);
+  EXPECT_EQ(topo.raw.type, cl_uint(CL_DEVICE_TOPOLOGY_TYPE_PCIE_AMD));
+  EXPECT_EQ(cl_uint(topo.pcie.bus), bus.pci_bus);
+  EXPECT_EQ(cl_uint(topo.pcie.device), bus.pci_device);
+  EXPECT_EQ(cl_uint(topo.pcie.function), bus.pci_function);
+  // Free VRAM in KiB, then the largest block: no more than the card has, and it shrinks by what
+  // a buffer takes.
+  size_t free_kib[2] = {};
+  ASSERT_EQ(clGetDeviceInfo(env.device, CL_DEVICE_GLOBAL_FREE_MEMORY_AMD, sizeof free_kib, free_kib,
+                            nullptr),
+            CL_SUCCESS);
+  EXPECT_GT(free_kib[1], 0u);
+  EXPECT_LE(free_kib[1], free_kib[0]);
+  EXPECT_LE(free_kib[0], device_info<cl_ulong>(env.device, CL_DEVICE_GLOBAL_MEM_SIZE) >> 10);
+  cl_int err;
+  cl_mem m = clCreateBuffer(env.context, CL_MEM_READ_WRITE, 64 << 20, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  const cl_uint zero = 0;
+  ASSERT_EQ(clEnqueueFillBuffer(env.queue, m, &zero, 4, 0, 64 << 20, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
+  size_t after[2] = {};
+  ASSERT_EQ(
+      clGetDeviceInfo(env.device, CL_DEVICE_GLOBAL_FREE_MEMORY_AMD, sizeof after, after, nullptr),
+      CL_SUCCESS);
+  EXPECT_LE(after[0] + (64u << 10), free_kib[0]);
+  clReleaseMemObject(m);
+  // Profiling timestamps are nanoseconds of a clock whose zero lies this far after the epoch.
+  const cl_ulong offset = device_info<cl_ulong>(env.device, CL_DEVICE_PROFILING_TIMER_OFFSET_AMD);
+  const auto wall = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::system_clock::now().time_since_epoch())
+                        .count();
+  cl_ulong device_now = 0, host_now = 0;
+  ASSERT_EQ(clGetDeviceAndHostTimer(env.device, &device_now, &host_now), CL_SUCCESS);
+  EXPECT_NEAR(double(offset + device_now), double(wall), 1e9);
+}
+
 TEST(Api, NoSubDevices) {
   Env env;
   ASSERT_NE(env.device, nullptr);

@@ -64,7 +64,8 @@ const std::set<std::string> kApiOnly = {"cl_khr_icd",
                                         "cl_khr_il_program",
                                         "cl_khr_spir",
                                         "cl_khr_create_command_queue",
-                                        "cl_khr_command_buffer"};
+                                        "cl_khr_command_buffer",
+                                        "cl_amd_device_attribute_query"};
 
 std::string expect_macro(const std::string& name, bool defined) {
   return std::string(defined ? "#ifndef " : "#ifdef ") + name + "\n#error " + name +

@@ -25,7 +25,8 @@ am::DeviceInfo identity_of(const am::PciFunction& f) {
   info.pci_address = f.address;
   for (const am::hw::PciPart& p : am::hw::kKnownParts)
     if (p.device == f.device)
-      info.compute_units = p.compute_units, info.max_clock_mhz = p.max_clock_mhz;
+      info.compute_units = p.compute_units, info.max_clock_mhz = p.max_clock_mhz,
+      info.vram_bus_bits = p.vram_bus_bits;
   return info;
 }
 

@@ -34,6 +34,7 @@ const std::vector<Capability>& device_extensions() {
       {"cl_khr_icd", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_device_uuid", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_pci_bus_info", CL_MAKE_VERSION(1, 0, 0)},
+      {"cl_amd_device_attribute_query", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_subgroups", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_subgroup_shuffle", CL_MAKE_VERSION(1, 0, 0)},
       {"cl_khr_subgroup_shuffle_relative", CL_MAKE_VERSION(1, 0, 0)},

@@ -4,6 +4,7 @@
 
 #include "device_caps.h"
 #include "device_identity.h"
+#include "device_info_amd.h"
 #include "dispatch.h"
 #include "image.h"
 #include "program.h"
@@ -93,7 +94,7 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t n, void* p, size
   auto sz = [&](size_t v) { return write_info(v, n, p, r); };
   auto b = [&](cl_bool v) { return write_info(v, n, p, r); };
   auto s = [&](const std::string& v) { return write_info_string(v, n, p, r); };
-  const cl_ulong global_mem = info.vram_size - (64ull << 20);
+  const cl_ulong global_mem = global_mem_size(info.vram_size);
   const cl_ulong max_alloc = global_mem / 2;
   const cl_device_fp_config fp32 = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
                                    CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA |
@@ -254,7 +255,8 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t n, void* p, size
     return write_info(*bus, n, p, r);
   }
   case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: return s("v0000-01-01-00");
-  default: return CL_INVALID_VALUE;
+  default:
+    return amd_device_info(d, param, n, p, r).value_or(CL_INVALID_VALUE);
   }
 }
 
