@@ -15,10 +15,11 @@ namespace amcl::rt {
 inline constexpr cl_command_queue_properties kHostQueueProperties =
     CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
 
-// CL_DEVICE_GLOBAL_MEM_SIZE of a card with `vram_bytes`: 64 MiB stay the driver's and the
-// runtime's (rings, page tables, kernargs, staging).
+// VRAM the driver and the runtime keep (rings, page tables, kernargs, staging): left out of
+// CL_DEVICE_GLOBAL_MEM_SIZE and of the free memory reported.
+inline constexpr cl_ulong kDriverReserveBytes = 64ull << 20;
 inline constexpr cl_ulong global_mem_size(cl_ulong vram_bytes) {
-  return vram_bytes - (64ull << 20);
+  return vram_bytes - kDriverReserveBytes;
 }
 
 struct Capability {

@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 
 // Newer than Debian 12's cl_ext.h (clinfo's src/ext.h and ROCm's cl_ext.h give the values).
 #ifndef CL_DEVICE_MAX_REAL_TIME_COMPUTE_QUEUES_AMD
@@ -80,11 +79,10 @@ std::optional<cl_int> amd_device_info(cl_device_id d, cl_device_info param, size
   case CL_DEVICE_PROFILING_TIMER_OFFSET_AMD:
     return write_info(timer_offset_ns(), n, p, r);
   case CL_DEVICE_GLOBAL_FREE_MEMORY_AMD: {
-    // KiB: free VRAM less the reserve CL_DEVICE_GLOBAL_MEM_SIZE leaves out (never more than
-    // that size), then the largest block (ROCm: one value when only one fits).
-    const cl_ulong reserve = info.vram_size - global_mem_size(info.vram_size);
+    // KiB: free VRAM less the driver's reserve (so never more than CL_DEVICE_GLOBAL_MEM_SIZE),
+    // then the largest block (ROCm: one value when only one fits).
     const cl_ulong vram_free = d->am ? d->am->vram_free() : 0;
-    const cl_ulong free = vram_free > reserve ? vram_free - reserve : 0;
+    const cl_ulong free = vram_free > kDriverReserveBytes ? vram_free - kDriverReserveBytes : 0;
     const cl_ulong largest = d->am ? std::min<cl_ulong>(d->am->vram_largest_free(), free) : 0;
     const size_t kib[2] = {size_t(free >> 10), size_t(largest >> 10)};
     if (p && n >= sizeof(size_t) && n < sizeof kib) return write_info(kib[0], n, p, r);
