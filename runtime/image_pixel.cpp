@@ -2,6 +2,8 @@
 
 #include "image_format.h"
 
+#include "am/hw/normalized_channel.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -21,28 +23,23 @@ float linear_to_srgb(float c) {
 
 // One memory channel of `bits` bits from a component (float bits or an integer).
 uint32_t channel(uint32_t comp, unsigned bits, img::NumType type, bool srgb_colour) {
-  const double max = bits == 32 ? 4294967295.0 : double((1ull << bits) - 1);
+  const uint32_t max = bits == 32 ? ~0u : (1u << bits) - 1;
   const float v = std::bit_cast<float>(comp);
-  // Normalized channels: the product in float, then ties to even, as OpenCL 3.0 §8.3.1.1
-  // writes it (convert_uchar_sat_rte(f * 255.0f)) and kernels' writes store it.
+  // Normalized channels convert as kernels' writes store them (am/hw/normalized_channel.h).
   switch (type) {
-  case img::NumType::Srgb:
-    if (!srgb_colour && std::isnan(v)) return 0; // linear_to_srgb takes NaN to 0; alpha too
-    return uint32_t(
-        std::nearbyint((srgb_colour ? linear_to_srgb(v) : std::clamp(v, 0.0f, 1.0f)) * float(max)));
+  case img::NumType::Srgb: // the colour channels through the curve first; alpha as unorm
+    return img::unorm_from_float(srgb_colour ? linear_to_srgb(v) : v, max);
   case img::NumType::Unorm:
-    return std::isnan(v) ? 0 : uint32_t(std::nearbyint(std::clamp(v, 0.0f, 1.0f) * float(max)));
-  case img::NumType::Snorm: {
-    const float half = float(std::floor(max / 2));
-    return std::isnan(v) ? 0 : uint32_t(int32_t(std::nearbyint(std::clamp(v, -1.0f, 1.0f) * half)));
-  }
+    return img::unorm_from_float(v, max);
+  case img::NumType::Snorm:
+    return img::snorm_from_float(v, max);
   case img::NumType::Float:
     return bits == 16 ? float_to_half(v) : comp;
   case img::NumType::Uint:
-    return bits == 32 ? comp : std::min<uint32_t>(comp, uint32_t(max));
+    return bits == 32 ? comp : std::min(comp, max);
   case img::NumType::Sint: {
     if (bits == 32) return comp;
-    const int32_t hi = int32_t(max / 2), lo = -hi - 1;
+    const int32_t hi = int32_t(max >> 1), lo = -hi - 1;
     return uint32_t(std::clamp(int32_t(comp), lo, hi));
   }
   }

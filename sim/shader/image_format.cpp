@@ -3,6 +3,8 @@
 
 #include "float_ops.h"
 
+#include "am/hw/normalized_channel.h"
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -95,16 +97,11 @@ void encode_texel(const FormatInfo& f, const uint32_t in[4], uint8_t* bytes) {
       break;
     case NumType::Unorm:
     case NumType::Srgb: // stored without the sRGB curve: amcl offers no sRGB write
-      // The product in float, then ties to even: OpenCL 3.0 §8.3.1.1's convert_uchar_sat_rte(
-      // f * 255.0f), the CTS's NORMALIZE; 16/96.0f stores 42 (42.5f), not 43 (42.500002).
-      raw = std::isnan(v) ? 0 : uint32_t(std::nearbyint(std::clamp(v, 0.0f, 1.0f) * float(max)));
+      raw = am::hw::image::unorm_from_float(v, max);
       break;
-    case NumType::Snorm: {
-      const float half = float(max >> 1);
-      raw =
-          std::isnan(v) ? 0 : uint32_t(int32_t(std::nearbyint(std::clamp(v, -1.0f, 1.0f) * half)));
+    case NumType::Snorm:
+      raw = am::hw::image::snorm_from_float(v, max);
       break;
-    }
     case NumType::Float:
       raw = f.bits == 16 ? f2h(v) : in[c];
       break;
@@ -132,13 +129,6 @@ Tables8 make_tables8() {
   return t;
 }
 const Tables8 kTables8 = make_tables8();
-
-// Round to nearest, ties to even, as std::nearbyint does in the default rounding mode, for
-// |x| < 2^51: adding and removing 1.5 * 2^52 leaves no fraction bits (a call on baseline x86-64).
-inline double round_even(double x) {
-  constexpr double kMagic = 0x1.8p52;
-  return (x + kMagic) - kMagic;
-}
 
 // A half's bits as a float's, by fields: the conversion is exact, and the compiler's _Float16
 // conversion is a libgcc call on x86-64 (__extendhfsf2, two fifths of a half-float load's
@@ -195,11 +185,9 @@ template <unsigned B, NumType T> uint32_t channel_out(uint32_t in) {
   } else if constexpr (T == NumType::Float) {
     return B == 16 ? f2h(v) : in;
   } else if constexpr (T == NumType::Snorm) {
-    if (std::isnan(v)) return 0;
-    const float x = std::clamp(v, -1.0f, 1.0f) * float(max >> 1); // in float, as encode_texel
-    return uint32_t(int32_t(x < 0 ? -round_even(-x) : round_even(x)));
+    return am::hw::image::snorm_from_float(v, max);
   } else { // Unorm, Srgb (stored without the curve, as encode_texel does)
-    return std::isnan(v) ? 0 : uint32_t(round_even(std::clamp(v, 0.0f, 1.0f) * float(max)));
+    return am::hw::image::unorm_from_float(v, max);
   }
 }
 
