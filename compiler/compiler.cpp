@@ -30,20 +30,22 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
-#include <llvm/Support/CrashRecoveryContext.h>
-#include <llvm/Support/ErrorHandling.h>
-#include <llvm/Support/Process.h>
-#include <llvm/Transforms/Utils/ModuleUtils.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/CrashRecoveryContext.h>
+#include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
+#include <llvm/Support/Process.h>
+#include <llvm/Support/StringSaver.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Triple.h>
+#include <llvm/Transforms/Utils/ModuleUtils.h>
 
 #include <condition_variable>
 #include <fstream>
@@ -51,7 +53,6 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <sstream>
 #include <thread>
 
 LLD_HAS_DRIVER(elf)
@@ -86,12 +87,15 @@ void init_llvm() {
 
 namespace {
 
+// Options split as a shell would (clang's driver's rules): quotes group and are removed, so
+// darktable's -I"/usr/share/darktable/kernels" names the directory (the GPU drivers it runs
+// on accept it; PoCL 3.1 does not), and a path with spaces can be given.
 std::vector<std::string> split_options(const std::string& options) {
-  std::vector<std::string> out;
-  std::istringstream ss(options);
-  std::string tok;
-  while (ss >> tok) out.push_back(tok);
-  return out;
+  llvm::BumpPtrAllocator alloc;
+  llvm::StringSaver saver(alloc);
+  llvm::SmallVector<const char*, 16> argv;
+  llvm::cl::TokenizeGNUCommandLine(options, saver, argv);
+  return {argv.begin(), argv.end()};
 }
 
 // Diagnostics clang 22 makes errors by default in C (and so in OpenCL C) that the clang-based

@@ -100,6 +100,34 @@ TEST(BuildOptions, DefineAndIncludeReachThePreprocessor) {
   std::filesystem::remove_all(dir);
 }
 
+// Options are split as a shell splits them: quotes group a value and are removed. darktable
+// 4.2 builds every program with -I"<kernel directory>" (and failed on "'common.h' file not
+// found" before), and a directory or a macro value with spaces needs the quotes.
+TEST(BuildOptions, QuotedValuesKeepTheirSpacesAndLoseTheirQuotes) {
+  Env env;
+  ASSERT_TRUE(env.queue);
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("amcl include dir " + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "scale.h") << "#ifndef SCALE\n#define SCALE 9\n#endif\n";
+  const std::string src = std::string("#include \"scale.h\"\n") + kKernel;
+  const std::pair<std::string, float> cases[] = {
+      {"-w -cl-fast-relaxed-math  -DAMD=1 -I\"" + dir.string() + "\"", 9.0f}, // darktable's
+      {"-I \"" + dir.string() + "\"", 9.0f},
+      {"'-I" + dir.string() + "'", 9.0f},
+      {"-I\"" + dir.string() + "\" -D \"SCALE=(3 + 1)\"", 4.0f},
+      {"-I\"" + dir.string() + "\" -DSCALE='2 * 3'", 6.0f},
+  };
+  for (const auto& [opt, scale] : cases) {
+    cl_program p = nullptr;
+    std::string log;
+    ASSERT_EQ(env.try_build(src, opt, &log, &p), CL_SUCCESS) << opt << ": " << log;
+    expect_axpy(env, p, scale);
+    clReleaseProgram(p);
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST(BuildOptions, WarningsFollowWAndWerror) {
   Env env;
   ASSERT_TRUE(env.queue);
