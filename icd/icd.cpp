@@ -2,6 +2,7 @@
 // and the dispatch table every object points at. Entry points amcl implements are strong
 // definitions elsewhere in icd/; the rest come from the generated weak defaults, which return
 // the spec's error for an unsupported operation, so the table is always completely filled.
+#include "api_trace.h"
 #include "runtime/objects.h"
 
 #include <CL/cl_ext.h>
@@ -13,6 +14,10 @@ static cl_int CL_API_CALL amcl_unsupported_entry() { return CL_INVALID_OPERATION
 
 #include "default_entry_points.inc"
 
+// The real entry points, which AMCL_API_TRACE's wrappers log and forward to.
+static cl_icd_dispatch amcl_traced;
+#include "trace_entry_points.inc"
+
 namespace {
 
 const cl_icd_dispatch* make_table() {
@@ -20,6 +25,10 @@ const cl_icd_dispatch* make_table() {
   amcl_fill_dispatch(table);
   // cl_khr_subgroups' entry point is the core function under its extension name.
   table.clGetKernelSubGroupInfoKHR = &clGetKernelSubGroupInfo;
+  if (amcl::icd::api_trace_enabled()) {
+    amcl_traced = table;
+    amcl_fill_trace_dispatch(table);
+  }
   return &table;
 }
 
