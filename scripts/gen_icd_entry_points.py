@@ -54,16 +54,34 @@ SIZED = {"global_work_offset": "work_dim", "global_work_size": "work_dim",
          "host_offset": "3"}
 
 
-def named(p, i):
-    """The parameter with a name (some cl_icd.h typedefs leave them out): arg<i> if unnamed."""
+# Parameter names from the API prototypes of cl.h and cl_ext.h (next to cl_icd.h), for the
+# typedefs that leave them out.
+prototypes = {}
+for header in ("cl.h", "cl_ext.h"):
+    try:
+        text = re.sub(r"/\*.*?\*/", "", open(sys.argv[1].replace("cl_icd.h", header)).read(), flags=re.S)
+    except OSError:
+        continue
+    for m in re.finditer(r"CL_API_CALL\s+(cl\w+)\s*\((.*?)\)\s*CL_API_SUFFIX", text, re.S):
+        prototypes.setdefault(m.group(1), " ".join(m.group(2).split()))
+
+
+def named(p, i, field):
+    """The parameter with a name: the prototype's where the typedef has none, else arg<i>."""
     if "(" in p:
-        return p if re.search(r"\*\s*\w+\s*\)", p) else re.sub(r"\*\s*\)", f"*arg{i})", p, count=1)
-    words = [w for w in re.findall(r"\w+", p.split("[")[0]) if w not in ("const", "struct", "unsigned")]
-    return p if len(words) > 1 else f"{p} arg{i}"
+        if re.search(r"\*\s*\w+\s*\)", p):
+            return p
+    else:
+        words = [w for w in re.findall(r"\w+", p.split("[")[0]) if w not in ("const", "struct", "unsigned")]
+        if len(words) > 1:
+            return p
+    proto = split_params(prototypes.get(field, ""))
+    name = param_name(proto[i]) if i < len(proto) else f"arg{i}"
+    return re.sub(r"\*\s*\)", f"*{name})", p, count=1) if "(" in p else f"{p} {name}"
 
 
 def trace_wrapper(field, ret, params):
-    ps = [named(p, i) for i, p in enumerate(split_params(params))]
+    ps = [named(p, i, field) for i, p in enumerate(split_params(params))]
     params = ", ".join(ps)
     names = [param_name(p) for p in ps]
     lines = [f"static {ret} CL_API_CALL amcl_trace_{field}({params}) {{",

@@ -57,6 +57,11 @@ TEST(ApiTrace, EachCallLeavesALineWithItsArgumentsAndResult) {
   ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, k, 2, nullptr, global, nullptr, 0, nullptr, nullptr),
             CL_SUCCESS);
   EXPECT_EQ(clFinish(env.queue), CL_SUCCESS);
+  // A creator whose cl_icd.h typedef has no parameter names: its error is still caught.
+  const cl_buffer_region past_the_end = {0, 4096};
+  EXPECT_EQ(clCreateSubBuffer(buf, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &past_the_end,
+                              nullptr),
+            nullptr);
   clReleaseMemObject(buf);
   clReleaseKernel(k);
   clReleaseProgram(p);
@@ -77,6 +82,10 @@ TEST(ApiTrace, EachCallLeavesALineWithItsArgumentsAndResult) {
             std::string::npos)
       << launch;
   EXPECT_NE(launch.find(") = CL_SUCCESS ("), std::string::npos) << launch;
+  const std::string sub = line_of(trace, "clCreateSubBuffer");
+  EXPECT_NE(sub.find("(buffer=0x"), std::string::npos) << sub;
+  EXPECT_NE(sub.find("buffer_create_type=0x1220"), std::string::npos) << sub;
+  EXPECT_NE(sub.find(") = NULL CL_INVALID_VALUE ("), std::string::npos) << sub;
   // The context's callback is shown as set, and every line ends with its time.
   EXPECT_NE(line_of(trace, "clCreateContext").find("pfn_notify=<callback>"), std::string::npos);
   EXPECT_NE(line_of(trace, "clFinish").find(" us)"), std::string::npos);
